@@ -1,0 +1,258 @@
+/**
+ * The frame envelope of `magi-code.local-agent` version 1: request decoding
+ * (backend side), output frame building, and output frame decoding (client
+ * side). See `local-agent-protocol.md` ("Frames, correlation and
+ * compatibility") and `wire-contract.md` ("Output frames").
+ *
+ * @module
+ */
+
+import type { ErrorCode } from "./errors.ts";
+import { JSON_DEPTH, PROTOCOL, VERSION } from "./limits.ts";
+import { type JsonObject, type JsonValue, parseStrictJson } from "./json.ts";
+
+/** Request IDs, method and capability names: 1–64 ASCII bytes from `[A-Za-z0-9._-]`. */
+export const WIRE_ID_PATTERN: RegExp = /^[A-Za-z0-9._-]{1,64}$/;
+
+/**
+ * Whether `value` is a string in the ID/method/capability grammar.
+ *
+ * @example
+ * ```ts
+ * import { isWireId } from "./envelope.ts";
+ * console.assert(isWireId("client.tool.result"));
+ * console.assert(!isWireId("r 1"));
+ * ```
+ */
+export function isWireId(value: unknown): value is string {
+  return typeof value === "string" && WIRE_ID_PATTERN.test(value);
+}
+
+/**
+ * A decoded request: its parts, or the error to answer with. `id` is the
+ * request ID when it was valid, else null; `close` is true when the
+ * connection must close after the answer (`protocol_mismatch`).
+ */
+export type DecodedRequest =
+  | { ok: true; id: string; method: string; params: JsonObject }
+  | { ok: false; id: string | null; code: ErrorCode; close: boolean };
+
+const REQUEST_FIELDS = ["protocol", "version", "id", "method", "params"] as const;
+
+function isObject(value: JsonValue | undefined): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function reject(id: string | null, code: ErrorCode, close = false): DecodedRequest {
+  return { ok: false, id, code, close };
+}
+
+/**
+ * Decode one request frame's text. Checks, in this order, the first failure
+ * deciding the answer:
+ *
+ * 1. Strict JSON ({@link parseStrictJson}): too deep → `invalid_frame`;
+ *    syntax or duplicate key → `invalid_request`; `id` null.
+ * 2. Not an object → `invalid_request`, `id` null.
+ * 3. `protocol` or `version` present but not exactly
+ *    `"magi-code.local-agent"` / `1` → `protocol_mismatch` with `close: true`
+ *    (`id` if it is a valid wire ID, else null).
+ * 4. Field set not exactly `protocol`, `version`, `id`, `method`, `params`
+ *    (missing or unknown field) → `invalid_request` (`id` if valid, else null).
+ * 5. `id` not in the wire-ID grammar → `invalid_request`, `id` null.
+ * 6. `method` not in the grammar → `invalid_request` with the `id`.
+ * 7. `params` not an object → `invalid_params` with the `id`.
+ *
+ * Errors carry only a code, never any of the input.
+ *
+ * @example
+ * ```ts
+ * import { decodeRequest } from "./envelope.ts";
+ * const ok = decodeRequest(
+ *   '{"protocol":"magi-code.local-agent","version":1,"id":"r1","method":"status","params":{}}',
+ * );
+ * console.assert(ok.ok && ok.method === "status");
+ * ```
+ */
+export function decodeRequest(text: string): DecodedRequest {
+  const parsed = parseStrictJson(text, JSON_DEPTH);
+  if (!parsed.ok) return reject(null, parsed.code);
+  const value = parsed.value;
+  if (!isObject(value)) return reject(null, "invalid_request");
+  const id = isWireId(value.id) ? value.id : null;
+  if (
+    ("protocol" in value && value.protocol !== PROTOCOL) ||
+    ("version" in value && value.version !== VERSION)
+  ) {
+    return reject(id, "protocol_mismatch", true);
+  }
+  let fields = 0;
+  for (const key in value) {
+    if (!(REQUEST_FIELDS as readonly string[]).includes(key)) return reject(id, "invalid_request");
+    fields++;
+  }
+  if (fields !== REQUEST_FIELDS.length) return reject(id, "invalid_request");
+  if (id === null) return reject(null, "invalid_request");
+  const method = value.method;
+  if (!isWireId(method)) return reject(id, "invalid_request");
+  const params = value.params;
+  if (!isObject(params)) return reject(id, "invalid_params");
+  return { ok: true, id, method, params };
+}
+
+/** Build a request frame (client side). */
+export function requestFrame(id: string, method: string, params: JsonObject): JsonObject {
+  return { protocol: PROTOCOL, version: VERSION, id, method, params };
+}
+
+/** Build a response frame with exactly one of `result` / `error`. */
+export function responseFrame(
+  instanceId: string,
+  seq: number,
+  id: string | null,
+  body: { result: JsonValue } | { error: { code: ErrorCode } },
+): JsonObject {
+  const frame: JsonObject = {
+    protocol: PROTOCOL,
+    version: VERSION,
+    type: "response",
+    instance_id: instanceId,
+    seq,
+    id,
+  };
+  if ("error" in body) frame.error = { code: body.error.code };
+  else frame.result = body.result;
+  return frame;
+}
+
+/** Build an event frame. */
+export function eventFrame(
+  instanceId: string,
+  seq: number,
+  event: string,
+  data: JsonObject,
+): JsonObject {
+  return {
+    protocol: PROTOCOL,
+    version: VERSION,
+    type: "event",
+    instance_id: instanceId,
+    seq,
+    event,
+    data,
+  };
+}
+
+/** A decoded output frame (client side), field names in camelCase. */
+export type OutputFrame =
+  | {
+    type: "response";
+    instanceId: string;
+    seq: number;
+    id: string | null;
+    result: JsonValue;
+    error?: undefined;
+  }
+  | {
+    type: "response";
+    instanceId: string;
+    seq: number;
+    id: string | null;
+    error: { code: string };
+    result?: undefined;
+  }
+  | { type: "event"; instanceId: string; seq: number; event: string; data: JsonObject };
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const RESPONSE_FIELDS = 7;
+const EVENT_FIELDS = 7;
+
+function hasOnly(value: JsonObject, allowed: readonly string[]): boolean {
+  for (const key in value) if (!allowed.includes(key)) return false;
+  return true;
+}
+
+const RESPONSE_ALLOWED = [
+  "protocol",
+  "version",
+  "type",
+  "instance_id",
+  "seq",
+  "id",
+  "result",
+  "error",
+];
+const EVENT_ALLOWED = ["protocol", "version", "type", "instance_id", "seq", "event", "data"];
+
+/**
+ * Decode one output frame (client side) and check its envelope exactly:
+ * protocol and version, `type` `response` or `event`, lowercase UUID
+ * `instance_id`, integer `seq >= 1`, exact field sets, a response with
+ * exactly one of `result` / `error` where `error` is exactly
+ * `{ code: string }`, an event with a wire-ID `event` and an object `data`.
+ * Whether the error code, event name and `seq` order are acceptable is the
+ * caller's check. `reason` is a fixed phrase, never input.
+ *
+ * @example
+ * ```ts
+ * import { decodeOutputFrame } from "./envelope.ts";
+ * const decoded = decodeOutputFrame(
+ *   '{"protocol":"magi-code.local-agent","version":1,"type":"response",' +
+ *     '"instance_id":"0f8fad5b-d9cb-469f-a165-70867728950e","seq":1,"id":"r1","result":{}}',
+ * );
+ * console.assert(decoded.ok && decoded.frame.type === "response");
+ * ```
+ */
+export function decodeOutputFrame(
+  text: string,
+): { ok: true; frame: OutputFrame } | { ok: false; reason: string } {
+  const parsed = parseStrictJson(text, JSON_DEPTH);
+  if (!parsed.ok) return { ok: false, reason: "Frame is not strict JSON" };
+  const value = parsed.value;
+  if (!isObject(value)) return { ok: false, reason: "Frame is not an object" };
+  if (value.protocol !== PROTOCOL || value.version !== VERSION) {
+    return { ok: false, reason: "Unknown protocol or version" };
+  }
+  const instanceId = value.instance_id;
+  if (typeof instanceId !== "string" || !UUID_PATTERN.test(instanceId)) {
+    return { ok: false, reason: "Invalid instance_id" };
+  }
+  const seq = value.seq;
+  if (typeof seq !== "number" || !Number.isSafeInteger(seq) || seq < 1) {
+    return { ok: false, reason: "Invalid seq" };
+  }
+  if (value.type === "response") {
+    if (!hasOnly(value, RESPONSE_ALLOWED) || Object.keys(value).length !== RESPONSE_FIELDS) {
+      return { ok: false, reason: "Response fields are not exact" };
+    }
+    const id = value.id;
+    if (id !== null && !isWireId(id)) return { ok: false, reason: "Invalid response id" };
+    if ("error" in value) {
+      const error = value.error;
+      if (
+        !isObject(error) || typeof error.code !== "string" || Object.keys(error).length !== 1
+      ) {
+        return { ok: false, reason: "Invalid error object" };
+      }
+      return {
+        ok: true,
+        frame: { type: "response", instanceId, seq, id, error: { code: error.code } },
+      };
+    }
+    return {
+      ok: true,
+      frame: { type: "response", instanceId, seq, id, result: value.result as JsonValue },
+    };
+  }
+  if (value.type === "event") {
+    if (!hasOnly(value, EVENT_ALLOWED) || Object.keys(value).length !== EVENT_FIELDS) {
+      return { ok: false, reason: "Event fields are not exact" };
+    }
+    const event = value.event;
+    if (!isWireId(event)) return { ok: false, reason: "Invalid event name" };
+    const data = value.data;
+    if (!isObject(data)) return { ok: false, reason: "Event data is not an object" };
+    return { ok: true, frame: { type: "event", instanceId, seq, event, data } };
+  }
+  return { ok: false, reason: "Unknown frame type" };
+}

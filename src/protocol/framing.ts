@@ -1,0 +1,216 @@
+/**
+ * NDJSON framing: bytes ↔ LF-terminated UTF-8 frames, byte-exact.
+ *
+ * Input rules (`local-agent-protocol.md`, "Frames" and "Bounds"): a frame is
+ * at most `maxFrameBytes` bytes excluding its LF; a CR before the LF counts
+ * toward that limit and stays in the text (it is JSON whitespace); an empty
+ * line is `invalid_frame`; invalid UTF-8 is `invalid_request`; the byte after
+ * `maxFrameBytes` without an LF is `frame_too_large`, after which the decoder
+ * closes; EOF with a partial frame is `incomplete_frame` and the partial frame
+ * is never delivered. The decoder does not parse JSON.
+ *
+ * @module
+ */
+
+import { INPUT_FRAME_BYTES, OUTPUT_FRAME_BYTES } from "./limits.ts";
+
+/** Error codes a {@link FrameDecoder} reports. */
+export type FrameErrorCode =
+  | "invalid_frame"
+  | "invalid_request"
+  | "frame_too_large"
+  | "incomplete_frame";
+
+/**
+ * One decoded line: a frame's text (without LF, CR kept) and its byte length
+ * excluding LF, or an error. `fatal` errors close the decoder.
+ */
+export type FrameItem =
+  | { kind: "frame"; text: string; bytes: number }
+  | { kind: "error"; code: FrameErrorCode; fatal: boolean };
+
+const LF = 0x0a;
+
+/** A frame that is larger than its limit; frames are never cut. */
+export class FrameTooLargeError extends RangeError {
+  /** Size of the frame in bytes, as measured against the limit. */
+  readonly bytes: number;
+  /** The limit in bytes. */
+  readonly limit: number;
+  /** Create the error for a frame of `bytes` bytes against `limit`. */
+  constructor(bytes: number, limit: number) {
+    super(`Frame too large: ${bytes} bytes, limit ${limit}`);
+    this.name = "FrameTooLargeError";
+    this.bytes = bytes;
+    this.limit = limit;
+  }
+}
+
+/** Options of {@link FrameDecoder}. */
+export interface FrameDecoderOptions {
+  /** Maximum frame bytes excluding LF (CR included); default `INPUT_FRAME_BYTES`. */
+  maxFrameBytes?: number;
+}
+
+/**
+ * Splits a byte stream into frames. Gives the same items for any chunking of
+ * the same bytes, and never holds more than one partial frame
+ * (`bufferedBytes <= maxFrameBytes`).
+ *
+ * @example
+ * ```ts
+ * import { FrameDecoder } from "./framing.ts";
+ * const decoder = new FrameDecoder();
+ * const bytes = new TextEncoder().encode('{"a":1}\n\n{"b"');
+ * const items = [...decoder.push(bytes), ...decoder.end()];
+ * console.assert(items[0]?.kind === "frame");
+ * console.assert(items[1]?.kind === "error" && items[1].code === "invalid_frame");
+ * console.assert(items[2]?.kind === "error" && items[2].code === "incomplete_frame");
+ * ```
+ */
+export class FrameDecoder {
+  #max: number;
+  #buffer: Uint8Array;
+  #length = 0;
+  #closed = false;
+  #utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+  /** Create a decoder; `maxFrameBytes` defaults to `INPUT_FRAME_BYTES`. */
+  constructor(options: FrameDecoderOptions = {}) {
+    const max = options.maxFrameBytes ?? INPUT_FRAME_BYTES;
+    if (!Number.isSafeInteger(max) || max < 1) {
+      throw new RangeError(`Frame limit must be a positive integer: ${max}`);
+    }
+    this.#max = max;
+    this.#buffer = new Uint8Array(0);
+  }
+
+  /** True after a fatal error (`frame_too_large`) or {@link FrameDecoder.end}. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Bytes of the current partial frame. */
+  get bufferedBytes(): number {
+    return this.#length;
+  }
+
+  /** Feed bytes; returns the items completed by them (none once closed). */
+  push(chunk: Uint8Array): FrameItem[] {
+    const items: FrameItem[] = [];
+    if (this.#closed) return items;
+    let start = 0;
+    const size = chunk.length;
+    while (start < size) {
+      const lf = chunk.indexOf(LF, start);
+      const segmentEnd = lf < 0 ? size : lf;
+      const segment = segmentEnd - start;
+      if (this.#length + segment > this.#max) {
+        this.#fail(items);
+        return items;
+      }
+      if (lf < 0) {
+        this.#append(chunk.subarray(start, size));
+        break;
+      }
+      if (this.#length === 0) {
+        items.push(this.#decode(chunk.subarray(start, lf)));
+      } else {
+        this.#append(chunk.subarray(start, lf));
+        items.push(this.#decode(this.#buffer.subarray(0, this.#length)));
+        this.#length = 0;
+      }
+      start = lf + 1;
+    }
+    return items;
+  }
+
+  /** Signal EOF: a partial frame becomes `incomplete_frame`. Closes the decoder. */
+  end(): FrameItem[] {
+    if (this.#closed) return [];
+    this.#closed = true;
+    const partial = this.#length > 0;
+    this.#release();
+    return partial ? [{ kind: "error", code: "incomplete_frame", fatal: false }] : [];
+  }
+
+  #fail(items: FrameItem[]): void {
+    items.push({ kind: "error", code: "frame_too_large", fatal: true });
+    this.#closed = true;
+    this.#release();
+  }
+
+  #release(): void {
+    this.#length = 0;
+    this.#buffer = new Uint8Array(0);
+  }
+
+  #append(bytes: Uint8Array): void {
+    const needed = this.#length + bytes.length;
+    if (needed > this.#buffer.length) {
+      // Grow geometrically but never beyond one frame.
+      const grown = new Uint8Array(Math.min(this.#max, Math.max(needed, this.#buffer.length * 2)));
+      grown.set(this.#buffer.subarray(0, this.#length));
+      this.#buffer = grown;
+    }
+    this.#buffer.set(bytes, this.#length);
+    this.#length = needed;
+  }
+
+  #decode(line: Uint8Array): FrameItem {
+    if (line.length === 0) return { kind: "error", code: "invalid_frame", fatal: false };
+    try {
+      return { kind: "frame", text: this.#utf8.decode(line), bytes: line.length };
+    } catch {
+      return { kind: "error", code: "invalid_request", fatal: false };
+    }
+  }
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Serialize `value` as one frame: JSON plus LF. Throws
+ * {@link FrameTooLargeError} when the frame including LF exceeds `maxBytes`
+ * (default `OUTPUT_FRAME_BYTES`), and `TypeError` when `value` has no JSON form
+ * (`undefined`, a function, a cycle, a bigint). Never cuts a frame.
+ *
+ * @example
+ * ```ts
+ * import { encodeFrame } from "./framing.ts";
+ * const bytes = encodeFrame({ a: 1 });
+ * console.assert(new TextDecoder().decode(bytes) === '{"a":1}\n');
+ * ```
+ */
+export function encodeFrame(value: unknown, maxBytes: number = OUTPUT_FRAME_BYTES): Uint8Array {
+  const text = stringify(value);
+  const bytes = utf8Length(text) + 1;
+  if (bytes > maxBytes) throw new FrameTooLargeError(bytes, maxBytes);
+  return encoder.encode(text + "\n");
+}
+
+/** Bytes of `value` as a frame, including LF (see {@link encodeFrame}). */
+export function encodedFrameBytes(value: unknown): number {
+  return utf8Length(stringify(value)) + 1;
+}
+
+function stringify(value: unknown): string {
+  const text: string | undefined = JSON.stringify(value);
+  if (text === undefined) throw new TypeError("Value has no JSON form");
+  return text;
+}
+
+/** UTF-8 length of a well-formed string (`JSON.stringify` output always is). */
+function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) bytes += 1;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      bytes += 2; // surrogate pair: 2 UTF-16 units → 4 bytes
+      i++;
+    } else bytes += 2;
+  }
+  return bytes;
+}
