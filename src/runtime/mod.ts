@@ -1,0 +1,10 @@
+/**
+ * The runtime adapter: the only module the host, client and CLI use for
+ * processes, env, signals, files and standard streams. The npm build swaps
+ * it for a Node implementation with the same exports.
+ *
+ * @module
+ */
+
+export * from "./process.ts";
+export * from "./system.ts";

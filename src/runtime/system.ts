@@ -1,0 +1,197 @@
+/**
+ * The process-wide runtime facilities the host, client and CLI use: env,
+ * cwd, signals, exit, standard streams, files and temporary directories.
+ * The one file besides `process.ts` that knows `Deno.*`.
+ *
+ * @module
+ */
+
+/** Read an environment variable; undefined when unset. */
+export function getEnv(name: string): string | undefined {
+  return Deno.env.get(name);
+}
+
+/** The current working directory. */
+export function currentDir(): string {
+  return Deno.cwd();
+}
+
+/** Resolve `path` to its canonical absolute form; throws when it does not exist. */
+export function realPath(path: string): Promise<string> {
+  return Deno.realPath(path);
+}
+
+/** The command-line arguments (after the script). */
+export function commandArgs(): string[] {
+  return [...Deno.args];
+}
+
+/** Exit the process with `code`. */
+export function exitProcess(code: number): never {
+  Deno.exit(code);
+}
+
+/** The path of the running runtime executable (deno or node). */
+export function runtimeExecutable(): string {
+  return Deno.execPath();
+}
+
+/** Listen for SIGINT; returns a function removing the listener. */
+export function onInterrupt(listener: () => void): () => void {
+  Deno.addSignalListener("SIGINT", listener);
+  return () => {
+    try {
+      Deno.removeSignalListener("SIGINT", listener);
+    } catch {
+      // Already removed.
+    }
+  };
+}
+
+/** Whether stdin is a terminal. */
+export function stdinIsTerminal(): boolean {
+  return Deno.stdin.isTerminal();
+}
+
+/** Read all of stdin as UTF-8 text, at most `maxBytes` bytes (throws RangeError beyond). */
+export async function readStdinText(maxBytes: number): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of Deno.stdin.readable) {
+    total += chunk.length;
+    if (total > maxBytes) throw new RangeError(`Standard input exceeds ${maxBytes} bytes`);
+    chunks.push(chunk);
+  }
+  const all = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return new TextDecoder("utf-8", { fatal: true }).decode(all);
+}
+
+/** Write all of `bytes` to stdout. */
+export async function writeStdout(bytes: Uint8Array): Promise<void> {
+  let offset = 0;
+  while (offset < bytes.length) offset += await Deno.stdout.write(bytes.subarray(offset));
+}
+
+const encoder = new TextEncoder();
+
+/** Write one line to stderr (diagnostics); never throws. */
+export function writeStderrLine(text: string): void {
+  try {
+    const bytes = encoder.encode(text.endsWith("\n") ? text : text + "\n");
+    let offset = 0;
+    while (offset < bytes.length) offset += Deno.stderr.writeSync(bytes.subarray(offset));
+  } catch {
+    // stderr is gone: nothing else to report to.
+  }
+}
+
+/** Read a UTF-8 text file. */
+export function readTextFile(path: string): Promise<string> {
+  return Deno.readTextFile(path);
+}
+
+/** Write a UTF-8 text file (create or truncate). */
+export function writeTextFile(path: string, text: string): Promise<void> {
+  return Deno.writeTextFile(path, text);
+}
+
+/** Create a temporary directory with `prefix`; returns its path. */
+export function makeTempDir(prefix: string): Promise<string> {
+  return Deno.makeTempDir({ prefix });
+}
+
+/** Remove `path` recursively; never throws. */
+export async function removeAll(path: string): Promise<void> {
+  try {
+    await Deno.remove(path, { recursive: true });
+  } catch {
+    // Already gone.
+  }
+}
+
+/** Whether `path` is an existing directory. */
+export async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(path)).isDirectory;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Find `command` on `PATH` like a shell would; returns its path or null.
+ * Commands containing `/` are checked as given.
+ */
+export async function findOnPath(command: string): Promise<string | null> {
+  const candidates = command.includes("/")
+    ? [command]
+    : (getEnv("PATH") ?? "").split(":").filter((dir) => dir !== "").map((dir) =>
+      `${dir}/${command}`
+    );
+  for (const candidate of candidates) {
+    try {
+      const info = await Deno.stat(candidate);
+      if (info.isFile && info.mode !== null && (info.mode & 0o111) !== 0) return candidate;
+    } catch {
+      // Not here.
+    }
+  }
+  return null;
+}
+
+/** A line-oriented terminal for interactive prompts (`/dev/tty`). */
+export interface Terminal {
+  /** Write `question`, read one line (without LF); null at EOF. */
+  ask(question: string): Promise<string | null>;
+  /** Release the terminal. */
+  close(): void;
+}
+
+/** Open `/dev/tty` for prompts; null when there is no controlling terminal. */
+export function openTerminal(): Terminal | null {
+  let file: Deno.FsFile;
+  try {
+    file = Deno.openSync("/dev/tty", { read: true, write: true });
+  } catch {
+    return null;
+  }
+  const decoder = new TextDecoder();
+  return {
+    async ask(question: string): Promise<string | null> {
+      await file.write(encoder.encode(question));
+      let line = "";
+      const buffer = new Uint8Array(256);
+      for (;;) {
+        const n = await file.read(buffer);
+        if (n === null) return line === "" ? null : line;
+        line += decoder.decode(buffer.subarray(0, n), { stream: true });
+        const lf = line.indexOf("\n");
+        if (lf >= 0) return line.slice(0, lf).replace(/\r$/, "");
+      }
+    },
+    close() {
+      try {
+        file.close();
+      } catch {
+        // Already closed.
+      }
+    },
+  };
+}
+
+/** Start a loopback HTTP server on a free port; returns its base URL and a stop function. */
+export function serveLoopback(
+  handler: (request: Request) => Response | Promise<Response>,
+): { url: string; stop: () => Promise<void> } {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, handler);
+  const addr = server.addr;
+  return {
+    url: `http://127.0.0.1:${addr.port}`,
+    stop: () => server.shutdown(),
+  };
+}
