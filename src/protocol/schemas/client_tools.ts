@@ -1,0 +1,219 @@
+/**
+ * `client.tools` extension schemas (`shared/spec/client-tools.md`): tool
+ * definitions, the descriptor, call/cancel event data and `client.tool.result`.
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import { CLIENT_TOOL_MIN_TIMEOUT_MS, CLIENT_TOOLS_LIMITS } from "../limits.ts";
+import {
+  boundedString,
+  CodeSchema,
+  Hex64Schema,
+  jsonDepth,
+  JsonObjectSchema,
+  SessionIdSchema,
+  utf8ByteLength,
+  WireIdSchema,
+} from "./common.ts";
+
+/** The extension's capability name. */
+export const CLIENT_TOOLS_CAPABILITY = "client.tools";
+
+/** Client tool name grammar: `^[A-Za-z][A-Za-z0-9_-]{0,63}$`. */
+export const TOOL_NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+
+/** A client tool name. */
+export const ToolNameSchema = z.string().regex(TOOL_NAME_PATTERN);
+
+/** A tool definition's `input_schema`: a JSON Schema object with root `"type":"object"`, bounded. */
+export const ToolInputSchemaSchema = JsonObjectSchema.check((ctx) => {
+  const value = ctx.value;
+  if (value["type"] !== "object") {
+    ctx.issues.push({
+      code: "custom",
+      message: 'Input schema root must have "type":"object"',
+      input: value,
+    });
+  }
+  const bytes = utf8ByteLength(JSON.stringify(value));
+  if (bytes > CLIENT_TOOLS_LIMITS.schema_bytes) {
+    ctx.issues.push({
+      code: "custom",
+      message:
+        `Input schema exceeds ${CLIENT_TOOLS_LIMITS.schema_bytes} serialized bytes: ${bytes}`,
+      input: value,
+    });
+  }
+  const depth = jsonDepth(value, CLIENT_TOOLS_LIMITS.schema_depth);
+  if (depth > CLIENT_TOOLS_LIMITS.schema_depth) {
+    ctx.issues.push({
+      code: "custom",
+      message: `Input schema nests more than ${CLIENT_TOOLS_LIMITS.schema_depth} containers`,
+      input: value,
+    });
+  }
+});
+
+/** A tool's effect: `read` runs without approval, `write` goes through approval. */
+export const ToolEffectSchema = z.enum(["read", "write"]);
+/** A tool's effect. */
+export type ToolEffect = z.infer<typeof ToolEffectSchema>;
+
+/** One client tool definition in `initialize` params `client_tools`. */
+export const ClientToolDefinitionSchema = z.strictObject({
+  name: ToolNameSchema,
+  description: boundedString(CLIENT_TOOLS_LIMITS.description_bytes, {
+    minBytes: 1,
+    controls: "except_lf_tab",
+  }),
+  input_schema: ToolInputSchemaSchema,
+  effect: ToolEffectSchema,
+  timeout_ms: z.exactOptional(
+    z.int().min(CLIENT_TOOL_MIN_TIMEOUT_MS).max(CLIENT_TOOLS_LIMITS.max_timeout_ms),
+  ),
+});
+/** One client tool definition. */
+export type ClientToolDefinition = z.infer<typeof ClientToolDefinitionSchema>;
+
+/** `client_tools`: at most 32 definitions with unique names (an empty list is allowed). */
+export const ClientToolDefinitionsSchema = z.array(ClientToolDefinitionSchema)
+  .max(CLIENT_TOOLS_LIMITS.tools)
+  .check((ctx) => {
+    const seen = new Set<string>();
+    ctx.value.forEach((tool, index) => {
+      if (seen.has(tool.name)) {
+        ctx.issues.push({
+          code: "custom",
+          message: `Duplicate client tool name: ${tool.name}`,
+          input: ctx.value,
+          path: [index, "name"],
+        });
+      }
+      seen.add(tool.name);
+    });
+  });
+/** The `client_tools` list. */
+export type ClientToolDefinitions = z.infer<typeof ClientToolDefinitionsSchema>;
+
+const positiveInt = z.int().min(1);
+
+/** `client.tools` descriptor limits: every name of `CLIENT_TOOLS_LIMITS`, integers. */
+export const ClientToolsLimitsSchema = z.strictObject({
+  tools: z.int().min(0),
+  name_bytes: positiveInt,
+  description_bytes: positiveInt,
+  schema_bytes: positiveInt,
+  schema_depth: positiveInt,
+  arguments_bytes: positiveInt,
+  result_part_bytes: positiveInt,
+  result_bytes: positiveInt,
+  result_parts: positiveInt,
+  call_timeout_ms: positiveInt,
+  max_timeout_ms: positiveInt,
+  concurrent_calls: positiveInt,
+  calls_per_run: positiveInt,
+  cancel_grace_ms: z.int().min(0),
+});
+/** `client.tools` descriptor limits. */
+export type ClientToolsLimitsObject = z.infer<typeof ClientToolsLimitsSchema>;
+
+/** One registered tool in the descriptor. */
+export const RegisteredClientToolSchema = z.strictObject({
+  name: ToolNameSchema,
+  tool_id: Hex64Schema,
+});
+/** One registered tool in the descriptor. */
+export type RegisteredClientTool = z.infer<typeof RegisteredClientToolSchema>;
+
+/** `descriptors["client.tools"]` of the initialization result. */
+export const ClientToolsDescriptorSchema = z.strictObject({
+  version: z.literal(1),
+  tools: z.array(RegisteredClientToolSchema).max(CLIENT_TOOLS_LIMITS.tools),
+  limits: ClientToolsLimitsSchema,
+});
+/** `descriptors["client.tools"]`. */
+export type ClientToolsDescriptor = z.infer<typeof ClientToolsDescriptorSchema>;
+
+/** `client.tool.call` event data. `arguments` is what the model produced, not validated by the backend. */
+export const ClientToolCallDataSchema = z.strictObject({
+  session_id: SessionIdSchema,
+  run_id: WireIdSchema,
+  call_id: WireIdSchema,
+  name: ToolNameSchema,
+  tool_id: Hex64Schema,
+  arguments: JsonObjectSchema.check((ctx) => {
+    const bytes = utf8ByteLength(JSON.stringify(ctx.value));
+    if (bytes > CLIENT_TOOLS_LIMITS.arguments_bytes) {
+      ctx.issues.push({
+        code: "custom",
+        message:
+          `Arguments exceed ${CLIENT_TOOLS_LIMITS.arguments_bytes} serialized bytes: ${bytes}`,
+        input: ctx.value,
+      });
+    }
+  }),
+  deadline_ms: z.int().min(0),
+});
+/** `client.tool.call` event data. */
+export type ClientToolCallData = z.infer<typeof ClientToolCallDataSchema>;
+
+/** Why the backend cancels a call. */
+export const ClientToolCancelReasonSchema = z.enum([
+  "run_cancelled",
+  "deadline",
+  "shutdown",
+  "run_failed",
+]);
+/** Why the backend cancels a call. */
+export type ClientToolCancelReason = z.infer<typeof ClientToolCancelReasonSchema>;
+
+/** `client.tool.cancel` event data. */
+export const ClientToolCancelDataSchema = z.strictObject({
+  session_id: SessionIdSchema,
+  run_id: WireIdSchema,
+  call_id: WireIdSchema,
+  reason: ClientToolCancelReasonSchema,
+});
+/** `client.tool.cancel` event data. */
+export type ClientToolCancelData = z.infer<typeof ClientToolCancelDataSchema>;
+
+/** Outcome of a client tool call. */
+export const ClientToolOutcomeSchema = z.enum(["success", "error", "cancelled"]);
+/** Outcome of a client tool call. */
+export type ClientToolOutcome = z.infer<typeof ClientToolOutcomeSchema>;
+
+/**
+ * `client.tool.result` params. `error_code` only with `outcome:"error"`. `part`
+ * has no upper bound here: exceeding `result_parts` is `result_limit`, not a shape error.
+ */
+export const ClientToolResultParamsSchema = z.strictObject({
+  session_id: SessionIdSchema,
+  run_id: WireIdSchema,
+  call_id: WireIdSchema,
+  part: z.int().min(0),
+  last_part: z.boolean(),
+  outcome: ClientToolOutcomeSchema,
+  error_code: z.exactOptional(CodeSchema),
+  text: boundedString(CLIENT_TOOLS_LIMITS.result_part_bytes),
+}).check((ctx) => {
+  if (ctx.value.error_code !== undefined && ctx.value.outcome !== "error") {
+    ctx.issues.push({
+      code: "custom",
+      message: 'error_code is allowed only with outcome "error"',
+      input: ctx.value,
+      path: ["error_code"],
+    });
+  }
+});
+/** `client.tool.result` params. */
+export type ClientToolResultParams = z.infer<typeof ClientToolResultParamsSchema>;
+
+/** `client.tool.result` result. */
+export const ClientToolResultResultSchema = z.strictObject({
+  recorded: z.literal(true),
+  complete: z.boolean(),
+});
+/** `client.tool.result` result. */
+export type ClientToolResultResult = z.infer<typeof ClientToolResultResultSchema>;

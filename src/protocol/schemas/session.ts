@@ -1,0 +1,38 @@
+/**
+ * `session.create` and `session.open` schemas.
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import { EmptyParamsSchema, NoticesSchema, SessionIdSchema, WireIdSchema } from "./common.ts";
+
+/** `session.create` params: exactly `{}`. */
+export const SessionCreateParamsSchema = EmptyParamsSchema;
+/** `session.create` params. */
+export type SessionCreateParams = z.infer<typeof SessionCreateParamsSchema>;
+
+/** `session.create` result: a lazy, not yet durable handle with no notices. */
+export const SessionCreateResultSchema = z.strictObject({
+  session_id: SessionIdSchema,
+  durable: z.literal(false),
+  revision: WireIdSchema,
+  notices: z.tuple([]),
+});
+/** `session.create` result. */
+export type SessionCreateResult = z.infer<typeof SessionCreateResultSchema>;
+
+/** `session.open` params: an exact session ID. */
+export const SessionOpenParamsSchema = z.strictObject({ session_id: SessionIdSchema });
+/** `session.open` params. */
+export type SessionOpenParams = z.infer<typeof SessionOpenParamsSchema>;
+
+/** `session.open` result (notices such as `saved_selection_unavailable`, `cwd_unverified`). */
+export const SessionOpenResultSchema = z.strictObject({
+  session_id: SessionIdSchema,
+  durable: z.boolean(),
+  revision: WireIdSchema,
+  notices: NoticesSchema,
+});
+/** `session.open` result. */
+export type SessionOpenResult = z.infer<typeof SessionOpenResultSchema>;
