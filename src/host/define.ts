@@ -1,0 +1,271 @@
+/**
+ * `defineTool`: the one way to declare a client tool.
+ *
+ * A tool module's default export is the result of {@link defineTool}. The
+ * spec is validated eagerly, so a bad name, description, effect or timeout
+ * fails when the module loads, with a `TypeError` naming the field, not when
+ * the model first calls the tool.
+ *
+ * @example
+ * ```ts
+ * import { z } from "zod";
+ * import { defineTool } from "./define.ts";
+ *
+ * export default defineTool({
+ *   name: "echo",
+ *   description: "Return the given text unchanged.",
+ *   input: z.object({ text: z.string() }),
+ *   effect: "read",
+ *   run: ({ text }) => text,
+ * });
+ * ```
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import { CLIENT_TOOL_MIN_TIMEOUT_MS, CLIENT_TOOLS_LIMITS } from "../protocol/limits.ts";
+import { utf8ByteLength } from "../protocol/schemas/common.ts";
+import { TOOL_NAME_PATTERN } from "../protocol/schemas/client_tools.ts";
+
+/** `read`: no side effects, runs without approval. `write`: the backend asks for approval first. */
+export type ToolEffect = "read" | "write";
+
+/**
+ * One permission: `false` or omitted denies; `true` allows everything; a list
+ * allows only those entries (paths for read/write, `host:port` for net, variable
+ * names for env, commands for run, interface names for sys, libraries for ffi).
+ */
+export type PermissionGrant = boolean | readonly string[];
+
+/**
+ * What a tool may touch, in the shape of Deno's permission flags.
+ *
+ * Declared and stored now; NOT enforced yet. The process sandbox that runs a
+ * tool in its own `deno run` with exactly these flags is a later issue. Tools
+ * run inline (in the host process) ignore this field and have the host's
+ * permissions.
+ */
+export interface ToolPermissions {
+  /** File system reads. */
+  read?: PermissionGrant;
+  /** File system writes. */
+  write?: PermissionGrant;
+  /** Network, as `host` or `host:port`. */
+  net?: PermissionGrant;
+  /** Environment variables. */
+  env?: PermissionGrant;
+  /** Subprocesses. */
+  run?: PermissionGrant;
+  /** System information. */
+  sys?: PermissionGrant;
+  /** Foreign function interface. */
+  ffi?: PermissionGrant;
+}
+
+/** What a running tool gets besides its arguments. */
+export interface ToolContext {
+  /**
+   * Fires on `client.tool.cancel`, turn cancel, host shutdown, the backend's
+   * deadline or the tool's own `timeoutMs`. Pass it to `fetch` and friends and
+   * stop promptly: after the host's grace period a tool that is still running
+   * is abandoned and the call is answered without it.
+   */
+  readonly signal: AbortSignal;
+  /** The backend's `call_id`. */
+  readonly callId: string;
+  /** Session the call belongs to. */
+  readonly sessionId: string;
+  /** Run the call belongs to. */
+  readonly runId: string;
+  /** When the call is given up, epoch milliseconds (the earlier of deadline and `timeoutMs`). */
+  readonly deadline: number;
+  /** The host's working directory; tools resolve relative paths against it. */
+  readonly cwd: string;
+}
+
+/** Everything a tool module declares. */
+export interface ToolSpec<I extends z.ZodObject> {
+  /** `^[A-Za-z][A-Za-z0-9_-]{0,63}$`, unique among the host's tools. */
+  name: string;
+  /** What the model reads to decide when and how to call the tool: 1–1024 UTF-8 bytes, no control characters except LF and TAB. */
+  description: string;
+  /** Arguments schema; its root must be an object. Sent to the backend as JSON Schema (input side). */
+  input: I;
+  /** `read` or `write` (write tools need approval before each call). */
+  effect: ToolEffect;
+  /** The tool's own limit per call, 1,000–600,000 ms; also sent as `timeout_ms`. */
+  timeoutMs?: number;
+  /** Declared access; stored, not enforced yet (see {@link ToolPermissions}). */
+  permissions?: ToolPermissions;
+  /** Where the tool runs; stored, not acted on yet: every tool currently runs inline. */
+  isolation?: "process" | "inline";
+  /** Memory cap for process isolation, MiB; stored, not enforced yet. */
+  memoryMb?: number;
+  /**
+   * Do the work. Return a string (sent as-is) or any JSON value (sent as JSON
+   * text); throw an `Error` to report a failure (the model sees its message).
+   */
+  run(args: z.output<I>, ctx: ToolContext): unknown | Promise<unknown>;
+}
+
+/** Brand carried by every {@link defineTool} result. */
+export const TOOL_MARK: unique symbol = Symbol.for("magi-tools.tool") as never;
+
+/** A validated, frozen tool definition. */
+export interface Tool<I extends z.ZodObject = z.ZodObject> extends Readonly<ToolSpec<I>> {
+  /** Brand: this object came from {@link defineTool}. */
+  readonly [TOOL_MARK]: true;
+}
+
+const SPEC_KEYS = new Set([
+  "name",
+  "description",
+  "input",
+  "effect",
+  "timeoutMs",
+  "permissions",
+  "isolation",
+  "memoryMb",
+  "run",
+]);
+const PERMISSION_KEYS = new Set(["read", "write", "net", "env", "run", "sys", "ffi"]);
+// deno-lint-ignore no-control-regex -- matching control characters is the point
+const CONTROL_EXCEPT_LF_TAB = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/u;
+
+/**
+ * Validate a tool spec and return it frozen and branded.
+ *
+ * @throws {TypeError} naming the offending field, e.g.
+ * `Tool name must match ^[A-Za-z][A-Za-z0-9_-]{0,63}$: 9bad`.
+ *
+ * @example
+ * ```ts
+ * import { z } from "zod";
+ * import { defineTool, isTool } from "./define.ts";
+ *
+ * const tool = defineTool({
+ *   name: "add",
+ *   description: "Add two numbers.",
+ *   input: z.object({ a: z.number(), b: z.number() }),
+ *   effect: "read",
+ *   run: ({ a, b }) => ({ sum: a + b }),
+ * });
+ * console.assert(isTool(tool));
+ * ```
+ */
+export function defineTool<I extends z.ZodObject>(spec: ToolSpec<I>): Tool<I> {
+  if (typeof spec !== "object" || spec === null) {
+    throw new TypeError("Tool spec must be an object");
+  }
+  const name: unknown = spec.name;
+  if (typeof name !== "string" || !TOOL_NAME_PATTERN.test(name)) {
+    throw new TypeError(`Tool name must match ${TOOL_NAME_PATTERN.source}: ${show(name)}`);
+  }
+  for (const key of Object.keys(spec)) {
+    if (!SPEC_KEYS.has(key)) throw new TypeError(`Tool spec has an unknown field: ${name}: ${key}`);
+  }
+  checkDescription(name, spec.description);
+  if (!isZodObject(spec.input)) {
+    throw new TypeError(`Tool input must be a zod object schema (z.object): ${name}`);
+  }
+  if (spec.effect !== "read" && spec.effect !== "write") {
+    throw new TypeError(`Tool effect must be "read" or "write": ${name}: ${show(spec.effect)}`);
+  }
+  const max = CLIENT_TOOLS_LIMITS.max_timeout_ms;
+  const timeoutMs: unknown = spec.timeoutMs;
+  if (
+    timeoutMs !== undefined &&
+    (!Number.isInteger(timeoutMs) || (timeoutMs as number) < CLIENT_TOOL_MIN_TIMEOUT_MS ||
+      (timeoutMs as number) > max)
+  ) {
+    throw new TypeError(
+      `Tool timeoutMs must be an integer from ${CLIENT_TOOL_MIN_TIMEOUT_MS} to ${max}: ${name}: ${
+        show(timeoutMs)
+      }`,
+    );
+  }
+  if (spec.permissions !== undefined) checkPermissions(name, spec.permissions);
+  const isolation: unknown = spec.isolation;
+  if (isolation !== undefined && isolation !== "process" && isolation !== "inline") {
+    throw new TypeError(
+      `Tool isolation must be "process" or "inline": ${name}: ${show(isolation)}`,
+    );
+  }
+  const memoryMb: unknown = spec.memoryMb;
+  if (memoryMb !== undefined && (!Number.isInteger(memoryMb) || (memoryMb as number) < 1)) {
+    throw new TypeError(`Tool memoryMb must be a positive integer: ${name}: ${show(memoryMb)}`);
+  }
+  if (typeof spec.run !== "function") throw new TypeError(`Tool run must be a function: ${name}`);
+
+  const tool = { ...spec, [TOOL_MARK]: true as const };
+  if (spec.permissions !== undefined) tool.permissions = freezePermissions(spec.permissions);
+  return Object.freeze(tool);
+}
+
+/** Whether `value` is a {@link defineTool} result. */
+export function isTool(value: unknown): value is Tool {
+  return typeof value === "object" && value !== null &&
+    (value as Record<PropertyKey, unknown>)[TOOL_MARK] === true;
+}
+
+function checkDescription(name: string, description: unknown): void {
+  const limit = CLIENT_TOOLS_LIMITS.description_bytes;
+  if (typeof description !== "string") {
+    throw new TypeError(`Tool description must be a string: ${name}`);
+  }
+  const bytes = utf8ByteLength(description);
+  if (bytes < 1 || bytes > limit) {
+    throw new TypeError(`Tool description must be 1 to ${limit} UTF-8 bytes: ${name}: ${bytes}`);
+  }
+  if (!description.isWellFormed()) {
+    throw new TypeError(`Tool description must be well-formed Unicode: ${name}`);
+  }
+  if (CONTROL_EXCEPT_LF_TAB.test(description)) {
+    throw new TypeError(
+      `Tool description must not contain control characters other than LF and TAB: ${name}`,
+    );
+  }
+}
+
+function checkPermissions(name: string, permissions: unknown): void {
+  if (typeof permissions !== "object" || permissions === null || Array.isArray(permissions)) {
+    throw new TypeError(`Tool permissions must be an object: ${name}`);
+  }
+  for (const [key, grant] of Object.entries(permissions)) {
+    if (!PERMISSION_KEYS.has(key)) {
+      throw new TypeError(`Tool permissions has an unknown field: ${name}: ${key}`);
+    }
+    const ok = typeof grant === "boolean" ||
+      (Array.isArray(grant) && grant.every((entry) => typeof entry === "string" && entry !== ""));
+    if (!ok) {
+      throw new TypeError(
+        `Tool permissions.${key} must be a boolean or a list of non-empty strings: ${name}`,
+      );
+    }
+  }
+}
+
+function freezePermissions(permissions: ToolPermissions): ToolPermissions {
+  const copy: Record<string, PermissionGrant> = {};
+  for (const [key, grant] of Object.entries(permissions)) {
+    if (grant !== undefined) copy[key] = Array.isArray(grant) ? Object.freeze([...grant]) : grant;
+  }
+  return Object.freeze(copy);
+}
+
+function isZodObject(value: unknown): value is z.ZodObject {
+  if (value instanceof z.ZodObject) return true;
+  // A tool module may import its own copy of zod 4: accept any zod 4 object schema.
+  const internals = (value as { _zod?: { def?: { type?: unknown } } } | null)?._zod;
+  return typeof value === "object" && value !== null && internals?.def?.type === "object";
+}
+
+function show(value: unknown): string {
+  if (value === "") return '""';
+  if (typeof value === "string") return value.length > 80 ? `${value.slice(0, 80)}…` : value;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  if (value === undefined) return "undefined";
+  if (value === null) return "null";
+  return typeof value;
+}

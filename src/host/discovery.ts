@@ -1,0 +1,144 @@
+/**
+ * Tool discovery: import every tool module in the given directories.
+ *
+ * A tool module is a `.ts`, `.mts`, `.js` or `.mjs` file directly inside a
+ * tool directory whose name does not start with `_` or `.` and is not a test
+ * (`*_test.*`) or a declaration file (`*.d.ts`). Files are loaded in name
+ * order, directory by directory. Each must `export default defineTool(...)`.
+ * Anything else fails the whole load with a {@link ToolLoadError} naming the
+ * file: a host never silently drops a tool.
+ *
+ * @module
+ */
+
+import { readdir, stat } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { isTool, type Tool } from "./define.ts";
+
+/** A tool and where it came from. */
+export interface LoadedTool {
+  /** The module's default export. */
+  readonly tool: Tool;
+  /** Module path as found: relative when the directory was given relative. */
+  readonly file: string;
+  /** The module's file URL, as imported. */
+  readonly url: string;
+}
+
+/** A tool directory or module could not be loaded. */
+export class ToolLoadError extends Error {
+  /** The module (or directory) at fault. */
+  readonly file: string;
+  /** Why, without the file name. */
+  readonly reason: string;
+
+  /** `Tool module failed to load: <file>: <reason>`, or `message` when given. */
+  constructor(file: string, reason: string, options: { message?: string; cause?: unknown } = {}) {
+    super(
+      options.message ?? `Tool module failed to load: ${file}: ${reason}`,
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
+    this.name = "ToolLoadError";
+    this.file = file;
+    this.reason = reason;
+  }
+}
+
+const MODULE_EXTENSION = /\.(?:ts|mts|js|mjs)$/;
+const TEST_FILE = /_test\.(?:ts|mts|js|mjs)$/;
+const REASON_CHARS = 500;
+
+/** Whether a directory entry name is a tool module by the naming rules. */
+export function isToolModuleName(name: string): boolean {
+  return MODULE_EXTENSION.test(name) && !name.startsWith("_") && !name.startsWith(".") &&
+    !TEST_FILE.test(name) && !name.endsWith(".d.ts");
+}
+
+/**
+ * Import every tool module of `dirs`, in order.
+ *
+ * @throws {ToolLoadError} for a missing or unreadable directory, a module that
+ * fails to import or throws while loading, a missing default export, a default
+ * export that is not a `defineTool` result, or a tool name already used by an
+ * earlier module (the error names both files).
+ *
+ * @example
+ * ```ts ignore
+ * import { loadToolDirs } from "./discovery.ts";
+ * const loaded = await loadToolDirs(["tools"]);
+ * console.log(loaded.map((entry) => `${entry.tool.name} from ${entry.file}`));
+ * ```
+ */
+export async function loadToolDirs(dirs: readonly string[]): Promise<LoadedTool[]> {
+  const loaded: LoadedTool[] = [];
+  const fileOfName = new Map<string, string>();
+  for (const dir of dirs) {
+    for (const file of await listModules(dir)) {
+      const url = pathToFileURL(resolve(file)).href;
+      const tool = await importTool(file, url);
+      const earlier = fileOfName.get(tool.name);
+      if (earlier !== undefined) {
+        throw new ToolLoadError(file, `tool name ${tool.name} is already defined in ${earlier}`);
+      }
+      fileOfName.set(tool.name, file);
+      loaded.push(Object.freeze({ tool, file, url }));
+    }
+  }
+  return loaded;
+}
+
+async function listModules(dir: string): Promise<string[]> {
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    const reason = code === "ENOENT"
+      ? "directory not found"
+      : code === "ENOTDIR"
+      ? "not a directory"
+      : describe(error);
+    throw new ToolLoadError(dir, reason, {
+      message: `Tool directory cannot be read: ${dir}: ${reason}`,
+      cause: error,
+    });
+  }
+  const names = entries.filter((entry) => isToolModuleName(entry.name)).sort((a, b) =>
+    a.name < b.name ? -1 : a.name > b.name ? 1 : 0
+  );
+  const files: string[] = [];
+  for (const entry of names) {
+    const file = join(dir, entry.name);
+    if (entry.isFile() || (entry.isSymbolicLink() && await isFileTarget(file))) files.push(file);
+  }
+  return files;
+}
+
+async function isFileTarget(file: string): Promise<boolean> {
+  try {
+    return (await stat(file)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+async function importTool(file: string, url: string): Promise<Tool> {
+  let module: Record<string, unknown>;
+  try {
+    module = await import(url);
+  } catch (error) {
+    throw new ToolLoadError(file, describe(error), { cause: error });
+  }
+  if (!("default" in module)) throw new ToolLoadError(file, "no default export");
+  if (!isTool(module.default)) {
+    throw new ToolLoadError(file, "default export is not a defineTool() result");
+  }
+  return module.default;
+}
+
+function describe(error: unknown): string {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  const line = text.split("\n", 1)[0] ?? "";
+  return line.length > REASON_CHARS ? `${line.slice(0, REASON_CHARS)}…` : line;
+}

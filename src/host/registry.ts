@@ -1,0 +1,286 @@
+/**
+ * The tool registry: loaded tools turned into wire definitions, checked
+ * against every bound of `client-tools.md` before anything is sent.
+ *
+ * Each tool's zod input schema becomes JSON Schema (draft 2020-12, input
+ * side). A schema that cannot be converted, a root that is not an object, a
+ * bound exceeded or the whole `initialize` request not fitting in one input
+ * frame fails with a {@link RegistryError} naming the tool and its file: a
+ * tool is never dropped. After initialization, {@link ToolRegistry.verifyDescriptor}
+ * recomputes every `tool_id` and fails closed on any difference.
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import { toolIdOf } from "../protocol/canonical.ts";
+import { requestFrame } from "../protocol/envelope.ts";
+import { encodedFrameBytes } from "../protocol/framing.ts";
+import type { JsonObject, JsonValue } from "../protocol/json.ts";
+import {
+  CLIENT_TOOLS_LIMITS,
+  CLIENT_TOOLS_REQUIRED_CAPABILITIES,
+  ID_BYTES,
+  INPUT_FRAME_BYTES,
+} from "../protocol/limits.ts";
+import {
+  CLIENT_TOOLS_CAPABILITY,
+  type ClientToolDefinition,
+  ClientToolDefinitionSchema,
+} from "../protocol/schemas/client_tools.ts";
+import { jsonDepth, utf8ByteLength } from "../protocol/schemas/common.ts";
+import type { Tool } from "./define.ts";
+import type { LoadedTool } from "./discovery.ts";
+
+/** One registered tool: the tool, its wire definition and identity. */
+export interface RegisteredTool {
+  /** The `defineTool` result. */
+  readonly tool: Tool;
+  /** Module it came from. */
+  readonly file: string;
+  /** Exactly what is sent in `client_tools`. */
+  readonly definition: ClientToolDefinition;
+  /** SHA-256 hex of the definition's canonical JSON. */
+  readonly toolId: string;
+  /** Serialized (compact JSON) bytes of `definition`. */
+  readonly definitionBytes: number;
+}
+
+/** How much of the `initialize` input frame the definitions use. */
+export interface FrameBudget {
+  /** The input frame bound, bytes excluding LF. */
+  readonly frameBytes: number;
+  /** The whole `initialize` request, bytes excluding LF (64-byte placeholder ID). */
+  readonly usedBytes: number;
+  /** `frameBytes - usedBytes` (negative when over). */
+  readonly remainingBytes: number;
+  /** Each definition's serialized bytes, in registration order. */
+  readonly perTool: readonly { name: string; file: string; bytes: number }[];
+}
+
+/** The tool set cannot be registered, or the backend registered something else. */
+export class RegistryError extends Error {
+  /** Message as given. */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "RegistryError";
+  }
+}
+
+/** Options of {@link ToolRegistry.fromLoaded}. */
+export interface RegistryOptions {
+  /**
+   * The exact `required_capabilities` the `initialize` request will carry
+   * (must include `client.tools`). Used to measure the request. Default: the
+   * worst case, 18 names of 64 bytes, so the check stays conservative.
+   */
+  readonly requiredCapabilities?: readonly string[];
+}
+
+const PLACEHOLDER_ID = "x".repeat(ID_BYTES);
+const WORST_CASE_CAPABILITIES: readonly string[] = Array.from(
+  { length: CLIENT_TOOLS_REQUIRED_CAPABILITIES },
+  (_, index) => `${index}`.padStart(ID_BYTES, "c"),
+);
+
+/** The host's registered tools, in load order. Immutable. */
+export class ToolRegistry {
+  /** Registered tools, in load order. */
+  readonly tools: readonly RegisteredTool[];
+  readonly #byName: ReadonlyMap<string, RegisteredTool>;
+  readonly #capabilities: readonly string[];
+
+  private constructor(tools: readonly RegisteredTool[], capabilities: readonly string[]) {
+    this.tools = Object.freeze([...tools]);
+    this.#byName = new Map(tools.map((entry) => [entry.tool.name, entry]));
+    this.#capabilities = capabilities;
+  }
+
+  /**
+   * Build and check the registry.
+   *
+   * @throws {RegistryError} on too many tools, a duplicate name, a schema
+   * that cannot be converted or breaks a bound, any definition the wire
+   * schema rejects, or an `initialize` request over the input frame (the
+   * message says by how many bytes and lists each tool's cost, largest first).
+   *
+   * @example
+   * ```ts
+   * import { z } from "zod";
+   * import { defineTool } from "./define.ts";
+   * import { ToolRegistry } from "./registry.ts";
+   *
+   * const tool = defineTool({
+   *   name: "echo",
+   *   description: "Return the text.",
+   *   input: z.object({ text: z.string() }),
+   *   effect: "read",
+   *   run: ({ text }) => text,
+   * });
+   * const registry = ToolRegistry.fromLoaded([{ tool, file: "echo.ts", url: "file:///echo.ts" }]);
+   * console.assert(registry.definitions()[0]?.input_schema["type"] === "object");
+   * ```
+   */
+  static fromLoaded(loaded: readonly LoadedTool[], options: RegistryOptions = {}): ToolRegistry {
+    const capabilities = checkCapabilities(options.requiredCapabilities);
+    if (loaded.length > CLIENT_TOOLS_LIMITS.tools) {
+      throw new RegistryError(
+        `Too many tools: ${loaded.length} exceeds the limit of ${CLIENT_TOOLS_LIMITS.tools}: ${
+          loaded.map((entry) => entry.file).join(", ")
+        }`,
+      );
+    }
+    const seen = new Map<string, string>();
+    const tools = loaded.map(({ tool, file }) => {
+      const earlier = seen.get(tool.name);
+      if (earlier !== undefined) {
+        throw new RegistryError(`Duplicate tool name: ${tool.name} in ${earlier} and ${file}`);
+      }
+      seen.set(tool.name, file);
+      const definition = definitionOf(tool, file);
+      return Object.freeze({
+        tool,
+        file,
+        definition,
+        toolId: toolIdOf(definition as JsonObject),
+        definitionBytes: utf8ByteLength(JSON.stringify(definition)),
+      });
+    });
+    const registry = new ToolRegistry(tools, capabilities);
+    const budget = registry.budget();
+    if (budget.remainingBytes < 0) throw new RegistryError(overBudgetMessage(budget));
+    return registry;
+  }
+
+  /** The `client_tools` list of the `initialize` params, in order. */
+  definitions(): ClientToolDefinition[] {
+    return this.tools.map((entry) => entry.definition);
+  }
+
+  /** The registered tool called `name`. */
+  get(name: string): RegisteredTool | undefined {
+    return this.#byName.get(name);
+  }
+
+  /** Measure the `initialize` request against the input frame bound. */
+  budget(): FrameBudget {
+    const frame = requestFrame(PLACEHOLDER_ID, "initialize", {
+      required_capabilities: [...this.#capabilities],
+      client_tools: this.definitions() as JsonValue[],
+    });
+    const usedBytes = encodedFrameBytes(frame) - 1;
+    return {
+      frameBytes: INPUT_FRAME_BYTES,
+      usedBytes,
+      remainingBytes: INPUT_FRAME_BYTES - usedBytes,
+      perTool: this.tools.map((entry) => ({
+        name: entry.tool.name,
+        file: entry.file,
+        bytes: entry.definitionBytes,
+      })),
+    };
+  }
+
+  /**
+   * Check the backend's `client.tools` descriptor: the same names in the same
+   * order, each `tool_id` equal to the recomputed SHA-256 of our definition.
+   *
+   * @throws {RegistryError} on any difference (fail closed).
+   */
+  verifyDescriptor(descriptor: { tools: readonly { name: string; tool_id: string }[] }): void {
+    const theirs = descriptor.tools;
+    if (theirs.length !== this.tools.length) {
+      throw new RegistryError(
+        `Backend registered ${theirs.length} tools, expected ${this.tools.length}`,
+      );
+    }
+    this.tools.forEach((entry, index) => {
+      const other = theirs[index];
+      const name = entry.tool.name;
+      if (other?.name !== name) {
+        throw new RegistryError(
+          `Backend registered a different tool at position ${index}: expected ${name}`,
+        );
+      }
+      if (other.tool_id !== toolIdOf(entry.definition as JsonObject)) {
+        throw new RegistryError(
+          `Backend registered a different definition: ${name}: tool_id mismatch`,
+        );
+      }
+    });
+  }
+}
+
+function checkCapabilities(given: readonly string[] | undefined): readonly string[] {
+  if (given === undefined) return WORST_CASE_CAPABILITIES;
+  if (!given.includes(CLIENT_TOOLS_CAPABILITY)) {
+    throw new RegistryError(`Required capabilities must include ${CLIENT_TOOLS_CAPABILITY}`);
+  }
+  if (given.length > CLIENT_TOOLS_REQUIRED_CAPABILITIES) {
+    throw new RegistryError(
+      `Too many required capabilities: ${given.length} exceeds the limit of ${CLIENT_TOOLS_REQUIRED_CAPABILITIES}`,
+    );
+  }
+  return Object.freeze([...given]);
+}
+
+function definitionOf(tool: Tool, file: string): ClientToolDefinition {
+  const where = `${tool.name} (${file})`;
+  let schema: Record<string, unknown>;
+  try {
+    schema = { ...z.toJSONSchema(tool.input, { target: "draft-2020-12", io: "input" }) };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new RegistryError(
+      `Tool input schema cannot be converted to JSON Schema: ${where}: ${reason}`,
+      { cause: error },
+    );
+  }
+  delete schema["$schema"];
+  if (schema["type"] !== "object") {
+    throw new RegistryError(`Tool input schema root must be "type":"object": ${where}`);
+  }
+  const bytes = utf8ByteLength(JSON.stringify(schema));
+  if (bytes > CLIENT_TOOLS_LIMITS.schema_bytes) {
+    throw new RegistryError(
+      `Tool input schema is too large: ${where}: ${bytes} bytes exceeds the limit of ${CLIENT_TOOLS_LIMITS.schema_bytes}`,
+    );
+  }
+  if (jsonDepth(schema, CLIENT_TOOLS_LIMITS.schema_depth) > CLIENT_TOOLS_LIMITS.schema_depth) {
+    throw new RegistryError(
+      `Tool input schema is too deep: ${where}: more than ${CLIENT_TOOLS_LIMITS.schema_depth} nested containers`,
+    );
+  }
+  const candidate: Record<string, unknown> = {
+    name: tool.name,
+    description: tool.description,
+    input_schema: schema,
+    effect: tool.effect,
+  };
+  if (tool.timeoutMs !== undefined) candidate["timeout_ms"] = tool.timeoutMs;
+  // defineTool already checked the other fields; the wire schema is the final word.
+  const parsed = ClientToolDefinitionSchema.safeParse(candidate);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const path = issue?.path.join(".") ?? "";
+    throw new RegistryError(`Tool definition is invalid: ${where}: ${path}: ${issue?.message}`);
+  }
+  return Object.freeze(parsed.data);
+}
+
+function overBudgetMessage(budget: FrameBudget): string {
+  const over = -budget.remainingBytes;
+  const costs = [...budget.perTool].sort((a, b) => b.bytes - a.bytes)
+    .map((entry) => `${entry.name} (${entry.file}) ${entry.bytes} bytes`);
+  // Tools past the bound, in load order: the ones that do not fit.
+  const fixed = budget.usedBytes - budget.perTool.reduce((sum, entry) => sum + entry.bytes + 1, 0);
+  let used = fixed;
+  const misfits: string[] = [];
+  for (const entry of budget.perTool) {
+    used += entry.bytes + 1;
+    if (used > budget.frameBytes) misfits.push(entry.name);
+  }
+  return `Tool definitions do not fit in the initialize request: ${budget.usedBytes} bytes exceeds the limit of ${budget.frameBytes} by ${over} bytes; tools that do not fit: ${
+    misfits.join(", ")
+  }; cost per tool, largest first: ${costs.join(", ")}`;
+}
