@@ -5,8 +5,9 @@
  * its stack allows. A frame must instead hold exactly one JSON value with
  * unique keys in every object and at most {@link JSON_DEPTH} nested
  * containers. {@link parseStrictJson} enforces both with one structural scan
- * (string contents are skipped with `indexOf`) and then lets `JSON.parse`
- * check the syntax and build the value.
+ * (string contents are skipped with `indexOf`) that checks depth and counts
+ * key tokens, then `JSON.parse` checks the syntax and builds the value, and a
+ * walk compares the parsed objects' key count with the token count.
  *
  * @module
  */
@@ -36,8 +37,6 @@ const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 const COMMA = 0x2c;
 const COLON = 0x3a;
-/** Above this many keys an object's key list gets a `Set`. */
-const LINEAR_KEYS = 12;
 
 const TOO_DEEP: JsonParseResult = Object.freeze({ ok: false, code: "invalid_frame" });
 const INVALID: JsonParseResult = Object.freeze({ ok: false, code: "invalid_request" });
@@ -46,10 +45,10 @@ const INVALID: JsonParseResult = Object.freeze({ ok: false, code: "invalid_reque
  * Parse exactly one JSON value, rejecting duplicate keys and deep nesting.
  *
  * Order of checks: more than `maxDepth` nested containers (counted on the raw
- * text, outside string literals) → `invalid_frame`; then a duplicate key in
- * any object (keys compared after unescaping, so `"a"` and `"\u0061"` are
- * duplicates) or any syntax error → `invalid_request`. Whitespace (space, tab,
- * CR, LF) may surround the value. Lone surrogates in `\u` escapes are legal.
+ * text, outside string literals) → `invalid_frame`; then any syntax error or a
+ * duplicate key in any object (keys compared after unescaping, so `"a"` and
+ * `"\u0061"` are duplicates) → `invalid_request`. Whitespace (space, tab, CR,
+ * LF) may surround the value. Lone surrogates in `\u` escapes are legal.
  * Never throws.
  *
  * @example
@@ -61,56 +60,55 @@ const INVALID: JsonParseResult = Object.freeze({ ok: false, code: "invalid_reque
  * ```
  */
 export function parseStrictJson(text: string, maxDepth: number = JSON_DEPTH): JsonParseResult {
-  const scan = scanStructure(text, maxDepth);
-  if (scan !== null) return scan;
+  const keyTokens = scanStructure(text, maxDepth);
+  if (keyTokens < 0) return keyTokens === DEEP ? TOO_DEEP : INVALID;
+  let value: JsonValue;
   try {
-    return { ok: true, value: JSON.parse(text) as JsonValue };
+    value = JSON.parse(text) as JsonValue;
   } catch {
     return INVALID;
   }
+  // JSON.parse keeps the last of duplicate keys, so an object holds fewer
+  // keys than the text has key tokens exactly when some key is duplicated.
+  if (keyTokens > 0 && countKeys(value) !== keyTokens) return INVALID;
+  return { ok: true, value };
 }
 
+const DEEP = -1;
+const UNTERMINATED = -2;
+
 /**
- * One pass over `text`: depth of containers and duplicate keys. Returns null
- * when both are fine (syntax is left to `JSON.parse`). Robust on arbitrary
- * text: on invalid JSON it may misjudge which strings are keys, but then
- * `JSON.parse` rejects the text with the same code anyway.
+ * One pass over `text`: nesting depth and the number of object-key string
+ * tokens. Returns the key count, {@link DEEP} when nesting exceeds
+ * `maxDepth`, or {@link UNTERMINATED} for an unterminated string. String
+ * contents are skipped with `indexOf`. On invalid JSON the count may be off,
+ * but `JSON.parse` then rejects the text anyway.
  */
-function scanStructure(text: string, maxDepth: number): JsonParseResult | null {
+function scanStructure(text: string, maxDepth: number): number {
   const length = text.length;
-  // Per open container: is it an object; for objects, keys seen so far.
-  const isObject: boolean[] = [];
-  const keys: string[][] = [];
-  const keySets: (Set<string> | null)[] = [];
+  // objects[d]: whether the open container at depth d is an object.
+  const objects: boolean[] = [];
   let depth = 0;
   let expectKey = false;
-  let duplicate = false;
+  let keys = 0;
   let i = 0;
   while (i < length) {
     const c = text.charCodeAt(i);
     if (c === QUOTE) {
       const end = stringEnd(text, i);
-      if (end < 0) return INVALID;
-      if (expectKey && !duplicate) {
-        const key = keyText(text, i, end);
-        if (key === null || !addKey(keys, keySets, depth - 1, key)) duplicate = true;
+      if (end < 0) return UNTERMINATED;
+      if (expectKey) {
+        keys++;
+        expectKey = false;
       }
-      expectKey = false;
       i = end + 1;
       continue;
     }
     switch (c) {
       case OPEN_BRACE:
       case OPEN_BRACKET:
-        if (depth >= maxDepth) return TOO_DEEP;
-        isObject[depth] = c === OPEN_BRACE;
-        if (c === OPEN_BRACE) {
-          const list = keys[depth];
-          if (list === undefined) keys[depth] = [];
-          else list.length = 0;
-          keySets[depth] = null;
-        }
-        depth++;
+        if (depth >= maxDepth) return DEEP;
+        objects[depth++] = c === OPEN_BRACE;
         expectKey = c === OPEN_BRACE;
         break;
       case CLOSE_BRACE:
@@ -119,7 +117,7 @@ function scanStructure(text: string, maxDepth: number): JsonParseResult | null {
         expectKey = false;
         break;
       case COMMA:
-        expectKey = depth > 0 && isObject[depth - 1] === true;
+        expectKey = depth > 0 && objects[depth - 1] === true;
         break;
       case COLON:
         expectKey = false;
@@ -127,7 +125,7 @@ function scanStructure(text: string, maxDepth: number): JsonParseResult | null {
     }
     i++;
   }
-  return duplicate ? INVALID : null;
+  return keys;
 }
 
 /** Index of the closing quote of the string literal opening at `start`, or -1. */
@@ -136,42 +134,26 @@ function stringEnd(text: string, start: number): number {
   for (;;) {
     const q = text.indexOf('"', from);
     if (q < 0) return -1;
+    if (text.charCodeAt(q - 1) !== BACKSLASH) return q;
     // The quote is escaped when an odd number of backslashes precede it.
-    let b = q - 1;
+    let b = q - 2;
     while (text.charCodeAt(b) === BACKSLASH) b--;
     if (((q - 1 - b) & 1) === 0) return q;
     from = q + 1;
   }
 }
 
-/** The unescaped key of the literal `text[start..end]`, or null if it is malformed. */
-function keyText(text: string, start: number, end: number): string | null {
-  const raw = text.slice(start + 1, end);
-  if (raw.indexOf("\\") < 0) return raw;
-  try {
-    return JSON.parse(text.slice(start, end + 1)) as string;
-  } catch {
-    return null;
+/** Own keys of every object in a parsed value (depth is already bounded). */
+function countKeys(value: JsonValue): number {
+  if (typeof value !== "object" || value === null) return 0;
+  let count = 0;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) count += countKeys(value[i]!);
+    return count;
   }
-}
-
-/** Record `key` for the object at `level`; false if it was already there. */
-function addKey(
-  keys: string[][],
-  keySets: (Set<string> | null)[],
-  level: number,
-  key: string,
-): boolean {
-  const list = keys[level];
-  if (list === undefined) return true; // unbalanced invalid text: JSON.parse rejects it
-  const set = keySets[level];
-  if (set) {
-    if (set.has(key)) return false;
-    set.add(key);
-    return true;
-  }
-  for (let k = 0; k < list.length; k++) if (list[k] === key) return false;
-  list.push(key);
-  if (list.length > LINEAR_KEYS) keySets[level] = new Set(list);
-  return true;
+  // Object.keys, not for-in: inherited enumerable properties must not count.
+  const keys = Object.keys(value);
+  count = keys.length;
+  for (let i = 0; i < keys.length; i++) count += countKeys(value[keys[i]!]!);
+  return count;
 }

@@ -22,6 +22,7 @@ const ACCEPTED: [string, string, unknown][] = [
   ["a lone surrogate escape", '{"s":"\\ud800"}', { s: "\ud800" }],
   ["32 nested arrays", nested(32), JSON.parse(nested(32))],
   ["32 nested objects", nestedObjects(32), JSON.parse(nestedObjects(32))],
+  ["a single __proto__ key", '{"__proto__":{"a":1}}', JSON.parse('{"__proto__":{"a":1}}')],
   ["brackets inside strings", '{"a":"[[[[{{{{"}', { a: "[[[[{{{{" }],
   [
     "many distinct keys",
@@ -56,6 +57,8 @@ const REJECTED: [string, string, "invalid_frame" | "invalid_request"][] = [
     )).replace("}", ',"k3":0}'),
     "invalid_request",
   ],
+  ["a duplicate __proto__ key", '{"__proto__":1,"__proto__":2}', "invalid_request"],
+  ["a duplicate key after an escaped backslash", '{"a\\\\":1,"a\\\\":2}', "invalid_request"],
   ["a duplicate empty key", '{"":1,"":2}', "invalid_request"],
   ["two values", '{"a":1} {"b":2}', "invalid_request"],
   ["an empty text", "", "invalid_request"],
