@@ -1,0 +1,219 @@
+/**
+ * Host glue between the client and the executor: each `client.tool.call`
+ * event runs through the executor under an `AbortController` registered by
+ * call ID; `client.tool.cancel` aborts it (also before the tool started);
+ * the result parts go back as pipelined `client.tool.result` requests (all
+ * parts sent in order without awaiting each response, then all awaited).
+ *
+ * @module
+ */
+
+import { ProtocolError } from "../protocol/errors.ts";
+import type {
+  ClientToolCallData,
+  ClientToolCancelData,
+  ClientToolResultParams,
+} from "../protocol/schemas/mod.ts";
+import type { AgentEvent } from "../client/events.ts";
+import type { SummaryInput } from "../summary/records.ts";
+
+/** One call as the executor receives it. */
+export interface ToolCall {
+  /** Backend call ID. */
+  callId: string;
+  /** Registered tool name. */
+  name: string;
+  /** The tool ID the backend named. */
+  toolId: string;
+  /** Arguments as the model produced them (not validated yet). */
+  arguments: Record<string, unknown>;
+  /** Milliseconds from emission until the backend gives up. */
+  deadlineMs: number;
+  /** Session of the run. */
+  sessionId: string;
+  /** Run of the call. */
+  runId: string;
+}
+
+/** What the executor reports for one call (never a rejection). */
+export interface ExecutionResult {
+  /** `success`, `error` or `cancelled`. */
+  outcome: "success" | "error" | "cancelled";
+  /** With `error`: a code like `invalid_arguments`, `tool_failed`, `timeout`. */
+  errorCode?: string;
+  /** The whole result text. */
+  text: string;
+  /** The text split into parts that each fit a frame. */
+  parts: string[];
+  /** UTF-8 bytes of `text`. */
+  bytes: number;
+  /** Wall time of the call. */
+  durationMs: number;
+  /** Whether the tool ignored its signal and was abandoned. */
+  abandoned: boolean;
+}
+
+/** The executor as the session uses it (`ToolExecutor` satisfies it). */
+export interface CallExecutor {
+  /** Run one call; resolves with its result, never rejects. */
+  execute(call: ToolCall, signal: AbortSignal): Promise<ExecutionResult>;
+}
+
+/** The client as the session uses it (`LocalAgentClient` satisfies it). */
+export interface ResultSender {
+  /** Send one `client.tool.result` part. */
+  clientToolResult(params: ClientToolResultParams): Promise<unknown>;
+}
+
+/** Options of {@link ToolCallSession}. */
+export interface ToolCallSessionOptions {
+  /** Receives `tool.call`, `tool.cancel` and `tool.result` summary records. */
+  onRecord?: (record: SummaryInput) => void;
+}
+
+const EARLY_CANCELS = 1024;
+
+/**
+ * Runs client tool calls for one connection. Feed it events with
+ * {@link ToolCallSession.handle} (synchronously from the client's
+ * subscription, so calls never wait on slower consumers).
+ *
+ * @example
+ * ```ts ignore
+ * const session = new ToolCallSession(client, executor, { onRecord: (r) => writer.emit(r) });
+ * const unsubscribe = client.subscribe((event) => session.handle(event));
+ * ```
+ */
+export class ToolCallSession {
+  #sender: ResultSender;
+  #executor: CallExecutor;
+  #onRecord: (record: SummaryInput) => void;
+  #active = new Map<string, AbortController>();
+  #tasks = new Set<Promise<void>>();
+  #earlyCancels = new Set<string>();
+
+  /** Create the session over `sender` (the client) and `executor`. */
+  constructor(sender: ResultSender, executor: CallExecutor, options: ToolCallSessionOptions = {}) {
+    this.#sender = sender;
+    this.#executor = executor;
+    this.#onRecord = options.onRecord ?? (() => {});
+  }
+
+  /** Calls running or delivering results. */
+  get outstanding(): number {
+    return this.#tasks.size;
+  }
+
+  /** Handle one event; ignores events other than `client.tool.call` / `client.tool.cancel`. */
+  handle(event: AgentEvent): void {
+    if (event.event === "client.tool.call") this.#onCall(event.data);
+    else if (event.event === "client.tool.cancel") this.#onCancel(event.data);
+  }
+
+  /** Abort every running call (e.g. the connection failed). */
+  abortAll(reason = "host_stopping"): void {
+    for (const controller of this.#active.values()) controller.abort(new Error(reason));
+  }
+
+  /** Wait until every call has run and its result delivery settled. */
+  async idle(): Promise<void> {
+    while (this.#tasks.size > 0) await Promise.allSettled([...this.#tasks]);
+  }
+
+  #onCall(data: ClientToolCallData): void {
+    this.#onRecord({
+      type: "tool.call",
+      run_id: data.run_id,
+      call_id: data.call_id,
+      name: data.name,
+      tool_id: data.tool_id,
+      arguments_bytes: new TextEncoder().encode(JSON.stringify(data.arguments)).length,
+      deadline_ms: data.deadline_ms,
+    });
+    const controller = new AbortController();
+    if (this.#earlyCancels.delete(data.call_id)) controller.abort(new Error("cancelled"));
+    this.#active.set(data.call_id, controller);
+    const task = this.#run(data, controller).finally(() => {
+      this.#active.delete(data.call_id);
+      this.#tasks.delete(task);
+    });
+    this.#tasks.add(task);
+  }
+
+  #onCancel(data: ClientToolCancelData): void {
+    this.#onRecord({
+      type: "tool.cancel",
+      run_id: data.run_id,
+      call_id: data.call_id,
+      reason: data.reason,
+    });
+    const controller = this.#active.get(data.call_id);
+    if (controller !== undefined) {
+      controller.abort(new Error(`cancelled: ${data.reason}`));
+      return;
+    }
+    // A cancel for a call not seen yet: honour it when the call arrives.
+    if (this.#earlyCancels.size >= EARLY_CANCELS) {
+      const oldest = this.#earlyCancels.values().next().value;
+      if (oldest !== undefined) this.#earlyCancels.delete(oldest);
+    }
+    this.#earlyCancels.add(data.call_id);
+  }
+
+  async #run(data: ClientToolCallData, controller: AbortController): Promise<void> {
+    const result = await this.#executor.execute({
+      callId: data.call_id,
+      name: data.name,
+      toolId: data.tool_id,
+      arguments: data.arguments,
+      deadlineMs: data.deadline_ms,
+      sessionId: data.session_id,
+      runId: data.run_id,
+    }, controller.signal);
+    const parts = result.parts.length > 0 ? result.parts : [""];
+    const sends = parts.map((text, part) => {
+      const params: ClientToolResultParams = {
+        session_id: data.session_id,
+        run_id: data.run_id,
+        call_id: data.call_id,
+        part,
+        last_part: part === parts.length - 1,
+        outcome: result.outcome,
+        text,
+      };
+      if (result.outcome === "error" && result.errorCode !== undefined) {
+        params.error_code = result.errorCode;
+      }
+      return this.#sender.clientToolResult(params);
+    });
+    const settled = await Promise.allSettled(sends);
+    const failure = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
+    let delivery: "complete" | "rejected" | "failed" = "complete";
+    let deliveryError: string | null = null;
+    if (failure !== undefined) {
+      const reason = failure.reason;
+      if (reason instanceof ProtocolError) {
+        // stale_call / stale_run after a cancel are expected: recorded, not fatal.
+        delivery = "rejected";
+        deliveryError = reason.code;
+      } else {
+        delivery = "failed";
+        deliveryError = reason instanceof Error ? reason.name : "unknown";
+      }
+    }
+    this.#onRecord({
+      type: "tool.result",
+      run_id: data.run_id,
+      call_id: data.call_id,
+      name: data.name,
+      outcome: result.outcome,
+      error_code: result.outcome === "error" ? result.errorCode ?? null : null,
+      bytes: result.bytes,
+      parts: parts.length,
+      duration_ms: Math.max(0, Math.round(result.durationMs)),
+      abandoned: result.abandoned,
+      delivery,
+      delivery_error: deliveryError,
+    });
+  }
+}

@@ -1,0 +1,8 @@
+/**
+ * The host's NDJSON summary records and their writer (`docs/summaries.md`).
+ *
+ * @module
+ */
+
+export * from "./records.ts";
+export * from "./writer.ts";

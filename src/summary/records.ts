@@ -1,0 +1,239 @@
+/**
+ * The host's NDJSON summary records (`docs/summaries.md`): zod strict
+ * schemas with their inferred types. Every record has `type`, `ts`
+ * (RFC 3339 UTC) and `v` (schema version 1). No raw tool arguments, no
+ * reasoning, no secrets.
+ *
+ * @module
+ */
+
+import { z } from "zod";
+
+/** Summary schema version. */
+export const SUMMARY_VERSION = 1;
+
+const Ts = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
+const head = { ts: Ts, v: z.literal(SUMMARY_VERSION) };
+const Id = z.string().min(1);
+const NullableString = z.string().nullable();
+const Count = z.int().min(0);
+
+/** `host.ready`: the backend is initialized and the tools are registered. */
+export const HostReadyRecordSchema = z.strictObject({
+  type: z.literal("host.ready"),
+  ...head,
+  agent: z.string(),
+  instance_id: z.string(),
+  provider: NullableString,
+  model: NullableString,
+  capabilities: z.array(z.string()),
+  tools: z.array(
+    z.strictObject({ name: z.string(), tool_id: z.string(), effect: z.enum(["read", "write"]) }),
+  ),
+});
+/** `host.ready`. */
+export type HostReadyRecord = z.infer<typeof HostReadyRecordSchema>;
+
+/** `session`: the attached session. */
+export const SessionRecordSchema = z.strictObject({
+  type: z.literal("session"),
+  ...head,
+  session_id: Id,
+  durable: z.boolean(),
+  resumed: z.boolean(),
+});
+/** `session`. */
+export type SessionRecord = z.infer<typeof SessionRecordSchema>;
+
+/** `turn.started`: `turn.start` was admitted. */
+export const TurnStartedRecordSchema = z.strictObject({
+  type: z.literal("turn.started"),
+  ...head,
+  session_id: Id,
+  run_id: Id,
+});
+/** `turn.started`. */
+export type TurnStartedRecord = z.infer<typeof TurnStartedRecordSchema>;
+
+/** `input.persisted`: from here the session ID may be saved for `--session`. */
+export const InputPersistedRecordSchema = z.strictObject({
+  type: z.literal("input.persisted"),
+  ...head,
+  session_id: Id,
+  run_id: Id,
+  message_id: Id,
+  revision: z.string(),
+});
+/** `input.persisted`. */
+export type InputPersistedRecord = z.infer<typeof InputPersistedRecordSchema>;
+
+/** `message`: one reconciled assistant segment. */
+export const MessageRecordSchema = z.strictObject({
+  type: z.literal("message"),
+  ...head,
+  run_id: Id,
+  message_id: Id,
+  text: z.string(),
+  partial: z.boolean(),
+});
+/** `message`. */
+export type MessageRecord = z.infer<typeof MessageRecordSchema>;
+
+/** `message.delta`: a best-effort display chunk (only with `--deltas`). */
+export const MessageDeltaRecordSchema = z.strictObject({
+  type: z.literal("message.delta"),
+  ...head,
+  run_id: Id,
+  message_id: Id,
+  part: Count,
+  text: z.string(),
+});
+/** `message.delta`. */
+export type MessageDeltaRecord = z.infer<typeof MessageDeltaRecordSchema>;
+
+/** `activity`: a backend activity (tool, subagent, compaction). */
+export const ActivityRecordSchema = z.strictObject({
+  type: z.literal("activity"),
+  ...head,
+  run_id: Id,
+  activity_id: Id,
+  kind: z.enum(["tool", "subagent", "compaction"]),
+  state: z.enum(["started", "completed", "failed"]),
+  name: z.string(),
+  summary: z.string(),
+});
+/** `activity`. */
+export type ActivityRecord = z.infer<typeof ActivityRecordSchema>;
+
+/** `approval`: an approval request and how it was decided. */
+export const ApprovalRecordSchema = z.strictObject({
+  type: z.literal("approval"),
+  ...head,
+  run_id: Id,
+  approval_id: Id,
+  summary: z.string(),
+  decision: z.enum(["allow", "deny"]),
+  decided_by: z.enum(["flag", "user", "expiry"]),
+  recorded: z.boolean(),
+});
+/** `approval`. */
+export type ApprovalRecord = z.infer<typeof ApprovalRecordSchema>;
+
+/** `tool.call`: the backend asked for a call (arguments are not echoed, only their size). */
+export const ToolCallRecordSchema = z.strictObject({
+  type: z.literal("tool.call"),
+  ...head,
+  run_id: Id,
+  call_id: Id,
+  name: z.string(),
+  tool_id: z.string(),
+  arguments_bytes: Count,
+  deadline_ms: Count,
+});
+/** `tool.call`. */
+export type ToolCallRecord = z.infer<typeof ToolCallRecordSchema>;
+
+/** `tool.result`: the call's outcome and how the backend took the result. */
+export const ToolResultRecordSchema = z.strictObject({
+  type: z.literal("tool.result"),
+  ...head,
+  run_id: Id,
+  call_id: Id,
+  name: z.string(),
+  outcome: z.enum(["success", "error", "cancelled"]),
+  error_code: NullableString,
+  bytes: Count,
+  parts: Count,
+  duration_ms: Count,
+  abandoned: z.boolean(),
+  delivery: z.enum(["complete", "rejected", "failed"]),
+  delivery_error: NullableString,
+});
+/** `tool.result`. */
+export type ToolResultRecord = z.infer<typeof ToolResultRecordSchema>;
+
+/** `tool.cancel`: the backend cancelled a call. */
+export const ToolCancelRecordSchema = z.strictObject({
+  type: z.literal("tool.cancel"),
+  ...head,
+  run_id: Id,
+  call_id: Id,
+  reason: z.enum(["run_cancelled", "deadline", "shutdown", "run_failed"]),
+});
+/** `tool.cancel`. */
+export type ToolCancelRecord = z.infer<typeof ToolCancelRecordSchema>;
+
+/** `diagnostic`: a backend diagnostic (redacted summary). */
+export const DiagnosticRecordSchema = z.strictObject({
+  type: z.literal("diagnostic"),
+  ...head,
+  run_id: Id,
+  code: z.string(),
+  summary: z.string(),
+});
+/** `diagnostic`. */
+export type DiagnosticRecord = z.infer<typeof DiagnosticRecordSchema>;
+
+/** `turn.finished`: the run's terminal accounting and the exit code the host will use. */
+export const TurnFinishedRecordSchema = z.strictObject({
+  type: z.literal("turn.finished"),
+  ...head,
+  session_id: Id,
+  run_id: Id,
+  outcome: z.enum(["completed", "cancelled", "failed"]),
+  persistence: z.enum(["durable", "degraded", "not_started"]),
+  revision: NullableString,
+  error_code: NullableString,
+  cancelled_by: z.enum(["signal", "timeout"]).nullable(),
+  exit_code: z.int(),
+});
+/** `turn.finished`. */
+export type TurnFinishedRecord = z.infer<typeof TurnFinishedRecordSchema>;
+
+/** Host error codes of `host.error`. */
+export const HOST_ERROR_CODES = [
+  "protocol_violation",
+  "backend_exited",
+  "backend_unavailable",
+  "startup_failed",
+  "descriptor_mismatch",
+  "request_failed",
+  "client_closed",
+] as const;
+
+/** `host.error`: why the host stops abnormally (a fixed code and a short message). */
+export const HostErrorRecordSchema = z.strictObject({
+  type: z.literal("host.error"),
+  ...head,
+  code: z.enum(HOST_ERROR_CODES),
+  message: z.string(),
+  exit_code: z.int(),
+});
+/** `host.error`. */
+export type HostErrorRecord = z.infer<typeof HostErrorRecordSchema>;
+
+/** Any summary record. */
+export const SummaryRecordSchema = z.discriminatedUnion("type", [
+  HostReadyRecordSchema,
+  SessionRecordSchema,
+  TurnStartedRecordSchema,
+  InputPersistedRecordSchema,
+  MessageRecordSchema,
+  MessageDeltaRecordSchema,
+  ActivityRecordSchema,
+  ApprovalRecordSchema,
+  ToolCallRecordSchema,
+  ToolResultRecordSchema,
+  ToolCancelRecordSchema,
+  DiagnosticRecordSchema,
+  TurnFinishedRecordSchema,
+  HostErrorRecordSchema,
+]);
+/** Any summary record. */
+export type SummaryRecord = z.infer<typeof SummaryRecordSchema>;
+
+/** Distribute `Omit` over a union. */
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** A record before the writer stamps `ts` and `v`. */
+export type SummaryInput = DistributiveOmit<SummaryRecord, "ts" | "v">;
