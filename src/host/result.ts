@@ -1,0 +1,145 @@
+/**
+ * Tool results as text, and text as `client.tool.result` parts.
+ *
+ * A tool returns a string (sent as-is) or a JSON value (sent as JSON text).
+ * The text is split into parts of at most `result_part_bytes` UTF-8 bytes,
+ * each small enough that its frame, after JSON escaping, still fits the input
+ * frame. Parts are cut only between code points.
+ *
+ * @module
+ */
+
+/**
+ * The text the model sees for a tool's return value: a string as-is (lone
+ * surrogates replaced by U+FFFD, which the wire cannot carry), `undefined` as
+ * `""`, any other value as `JSON.stringify` text.
+ *
+ * @throws {TypeError} when the value has no faithful JSON form: a bigint,
+ * function, symbol, non-finite number, `Map`/`Set` or a circular structure.
+ *
+ * @example
+ * ```ts
+ * import { resultToText } from "./result.ts";
+ * console.assert(resultToText({ ok: true }) === '{"ok":true}');
+ * console.assert(resultToText("plain") === "plain");
+ * ```
+ */
+export function resultToText(value: unknown): string {
+  if (typeof value === "string") return value.toWellFormed();
+  if (value === undefined) return "";
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value, checkSerializable);
+  } catch (error) {
+    if (error instanceof NotSerializable) throw new TypeError(error.message);
+    const reason = error instanceof Error ? error.message.split("\n", 1)[0] : String(error);
+    throw new TypeError(`Tool result is not JSON-serializable: ${reason}`);
+  }
+  if (text === undefined) throw new TypeError("Tool result is not JSON-serializable: no JSON form");
+  return text.toWellFormed();
+}
+
+class NotSerializable extends Error {}
+
+function checkSerializable(this: unknown, key: string, value: unknown): unknown {
+  const where = key === "" ? "" : ` at key ${JSON.stringify(key.slice(0, 64))}`;
+  const kind = typeof value;
+  if (kind === "bigint" || kind === "function" || kind === "symbol") {
+    throw new NotSerializable(`Tool result is not JSON-serializable: a ${kind}${where}`);
+  }
+  if (kind === "number" && !Number.isFinite(value)) {
+    throw new NotSerializable(`Tool result is not JSON-serializable: ${value}${where}`);
+  }
+  if (value instanceof Map || value instanceof Set) {
+    const name = value instanceof Map ? "Map" : "Set";
+    throw new NotSerializable(`Tool result is not JSON-serializable: a ${name}${where}`);
+  }
+  return value;
+}
+
+/** Bounds for {@link splitResultText}. */
+export interface SplitOptions {
+  /** At most this many UTF-8 bytes of text per part (`result_part_bytes`). */
+  partBytes: number;
+  /** The frame bound the part's frame must fit in. */
+  frameBytes: number;
+  /**
+   * Bytes of the part's frame with `"text":""`, measured the same way as
+   * `frameBytes`. A part's JSON-escaped length (without quotes) plus this
+   * must not exceed `frameBytes`.
+   */
+  envelopeBytes: number;
+}
+
+/**
+ * Split `text` into parts that each hold at most `partBytes` UTF-8 bytes and
+ * whose JSON-escaped length plus `envelopeBytes` is at most `frameBytes`.
+ * Cuts fall only between code points; a lone surrogate is one unit that
+ * escapes to 6 bytes. `""` gives `[""]`.
+ *
+ * @throws {RangeError} when the bounds cannot hold even one code point.
+ *
+ * @example
+ * ```ts
+ * import { splitResultText } from "./result.ts";
+ * const parts = splitResultText("aaaa", { partBytes: 3, frameBytes: 100, envelopeBytes: 10 });
+ * console.assert(parts.length === 2 && parts[0] === "aaa" && parts[1] === "a");
+ * ```
+ */
+export function splitResultText(text: string, options: SplitOptions): string[] {
+  const { partBytes, frameBytes, envelopeBytes } = options;
+  const escapedBudget = frameBytes - envelopeBytes;
+  if (!(partBytes >= 4 && escapedBudget >= 6)) {
+    throw new RangeError(
+      `Result part bounds cannot hold one character: partBytes ${partBytes}, ${escapedBudget} bytes left in the frame`,
+    );
+  }
+  const parts: string[] = [];
+  let start = 0;
+  let bytes = 0;
+  let escaped = 0;
+  let i = 0;
+  while (i < text.length) {
+    const unit = text.charCodeAt(i);
+    let width = 1;
+    let size: number;
+    let escapedSize: number;
+    if (unit < 0x80) {
+      size = 1;
+      escapedSize = asciiEscapedSize(unit);
+    } else if (unit < 0x800) {
+      size = escapedSize = 2;
+    } else if (unit >= 0xd800 && unit <= 0xdfff) {
+      const next = i + 1 < text.length ? text.charCodeAt(i + 1) : 0;
+      if (unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+        width = 2;
+        size = escapedSize = 4;
+      } else {
+        // A lone surrogate: U+FFFD (3 bytes) in UTF-8, `\udxxx` in JSON.
+        size = 3;
+        escapedSize = 6;
+      }
+    } else {
+      size = escapedSize = 3;
+    }
+    if (bytes + size > partBytes || escaped + escapedSize > escapedBudget) {
+      parts.push(text.slice(start, i));
+      start = i;
+      bytes = 0;
+      escaped = 0;
+    }
+    bytes += size;
+    escaped += escapedSize;
+    i += width;
+  }
+  parts.push(text.slice(start));
+  return parts;
+}
+
+/** Bytes `JSON.stringify` uses for one ASCII character inside a string. */
+function asciiEscapedSize(unit: number): number {
+  if (unit === 0x22 || unit === 0x5c) return 2; // \" \\
+  if (unit === 0x08 || unit === 0x09 || unit === 0x0a || unit === 0x0c || unit === 0x0d) return 2;
+  if (unit < 0x20) return 6; // \u00XX
+  return 1;
+}
