@@ -81,13 +81,13 @@ export function decodeRequest(text: string): DecodedRequest {
   if (!isObject(value)) return reject(null, "invalid_request");
   const id = isWireId(value.id) ? value.id : null;
   if (
-    ("protocol" in value && value.protocol !== PROTOCOL) ||
-    ("version" in value && value.version !== VERSION)
+    (Object.hasOwn(value, "protocol") && value.protocol !== PROTOCOL) ||
+    (Object.hasOwn(value, "version") && value.version !== VERSION)
   ) {
     return reject(id, "protocol_mismatch", true);
   }
   let fields = 0;
-  for (const key in value) {
+  for (const key of Object.keys(value)) {
     if (!(REQUEST_FIELDS as readonly string[]).includes(key)) return reject(id, "invalid_request");
     fields++;
   }
@@ -168,7 +168,7 @@ const RESPONSE_FIELDS = 7;
 const EVENT_FIELDS = 7;
 
 function hasOnly(value: JsonObject, allowed: readonly string[]): boolean {
-  for (const key in value) if (!allowed.includes(key)) return false;
+  for (const key of Object.keys(value)) if (!allowed.includes(key)) return false;
   return true;
 }
 
@@ -227,7 +227,7 @@ export function decodeOutputFrame(
     }
     const id = value.id;
     if (id !== null && !isWireId(id)) return { ok: false, reason: "Invalid response id" };
-    if ("error" in value) {
+    if (Object.hasOwn(value, "error")) {
       const error = value.error;
       if (
         !isObject(error) || typeof error.code !== "string" || Object.keys(error).length !== 1

@@ -85,6 +85,12 @@ const CASES: [string, string, unknown][] = [
     code: "protocol_mismatch",
     close: true,
   }],
+  ["a __proto__ field", req({}).slice(0, -1) + ',"__proto__":{}}', {
+    ok: false,
+    id: "r1",
+    code: "invalid_request",
+    close: false,
+  }],
   ["a missing params", req({}, ["params"]), {
     ok: false,
     id: "r1",
