@@ -112,11 +112,7 @@ export interface MethodSchemas {
   readonly result: z.ZodType;
 }
 
-/**
- * Method → params/result schemas. `history.page`'s result admits `tool_card`
- * entries; clients without `tool.cards` use `BaseHistoryPageResultSchema`.
- */
-export const METHOD_SCHEMAS: { readonly [M in Method]: MethodSchemas } = Object.freeze({
+const METHOD_SCHEMA_MAP = {
   "initialize": { params: InitializeParamsSchema, result: InitializeResultSchema },
   "status": { params: StatusParamsSchema, result: StatusResultSchema },
   "shutdown": { params: ShutdownParamsSchema, result: ShutdownResultSchema },
@@ -140,13 +136,25 @@ export const METHOD_SCHEMAS: { readonly [M in Method]: MethodSchemas } = Object.
     params: ClientToolResultParamsSchema,
     result: ClientToolResultResultSchema,
   },
-});
+} as const satisfies { readonly [M in Method]: MethodSchemas };
+
+/**
+ * Method → params/result schemas. `history.page`'s result admits `tool_card`
+ * entries; clients without `tool.cards` use `BaseHistoryPageResultSchema`.
+ */
+export const METHOD_SCHEMAS: { readonly [M in Method]: MethodSchemas } = Object.freeze(
+  METHOD_SCHEMA_MAP,
+);
+
+/** The params type of method `M`. */
+export type MethodParams<M extends Method> = z.infer<typeof METHOD_SCHEMA_MAP[M]["params"]>;
+/** The result type of method `M`. */
+export type MethodResult<M extends Method> = z.infer<typeof METHOD_SCHEMA_MAP[M]["result"]>;
 
 /** Every method name, in the base protocol's order, then `client.tool.result`. */
 export const METHODS: readonly Method[] = Object.freeze(Object.keys(METHOD_SCHEMAS) as Method[]);
 
-/** Event name → data schema (base events, then `client.tools` and `tool.cards` events). */
-export const EVENT_SCHEMAS: { readonly [E in EventName]: z.ZodType } = Object.freeze({
+const EVENT_SCHEMA_MAP = {
   "input.persisted": InputPersistedDataSchema,
   "message.delta": MessageDeltaDataSchema,
   "message.reconcile": MessageReconcileDataSchema,
@@ -157,7 +165,15 @@ export const EVENT_SCHEMAS: { readonly [E in EventName]: z.ZodType } = Object.fr
   "client.tool.call": ClientToolCallDataSchema,
   "client.tool.cancel": ClientToolCancelDataSchema,
   "tool.card": ToolCardDataSchema,
-});
+} as const satisfies { readonly [E in EventName]: z.ZodType };
+
+/** Event name → data schema (base events, then `client.tools` and `tool.cards` events). */
+export const EVENT_SCHEMAS: { readonly [E in EventName]: z.ZodType } = Object.freeze(
+  EVENT_SCHEMA_MAP,
+);
+
+/** The data type of event `E`. */
+export type EventData<E extends EventName> = z.infer<typeof EVENT_SCHEMA_MAP[E]>;
 
 const METHOD_SET: ReadonlySet<string> = new Set(METHODS);
 const EVENT_SET: ReadonlySet<string> = new Set(EVENT_NAMES);

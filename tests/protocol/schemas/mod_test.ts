@@ -3,9 +3,12 @@ import {
   BASE_CAPABILITIES,
   EVENT_NAMES,
   EVENT_SCHEMAS,
+  type EventData,
   isEventName,
   isMethod,
   METHOD_SCHEMAS,
+  type MethodParams,
+  type MethodResult,
   METHODS,
   OPT_IN_CAPABILITIES,
 } from "../../../src/protocol/schemas/mod.ts";
@@ -78,4 +81,18 @@ Deno.test("every params schema rejects an unknown field", () => {
     assert.ok(schema.safeParse(params).success, `${method} minimal params`);
     assert.equal(schema.safeParse({ ...params, unknown: 1 }).success, false, method);
   }
+});
+
+Deno.test("MethodParams/MethodResult/EventData resolve to the inferred types", () => {
+  const params: MethodParams<"turn.start"> = { session_id: "s", prompt: "hi" };
+  const result: MethodResult<"client.tool.result"> = { recorded: true, complete: false };
+  const data: EventData<"client.tool.cancel"> = {
+    session_id: "s",
+    run_id: "r",
+    call_id: "c",
+    reason: "deadline",
+  };
+  assert.ok(METHOD_SCHEMAS["turn.start"].params.safeParse(params).success);
+  assert.ok(METHOD_SCHEMAS["client.tool.result"].result.safeParse(result).success);
+  assert.ok(EVENT_SCHEMAS["client.tool.cancel"].safeParse(data).success);
 });
