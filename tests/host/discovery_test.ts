@@ -1,0 +1,113 @@
+import assert from "node:assert/strict";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { isToolModuleName, loadToolDirs, ToolLoadError } from "../../src/host/discovery.ts";
+
+const FIXTURES = "tests/host/fixtures";
+const fixture = (name: string) => join(FIXTURES, name);
+
+async function loadError(dirs: string[]): Promise<ToolLoadError> {
+  const error = await loadToolDirs(dirs).then(
+    () => assert.fail("expected a ToolLoadError"),
+    (error: unknown) => error,
+  );
+  assert.ok(error instanceof ToolLoadError, String(error));
+  return error;
+}
+
+Deno.test("loadToolDirs() loads every tool module in name order, skipping helpers, tests and declarations", async () => {
+  const loaded = await loadToolDirs([fixture("ok")]);
+  assert.deepEqual(loaded.map((entry) => entry.tool.name), ["first", "second"]);
+  assert.deepEqual(loaded.map((entry) => entry.file), [
+    "tests/host/fixtures/ok/a_first.mjs",
+    "tests/host/fixtures/ok/b_second.ts",
+  ]);
+  assert.match(loaded[0]!.url, /^file:\/\/\/.*\/tests\/host\/fixtures\/ok\/a_first\.mjs$/);
+});
+
+Deno.test("loadToolDirs() of no directories is empty", async () => {
+  assert.deepEqual(await loadToolDirs([]), []);
+});
+
+const names: [string, boolean][] = [
+  ["tool.ts", true],
+  ["tool.mts", true],
+  ["tool.js", true],
+  ["tool.mjs", true],
+  ["tool.tsx", false],
+  ["tool.json", false],
+  ["_helper.ts", false],
+  [".hidden.ts", false],
+  ["tool_test.ts", false],
+  ["tool_test.mjs", false],
+  ["types.d.ts", false],
+  ["test.ts", true],
+];
+Deno.test("isToolModuleName() follows the naming rules", () => {
+  for (const [name, expected] of names) assert.equal(isToolModuleName(name), expected, name);
+});
+
+Deno.test("loadToolDirs() rejects a missing directory, naming it", async () => {
+  const error = await loadError([fixture("missing")]);
+  assert.equal(error.file, "tests/host/fixtures/missing");
+  assert.equal(
+    error.message,
+    "Tool directory cannot be read: tests/host/fixtures/missing: directory not found",
+  );
+});
+
+Deno.test("loadToolDirs() rejects a module without a default export", async () => {
+  const error = await loadError([fixture("no_default")]);
+  assert.equal(
+    error.message,
+    "Tool module failed to load: tests/host/fixtures/no_default/tool.ts: no default export",
+  );
+  assert.equal(error.file, "tests/host/fixtures/no_default/tool.ts");
+  assert.equal(error.reason, "no default export");
+});
+
+Deno.test("loadToolDirs() rejects a default export that is not a defineTool() result", async () => {
+  const error = await loadError([fixture("not_tool")]);
+  assert.equal(
+    error.message,
+    "Tool module failed to load: tests/host/fixtures/not_tool/tool.ts: default export is not a defineTool() result",
+  );
+});
+
+Deno.test("loadToolDirs() rejects a module that throws while loading, with its message", async () => {
+  const error = await loadError([fixture("throws")]);
+  assert.equal(error.file, "tests/host/fixtures/throws/tool.ts");
+  assert.equal(error.reason, "Error: Fixture failed while loading");
+});
+
+Deno.test("loadToolDirs() rejects a module with a syntax error", async () => {
+  // Written at test time so the repository's fmt/lint/check stay clean.
+  const dir = await mkdtemp(join(tmpdir(), "magi-discovery-"));
+  try {
+    await writeFile(join(dir, "broken.ts"), "export default defineTool({ name: \n");
+    const error = await loadError([dir]);
+    assert.equal(error.file, join(dir, "broken.ts"));
+    assert.match(error.message, /^Tool module failed to load: .*broken\.ts: .*SyntaxError: /);
+    assert.equal(error.message.includes("\n"), false);
+  } finally {
+    await rm(dir, { recursive: true });
+  }
+});
+
+Deno.test("loadToolDirs() rejects a tool name used by two files, naming both", async () => {
+  const error = await loadError([fixture("duplicate")]);
+  assert.equal(
+    error.message,
+    "Tool module failed to load: tests/host/fixtures/duplicate/b.ts: tool name twin is already defined in tests/host/fixtures/duplicate/a.ts",
+  );
+});
+
+Deno.test("loadToolDirs() rejects a tool name used in two directories", async () => {
+  const error = await loadError([fixture("ok"), fixture("dir_b")]);
+  assert.equal(error.file, "tests/host/fixtures/dir_b/second_again.ts");
+  assert.match(
+    error.reason,
+    /tool name second is already defined in tests\/host\/fixtures\/ok\/b_second\.ts$/,
+  );
+});
