@@ -90,7 +90,7 @@ export interface SpawnOptions {
   readonly extraArgs?: readonly string[];
   /** Extra environment (e.g. `MAGI_SCENARIO`). */
   readonly env?: Readonly<Record<string, string>>;
-  /** Start reading stdout only when {@link Backend.resumeReading} is called. */
+  /** Read stdout only once {@link Backend.resumeReading} is called. */
   readonly paused?: boolean;
 }
 
@@ -112,7 +112,8 @@ export class Backend {
   #writes: Promise<unknown>[] = [];
   #stdinClosed = false;
   #stdoutDone = false;
-  #stdoutLoop: Promise<void> | undefined;
+  #stdoutLoop: Promise<void>;
+  #paused = false;
   #stderrLoop: Promise<void>;
   #stderr: Uint8Array[] = [];
   #stderrBytes = 0;
@@ -132,7 +133,8 @@ export class Backend {
       return s;
     });
     this.#stderrLoop = this.#readStderr();
-    if (!paused) this.#stdoutLoop = this.#readStdout();
+    this.#paused = paused;
+    this.#stdoutLoop = this.#readStdout();
   }
 
   /** Spawn the backend. */
@@ -285,7 +287,7 @@ export class Backend {
       }
       await this.#changed(left);
     }
-    if (this.#stdoutLoop === undefined) this.resumeReading();
+    this.resumeReading();
     await this.#stdoutLoop;
     const code = this.#exit.code;
     if (!want.includes(code)) {
@@ -294,9 +296,15 @@ export class Backend {
     return code;
   }
 
-  /** Start reading stdout (for children spawned with `paused`). */
+  /** Stop reading stdout (at most one more chunk is read) until {@link resumeReading}. */
+  pauseReading(): void {
+    this.#paused = true;
+  }
+
+  /** Read stdout again (also for children spawned with `paused`). */
   resumeReading(): void {
-    this.#stdoutLoop ??= this.#readStdout();
+    this.#paused = false;
+    this.#notify();
   }
 
   /** Close stdin (EOF). */
@@ -327,7 +335,7 @@ export class Backend {
     }
     this.#writer.abort().catch(() => {});
     await Promise.allSettled(this.#writes);
-    if (this.#stdoutLoop === undefined) this.#stdoutLoop = this.#readStdout();
+    this.resumeReading();
     await this.#stdoutLoop;
     await this.#stderrLoop;
     if (this.#ownWorkspace) await this.workspace.dispose();
@@ -367,8 +375,12 @@ export class Backend {
 
   async #readStdout(): Promise<void> {
     let pending: Uint8Array = new Uint8Array(0);
+    const reader = this.#child.stdout.getReader();
     try {
-      for await (const chunk of this.#child.stdout) {
+      while (true) {
+        while (this.#paused && this.#exit === undefined) await this.#changed(1_000);
+        const { value: chunk, done } = await reader.read();
+        if (done) break;
         let buf = pending.length === 0 ? chunk : concat(pending, chunk);
         let at = buf.indexOf(10);
         while (at !== -1) {
@@ -380,7 +392,8 @@ export class Backend {
         pending = buf.slice();
         this.#notify();
       }
-    } catch { /* stream cancelled or broken */ }
+    } catch { /* stream broken */ }
+    reader.releaseLock();
     this.partialTail = pending.length;
     this.#stdoutDone = true;
     this.#notify();

@@ -1,0 +1,77 @@
+/**
+ * Failure policy: a stalled reader makes the backend exit 1 (pending-output bound or
+ * output deadline) without stderr diagnostics; EOF drains and exits, never hangs.
+ */
+
+import assert from "node:assert/strict";
+import { REFERENCE } from "./_command.ts";
+import { withBackend, Workspace } from "./_harness.ts";
+import { initialize, ofRun, readTool, startTurn, toolPrompt } from "./_fixtures.ts";
+import { frame } from "./_wire.ts";
+
+Deno.test("a client that stops reading stdout makes the backend exit 1 without stderr", async () => {
+  await withBackend({ paused: true }, async (b) => {
+    // Each answer is ~150 bytes: 3,000 of them overflow any pipe buffer plus 32 pending frames.
+    const lines: string[] = [];
+    for (let i = 0; i < 3_000; i++) lines.push(frame(`s${i}`, "status", {}));
+    void b.send(lines.join(""));
+    await b.expectExit(1, 15_000);
+    assert.equal(b.stderr, "", "no stderr diagnostics on transport failure");
+    assert.ok(b.frames.length < 3_000, "the backend gave up instead of buffering everything");
+  });
+});
+
+Deno.test({
+  name:
+    "a client that stops reading during a long reply makes the backend exit 1 (reference scenario)",
+  ignore: !REFERENCE,
+  fn: async () => {
+    const ws = await Workspace.create();
+    try {
+      const scenario = await ws.writeScenario({
+        turns: [{ steps: [{ say: "0123456789abcdef", repeat: 200_000 }] }],
+      });
+      await withBackend({ workspace: ws, env: { MAGI_SCENARIO: scenario } }, async (b) => {
+        await initialize(b);
+        const sid = String((await b.call("session.create")).session_id);
+        b.pauseReading();
+        await b.sendRequest("turn.start", { session_id: sid, prompt: "talk a lot" });
+        await b.expectExit(1, 15_000);
+        assert.equal(b.stderr, "", "no stderr diagnostics on transport failure");
+      });
+    } finally {
+      await ws.dispose();
+    }
+  },
+});
+
+Deno.test("EOF with no work exits 0, before and after initialize", async () => {
+  await withBackend({}, async (b) => {
+    await b.closeStdin();
+    await b.expectExit(0);
+    assert.equal(b.frames.length, 0);
+  });
+  await withBackend({}, async (b) => {
+    await initialize(b);
+    await b.call("session.create");
+    await b.closeStdin();
+    await b.expectExit(0);
+  });
+});
+
+Deno.test("EOF during an active turn drains and exits within the bounds", async () => {
+  await withBackend({}, async (b) => {
+    await initialize(b, [readTool()]);
+    const run = await startTurn(b, toolPrompt([["lookup", { q: "x" }]]));
+    const call = await b.waitEvent("client.tool.call", ofRun(run), { from: run.from });
+    await b.closeStdin();
+    // Drain (2,000 ms) + cancel grace (2,000 ms) + cleanup (2,000 ms) stay well under 12 s.
+    await b.expectExit([0, 1], 12_000);
+    const cancel = b.frames.find((f) =>
+      f.type === "event" && f.event === "client.tool.cancel" && f.data.call_id === call.data.call_id
+    );
+    if (cancel !== undefined && cancel.type === "event") {
+      assert.equal(cancel.data.reason, "shutdown");
+    }
+  });
+});
