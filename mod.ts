@@ -2,8 +2,43 @@
  * magi-tools: give a coding agent your own tools over the
  * `magi-code.local-agent` protocol.
  *
+ * As a library: define tools with `defineTool`, connect to a backend with
+ * `LocalAgentClient`. As a program (`deno run -A mod.ts run "prompt"`): the
+ * tool host CLI (`docs/cli.md`).
+ *
+ * @example
+ * ```ts
+ * import { LIMITS, isErrorCode } from "./mod.ts";
+ * console.assert(LIMITS.input_frame_bytes === 65_536 && isErrorCode("busy"));
+ * ```
+ *
  * @module
  */
 
 export * from "./src/protocol/limits.ts";
 export * from "./src/protocol/errors.ts";
+export {
+  BackendExited,
+  ClientClosed,
+  LocalAgentClient,
+  ProtocolViolation,
+  Reconciler,
+} from "./src/client/mod.ts";
+export type {
+  AgentEvent,
+  AgentTransport,
+  ClientOptions,
+  EventDataMap,
+  ReconciledMessage,
+  RequestOptions,
+} from "./src/client/mod.ts";
+export { defineTool } from "./src/host/define.ts";
+export type { Tool, ToolContext, ToolSpec } from "./src/host/define.ts";
+export { SummaryRecordSchema, SummaryWriter } from "./src/summary/mod.ts";
+export type { SummaryRecord } from "./src/summary/mod.ts";
+
+if (import.meta.main) {
+  const { main } = await import("./src/cli/main.ts");
+  const { commandArgs, exitProcess } = await import("./src/runtime/mod.ts");
+  exitProcess(await main(commandArgs()));
+}

@@ -99,6 +99,7 @@ export class LocalAgentClient {
   #queue: EventQueue;
   #failure: Error | null = null;
   #shutdownAcknowledged = false;
+  #inputEnded = false;
   #exited: Promise<ExitInfo> | undefined;
   #exitWaitMs: number;
   #readAbort = new AbortController();
@@ -233,6 +234,7 @@ export class LocalAgentClient {
    */
   request(method: string, params: JsonObject, options: RequestOptions = {}): Promise<unknown> {
     if (this.#failure !== null) return Promise.reject(this.#failure);
+    if (this.#inputEnded) return Promise.reject(new ClientClosed("Input to the backend ended"));
     if (!isMethod(method)) {
       return Promise.reject(new TypeError(`Unknown method: ${method}`));
     }
@@ -272,6 +274,15 @@ export class LocalAgentClient {
   async close(): Promise<void> {
     this.#fail(new ClientClosed("Client closed"));
     await this.#done;
+  }
+
+  /**
+   * Close the backend's stdin (EOF) after the queued frames, and keep reading
+   * its output until it ends. No request can be sent afterwards.
+   */
+  async endInput(): Promise<void> {
+    this.#inputEnded = true;
+    await this.#writer.close();
   }
 
   /** Wait up to `timeoutMs` for queued request frames to reach the pipe; false if they did not. */

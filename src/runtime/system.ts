@@ -195,3 +195,13 @@ export function serveLoopback(
     stop: () => server.shutdown(),
   };
 }
+
+/** Set an environment variable of this process (seen by in-process tools). */
+export function setEnv(name: string, value: string): void {
+  Deno.env.set(name, value);
+}
+
+/** Remove an environment variable of this process. */
+export function deleteEnv(name: string): void {
+  Deno.env.delete(name);
+}

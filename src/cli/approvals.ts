@@ -1,0 +1,69 @@
+/**
+ * Answering `approval.requested`: by flag (`--approve allow|deny`) or by
+ * asking on the terminal (`--approve ask`), with the backend's expiry.
+ *
+ * @module
+ */
+
+import type { ApprovalRequestedData } from "../protocol/schemas/mod.ts";
+import type { Terminal } from "../runtime/mod.ts";
+import type { ApproveMode } from "./args.ts";
+
+/** How one approval was decided. */
+export interface ApprovalDecision {
+  /** Allow or deny. */
+  decision: "allow" | "deny";
+  /** `flag` (--approve), `user` (terminal answer) or `expiry` (no answer in time). */
+  decidedBy: "flag" | "user" | "expiry";
+}
+
+/**
+ * Decides approvals. With `ask`, prompts are serialized on the terminal; a
+ * prompt left unanswered past `expires_in_ms` is a deny by expiry (and the
+ * late answer line is discarded).
+ */
+export class ApprovalDecider {
+  #mode: ApproveMode;
+  #terminal: Terminal | null;
+  #chain: Promise<unknown> = Promise.resolve();
+
+  /** Create a decider; `terminal` is required for `ask`. */
+  constructor(mode: ApproveMode, terminal: Terminal | null) {
+    if (mode === "ask" && terminal === null) {
+      throw new TypeError("Approval mode ask needs a terminal");
+    }
+    this.#mode = mode;
+    this.#terminal = terminal;
+  }
+
+  /** Decide one approval request. */
+  decide(data: ApprovalRequestedData): Promise<ApprovalDecision> {
+    if (this.#mode !== "ask" || this.#terminal === null) {
+      return Promise.resolve({
+        decision: this.#mode === "allow" ? "allow" : "deny",
+        decidedBy: "flag",
+      });
+    }
+    const terminal = this.#terminal;
+    const asked = this.#chain.then(() =>
+      terminal.ask(
+        `\nApprove? ${data.summary}\n[y/N] (expires in ${
+          Math.round(data.expires_in_ms / 1000)
+        }s): `,
+      )
+    );
+    this.#chain = asked.catch(() => null);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const expiry = new Promise<ApprovalDecision>((resolve) => {
+      timer = setTimeout(
+        () => resolve({ decision: "deny", decidedBy: "expiry" }),
+        Math.max(0, data.expires_in_ms - 250),
+      );
+    });
+    const answered = asked.then((line): ApprovalDecision => ({
+      decision: line !== null && /^\s*y(es)?\s*$/i.test(line) ? "allow" : "deny",
+      decidedBy: "user",
+    }), (): ApprovalDecision => ({ decision: "deny", decidedBy: "user" }));
+    return Promise.race([answered, expiry]).finally(() => clearTimeout(timer));
+  }
+}

@@ -1,0 +1,191 @@
+/**
+ * Command-line parsing (`node:util` parseArgs, strict): subcommands `run`,
+ * `tools`, `demo`, plus `--help` and `--version`.
+ *
+ * @module
+ */
+
+import { parseArgs } from "node:util";
+import { UsageError } from "./exit_codes.ts";
+
+/** How approvals are answered. */
+export type ApproveMode = "deny" | "allow" | "ask";
+
+/** `run` options. */
+export interface RunArgs {
+  /** Subcommand. */
+  command: "run";
+  /** Prompt argument; undefined → read stdin. */
+  prompt: string | undefined;
+  /** Tool directories (default `["./tools"]`). */
+  toolDirs: string[];
+  /** `--agent` command line. */
+  agent: string | undefined;
+  /** `--cwd`. */
+  cwd: string | undefined;
+  /** `--session`. */
+  session: string | undefined;
+  /** `--approve`. */
+  approve: ApproveMode;
+  /** `--deltas`. */
+  deltas: boolean;
+  /** `--last-message`. */
+  lastMessage: string | undefined;
+  /** `--timeout` in milliseconds. */
+  timeoutMs: number | undefined;
+}
+
+/** `tools` options. */
+export interface ToolsArgs {
+  /** Subcommand. */
+  command: "tools";
+  /** Tool directories (default `["./tools"]`). */
+  toolDirs: string[];
+  /** Print the exact definitions as JSON. */
+  json: boolean;
+}
+
+/** `demo` options. */
+export interface DemoArgs {
+  /** Subcommand. */
+  command: "demo";
+  /** `--deltas`. */
+  deltas: boolean;
+}
+
+/** Parsed command line. */
+export type CliArgs =
+  | RunArgs
+  | ToolsArgs
+  | DemoArgs
+  | { command: "help"; topic: string | undefined }
+  | { command: "version" };
+
+type OptionSpec = Record<
+  string,
+  { type: "string" | "boolean"; multiple?: boolean; short?: string }
+>;
+type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
+
+function parse(argv: string[], options: OptionSpec): { values: Values; positionals: string[] } {
+  try {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      options,
+      strict: true,
+      allowPositionals: true,
+    });
+    return { values: values as Values, positionals };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new UsageError(message.replace(/\. To specify a positional argument.*$/s, ""));
+  }
+}
+
+function toolDirs(value: unknown): string[] {
+  const dirs = Array.isArray(value) ? value.map(String) : [];
+  for (const dir of dirs) if (dir === "") throw new UsageError("Option --tools needs a directory");
+  return dirs.length > 0 ? dirs : ["./tools"];
+}
+
+function optionalString(value: unknown, flag: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "string" || value === "") {
+    throw new UsageError(`Option ${flag} needs a value`);
+  }
+  return value;
+}
+
+/**
+ * Parse `argv` (without the program). Throws {@link UsageError} naming the
+ * flag on an unknown option or a bad value.
+ *
+ * @example
+ * ```ts
+ * import { parseCli } from "./args.ts";
+ * const args = parseCli(["run", "--approve", "allow", "hello"]);
+ * console.assert(args.command === "run" && args.approve === "allow");
+ * ```
+ */
+export function parseCli(argv: string[]): CliArgs {
+  const first = argv[0];
+  if (first === undefined) return { command: "help", topic: undefined };
+  if (first === "--help" || first === "-h" || first === "help") {
+    return { command: "help", topic: first === "help" ? argv[1] : undefined };
+  }
+  if (first === "--version" || first === "-V") {
+    if (argv.length > 1) throw new UsageError(`Unexpected argument after ${first}: ${argv[1]}`);
+    return { command: "version" };
+  }
+  const rest = argv.slice(1);
+  switch (first) {
+    case "run":
+      return parseRun(rest);
+    case "tools": {
+      const { values, positionals } = parse(rest, {
+        tools: { type: "string", multiple: true },
+        json: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      });
+      if (values.help) return { command: "help", topic: "tools" };
+      if (positionals.length > 0) throw new UsageError(`Unexpected argument: ${positionals[0]}`);
+      return { command: "tools", toolDirs: toolDirs(values.tools), json: values.json === true };
+    }
+    case "demo": {
+      const { values, positionals } = parse(rest, {
+        deltas: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      });
+      if (values.help) return { command: "help", topic: "demo" };
+      if (positionals.length > 0) throw new UsageError(`Unexpected argument: ${positionals[0]}`);
+      return { command: "demo", deltas: values.deltas === true };
+    }
+    default:
+      if (first.startsWith("-")) throw new UsageError(`Unknown option '${first}'`);
+      throw new UsageError(`Unknown command: ${first}`);
+  }
+}
+
+function parseRun(argv: string[]): CliArgs {
+  const { values, positionals } = parse(argv, {
+    tools: { type: "string", multiple: true },
+    agent: { type: "string" },
+    cwd: { type: "string" },
+    session: { type: "string" },
+    approve: { type: "string" },
+    deltas: { type: "boolean" },
+    "last-message": { type: "string" },
+    timeout: { type: "string" },
+    help: { type: "boolean", short: "h" },
+  });
+  if (values.help) return { command: "help", topic: "run" };
+  if (positionals.length > 1) {
+    throw new UsageError(`Unexpected argument: ${positionals[1]} (quote the prompt)`);
+  }
+  const approve = optionalString(values.approve, "--approve") ?? "deny";
+  if (approve !== "deny" && approve !== "allow" && approve !== "ask") {
+    throw new UsageError(`Option --approve must be deny, allow or ask: ${approve}`);
+  }
+  let timeoutMs: number | undefined;
+  if (values.timeout !== undefined) {
+    const seconds = Number(values.timeout);
+    if (!/^\d+(\.\d+)?$/.test(String(values.timeout)) || !(seconds > 0) || seconds > 86_400) {
+      throw new UsageError(
+        `Option --timeout must be a number of seconds in (0, 86400]: ${values.timeout}`,
+      );
+    }
+    timeoutMs = Math.round(seconds * 1000);
+  }
+  return {
+    command: "run",
+    prompt: positionals[0],
+    toolDirs: toolDirs(values.tools),
+    agent: optionalString(values.agent, "--agent"),
+    cwd: optionalString(values.cwd, "--cwd"),
+    session: optionalString(values.session, "--session"),
+    approve,
+    deltas: values.deltas === true,
+    lastMessage: optionalString(values["last-message"], "--last-message"),
+    timeoutMs,
+  };
+}

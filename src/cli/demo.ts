@@ -1,0 +1,69 @@
+/**
+ * `demo`: the repository's example tools against the reference backend,
+ * with a loopback fake ticket API and a temporary `MC_HOME`.
+ *
+ * @module
+ */
+
+import {
+  deleteEnv,
+  getEnv,
+  makeTempDir,
+  removeAll,
+  serveLoopback,
+  setEnv,
+  writeStderrLine,
+} from "../runtime/mod.ts";
+import type { SummaryWriter } from "../summary/writer.ts";
+import { referenceBackendCommand } from "./agent.ts";
+import { ApprovalDecider } from "./approvals.ts";
+import { runHost } from "./host_run.ts";
+
+/** The demo's prompt: one call of each read-only example tool. */
+export const DEMO_PROMPT = 'Please run text_stats {"text":"one two three\\nfour five"} ' +
+  'then read_text {"path":"deno.json","length":120} ' +
+  'then ticket_lookup {"id":"MAGI-7"} and summarize.';
+
+/** The fake tickets the demo API serves. */
+const TICKETS: Record<string, unknown> = {
+  "MAGI-7": { id: "MAGI-7", title: "Tool results over the frame bound", status: "open" },
+};
+
+function ticketApi(request: Request): Response {
+  const url = new URL(request.url);
+  const match = /^\/tickets\/([A-Za-z0-9-]{1,64})$/.exec(url.pathname);
+  if (request.method !== "GET" || match === null) return new Response("Not found", { status: 404 });
+  const ticket = TICKETS[match[1]!];
+  if (ticket === undefined) return Response.json({ error: "not_found" }, { status: 404 });
+  return Response.json(ticket);
+}
+
+/** Run the demo; returns the exit code. */
+export async function demoCommand(writer: SummaryWriter, deltas: boolean): Promise<number> {
+  const root = new URL("../../", import.meta.url).pathname.replace(/\/$/, "");
+  const home = await makeTempDir("magi-tools-demo-");
+  const api = serveLoopback(ticketApi);
+  const previous = getEnv("TICKETS_API_URL");
+  setEnv("TICKETS_API_URL", api.url);
+  writeStderrLine(`magi-tools demo: reference backend, fake ticket API at ${api.url}`);
+  try {
+    return await runHost({
+      prompt: DEMO_PROMPT,
+      toolDirs: [`${root}/tools`],
+      agent: referenceBackendCommand(),
+      cwd: root,
+      env: { MC_HOME: home },
+      session: undefined,
+      approvals: new ApprovalDecider("deny", null),
+      deltas,
+      lastMessage: undefined,
+      timeoutMs: 60_000,
+      writer,
+    });
+  } finally {
+    if (previous === undefined) deleteEnv("TICKETS_API_URL");
+    else setEnv("TICKETS_API_URL", previous);
+    await api.stop();
+    await removeAll(home);
+  }
+}

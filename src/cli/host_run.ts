@@ -1,0 +1,375 @@
+/**
+ * `run`: tools → registry → backend → initialize → descriptor check →
+ * session → one turn → shutdown → reaped child → exit code.
+ *
+ * @module
+ */
+
+import { LocalAgentClient } from "../client/client.ts";
+import { BackendExited, ClientClosed, ProtocolViolation } from "../client/errors.ts";
+import type { AgentEvent } from "../client/events.ts";
+import { loadToolDirs, ToolLoadError } from "../host/discovery.ts";
+import { ToolExecutor } from "../host/executor.ts";
+import { RegistryError, ToolRegistry } from "../host/registry.ts";
+import { ToolCallSession } from "../host/session.ts";
+import { ProtocolError } from "../protocol/errors.ts";
+import type { InitializeResult } from "../protocol/schemas/mod.ts";
+import {
+  type ChildHandle,
+  onInterrupt,
+  reapChild,
+  spawnChild,
+  SpawnError,
+  writeStderrLine,
+  writeTextFile,
+} from "../runtime/mod.ts";
+import type { HostErrorRecord } from "../summary/records.ts";
+import type { SummaryWriter } from "../summary/writer.ts";
+import type { AgentCommand } from "./agent.ts";
+import { ApprovalDecider } from "./approvals.ts";
+import { EXIT } from "./exit_codes.ts";
+import { StopState } from "./stop.ts";
+import { runTurn } from "./turn.ts";
+
+/** Capabilities `run` requires (and sends in `initialize`). */
+export const REQUIRED_CAPABILITIES: readonly string[] = Object.freeze([
+  "client.tools",
+  "session.create",
+  "session.open",
+  "turn.start",
+  "turn.cancel",
+  "approval.answer",
+  "status",
+  "shutdown",
+]);
+
+/** Everything `run` needs, already validated. */
+export interface HostRunOptions {
+  /** The prompt (non-blank, within the prompt bound). */
+  prompt: string;
+  /** Tool directories. */
+  toolDirs: string[];
+  /** Backend command. */
+  agent: AgentCommand;
+  /** Working directory of backend and tools. */
+  cwd: string;
+  /** Extra environment for the backend. */
+  env?: Record<string, string>;
+  /** Open this session instead of creating one. */
+  session: string | undefined;
+  /** Approval decider. */
+  approvals: ApprovalDecider;
+  /** Emit `message.delta` records. */
+  deltas: boolean;
+  /** Write the final assistant message here. */
+  lastMessage: string | undefined;
+  /** Whole-invocation deadline, ms. */
+  timeoutMs: number | undefined;
+  /** Summary output. */
+  writer: SummaryWriter;
+}
+
+/** Load tools and build the registry; a failure is reported on stderr (exit 2). */
+export async function loadRegistry(dirs: string[]): Promise<ToolRegistry | null> {
+  try {
+    const loaded = await loadToolDirs(dirs);
+    return ToolRegistry.fromLoaded(loaded, { requiredCapabilities: REQUIRED_CAPABILITIES });
+  } catch (error) {
+    if (error instanceof ToolLoadError || error instanceof RegistryError) {
+      writeStderrLine(`magi-tools: ${error.message}`);
+      return null;
+    }
+    throw error;
+  }
+}
+
+class HostFailure extends Error {
+  readonly code: HostErrorRecord["code"];
+  readonly exitCode: number;
+  constructor(code: HostErrorRecord["code"], message: string, exitCode: number) {
+    super(message);
+    this.code = code;
+    this.exitCode = exitCode;
+  }
+}
+
+function classify(error: unknown, started: boolean): HostFailure {
+  if (error instanceof HostFailure) return error;
+  if (error instanceof ProtocolViolation) {
+    return new HostFailure("protocol_violation", error.message, EXIT.protocol);
+  }
+  if (error instanceof BackendExited) {
+    return new HostFailure("backend_exited", error.message, started ? EXIT.protocol : EXIT.startup);
+  }
+  if (error instanceof ClientClosed) {
+    return new HostFailure("client_closed", error.message, EXIT.protocol);
+  }
+  if (error instanceof ProtocolError) {
+    return new HostFailure("request_failed", `Request failed: ${error.code}`, EXIT.runFailed);
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new HostFailure("client_closed", `Host failed: ${message}`, EXIT.protocol);
+}
+
+/** Run one turn against a spawned backend; returns the exit code. Never throws for backend faults. */
+export async function runHost(options: HostRunOptions): Promise<number> {
+  const { writer } = options;
+  const registry = await loadRegistry(options.toolDirs);
+  if (registry === null) return EXIT.usage;
+
+  let child: ChildHandle;
+  try {
+    child = spawnChild(options.agent.command, options.agent.args, {
+      cwd: options.cwd,
+      ...(options.env === undefined ? {} : { env: options.env }),
+    });
+  } catch (error) {
+    const message = error instanceof SpawnError ? error.message : String(error);
+    writer.emit({
+      type: "host.error",
+      code: "backend_unavailable",
+      message,
+      exit_code: EXIT.startup,
+    });
+    return EXIT.startup;
+  }
+
+  const stop = new StopState();
+  const removeInterrupt = onInterrupt(() => stop.interrupt());
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  if (options.timeoutMs !== undefined) {
+    timer = setTimeout(() => stop.timeout(), options.timeoutMs);
+  }
+  const client = new LocalAgentClient(child);
+  const events = client.events()[Symbol.asyncIterator]();
+  let session: ToolCallSession | null = null;
+  let unsubscribe = () => {};
+  let started = false;
+  let exitCode: number = EXIT.ok;
+  try {
+    exitCode = await drive();
+  } catch (error) {
+    if (stop.hard.signal.aborted && stop.hardCause === "signal") {
+      exitCode = EXIT.interrupted;
+    } else {
+      const failure = classify(client.failure ?? error, started);
+      writer.emit({
+        type: "host.error",
+        code: failure.code,
+        message: failure.message,
+        exit_code: failure.exitCode,
+      });
+      exitCode = failure.exitCode;
+    }
+  } finally {
+    clearTimeout(timer);
+    removeInterrupt();
+    unsubscribe();
+    (session as ToolCallSession | null)?.abortAll();
+    await closeBackend(client, child, stop);
+    if (events.return !== undefined) await events.return().catch(() => {});
+  }
+  return exitCode;
+
+  async function drive(): Promise<number> {
+    const startup = AbortSignal.any([stop.soft.signal, stop.hard.signal]);
+    let init: InitializeResult;
+    try {
+      init = await client.initialize({
+        required_capabilities: [...REQUIRED_CAPABILITIES],
+        client_tools: registry!.definitions(),
+      }, { signal: startup });
+    } catch (error) {
+      if (startup.aborted) return stoppedBeforeTurn();
+      if (error instanceof ProtocolError) {
+        throw new HostFailure("startup_failed", `Initialize failed: ${error.code}`, EXIT.startup);
+      }
+      throw error;
+    }
+    if (init.status.state === "failed" || init.status.readiness !== "ready") {
+      throw new HostFailure(
+        "startup_failed",
+        `Backend not ready: ${init.status.readiness}`,
+        EXIT.startup,
+      );
+    }
+    const descriptor = init.descriptors?.["client.tools"];
+    if (descriptor === undefined) {
+      throw new HostFailure("descriptor_mismatch", "No client.tools descriptor", EXIT.protocol);
+    }
+    try {
+      registry!.verifyDescriptor(descriptor);
+    } catch (error) {
+      if (error instanceof RegistryError) {
+        throw new HostFailure("descriptor_mismatch", error.message, EXIT.protocol);
+      }
+      throw error;
+    }
+    started = true;
+    const executor = new ToolExecutor(registry!, { limits: descriptor.limits, cwd: options.cwd });
+    const calls = new ToolCallSession(client, executor, { onRecord: (r) => writer.emit(r) });
+    session = calls;
+    unsubscribe = client.subscribe((event: AgentEvent) => calls.handle(event));
+    writer.emit({
+      type: "host.ready",
+      agent: options.agent.label,
+      instance_id: client.instanceId ?? "",
+      provider: init.status.provider,
+      model: init.status.model,
+      capabilities: init.capabilities,
+      tools: registry!.tools.map((t) => ({
+        name: t.definition.name,
+        tool_id: t.toolId,
+        effect: t.definition.effect,
+      })),
+    });
+
+    let sessionId: string;
+    try {
+      if (options.session !== undefined) {
+        const opened = await client.sessionOpen(options.session, { signal: startup });
+        sessionId = opened.session_id;
+        writer.emit({
+          type: "session",
+          session_id: sessionId,
+          durable: opened.durable,
+          resumed: true,
+        });
+      } else {
+        const created = await client.sessionCreate({ signal: startup });
+        sessionId = created.session_id;
+        writer.emit({
+          type: "session",
+          session_id: sessionId,
+          durable: created.durable,
+          resumed: false,
+        });
+      }
+    } catch (error) {
+      if (startup.aborted) return stoppedBeforeTurn();
+      throw error;
+    }
+    if (startup.aborted) return stoppedBeforeTurn();
+
+    const admitted = await client.turnStart(sessionId, options.prompt, {
+      signal: stop.hard.signal,
+    });
+    const runId = admitted.run_id;
+    writer.emit({ type: "turn.started", session_id: sessionId, run_id: runId });
+
+    let watchdog: ReturnType<typeof setTimeout> | undefined;
+    const removeStop = stop.onSoftStop(() => {
+      client.turnCancel(sessionId, runId).catch(() => {
+        // stale_run: the run already finished; a connection failure surfaces in the loop.
+      });
+      // The backend owes run.finished after cancel grace and cleanup; then give up.
+      const wait = descriptor.limits.cancel_grace_ms + init.limits.cleanup_wait_ms + 3_000;
+      watchdog = setTimeout(() => stop.kill("watchdog"), wait);
+    });
+    let outcome;
+    try {
+      outcome = await runTurn({
+        client,
+        events,
+        writer,
+        sessionId,
+        runId,
+        deltas: options.deltas,
+        approvals: options.approvals,
+        signal: stop.hard.signal,
+      });
+    } catch (error) {
+      if (stop.hardCause === "watchdog") {
+        throw new HostFailure(
+          "backend_exited",
+          "Backend did not finish the run after turn.cancel",
+          EXIT.protocol,
+        );
+      }
+      throw error;
+    } finally {
+      removeStop();
+      clearTimeout(watchdog);
+    }
+    await Promise.race([
+      calls.idle(),
+      new Promise((resolve) => stop.hard.signal.addEventListener("abort", resolve, { once: true })),
+    ]);
+    const finished = outcome.finished;
+    const cancelledBy = finished.outcome === "cancelled" ? stop.cause : null;
+    const code = finished.outcome === "completed"
+      ? EXIT.ok
+      : cancelledBy === "signal"
+      ? EXIT.interrupted
+      : EXIT.runFailed;
+    writer.emit({
+      type: "turn.finished",
+      session_id: sessionId,
+      run_id: runId,
+      outcome: finished.outcome,
+      persistence: finished.persistence,
+      revision: finished.revision,
+      error_code: finished.error_code,
+      cancelled_by: cancelledBy,
+      exit_code: code,
+    });
+    if (options.lastMessage !== undefined) {
+      try {
+        await writeTextFile(options.lastMessage, outcome.lastMessage ?? "");
+      } catch (error) {
+        writeStderrLine(
+          `magi-tools: Cannot write --last-message file: ${options.lastMessage}: ${
+            error instanceof Error ? error.message : String(error)
+          }`,
+        );
+        return code === EXIT.ok ? EXIT.runFailed : code;
+      }
+    }
+    return code;
+  }
+
+  function stoppedBeforeTurn(): number {
+    if (stop.cause === "timeout") {
+      throw new HostFailure("startup_failed", "Timed out before the turn started", EXIT.startup);
+    }
+    return EXIT.interrupted;
+  }
+}
+
+async function closeBackend(
+  client: LocalAgentClient,
+  child: ChildHandle,
+  stop: StopState,
+): Promise<void> {
+  if (stop.hard.signal.aborted || client.failure !== null) {
+    await client.close();
+    await reapChild(
+      child,
+      stop.hard.signal.aborted ? { immediate: true } : {
+        closeGraceMs: 1_000,
+        termGraceMs: 2_000,
+      },
+    );
+    return;
+  }
+  // Clean shutdown: shutdown request, then EOF (stdin closes), then the child exits.
+  const bounded = AbortSignal.any([AbortSignal.timeout(5_000), stop.hard.signal]);
+  try {
+    await client.shutdown({ signal: bounded });
+    await client.endInput();
+    await Promise.race([
+      client.done,
+      new Promise((resolve) => bounded.addEventListener("abort", resolve, { once: true })),
+    ]);
+  } catch {
+    // Failed or timed out: the reaper below escalates.
+  }
+  await client.close();
+  await reapChild(
+    child,
+    stop.hard.signal.aborted ? { immediate: true } : {
+      closeGraceMs: 5_000,
+      termGraceMs: 2_000,
+    },
+  );
+}

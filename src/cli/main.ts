@@ -1,0 +1,138 @@
+/**
+ * The CLI entry: parse arguments, dispatch subcommands, map outcomes to
+ * exit codes. stdout carries NDJSON summaries only (for `run`/`demo`).
+ *
+ * @module
+ */
+
+import { redirectConsoleToStderr } from "../host/console.ts";
+import { PROMPT_BYTES } from "../protocol/limits.ts";
+import { utf8ByteLength } from "../protocol/schemas/common.ts";
+import {
+  currentDir,
+  isDirectory,
+  openTerminal,
+  readStdinText,
+  realPath,
+  stdinIsTerminal,
+  type Terminal,
+  writeStderrLine,
+  writeStdout,
+} from "../runtime/mod.ts";
+import { SummaryWriter } from "../summary/writer.ts";
+import { resolveAgentCommand } from "./agent.ts";
+import { ApprovalDecider } from "./approvals.ts";
+import { parseCli, type RunArgs } from "./args.ts";
+import { demoCommand } from "./demo.ts";
+import { EXIT, UsageError } from "./exit_codes.ts";
+import { helpText } from "./help.ts";
+import { runHost } from "./host_run.ts";
+import { toolsCommand } from "./tools_cmd.ts";
+import { PACKAGE_VERSION } from "./version.ts";
+
+const encoder = new TextEncoder();
+
+function summaryWriter(): SummaryWriter {
+  return new SummaryWriter(writeStdout, {
+    onError: () => writeStderrLine("magi-tools: Cannot write to stdout"),
+  });
+}
+
+/** Run the CLI with `argv` (without the program); resolves with the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  redirectConsoleToStderr();
+  try {
+    const args = parseCli(argv);
+    switch (args.command) {
+      case "help":
+        await writeStdout(encoder.encode(helpText(args.topic)));
+        return EXIT.ok;
+      case "version":
+        await writeStdout(encoder.encode(`magi-tools ${PACKAGE_VERSION}\n`));
+        return EXIT.ok;
+      case "tools":
+        return await toolsCommand(args.toolDirs, args.json);
+      case "demo": {
+        const writer = summaryWriter();
+        const code = await demoCommand(writer, args.deltas);
+        await writer.flush();
+        return code;
+      }
+      case "run":
+        return await runCommand(args);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      writeStderrLine(`magi-tools: ${error.message}`);
+      writeStderrLine("Run 'magi-tools --help' for usage.");
+      return EXIT.usage;
+    }
+    throw error;
+  }
+}
+
+async function readPrompt(args: RunArgs): Promise<string> {
+  let prompt = args.prompt;
+  if (prompt === undefined) {
+    if (stdinIsTerminal()) {
+      throw new UsageError("No prompt: pass PROMPT or pipe it on stdin");
+    }
+    try {
+      prompt = await readStdinText(PROMPT_BYTES * 4);
+    } catch (error) {
+      throw new UsageError(
+        `Cannot read the prompt from stdin: ${error instanceof Error ? error.message : error}`,
+      );
+    }
+    prompt = prompt.replace(/\r?\n$/, "");
+  }
+  if (prompt.trim() === "") throw new UsageError("The prompt is blank");
+  const bytes = utf8ByteLength(prompt);
+  if (bytes > PROMPT_BYTES) {
+    throw new UsageError(`The prompt exceeds ${PROMPT_BYTES} UTF-8 bytes: ${bytes}`);
+  }
+  return prompt;
+}
+
+async function runCommand(args: RunArgs): Promise<number> {
+  let cwd = currentDir();
+  if (args.cwd !== undefined) {
+    if (!(await isDirectory(args.cwd))) {
+      throw new UsageError(`Option --cwd is not a directory: ${args.cwd}`);
+    }
+    cwd = await realPath(args.cwd);
+  }
+  let terminal: Terminal | null = null;
+  if (args.approve === "ask") {
+    terminal = openTerminal();
+    if (terminal === null) {
+      throw new UsageError("Option --approve ask needs a terminal (/dev/tty)");
+    }
+  }
+  try {
+    const prompt = await readPrompt(args);
+    const agent = await resolveAgentCommand(args.agent);
+    if (agent.source === "reference") {
+      writeStderrLine(
+        "magi-tools: magi-code is not on PATH and no --agent/MAGI_CODE_AGENT given: using the reference backend",
+      );
+    }
+    const writer = summaryWriter();
+    const code = await runHost({
+      prompt,
+      toolDirs: args.toolDirs,
+      agent,
+      cwd,
+      session: args.session,
+      approvals: new ApprovalDecider(args.approve, terminal),
+      deltas: args.deltas,
+      lastMessage: args.lastMessage,
+      timeoutMs: args.timeoutMs,
+      writer,
+    });
+    await writer.flush();
+    return code;
+  } finally {
+    terminal?.close();
+  }
+}
