@@ -1,0 +1,138 @@
+/**
+ * Session JSONL files: `$MC_HOME/sessions/<id>.jsonl`, one JSON object per line, each with
+ * `type`, `session_id`, `timestamp` (RFC 3339 UTC) and `cwd` (canonical). Record types:
+ * `user`, `assistant`, `activity`, `run_finished` (plus `session_preferences`, `title`,
+ * `compaction`, accepted for part 2).
+ *
+ * The revision of a file is `r<lines>-<bytes>`: any append changes it.
+ *
+ * @module
+ */
+
+import { parseStrictJson } from "../protocol/json.ts";
+import { STORED_HISTORY_BYTES, STORED_HISTORY_LINES } from "../protocol/limits.ts";
+
+const RECORD_TYPES = new Set([
+  "user",
+  "assistant",
+  "activity",
+  "run_finished",
+  "session_preferences",
+  "title",
+  "compaction",
+]);
+
+/** Why a stored session cannot be opened. */
+export type ReadFailure = "session_missing" | "session_invalid" | "cwd_mismatch" | "history_limit";
+
+/** An open session file with its append position. */
+export class SessionFile {
+  readonly #path: string;
+  readonly #sessionId: string;
+  readonly #cwd: string;
+  #lines: number;
+  #bytes: number;
+
+  /** Track `path` for `sessionId`, currently `lines` lines and `bytes` bytes long. */
+  constructor(
+    path: string,
+    ids: { sessionId: string; cwd: string; lines?: number; bytes?: number },
+  ) {
+    this.#path = path;
+    this.#sessionId = ids.sessionId;
+    this.#cwd = ids.cwd;
+    this.#lines = ids.lines ?? 0;
+    this.#bytes = ids.bytes ?? 0;
+  }
+
+  /** The current revision. */
+  get revision(): string {
+    return `r${this.#lines}-${this.#bytes}`;
+  }
+
+  /** Append one record (type and fields); resolves to the new revision. Throws on failure. */
+  async append(type: string, fields: Record<string, unknown>): Promise<string> {
+    const record = {
+      type,
+      session_id: this.#sessionId,
+      timestamp: new Date().toISOString(),
+      cwd: this.#cwd,
+      ...fields,
+    };
+    const line = JSON.stringify(record) + "\n";
+    const bytes = new TextEncoder().encode(line);
+    await Deno.writeFile(this.#path, bytes, { append: true, create: true });
+    this.#lines++;
+    this.#bytes += bytes.byteLength;
+    return this.revision;
+  }
+}
+
+/** A validated stored session. */
+export interface StoredSession {
+  /** Lines in the file. */
+  lines: number;
+  /** Bytes in the file. */
+  bytes: number;
+  /** `cwd_unverified` when no record carries a cwd. */
+  notices: string[];
+}
+
+/** Read and validate the stored session at `path` against canonical `cwd`. */
+export async function readStoredSession(
+  path: string,
+  ids: { sessionId: string; cwd: string },
+): Promise<{ ok: true; stored: StoredSession } | { ok: false; code: ReadFailure }> {
+  let data: Uint8Array;
+  try {
+    const info = await Deno.lstat(path);
+    if (!info.isFile) return { ok: false, code: "session_invalid" };
+    if (info.size > STORED_HISTORY_BYTES) return { ok: false, code: "history_limit" };
+    data = await Deno.readFile(path);
+  } catch (error) {
+    const missing = error instanceof Deno.errors.NotFound;
+    return { ok: false, code: missing ? "session_missing" : "session_invalid" };
+  }
+  if (data.byteLength > STORED_HISTORY_BYTES) return { ok: false, code: "history_limit" };
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(data);
+  } catch {
+    return { ok: false, code: "session_invalid" };
+  }
+  if (text !== "" && !text.endsWith("\n")) return { ok: false, code: "session_invalid" };
+  const lines = text === "" ? [] : text.slice(0, -1).split("\n");
+  if (lines.length > STORED_HISTORY_LINES) return { ok: false, code: "history_limit" };
+  const cwds = new Set<string>();
+  for (const line of lines) {
+    const record = validRecord(line, ids.sessionId);
+    if (record === null) return { ok: false, code: "session_invalid" };
+    if (record.cwd !== null) cwds.add(record.cwd);
+  }
+  for (const recorded of cwds) {
+    if (!(await sameDirectory(recorded, ids.cwd))) return { ok: false, code: "cwd_mismatch" };
+  }
+  const notices = cwds.size === 0 ? ["cwd_unverified"] : [];
+  return { ok: true, stored: { lines: lines.length, bytes: data.byteLength, notices } };
+}
+
+function validRecord(line: string, sessionId: string): { cwd: string | null } | null {
+  const parsed = parseStrictJson(line);
+  if (!parsed.ok) return null;
+  const value = parsed.value;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
+  if (typeof value.type !== "string" || !RECORD_TYPES.has(value.type)) return null;
+  if (value.session_id !== sessionId || typeof value.timestamp !== "string") return null;
+  if (value.cwd === undefined || value.cwd === "") return { cwd: null };
+  if (typeof value.cwd !== "string") return null;
+  return { cwd: value.cwd };
+}
+
+async function sameDirectory(recorded: string, cwd: string): Promise<boolean> {
+  if (!recorded.startsWith("/")) return false;
+  try {
+    return (await Deno.realPath(recorded)) === cwd;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,143 @@
+/**
+ * Settings of the reference backend: global `$MC_HOME/settings.json` and exact-cwd project
+ * `<cwd>/.magi-code/settings.json`, both JSONC, project keys overriding global ones.
+ *
+ * Supported keys (others are ignored, as a newer settings file may carry them):
+ * - `provider`: string, default `"scripted"`.
+ * - `model`: string, default `"scripted-1"` for the scripted provider; required otherwise.
+ * - `scenario`: path of a scenario file, relative to the settings file's directory.
+ * - `providers`: object of per-provider objects; `providers.<name>.api_key_env` renames the
+ *   credential variable of that provider.
+ * - `mcp.servers`: object of server objects; any server not `"enabled": false` fails startup
+ *   with `mcp_unavailable` (this backend does not support MCP).
+ *
+ * @module
+ */
+
+import { parse, type ParseError } from "jsonc-parser";
+
+/** The admitted settings snapshot. */
+export interface Settings {
+  /** Selected provider. */
+  provider: string;
+  /** Selected model, or null when settings name none. */
+  model: string | null;
+  /** Absolute scenario path, or null. */
+  scenario: string | null;
+  /** Per-provider settings objects. */
+  providers: Record<string, Record<string, unknown>>;
+  /** Names of MCP servers that settings enable. */
+  enabledMcpServers: string[];
+}
+
+/** Settings loading outcome. */
+export type SettingsResult =
+  | { ok: true; settings: Settings }
+  | { ok: false; code: "configuration_invalid" };
+
+/** Largest settings file read, bytes. */
+export const SETTINGS_FILE_BYTES = 1_048_576;
+/** Largest provider/model name, bytes. */
+const NAME_BYTES = 256;
+
+type Layer = { dir: string; value: Record<string, unknown> };
+
+/** Parse one JSONC settings text into an object, or null when malformed. */
+export function parseSettingsText(text: string): Record<string, unknown> | null {
+  const errors: ParseError[] = [];
+  const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  if (errors.length > 0 || !isObject(value)) return null;
+  return value;
+}
+
+/** Load, merge and validate global then project settings. Missing files count as empty. */
+export async function loadSettings(
+  paths: { global: string; project: string },
+): Promise<SettingsResult> {
+  const layers: Layer[] = [];
+  for (const path of [paths.global, paths.project]) {
+    const layer = await readLayer(path);
+    if (layer === "invalid") return { ok: false, code: "configuration_invalid" };
+    if (layer !== null) layers.push(layer);
+  }
+  return mergeLayers(layers);
+}
+
+/** Merge settings layers (later wins) and validate the known keys. */
+export function mergeLayers(layers: readonly Layer[]): SettingsResult {
+  const invalid = { ok: false, code: "configuration_invalid" } as const;
+  let provider = "scripted";
+  let model: string | null = null;
+  let scenario: string | null = null;
+  const providers: Record<string, Record<string, unknown>> = {};
+  const servers = new Map<string, boolean>();
+  for (const { dir, value } of layers) {
+    if ("provider" in value) {
+      if (!isName(value.provider)) return invalid;
+      provider = value.provider;
+    }
+    if ("model" in value) {
+      if (!isName(value.model)) return invalid;
+      model = value.model;
+    }
+    if ("scenario" in value) {
+      if (typeof value.scenario !== "string" || value.scenario === "") return invalid;
+      scenario = resolvePath(dir, value.scenario);
+    }
+    if ("providers" in value) {
+      if (!isObject(value.providers)) return invalid;
+      for (const [name, entry] of Object.entries(value.providers)) {
+        if (!isObject(entry)) return invalid;
+        if ("api_key_env" in entry && typeof entry.api_key_env !== "string") return invalid;
+        providers[name] = { ...providers[name], ...entry };
+      }
+    }
+    if ("mcp" in value) {
+      if (!isObject(value.mcp)) return invalid;
+      const list = value.mcp.servers ?? {};
+      if (!isObject(list)) return invalid;
+      for (const [name, server] of Object.entries(list)) {
+        if (!isObject(server)) return invalid;
+        if ("enabled" in server && typeof server.enabled !== "boolean") return invalid;
+        servers.set(name, server.enabled !== false);
+      }
+    }
+  }
+  const enabledMcpServers = [...servers].filter(([, on]) => on).map(([name]) => name);
+  return { ok: true, settings: { provider, model, scenario, providers, enabledMcpServers } };
+}
+
+async function readLayer(path: string): Promise<Layer | null | "invalid"> {
+  let bytes: Uint8Array;
+  try {
+    const info = await Deno.stat(path);
+    if (!info.isFile || info.size > SETTINGS_FILE_BYTES) return "invalid";
+    bytes = await Deno.readFile(path);
+  } catch (error) {
+    return error instanceof Deno.errors.NotFound ? null : "invalid";
+  }
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return "invalid";
+  }
+  const value = parseSettingsText(text);
+  if (value === null) return "invalid";
+  return { dir: path.slice(0, path.lastIndexOf("/")) || "/", value };
+}
+
+function resolvePath(dir: string, path: string): string {
+  return path.startsWith("/") ? path : `${dir}/${path}`;
+}
+
+function isName(value: unknown): value is string {
+  if (typeof value !== "string" || value.length === 0) return false;
+  // deno-lint-ignore no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(value)) return false;
+  return new TextEncoder().encode(value).byteLength <= NAME_BYTES;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

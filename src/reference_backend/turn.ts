@@ -1,0 +1,308 @@
+/**
+ * One run: input persistence, the scripted provider's steps, cleanup of calls and
+ * approvals, the outcome record and exactly one `run.finished` after all of it.
+ *
+ * @module
+ */
+
+import type { ErrorCode } from "../protocol/errors.ts";
+import { CLIENT_TOOLS_LIMITS, EVENT_CHUNK_BYTES } from "../protocol/limits.ts";
+import type { ApprovalBook } from "./approvals.ts";
+import type { EventChannel } from "./channel.ts";
+import type { RegisteredTool } from "./client_tool_defs.ts";
+import type { CallBook, CancelReason, ToolResult } from "./client_tools.ts";
+import { planTurn } from "./planner.ts";
+import { executeSteps, type RunActions, RunCancelled, RunFailure } from "./provider.ts";
+import { type CallStep, pickTurn, type Step } from "./scenario.ts";
+import { ContentBudget, splitUtf8 } from "./segments.ts";
+import type { Attachment, Sessions } from "./sessions.ts";
+import { type Runtime, SCRIPTED_PROVIDER } from "./startup.ts";
+import { boundSummary } from "./summary.ts";
+
+/** What a run needs from the child. */
+export interface RunDeps {
+  channel: EventChannel;
+  sessions: Sessions;
+  attachment: Attachment;
+  runtime: Runtime;
+  tools: ReadonlyMap<string, RegisteredTool>;
+  approvals: ApprovalBook;
+  calls: CallBook;
+}
+
+type Outcome = "completed" | "cancelled" | "failed";
+
+const encoder = new TextEncoder();
+
+/** One admitted run. */
+export class Run implements RunActions {
+  /** Run ID (UUID). */
+  readonly id: string = crypto.randomUUID();
+  readonly #deps: RunDeps;
+  readonly #abort = new AbortController();
+  readonly #budget = new ContentBudget();
+  readonly #pending = new Set<Promise<ToolResult>>();
+  readonly #waiters: (() => void)[] = [];
+  #cancelReason: CancelReason | null = null;
+  #degraded = false;
+  #finished = false;
+  #active = 0;
+  #callsMade = 0;
+
+  /** Prepare a run on `deps.attachment`. */
+  constructor(deps: RunDeps) {
+    this.#deps = deps;
+  }
+
+  /** Session of the run. */
+  get sessionId(): string {
+    return this.#deps.attachment.id;
+  }
+
+  /** Whether `run.finished` has been enqueued. */
+  get finished(): boolean {
+    return this.#finished;
+  }
+
+  /** Execute `prompt`; resolves after `run.finished` was enqueued. */
+  async execute(prompt: string): Promise<void> {
+    const { attachment, sessions, channel } = this.#deps;
+    const messageId = `u-${crypto.randomUUID()}`;
+    let revision: string;
+    try {
+      if (!(await sessions.ensureWritable(attachment))) throw new Error("Lease unavailable");
+      revision = await attachment.file.append("user", {
+        run_id: this.id,
+        message_id: messageId,
+        text: prompt,
+      });
+      sessions.markDurable(attachment);
+    } catch {
+      await this.#finish("failed", "persistence_failed", "not_started", null);
+      return;
+    }
+    let outcome: Outcome = "completed";
+    let errorCode: ErrorCode | null = null;
+    try {
+      const sent = await channel.critical("input.persisted", {
+        ...this.#scope(),
+        message_id: messageId,
+        durable: true,
+        revision,
+      });
+      if (!sent) throw new RunFailure("output_unavailable");
+      if (this.#deps.runtime.provider !== SCRIPTED_PROVIDER) {
+        throw new RunFailure("execution_failed");
+      }
+      await executeSteps(this.#plan(prompt), this, this.#abort.signal);
+      if (channel.failed) throw new RunFailure("output_unavailable");
+    } catch (error) {
+      if (error instanceof RunFailure) [outcome, errorCode] = ["failed", error.code];
+      else if (error instanceof RunCancelled) outcome = "cancelled";
+      else [outcome, errorCode] = ["failed", "execution_failed"];
+    }
+    if (outcome === "completed" && channel.failed) {
+      [outcome, errorCode] = ["failed", "output_unavailable"];
+    }
+    await this.#cleanup();
+    let persistence: "durable" | "degraded" = this.#degraded ? "degraded" : "durable";
+    let finalRevision: string | null = null;
+    try {
+      finalRevision = await attachment.file.append("run_finished", {
+        run_id: this.id,
+        outcome,
+        error_code: errorCode,
+      });
+    } catch {
+      persistence = "degraded";
+    }
+    await this.#finish(
+      outcome,
+      errorCode,
+      persistence,
+      persistence === "durable" ? finalRevision : null,
+    );
+  }
+
+  /** Request cancellation (idempotent); calls are cancelled with `reason`. */
+  cancel(reason: "run_cancelled" | "shutdown"): void {
+    if (this.#finished || this.#cancelReason !== null) return;
+    this.#cancelReason = reason;
+    this.#abort.abort();
+    this.#deps.calls.cancelRun(this.id, reason, { grace: reason !== "shutdown" });
+    this.#deps.approvals.denyRun(this.id);
+  }
+
+  /** One assistant segment: budget, best-effort deltas, authoritative reconciliation, append. */
+  async say(text: string): Promise<void> {
+    if (!this.#budget.admit(text)) throw new RunFailure("content_limit");
+    const messageId = `a-${crypto.randomUUID()}`;
+    const chunks = splitUtf8(text, EVENT_CHUNK_BYTES);
+    const base = { ...this.#scope(), message_id: messageId };
+    chunks.forEach((chunk, part) => {
+      if (chunk !== "") this.#deps.channel.delta("message.delta", { ...base, part, text: chunk });
+    });
+    for (const [part, chunk] of chunks.entries()) {
+      const sent = await this.#deps.channel.critical("message.reconcile", {
+        ...base,
+        part,
+        text: chunk,
+        last_part: part === chunks.length - 1,
+        partial: false,
+      });
+      if (!sent) throw new RunFailure("output_unavailable");
+    }
+    await this.#deps.attachment.file
+      .append("assistant", { run_id: this.id, message_id: messageId, text })
+      .catch(() => this.#degraded = true);
+  }
+
+  /** Client tool calls, started together, at most `concurrent_calls` outstanding. */
+  callTools(calls: readonly CallStep[]): Promise<ToolResult[]> {
+    return Promise.all(calls.map((spec) => {
+      const task = this.#callOne(spec);
+      this.#pending.add(task);
+      task.finally(() => this.#pending.delete(task)).catch(() => {});
+      return task;
+    }));
+  }
+
+  /** A simulated built-in tool activity (approval first when asked). */
+  async builtin(step: Extract<Step, { kind: "builtin" }>): Promise<ToolResult> {
+    if (step.approval && !(await this.#approve(`Allow ${step.tool}: ${step.summary}`))) {
+      return { outcome: "denied", errorCode: null, text: "Denied" };
+    }
+    if (this.#abort.signal.aborted) throw new RunCancelled();
+    const activity = { ...this.#scope(), activity_id: `act-${crypto.randomUUID()}`, kind: "tool" };
+    const summary = boundSummary(step.summary);
+    await this.#deps.channel.critical("activity", {
+      ...activity,
+      state: "started",
+      name: step.tool,
+      summary,
+    });
+    await this.#deps.channel.critical("activity", {
+      ...activity,
+      state: step.outcome,
+      name: step.tool,
+      summary,
+    });
+    await this.#deps.attachment.file
+      .append("activity", { run_id: this.id, name: step.tool, state: step.outcome, summary })
+      .catch(() => this.#degraded = true);
+    const ok = step.outcome === "completed";
+    return {
+      outcome: ok ? "success" : "error",
+      errorCode: ok ? null : "tool_failed",
+      text: step.output,
+    };
+  }
+
+  /** A diagnostic event. */
+  async diagnostic(code: string, summary: string): Promise<void> {
+    await this.#deps.channel.critical("diagnostic", {
+      ...this.#scope(),
+      code,
+      summary: boundSummary(summary),
+    });
+  }
+
+  async #callOne(spec: CallStep): Promise<ToolResult> {
+    const tool = this.#deps.tools.get(spec.tool);
+    if (tool === undefined) {
+      return { outcome: "error", errorCode: "unknown_tool", text: `Unknown tool: ${spec.tool}` };
+    }
+    const argBytes = encoder.encode(JSON.stringify(spec.arguments)).byteLength;
+    if (argBytes > CLIENT_TOOLS_LIMITS.arguments_bytes) {
+      return { outcome: "error", errorCode: "invalid_arguments", text: "Arguments are too large" };
+    }
+    if (tool.effect === "write" && !(await this.#approve(`Allow client tool ${tool.name}`))) {
+      return { outcome: "denied", errorCode: null, text: "Denied" };
+    }
+    await this.#acquireSlot();
+    try {
+      if (this.#abort.signal.aborted) return { outcome: "cancelled", errorCode: null, text: "" };
+      if (this.#callsMade >= CLIENT_TOOLS_LIMITS.calls_per_run) {
+        throw new RunFailure("execution_failed");
+      }
+      this.#callsMade++;
+      return await this.#deps.calls.start(
+        { sessionId: this.sessionId, runId: this.id },
+        tool,
+        spec.arguments,
+        {
+          stopped: () => this.#stopped(),
+        },
+      );
+    } finally {
+      this.#releaseSlot();
+    }
+  }
+
+  async #approve(summary: string): Promise<boolean> {
+    if (this.#abort.signal.aborted) return false;
+    const scope = { sessionId: this.sessionId, runId: this.id };
+    const ticket = this.#deps.approvals.request(scope);
+    const sent = await this.#deps.channel.critical("approval.requested", {
+      ...this.#scope(),
+      approval_id: ticket.approvalId,
+      summary: boundSummary(summary),
+      expires_in_ms: this.#deps.approvals.expiryMs,
+    });
+    if (!sent || this.#abort.signal.aborted) this.#deps.approvals.denyRun(this.id);
+    return await ticket.decision;
+  }
+
+  async #acquireSlot(): Promise<void> {
+    while (this.#active >= CLIENT_TOOLS_LIMITS.concurrent_calls) {
+      await new Promise<void>((resolve) => this.#waiters.push(resolve));
+    }
+    this.#active++;
+  }
+
+  #releaseSlot(): void {
+    this.#active--;
+    this.#waiters.shift()?.();
+  }
+
+  #plan(prompt: string): Step[] {
+    const scenario = this.#deps.runtime.scenario;
+    const turn = scenario === null ? null : pickTurn(scenario, prompt);
+    return turn?.steps ?? planTurn(prompt, [...this.#deps.tools.keys()]);
+  }
+
+  /** How outstanding calls are stopped once the run is aborted, or null while it runs. */
+  #stopped(): { reason: CancelReason; grace: boolean } | null {
+    if (!this.#abort.signal.aborted) return null;
+    const reason: CancelReason = this.#cancelReason ?? "run_failed";
+    return { reason, grace: reason !== "shutdown" };
+  }
+
+  async #cleanup(): Promise<void> {
+    this.#abort.abort();
+    const stop = this.#stopped();
+    if (stop !== null) this.#deps.calls.cancelRun(this.id, stop.reason, { grace: stop.grace });
+    this.#deps.approvals.denyRun(this.id);
+    await Promise.allSettled([...this.#pending]);
+  }
+
+  async #finish(
+    outcome: Outcome,
+    errorCode: ErrorCode | null,
+    persistence: "durable" | "degraded" | "not_started",
+    revision: string | null,
+  ): Promise<void> {
+    await this.#deps.channel.terminal("run.finished", {
+      ...this.#scope(),
+      outcome,
+      persistence,
+      revision,
+      error_code: errorCode,
+    });
+    this.#finished = true;
+  }
+
+  #scope(): { session_id: string; run_id: string } {
+    return { session_id: this.sessionId, run_id: this.id };
+  }
+}
