@@ -8,6 +8,7 @@
  */
 
 import { ERROR_CODES } from "../../src/protocol/errors.ts";
+import { parseStrictJson } from "../../src/protocol/json.ts";
 import {
   EVENT_CHUNK_BYTES,
   OUTPUT_FRAME_BYTES,
@@ -116,13 +117,13 @@ export class FrameChecker {
       this.violations.push(`${where} is not valid UTF-8`);
       return undefined;
     }
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      this.violations.push(`${where} is not JSON: ${text.slice(0, 200)}`);
+    // Generous depth: only syntax and duplicate keys are judged here.
+    const parsed = parseStrictJson(text, 256);
+    if (!parsed.ok) {
+      this.violations.push(`${where} is not strict JSON (${parsed.code}): ${text.slice(0, 200)}`);
       return undefined;
     }
+    const value: unknown = parsed.value;
     if (!isObject(value)) {
       this.violations.push(`${where} is not a JSON object`);
       return undefined;

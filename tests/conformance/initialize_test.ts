@@ -4,6 +4,7 @@
  */
 
 import assert from "node:assert/strict";
+import { REFERENCE } from "./_command.ts";
 import { type Backend, withBackend } from "./_harness.ts";
 import {
   BASE_CAPABILITIES,
@@ -212,6 +213,22 @@ for (const [name, tools] of BAD_TOOLS) {
     });
   });
 }
+
+Deno.test({
+  name: "a client tool named like a built-in tool is invalid_params (reference built-ins)",
+  ignore: !REFERENCE,
+  fn: async () => {
+    await withBackend({}, async (b) => {
+      for (const name of ["shell", "edit", "apply_patch", "builtin_search"]) {
+        await expectPreflightError(b, {
+          required_capabilities: ["client.tools"],
+          client_tools: [readTool(name)],
+        }, "invalid_params");
+      }
+      await initialize(b, [readTool()]);
+    });
+  },
+});
 
 Deno.test("client_tools accepts 32 tools and the timeout_ms bounds 1,000 and 600,000", async () => {
   await withBackend({}, async (b) => {
