@@ -13,7 +13,7 @@
  * @module
  */
 
-import { realpath } from "node:fs/promises";
+import { lstat, realpath } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 
 /** A path checked to be inside the working directory. */
@@ -49,6 +49,8 @@ export async function resolveInside(
   } catch (error) {
     if ((error as { code?: unknown }).code !== "ENOENT") throw error;
     if (options.mayNotExist !== true) throw new Error(`File not found: ${path}`);
+    // A dangling symlink would be followed on create: refuse it rather than guess where it points.
+    if (await isSymlink(lexical)) throw new Error(`Path is a broken symlink: ${path}`);
     let parent: string;
     try {
       parent = await realpath(dirname(lexical));
@@ -62,6 +64,14 @@ export async function resolveInside(
   }
   const rel = relative(root, real).split(sep).join("/");
   return { relative: rel === "" ? "." : rel, real };
+}
+
+async function isSymlink(path: string): Promise<boolean> {
+  try {
+    return (await lstat(path)).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 function isInside(root: string, path: string): boolean {
