@@ -214,8 +214,31 @@ export class Backend {
     params: unknown = {},
     options: { id?: string; timeoutMs?: number } = {},
   ): Promise<ResponseFrame> {
+    const from = this.frames.length;
     const id = await this.sendRequest(method, params, options.id ?? this.freshId());
-    return await this.waitResponse(id, options.timeoutMs);
+    return await this.waitResponse(id, options.timeoutMs, from);
+  }
+
+  /**
+   * Send many requests in writes of `window` frames, waiting for each window's answers
+   * before the next (a client must bound its in-flight requests: the backend holds at most
+   * 32 pending output frames). Returns the responses in request order.
+   */
+  async pipeline(
+    requests: ReadonlyArray<{ id: string; method: string; params: unknown }>,
+    window = 16,
+  ): Promise<ResponseFrame[]> {
+    const out: ResponseFrame[] = [];
+    for (let at = 0; at < requests.length; at += window) {
+      const batch = requests.slice(at, at + window);
+      const from = this.frames.length;
+      const text = batch.map((r) =>
+        `${JSON.stringify({ protocol: PROTOCOL, version: VERSION, ...r })}\n`
+      ).join("");
+      await this.send(text);
+      for (const r of batch) out.push(await this.waitResponse(r.id, WAIT_MS, from));
+    }
+    return out;
   }
 
   /** Send a request that must succeed; returns its result. */

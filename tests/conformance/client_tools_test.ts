@@ -223,22 +223,12 @@ Deno.test("a result after the run finished is stale_run", async () => {
   });
 });
 
-async function sendParts(b: Backend, run: Run, callId: unknown, texts: readonly string[]) {
-  const lines = texts.map((text, part) =>
-    JSON.stringify({
-      protocol: "magi-code.local-agent",
-      version: 1,
-      id: b.freshId("part"),
-      method: "client.tool.result",
-      params: resultParams(run, callId, text, { part, last_part: false }),
-    })
-  );
-  const from = b.frames.length;
-  await b.send(`${lines.join("\n")}\n`);
-  const ids = lines.map((l) => String(JSON.parse(l).id));
-  const out = [];
-  for (const id of ids) out.push(await b.waitResponse(id, 15_000, from));
-  return out;
+function sendParts(b: Backend, run: Run, callId: unknown, texts: readonly string[]) {
+  return b.pipeline(texts.map((text, part) => ({
+    id: b.freshId("part"),
+    method: "client.tool.result",
+    params: resultParams(run, callId, text, { part, last_part: false }),
+  })));
 }
 
 Deno.test("results past result_bytes are result_limit, then stale_call", async () => {

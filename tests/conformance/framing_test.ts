@@ -314,11 +314,12 @@ Deno.test("a reused request ID is answered with duplicate_id and never reexecute
 
 Deno.test("the 4097th request ID is answered with request_limit and the child closes", async () => {
   await withBackend({}, async (b) => {
-    const lines: string[] = [];
-    for (let i = 1; i <= REQUEST_IDS; i++) lines.push(frame(`q${i}`, "status", {}));
-    await b.send(lines.join(""));
-    const last = await b.waitResponse(`q${REQUEST_IDS}`, 30_000);
-    assert.deepEqual(last.error, { code: "not_initialized" });
+    const requests = Array.from(
+      { length: REQUEST_IDS },
+      (_, i) => ({ id: `q${i + 1}`, method: "status", params: {} }),
+    );
+    const answers = await b.pipeline(requests);
+    assert.ok(answers.every((r) => r.error?.code === "not_initialized"), "all 4096 answered");
     assert.deepEqual((await b.request("status", {}, { id: "q1" })).error, { code: "duplicate_id" });
     await b.send(frame("one-too-many", "status", {}));
     const res = await b.waitFrame(
