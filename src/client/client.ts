@@ -357,11 +357,10 @@ export class LocalAgentClient {
       if (entry === undefined) {
         return this.#fail(new ProtocolViolation("Response to an unknown request id"));
       }
-      this.#pending.delete(frame.id);
-      entry.cleanup();
       if (frame.error !== undefined) {
         const code = frame.error.code;
         if (!isErrorCode(code)) return this.#fail(new ProtocolViolation("Unknown error code"));
+        this.#settle(frame.id, entry);
         if (!entry.abandoned) entry.reject(new ProtocolError(code));
         return;
       }
@@ -370,6 +369,7 @@ export class LocalAgentClient {
       if (!parsed.success) {
         return this.#fail(new ProtocolViolation(`Invalid ${entry.method} result`));
       }
+      this.#settle(frame.id, entry);
       if (entry.method === "initialize") {
         const result = parsed.data as InitializeResult;
         this.#negotiated = new Set(result.capabilities);
@@ -397,6 +397,11 @@ export class LocalAgentClient {
     if (this.#queue.push(event) === "overflow") {
       this.#fail(new ClientClosed("Event queue overflow: the consumer is too slow"));
     }
+  }
+
+  #settle(id: string, entry: Pending): void {
+    this.#pending.delete(id);
+    entry.cleanup();
   }
 
   /** Fail closed once: reject pending requests, end the event queue, close stdin. */

@@ -1,0 +1,69 @@
+import assert from "node:assert/strict";
+import { parseCli } from "../../src/cli/args.ts";
+import { UsageError } from "../../src/cli/exit_codes.ts";
+import { splitCommandLine } from "../../src/cli/split.ts";
+
+Deno.test("parseCli() parses run options with defaults", () => {
+  const args = parseCli(["run", "hi"]);
+  assert.deepEqual(args, {
+    command: "run",
+    prompt: "hi",
+    toolDirs: ["./tools"],
+    agent: undefined,
+    cwd: undefined,
+    session: undefined,
+    approve: "deny",
+    deltas: false,
+    lastMessage: undefined,
+    timeoutMs: undefined,
+  });
+});
+
+Deno.test("parseCli() collects repeated --tools and converts --timeout to ms", () => {
+  const args = parseCli(["run", "--tools", "a", "--tools", "b", "--timeout", "1.5", "x"]);
+  assert.ok(args.command === "run");
+  assert.deepEqual(args.toolDirs, ["a", "b"]);
+  assert.equal(args.timeoutMs, 1500);
+});
+
+const BAD: { argv: string[]; names: RegExp }[] = [
+  { argv: ["run", "--bogus"], names: /--bogus/ },
+  { argv: ["--bogus"], names: /--bogus/ },
+  { argv: ["run", "--approve", "maybe", "x"], names: /--approve/ },
+  { argv: ["run", "--timeout", "-1", "x"], names: /--timeout/ },
+  { argv: ["run", "--timeout", "abc", "x"], names: /--timeout/ },
+  { argv: ["run", "--deltas=yes", "x"], names: /--deltas/ },
+  { argv: ["tools", "--json", "extra"], names: /extra/ },
+  { argv: ["frobnicate"], names: /frobnicate/ },
+  { argv: ["run", "a", "b"], names: /b/ },
+];
+
+for (const { argv, names } of BAD) {
+  Deno.test(`parseCli() rejects ${JSON.stringify(argv)} naming the problem`, () => {
+    assert.throws(() => parseCli(argv), (e) => e instanceof UsageError && names.test(e.message));
+  });
+}
+
+Deno.test("parseCli() recognises help and version", () => {
+  assert.deepEqual(parseCli([]), { command: "help", topic: undefined });
+  assert.deepEqual(parseCli(["run", "-h"]), { command: "help", topic: "run" });
+  assert.deepEqual(parseCli(["--version"]), { command: "version" });
+});
+
+const SPLITS: { line: string; words: string[] }[] = [
+  { line: "magi-code serve --stdio", words: ["magi-code", "serve", "--stdio"] },
+  { line: `deno run "a b/c.ts"  'x y'`, words: ["deno", "run", "a b/c.ts", "x y"] },
+  { line: `a\\ b "q\\"d" 'it''s'`, words: ["a b", 'q"d', "its"] },
+];
+
+for (const { line, words } of SPLITS) {
+  Deno.test(`splitCommandLine() splits ${JSON.stringify(line)}`, () => {
+    assert.deepEqual(splitCommandLine(line), words);
+  });
+}
+
+Deno.test("splitCommandLine() rejects unterminated quotes and empty commands", () => {
+  assert.throws(() => splitCommandLine(`a "b`), UsageError);
+  assert.throws(() => splitCommandLine(`a 'b`), UsageError);
+  assert.throws(() => splitCommandLine("   "), UsageError);
+});
