@@ -83,6 +83,8 @@ export interface ExecutorOptions {
   envelopeBytes?: number;
 }
 
+const MAX_TIMER_MS = 2_147_483_647;
+
 type Stop =
   | { readonly kind: "cancel" }
   | { readonly kind: "deadline"; readonly ms: number }
@@ -165,7 +167,10 @@ export class ToolExecutor {
     if (signal.aborted) return stopped({ kind: "cancel" }, false, this.#graceMs);
 
     const stop = new AbortController();
-    const deadlineMs = Math.max(0, call.deadlineMs);
+    // Timers overflow past 2^31-1 ms; a non-finite deadline falls back to the largest allowed.
+    const deadlineMs = Number.isFinite(call.deadlineMs)
+      ? Math.min(Math.max(0, call.deadlineMs), MAX_TIMER_MS)
+      : this.#limits.max_timeout_ms;
     const deadlineAt = Date.now() - (performance.now() - started) + deadlineMs;
     const onCancel = () => stop.abort({ kind: "cancel" } satisfies Stop);
     signal.addEventListener("abort", onCancel, { once: true });

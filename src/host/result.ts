@@ -82,8 +82,8 @@ export interface SplitOptions {
  * @example
  * ```ts
  * import { splitResultText } from "./result.ts";
- * const parts = splitResultText("aaaa", { partBytes: 3, frameBytes: 100, envelopeBytes: 10 });
- * console.assert(parts.length === 2 && parts[0] === "aaa" && parts[1] === "a");
+ * const parts = splitResultText("aaaaa", { partBytes: 4, frameBytes: 100, envelopeBytes: 10 });
+ * console.assert(parts.length === 2 && parts[0] === "aaaa" && parts[1] === "a");
  * ```
  */
 export function splitResultText(text: string, options: SplitOptions): string[] {
