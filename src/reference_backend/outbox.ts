@@ -91,11 +91,16 @@ export class Outbox {
   }
 
   /**
-   * Wait until a worker event fits below the response reserve, at most `timeoutMs`.
+   * Wait until pending frames are below `below` (default: the response reserve), at most
+   * `timeoutMs`.
    * Resolves false on timeout, abort or writer failure.
    */
-  async waitForRoom(timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
-    const limit = PENDING_OUTPUT_FRAMES - RESPONSE_RESERVE;
+  async waitForRoom(
+    timeoutMs: number,
+    options: { below?: number; signal?: AbortSignal } = {},
+  ): Promise<boolean> {
+    const { signal } = options;
+    const limit = options.below ?? PENDING_OUTPUT_FRAMES - RESPONSE_RESERVE;
     const until = Date.now() + timeoutMs;
     while (this.#writer.pending >= limit) {
       if (this.#writer.failed !== null || signal?.aborted || Date.now() >= until) return false;

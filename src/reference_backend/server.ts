@@ -18,6 +18,9 @@ import { Backend } from "./backend.ts";
 import { admitRequest } from "./dispatch.ts";
 import { Outbox } from "./outbox.ts";
 
+/** Pending output frames at which the read loop waits for the writer before the next frame. */
+const READ_PAUSE_PENDING = 16;
+
 /** Options of {@link serve}. */
 export interface ServeOptions {
   /** Protocol input (the child's stdin). */
@@ -89,6 +92,11 @@ export function serve(options: ServeOptions): Promise<number> {
   const readLoop = async (): Promise<void> => {
     for await (const item of readFrames(options.stdin, { signal: readAbort.signal })) {
       if (closing) break;
+      // Let the writer flush before answering more of a pipelined batch; a stalled
+      // writer still fails by its own deadline.
+      if (outbox.pending >= READ_PAUSE_PENDING) {
+        await outbox.waitForRoom(OUTPUT_DEADLINE_MS, { below: READ_PAUSE_PENDING });
+      }
       if (item.kind === "frame") {
         onFrame(item.text);
         continue;
