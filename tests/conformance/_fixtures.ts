@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { Backend, EventFrame } from "./_harness.ts";
+import { type Backend, type EventFrame, withBackend, Workspace } from "./_harness.ts";
 
 /** The sixteen base capabilities, in the base protocol's order. */
 export const BASE_CAPABILITIES: readonly string[] = [
@@ -164,4 +164,18 @@ export async function answerApproval(
     allow,
   });
   return ev;
+}
+
+/** Run `body` with a fresh child of the reference backend driven by `scenario`. */
+export async function withScenario(
+  scenario: unknown,
+  body: (backend: Backend) => Promise<void>,
+): Promise<void> {
+  const ws = await Workspace.create();
+  try {
+    const path = await ws.writeScenario(scenario);
+    await withBackend({ workspace: ws, env: { MAGI_SCENARIO: path } }, body);
+  } finally {
+    await ws.dispose();
+  }
 }

@@ -4,6 +4,7 @@
  */
 
 import assert from "node:assert/strict";
+import { REFERENCE } from "./_command.ts";
 import { type Backend, type EventFrame, withBackend } from "./_harness.ts";
 import {
   initialize,
@@ -15,6 +16,7 @@ import {
   startTurn,
   toolPrompt,
   waitFinished,
+  withScenario,
 } from "./_fixtures.ts";
 import { CLIENT_TOOLS_LIMITS } from "../../src/protocol/limits.ts";
 
@@ -373,4 +375,35 @@ Deno.test("shutdown with an outstanding call cancels it (reason shutdown) and ex
     assert.equal(cancel.data.reason, "shutdown");
     await b.expectExit(0, 12_000);
   });
+});
+
+Deno.test({
+  name: "a run past calls_per_run fails with execution_failed (reference scenario)",
+  ignore: !REFERENCE,
+  fn: async () => {
+    const limit = CLIENT_TOOLS_LIMITS.calls_per_run;
+    const calls = Array.from({ length: limit }, (_, i) => ({ tool: "lookup", arguments: { i } }));
+    await withScenario(
+      { turns: [{ steps: [{ call: calls }, { call: { tool: "lookup" } }, { say: "never" }] }] },
+      async (b) => {
+        await initialize(b, [readTool()]);
+        const run = await startTurn(b, "many calls");
+        const answered = new Set<unknown>();
+        while (answered.size < limit) {
+          const call = await b.waitEvent(
+            "client.tool.call",
+            (d) => ofRun(run)(d) && !answered.has(d.call_id),
+            { from: run.from },
+          );
+          answered.add(call.data.call_id);
+          await b.call("client.tool.result", resultParams(run, call.data.call_id, "ok"));
+        }
+        const fin = await waitFinished(b, run);
+        assert.equal(fin.data.outcome, "failed");
+        assert.equal(fin.data.error_code, "execution_failed");
+        const made = runEvents(b, run).filter((e) => e.event === "client.tool.call").length;
+        assert.equal(made, limit, "no call beyond calls_per_run");
+      },
+    );
+  },
 });

@@ -16,6 +16,7 @@ import {
   startTurn,
   toolPrompt,
   waitFinished,
+  withScenario,
 } from "./_fixtures.ts";
 import { byteLength } from "./_frames.ts";
 import { EVENT_CHUNK_BYTES } from "../../src/protocol/limits.ts";
@@ -300,4 +301,55 @@ Deno.test("shutdown during an active turn answers stopping and the child exits 0
     const fin = runEvents(b, run).find((e) => e.event === "run.finished");
     if (fin !== undefined) assert.equal(fin.data.outcome, "cancelled");
   });
+});
+
+Deno.test({
+  name: "a failing run reports failed with its error code, once, last (reference scenario)",
+  ignore: !REFERENCE,
+  fn: async () => {
+    await withScenario(
+      {
+        turns: [{
+          steps: [
+            { say: "partial answer" },
+            { diagnostic: { code: "test_warning", summary: "Something to note" } },
+            { fail: "execution_failed" },
+          ],
+        }],
+      },
+      async (b) => {
+        await initialize(b);
+        const run = await startTurn(b, "fail please");
+        const diag = await b.waitEvent("diagnostic", ofRun(run), { from: run.from });
+        assert.equal(diag.data.code, "test_warning");
+        assert.equal(diag.data.summary, "Something to note");
+        const fin = await waitFinished(b, run);
+        assert.equal(fin.data.outcome, "failed");
+        assert.equal(fin.data.error_code, "execution_failed");
+        const events = runEvents(b, run);
+        assert.equal(events.at(-1)?.event, "run.finished");
+        assert.ok(
+          [...reconciled(events).values()].join("").includes("partial answer"),
+          "partial kept",
+        );
+      },
+    );
+  },
+});
+
+Deno.test({
+  name: "turn.cancel during a scripted sleep finishes the run cancelled (reference scenario)",
+  ignore: !REFERENCE,
+  fn: async () => {
+    await withScenario({ turns: [{ steps: [{ sleep: 60_000 }, { say: "late" }] }] }, async (b) => {
+      await initialize(b);
+      const run = await startTurn(b, "sleep");
+      await b.waitEvent("input.persisted", ofRun(run), { from: run.from });
+      assert.equal((await b.call("status")).state, "running");
+      await b.call("turn.cancel", { session_id: run.sessionId, run_id: run.runId });
+      const fin = await waitFinished(b, run);
+      assert.equal(fin.data.outcome, "cancelled");
+      assert.equal((await b.call("status")).state, "idle");
+    });
+  },
 });
