@@ -1,0 +1,259 @@
+/**
+ * A minimal `magi-code.local-agent` v1 backend that measures the tool host:
+ * it answers `initialize` (with `client.tools`), `session.create`, `status`
+ * and `turn.start`, then emits `client.tool.call` events and times each call
+ * from the event's emission to the `client.tool.result` request that
+ * completes it (`last_part: true`), then emits `run.finished`. On `shutdown`
+ * it writes its stats as JSON to `BENCH_STATS_FILE`.
+ *
+ * It is a measuring fixture, not a conforming backend: to keep its own cost
+ * out of the numbers it parses requests with plain `JSON.parse`, emits no
+ * `activity` events, and it does not enforce `request_ids` (4,096) or
+ * `calls_per_run` (256; it advertises a larger `calls_per_run` when asked
+ * for more calls) so that one host process can serve 100,000 calls.
+ *
+ * Environment: `BENCH_STATS_FILE` (required), `BENCH_TOOL` (tool name,
+ * default `trivial`), `BENCH_CALLS` (timed calls, default 0),
+ * `BENCH_WARMUP` (untimed calls first, default 0), `BENCH_CONCURRENCY`
+ * (default 1), `BENCH_RSS_EVERY` (sample the host's RSS every this many
+ * timed calls, default 0 = start and end only). The host is this process's
+ * parent (`Deno.ppid`).
+ *
+ * @module
+ */
+
+import { toolIdOf } from "../../src/protocol/canonical.ts";
+import { eventFrame, responseFrame } from "../../src/protocol/envelope.ts";
+import { encodeFrame } from "../../src/protocol/framing.ts";
+import type { JsonObject, JsonValue } from "../../src/protocol/json.ts";
+import { CLIENT_TOOLS_LIMITS, LIMITS } from "../../src/protocol/limits.ts";
+import { BASE_CAPABILITIES } from "../../src/protocol/schemas/capabilities.ts";
+import { readFrames } from "../../src/transport/reader.ts";
+import { readMemoryStatus } from "./proc_status.ts";
+import { summarize } from "./stats.ts";
+
+const SESSION_ID = "bench-session";
+const CONTEXT_ID = "0".repeat(64);
+
+/** What the backend writes to `BENCH_STATS_FILE`. */
+export interface FakeBackendStats {
+  /** Tool that was called. */
+  tool: string;
+  /** Timed calls completed. */
+  calls: number;
+  /** Calls in flight at once. */
+  concurrency: number;
+  /** Untimed calls before the timed ones. */
+  warmup: number;
+  /** Wall time of the timed calls, ms (0 without calls). */
+  elapsed_ms: number;
+  /** Latency summary of the timed calls, or null without calls. */
+  latency_ms: ReturnType<typeof summarize> | null;
+  /** Result bytes of each completed call (the last call's). */
+  result_bytes: number;
+  /** Calls answered with an outcome other than `success`. */
+  failed_calls: number;
+  /** The host's pid (this process's parent). */
+  host_pid: number;
+  /** Host RSS, KiB: at the first timed call, every `BENCH_RSS_EVERY` calls, and at the end. */
+  rss_kb: { calls: number; rss: number }[];
+  /** Host peak RSS (`VmHWM`) at shutdown, KiB. */
+  hwm_kb: number;
+}
+
+function env(name: string, fallback: number): number {
+  const raw = Deno.env.get(name);
+  const value = raw === undefined ? fallback : Number(raw);
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new RangeError(`${name} must be a non-negative integer: ${raw}`);
+  }
+  return value;
+}
+
+interface Pending {
+  t0: number;
+  bytes: number;
+  resolve: () => void;
+}
+
+/** Run the fake backend on stdin/stdout until EOF. */
+export async function serveFakeBackend(): Promise<void> {
+  const statsFile = Deno.env.get("BENCH_STATS_FILE");
+  if (statsFile === undefined) throw new Error("BENCH_STATS_FILE is not set");
+  const tool = Deno.env.get("BENCH_TOOL") ?? "trivial";
+  const calls = env("BENCH_CALLS", 0);
+  const warmup = env("BENCH_WARMUP", 0);
+  const concurrency = Math.max(1, env("BENCH_CONCURRENCY", 1));
+  const rssEvery = env("BENCH_RSS_EVERY", 0);
+  const hostPid = Deno.ppid;
+  const instanceId = crypto.randomUUID();
+  const runId = crypto.randomUUID();
+  const out = Deno.stdout.writable.getWriter();
+  let seq = 0;
+  let toolId = "";
+  let callSeq = 0;
+  const pending = new Map<string, Pending>();
+  const stats: FakeBackendStats = {
+    tool,
+    calls: 0,
+    concurrency,
+    warmup,
+    elapsed_ms: 0,
+    latency_ms: null,
+    result_bytes: 0,
+    failed_calls: 0,
+    host_pid: hostPid,
+    rss_kb: [],
+    hwm_kb: 0,
+  };
+
+  const send = (frame: JsonObject) => {
+    out.write(encodeFrame(frame)).catch(() => {});
+  };
+  const respond = (id: string, result: JsonValue) =>
+    send(responseFrame(instanceId, ++seq, id, { result }));
+  const emit = (event: string, data: JsonObject) =>
+    send(eventFrame(instanceId, ++seq, event, data));
+  const status = (): JsonObject => ({
+    state: "idle",
+    readiness: "ready",
+    provider: "bench",
+    model: "fake",
+    context_id: CONTEXT_ID,
+    session_id: null,
+    run_id: null,
+  });
+
+  function call(): Promise<void> {
+    const callId = `c${++callSeq}`;
+    return new Promise((resolve) => {
+      pending.set(callId, { t0: performance.now(), bytes: 0, resolve });
+      emit("client.tool.call", {
+        session_id: SESSION_ID,
+        run_id: runId,
+        call_id: callId,
+        name: tool,
+        tool_id: toolId,
+        arguments: {},
+        deadline_ms: CLIENT_TOOLS_LIMITS.call_timeout_ms,
+      });
+    });
+  }
+
+  async function runCalls(count: number, latencies: number[] | null): Promise<void> {
+    let started = 0;
+    const sampleRss = (done: number) =>
+      stats.rss_kb.push({ calls: done, rss: readMemoryStatus(hostPid).rssKb });
+    let done = 0;
+    async function lane(): Promise<void> {
+      while (started < count) {
+        started++;
+        const t0 = performance.now();
+        await call();
+        latencies?.push(performance.now() - t0);
+        done++;
+        if (latencies !== null && rssEvery > 0 && done % rssEvery === 0 && done < count) {
+          sampleRss(done);
+        }
+      }
+    }
+    if (latencies !== null) sampleRss(0);
+    await Promise.all(Array.from({ length: Math.min(concurrency, count) }, lane));
+    if (latencies !== null) sampleRss(done);
+  }
+
+  async function runTurn(): Promise<void> {
+    if (warmup > 0) await runCalls(warmup, null);
+    if (calls > 0) {
+      const latencies: number[] = [];
+      const t0 = performance.now();
+      await runCalls(calls, latencies);
+      stats.elapsed_ms = performance.now() - t0;
+      stats.calls = latencies.length;
+      stats.latency_ms = summarize(latencies);
+    }
+    emit("run.finished", {
+      session_id: SESSION_ID,
+      run_id: runId,
+      outcome: "completed",
+      persistence: "not_started",
+      revision: null,
+      error_code: null,
+    });
+  }
+
+  function onResult(id: string, params: JsonObject): void {
+    const entry = pending.get(String(params.call_id));
+    if (entry === undefined) {
+      send(responseFrame(instanceId, ++seq, id, { error: { code: "stale_call" } }));
+      return;
+    }
+    entry.bytes += typeof params.text === "string" ? params.text.length : 0;
+    if (params.outcome !== "success") stats.failed_calls++;
+    const last = params.last_part === true;
+    respond(id, { recorded: true, complete: last });
+    if (last) {
+      pending.delete(String(params.call_id));
+      stats.result_bytes = entry.bytes;
+      entry.resolve();
+    }
+  }
+
+  for await (const item of readFrames(Deno.stdin.readable)) {
+    if (item.kind !== "frame") continue;
+    const request = JSON.parse(item.text) as { id: string; method: string; params: JsonObject };
+    const { id, method, params } = request;
+    switch (method) {
+      case "client.tool.result":
+        onResult(id, params);
+        break;
+      case "initialize": {
+        const definitions = (params.client_tools ?? []) as JsonObject[];
+        const tools = definitions.map((d) => ({ name: String(d.name), tool_id: toolIdOf(d) }));
+        toolId = tools.find((t) => t.name === tool)?.tool_id ?? "";
+        respond(id, {
+          capabilities: [...BASE_CAPABILITIES, "client.tools"],
+          limits: { ...LIMITS },
+          status: status(),
+          descriptors: {
+            "client.tools": {
+              version: 1,
+              tools,
+              limits: {
+                ...CLIENT_TOOLS_LIMITS,
+                calls_per_run: Math.max(CLIENT_TOOLS_LIMITS.calls_per_run, calls + warmup),
+              },
+            },
+          },
+        });
+        break;
+      }
+      case "status":
+        respond(id, status());
+        break;
+      case "session.create":
+        respond(id, { session_id: SESSION_ID, durable: false, revision: "rev-0", notices: [] });
+        break;
+      case "turn.start":
+        respond(id, { run_id: runId, accepted: true });
+        runTurn().catch((error) => {
+          console.error(`fake_backend: ${error instanceof Error ? error.message : error}`);
+          Deno.exit(1);
+        });
+        break;
+      case "turn.cancel":
+        respond(id, { cancellation_requested: true });
+        break;
+      case "shutdown":
+        stats.hwm_kb = readMemoryStatus(hostPid).hwmKb;
+        Deno.writeTextFileSync(statsFile, JSON.stringify(stats));
+        respond(id, { state: "stopping" });
+        break;
+      default:
+        send(responseFrame(instanceId, ++seq, id, { error: { code: "unsupported_method" } }));
+    }
+  }
+  await out.close().catch(() => {});
+}
+
+if (import.meta.main) await serveFakeBackend();

@@ -1,0 +1,129 @@
+/**
+ * Host driver: starts the product CLI (`deno run -A mod.ts run --tools DIR
+ * --agent "<fake backend>" PROMPT`) with {@link ./fake_backend.ts} as its
+ * backend, times spawn → the `host.ready` summary record, drains the host's
+ * stdout, waits for exit, and prints one JSON line: the spawn-to-ready time,
+ * the host's exit code and the fake backend's stats.
+ *
+ * Run: `deno run -A bench/harness/host_driver.ts --tools bench/harness/host_tools
+ * --tool trivial --calls 2000 --concurrency 4`.
+ *
+ * @module
+ */
+
+import { parseArgs } from "node:util";
+import type { FakeBackendStats } from "./fake_backend.ts";
+import { LineSplitter } from "./lines.ts";
+
+const REPO = new URL("../../", import.meta.url).pathname;
+const FAKE_BACKEND = new URL("./fake_backend.ts", import.meta.url).pathname;
+const READY_PREFIX = new TextEncoder().encode('{"type":"host.ready"');
+
+/** Options of {@link measureHost}. */
+export interface HostRunSpec {
+  /** Tool module directory. */
+  toolDir: string;
+  /** Tool the fake backend calls. */
+  tool: string;
+  /** Timed calls (0: startup only). */
+  calls: number;
+  /** Untimed calls first. */
+  warmup: number;
+  /** Calls in flight at once. */
+  concurrency: number;
+  /** Sample the host's RSS every this many calls (0: start and end only). */
+  rssEvery: number;
+}
+
+/** What {@link measureHost} reports. */
+export interface HostRunResult {
+  /** Spawn → `host.ready` read from the host's stdout, ms. */
+  ready_ms: number;
+  /** The host's exit code. */
+  exit_code: number;
+  /** Summary records the host printed. */
+  summary_lines: number;
+  /** The fake backend's measurements. */
+  backend: FakeBackendStats;
+}
+
+function startsWith(line: Uint8Array, prefix: Uint8Array): boolean {
+  if (line.length < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (line[i] !== prefix[i]) return false;
+  return true;
+}
+
+/** Run the host once against the fake backend. Throws when the host fails. */
+export async function measureHost(spec: HostRunSpec): Promise<HostRunResult> {
+  const statsFile = await Deno.makeTempFile({ prefix: "magi-bench-stats-" });
+  try {
+    const agent = `${Deno.execPath()} run -A ${FAKE_BACKEND}`;
+    const t0 = performance.now();
+    const child = new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        `${REPO}mod.ts`,
+        "run",
+        "--tools",
+        spec.toolDir,
+        "--agent",
+        agent,
+        "bench",
+      ],
+      cwd: REPO,
+      env: {
+        BENCH_STATS_FILE: statsFile,
+        BENCH_TOOL: spec.tool,
+        BENCH_CALLS: String(spec.calls),
+        BENCH_WARMUP: String(spec.warmup),
+        BENCH_CONCURRENCY: String(spec.concurrency),
+        BENCH_RSS_EVERY: String(spec.rssEvery),
+        NO_COLOR: "1",
+      },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "inherit",
+    }).spawn();
+    let readyMs = -1;
+    let lines = 0;
+    const splitter = new LineSplitter();
+    for await (const chunk of child.stdout) {
+      for (const line of splitter.push(chunk)) {
+        lines++;
+        if (readyMs < 0 && startsWith(line, READY_PREFIX)) readyMs = performance.now() - t0;
+      }
+    }
+    const status = await child.status;
+    if (status.code !== 0 || readyMs < 0) {
+      throw new Error(`Host run failed: exit ${status.code}, ready ${readyMs >= 0}`);
+    }
+    const backend = JSON.parse(await Deno.readTextFile(statsFile)) as FakeBackendStats;
+    return { ready_ms: readyMs, exit_code: status.code, summary_lines: lines, backend };
+  } finally {
+    await Deno.remove(statsFile).catch(() => {});
+  }
+}
+
+if (import.meta.main) {
+  const { values } = parseArgs({
+    args: Deno.args,
+    options: {
+      tools: { type: "string", default: new URL("./host_tools", import.meta.url).pathname },
+      tool: { type: "string", default: "trivial" },
+      calls: { type: "string", default: "0" },
+      warmup: { type: "string", default: "0" },
+      concurrency: { type: "string", default: "1" },
+      "rss-every": { type: "string", default: "0" },
+    },
+  });
+  const result = await measureHost({
+    toolDir: values.tools,
+    tool: values.tool,
+    calls: Number(values.calls),
+    warmup: Number(values.warmup),
+    concurrency: Number(values.concurrency),
+    rssEvery: Number(values["rss-every"]),
+  });
+  console.log(JSON.stringify(result));
+}
