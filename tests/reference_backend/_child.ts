@@ -1,0 +1,113 @@
+/** A reference backend child over real pipes, for black-box tests. Always killed and reaped. */
+
+const BACKEND = new URL("../../src/reference_backend/main.ts", import.meta.url).pathname;
+
+/** One output frame, loosely typed for assertions. */
+export type Frame = Record<string, unknown> & {
+  type: string;
+  seq: number;
+  id?: string | null;
+  result?: Record<string, unknown>;
+  error?: { code: string };
+  event?: string;
+  data?: Record<string, unknown>;
+};
+
+/** A running child with a temporary MC_HOME and cwd. */
+export class Child {
+  readonly frames: Frame[] = [];
+  readonly #process: Deno.ChildProcess;
+  readonly #writer: WritableStreamDefaultWriter<Uint8Array>;
+  readonly #root: string;
+  readonly #reading: Promise<void>;
+  #next = 0;
+
+  private constructor(process: Deno.ChildProcess, root: string) {
+    this.#process = process;
+    this.#root = root;
+    this.#writer = process.stdin.getWriter();
+    this.#reading = this.#read();
+  }
+
+  /** Spawn `serve --stdio` in a fresh workspace. */
+  static async spawn(
+    env: Record<string, string> = {},
+    options: { cwd?: string } = {},
+  ): Promise<Child> {
+    const root = await Deno.makeTempDir();
+    await Deno.mkdir(`${root}/cwd`);
+    const cwd = options.cwd ?? `${root}/cwd`;
+    const process = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", BACKEND, "serve", "--stdio"],
+      cwd,
+      env: { MC_HOME: `${root}/home`, MAGI_BACKEND_SELF_CHECK: "1", NO_COLOR: "1", ...env },
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "null",
+    }).spawn();
+    return new Child(process, root);
+  }
+
+  /** Working directory created for the child. */
+  get cwd(): string {
+    return `${this.#root}/cwd`;
+  }
+
+  /** Storage root of the child. */
+  get mcHome(): string {
+    return `${this.#root}/home`;
+  }
+
+  /** Send one request; resolves with its response. */
+  async request(method: string, params: Record<string, unknown>): Promise<Frame> {
+    const id = `r${++this.#next}`;
+    const line = JSON.stringify({
+      protocol: "magi-code.local-agent",
+      version: 1,
+      id,
+      method,
+      params,
+    });
+    await this.#writer.write(new TextEncoder().encode(line + "\n"));
+    return await this.waitFor((f) => f.type === "response" && f.id === id);
+  }
+
+  /** Wait (at most 10 s) for a frame matching `predicate`. */
+  async waitFor(predicate: (frame: Frame) => boolean): Promise<Frame> {
+    for (let i = 0; i < 1000; i++) {
+      const found = this.frames.find(predicate);
+      if (found !== undefined) return found;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    throw new Error("Timed out waiting for a frame");
+  }
+
+  /** Wait for an event named `event` whose data matches `where`. */
+  event(event: string, where: (data: Record<string, unknown>) => boolean = () => true) {
+    return this.waitFor((f) => f.type === "event" && f.event === event && where(f.data ?? {}));
+  }
+
+  /** Close stdin, wait for exit (kill after 5 s), remove the workspace; resolves the code. */
+  async close(): Promise<number> {
+    await this.#writer.close().catch(() => {});
+    const timer = setTimeout(() => this.#process.kill("SIGKILL"), 5000);
+    const status = await this.#process.status;
+    clearTimeout(timer);
+    await this.#reading;
+    await Deno.remove(this.#root, { recursive: true });
+    return status.code;
+  }
+
+  async #read(): Promise<void> {
+    let buffer = "";
+    const decoder = new TextDecoder();
+    for await (const chunk of this.#process.stdout) {
+      buffer += decoder.decode(chunk, { stream: true });
+      let at: number;
+      while ((at = buffer.indexOf("\n")) !== -1) {
+        this.frames.push(JSON.parse(buffer.slice(0, at)));
+        buffer = buffer.slice(at + 1);
+      }
+    }
+  }
+}

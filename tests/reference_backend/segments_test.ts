@@ -1,0 +1,37 @@
+import assert from "node:assert/strict";
+import { ContentBudget, splitUtf8 } from "../../src/reference_backend/segments.ts";
+import { boundSummary } from "../../src/reference_backend/summary.ts";
+
+const bytes = (s: string) => new TextEncoder().encode(s).byteLength;
+
+const SPLITS: [string, string, number, string[]][] = [
+  ["empty text as one empty chunk", "", 4, [""]],
+  ["ASCII at the limit", "abcd", 4, ["abcd"]],
+  ["ASCII past the limit", "abcde", 4, ["abcd", "e"]],
+  ["never inside a code point", "aé€😀", 4, ["aé", "€", "😀"]],
+];
+for (const [name, text, max, expected] of SPLITS) {
+  Deno.test(`splitUtf8() splits ${name}`, () => {
+    const chunks = splitUtf8(text, max);
+    assert.deepEqual(chunks, expected);
+    assert.ok(chunks.every((c) => bytes(c) <= max));
+  });
+}
+
+Deno.test("ContentBudget admits at most 512 segments", () => {
+  const budget = new ContentBudget();
+  for (let i = 0; i < 512; i++) assert.equal(budget.admit("x"), true);
+  assert.equal(budget.admit("x"), false);
+});
+
+Deno.test("ContentBudget admits at most 8 MiB of text", () => {
+  const budget = new ContentBudget();
+  assert.equal(budget.admit("x".repeat(8 * 1024 * 1024)), true);
+  assert.equal(budget.admit("y"), false);
+});
+
+Deno.test("boundSummary() removes controls and cuts at 1024 bytes on a code point", () => {
+  assert.equal(boundSummary("a\nb"), "a b");
+  const cut = boundSummary("€".repeat(400));
+  assert.equal(bytes(cut), 1023);
+});

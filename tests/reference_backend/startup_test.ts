@@ -1,0 +1,126 @@
+import assert from "node:assert/strict";
+import { mergeLayers, parseSettingsText } from "../../src/reference_backend/settings.ts";
+import { contextIdOf, runStartup } from "../../src/reference_backend/startup.ts";
+
+async function workspace(): Promise<{ root: string; home: string; cwd: string }> {
+  const root = await Deno.makeTempDir();
+  await Deno.mkdir(`${root}/cwd/.magi-code`, { recursive: true });
+  return { root, home: `${root}/home`, cwd: `${root}/cwd` };
+}
+
+function start(ws: { home: string; cwd: string }, env: Record<string, string> = {}) {
+  const vars: Record<string, string> = { MC_HOME: ws.home, ...env };
+  return runStartup({
+    cwd: ws.cwd,
+    env: (name) => vars[name],
+    signal: new AbortController().signal,
+  });
+}
+
+Deno.test("parseSettingsText() accepts JSONC and rejects non-objects", () => {
+  assert.deepEqual(parseSettingsText('{ // c\n "provider": "scripted", }'), {
+    provider: "scripted",
+  });
+  assert.equal(parseSettingsText("[1]"), null);
+  assert.equal(parseSettingsText("{"), null);
+});
+
+Deno.test("mergeLayers() lets project settings override global ones", () => {
+  const merged = mergeLayers([
+    { dir: "/g", value: { model: "m1", scenario: "s.jsonc", mcp: { servers: { a: {} } } } },
+    { dir: "/p", value: { model: "m2", mcp: { servers: { a: { enabled: false } } } } },
+  ]);
+  assert.ok(merged.ok);
+  assert.equal(merged.settings.model, "m2");
+  assert.equal(merged.settings.scenario, "/g/s.jsonc");
+  assert.deepEqual(merged.settings.enabledMcpServers, []);
+});
+
+const BAD_SETTINGS: [string, unknown][] = [
+  ["a non-string provider", { provider: 1 }],
+  ["an empty model", { model: "" }],
+  ["providers not an object", { providers: [] }],
+  ["a non-boolean enabled", { mcp: { servers: { a: { enabled: "yes" } } } }],
+];
+for (const [name, value] of BAD_SETTINGS) {
+  Deno.test(`mergeLayers() rejects ${name}`, () => {
+    assert.deepEqual(mergeLayers([{ dir: "/", value: value as Record<string, unknown> }]), {
+      ok: false,
+      code: "configuration_invalid",
+    });
+  });
+}
+
+Deno.test("runStartup() is ready by default with the scripted provider", async () => {
+  const ws = await workspace();
+  try {
+    const outcome = await start(ws);
+    assert.ok(outcome.ok);
+    assert.equal(outcome.runtime.provider, "scripted");
+    assert.equal(outcome.runtime.model, "scripted-1");
+    assert.match(outcome.runtime.contextId, /^[0-9a-f]{64}$/);
+    assert.equal((await Deno.stat(`${ws.home}/sessions`)).isDirectory, true);
+  } finally {
+    await Deno.remove(ws.root, { recursive: true });
+  }
+});
+
+const FAILURES: [string, string, Record<string, string>, string][] = [
+  ["malformed global settings", "{", {}, "configuration_invalid"],
+  ["an unknown provider", '{"provider":"nope","model":"m"}', {}, "configuration_invalid"],
+  ["openai without a key", '{"provider":"openai","model":"gpt"}', {}, "provider_unavailable"],
+  ["an enabled MCP server", '{"mcp":{"servers":{"x":{}}}}', {}, "mcp_unavailable"],
+  ["an invalid scenario", "{}", { MAGI_SCENARIO: "missing.jsonc" }, "configuration_invalid"],
+];
+for (const [name, settings, env, code] of FAILURES) {
+  Deno.test(`runStartup() maps ${name} to ${code}`, async () => {
+    const ws = await workspace();
+    try {
+      await Deno.mkdir(ws.home, { recursive: true });
+      await Deno.writeTextFile(`${ws.home}/settings.json`, settings);
+      const outcome = await start(ws, env);
+      assert.equal(outcome.ok, false);
+      assert.equal(!outcome.ok && outcome.code, code);
+    } finally {
+      await Deno.remove(ws.root, { recursive: true });
+    }
+  });
+}
+
+Deno.test("runStartup() admits openai when its key is set", async () => {
+  const ws = await workspace();
+  try {
+    await Deno.writeTextFile(
+      `${ws.cwd}/.magi-code/settings.json`,
+      '{"provider":"openai","model":"gpt"}',
+    );
+    const outcome = await start(ws, { OPENAI_API_KEY: "k" });
+    assert.ok(outcome.ok);
+    assert.equal(outcome.runtime.provider, "openai");
+  } finally {
+    await Deno.remove(ws.root, { recursive: true });
+  }
+});
+
+Deno.test("runStartup() reports startup_cancelled when aborted", async () => {
+  const ws = await workspace();
+  try {
+    const abort = new AbortController();
+    abort.abort();
+    const outcome = await runStartup({
+      cwd: ws.cwd,
+      env: (name) => name === "MC_HOME" ? ws.home : undefined,
+      signal: abort.signal,
+    });
+    assert.equal(!outcome.ok && outcome.code, "startup_cancelled");
+  } finally {
+    await Deno.remove(ws.root, { recursive: true });
+  }
+});
+
+Deno.test("contextIdOf() differs by cwd and by storage root", () => {
+  const a = contextIdOf("/w", "/h");
+  assert.equal(a, contextIdOf("/w", "/h"));
+  assert.notEqual(a, contextIdOf("/w2", "/h"));
+  assert.notEqual(a, contextIdOf("/w", "/h2"));
+});
