@@ -134,6 +134,8 @@ Deno.test("malformed or out-of-order result parts are invalid_params", async () 
       bad({ error_code: "tool_failed" }), // error_code only with outcome error
       bad({ outcome: "error", error_code: "Bad-Code" }),
       bad({ extra: true }),
+      bad({ text: 5 }),
+      bad({ last_part: "yes" }),
       resultParams(run, callId, "x".repeat(CLIENT_TOOLS_LIMITS.result_part_bytes + 1)),
       {
         session_id: run.sessionId,
@@ -184,13 +186,26 @@ Deno.test("a part of exactly result_part_bytes is accepted", async () => {
 
 Deno.test("results for unknown or finalized calls are stale_call", async () => {
   await withBackend({}, async (b) => {
-    await initialize(b, [readTool()]);
-    const { run, callId } = await oneCall(b);
+    await initialize(b, [readTool(), readTool("other")]);
+    // Two calls keep the run active after the first is finalized (else: stale_run).
+    const run = await startTurn(b, toolPrompt([["lookup", {}], ["other", {}]]));
+    const first = await b.waitEvent(
+      "client.tool.call",
+      (d) => ofRun(run)(d) && d.name === "lookup",
+    );
+    const second = await b.waitEvent(
+      "client.tool.call",
+      (d) => ofRun(run)(d) && d.name === "other",
+    );
     const unknown = await b.request("client.tool.result", resultParams(run, "no-such-call", "x"));
     assert.deepEqual(unknown.error, { code: "stale_call" });
-    await b.call("client.tool.result", resultParams(run, callId, "ok"));
-    const again = await b.request("client.tool.result", resultParams(run, callId, "ok"));
+    await b.call("client.tool.result", resultParams(run, first.data.call_id, "ok"));
+    const again = await b.request(
+      "client.tool.result",
+      resultParams(run, first.data.call_id, "ok"),
+    );
     assert.deepEqual(again.error, { code: "stale_call" }, "answered exactly once");
+    await b.call("client.tool.result", resultParams(run, second.data.call_id, "ok"));
     await waitFinished(b, run);
   });
 });
@@ -235,8 +250,12 @@ function sendParts(b: Backend, run: Run, callId: unknown, texts: readonly string
 
 Deno.test("results past result_bytes are result_limit, then stale_call", async () => {
   await withBackend({}, async (b) => {
-    await initialize(b, [readTool()]);
-    const { run, call, callId } = await oneCall(b);
+    await initialize(b, [readTool(), readTool("other")]);
+    // A second outstanding call keeps the run active (else later parts could be stale_run).
+    const run = await startTurn(b, toolPrompt([["lookup", {}], ["other", {}]]));
+    const call = await b.waitEvent("client.tool.call", (d) => ofRun(run)(d) && d.name === "lookup");
+    const other = await b.waitEvent("client.tool.call", (d) => ofRun(run)(d) && d.name === "other");
+    const callId = call.data.call_id;
     const full = CLIENT_TOOLS_LIMITS.result_bytes / CLIENT_TOOLS_LIMITS.result_part_bytes;
     const chunk = "x".repeat(CLIENT_TOOLS_LIMITS.result_part_bytes);
     const ok = await sendParts(b, run, callId, Array(full).fill(chunk));
@@ -257,6 +276,7 @@ Deno.test("results past result_bytes are result_limit, then stale_call", async (
       { from: call.index },
     );
     assert.equal(failed.data.state, "failed");
+    await b.call("client.tool.result", resultParams(run, other.data.call_id, "ok"));
     await waitFinished(b, run);
   });
 });

@@ -331,3 +331,60 @@ Deno.test("client.tool.result without client.tools negotiation is unsupported_ca
     );
   });
 });
+
+const INIT = { required_capabilities: [...PART1_CAPABILITIES] };
+
+Deno.test("a second initialize pipelined behind the first is already_initialized", async () => {
+  await withBackend({}, async (b) => {
+    await b.pipeline([
+      { id: "i1", method: "initialize", params: INIT },
+      { id: "i2", method: "initialize", params: INIT },
+    ]);
+    assert.ok((await b.waitResponse("i1")).result !== undefined);
+    assert.deepEqual((await b.waitResponse("i2")).error, { code: "already_initialized" });
+  });
+});
+
+Deno.test("status pipelined behind initialize is starting/initializing or ready, never mixed", async () => {
+  await withBackend({}, async (b) => {
+    const [, status] = await b.pipeline([
+      { id: "i1", method: "initialize", params: INIT },
+      { id: "s1", method: "status", params: {} },
+      { id: "c1", method: "session.create", params: {} },
+    ]);
+    const s = status?.result as Record<string, unknown>;
+    assert.deepEqual(Object.keys(s).sort(), STATUS_FIELDS);
+    if (s.state === "starting") {
+      assert.equal(s.readiness, "initializing");
+      for (const key of ["provider", "model", "context_id", "selection"]) {
+        assert.equal(s[key], null, key);
+      }
+      const create = await b.waitResponse("c1");
+      assert.ok(
+        create.result !== undefined || create.error?.code === "not_initialized",
+        `session.create while starting: ${JSON.stringify(create.error)}`,
+      );
+    } else {
+      assert.equal(s.state, "idle");
+      assert.equal(s.readiness, "ready");
+    }
+  });
+});
+
+Deno.test("shutdown pipelined behind initialize stops the child with exit 0", async () => {
+  await withBackend({}, async (b) => {
+    await b.send(
+      [
+        { id: "i1", method: "initialize", params: INIT },
+        { id: "x1", method: "shutdown", params: {} },
+      ].map((r) => `${JSON.stringify({ protocol: "magi-code.local-agent", version: 1, ...r })}\n`)
+        .join(""),
+    );
+    assert.deepEqual((await b.waitResponse("x1")).result, { state: "stopping" });
+    await b.expectExit(0);
+    const init = b.frames.find((f) => f.type === "response" && f.id === "i1");
+    if (init?.type === "response" && init.error !== undefined) {
+      assert.deepEqual(init.error, { code: "startup_cancelled" });
+    }
+  });
+});

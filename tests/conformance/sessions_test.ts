@@ -4,6 +4,7 @@
  */
 
 import assert from "node:assert/strict";
+import { REFERENCE } from "./_command.ts";
 import { type Backend, withBackend, Workspace } from "./_harness.ts";
 import { initialize, ofRun, readTool, startTurn, toolPrompt, waitFinished } from "./_fixtures.ts";
 import { filesNamed } from "./_files.ts";
@@ -107,6 +108,9 @@ Deno.test("session.open after restart finds the exact durable session", async ()
       assert.equal(opened.session_id, id);
       assert.equal(opened.durable, true);
       assert.equal((await b.call("status")).session_id, id);
+      const run = await startTurn(b, "Continue please.", id);
+      await b.waitEvent("input.persisted", ofRun(run), { from: run.from });
+      assert.equal((await waitFinished(b, run)).data.persistence, "durable");
     });
   });
 });
@@ -220,4 +224,60 @@ Deno.test("session IDs outside the grammar are invalid_params", async () => {
       assert.deepEqual(res.error, { code: "invalid_params" }, JSON.stringify(params));
     }
   });
+});
+
+/** The reference backend's history file of `id` (`<id>.jsonl` under MC_HOME). */
+async function historyFile(ws: Workspace, id: string): Promise<string> {
+  const files = (await filesNamed(ws.mcHome, id)).filter((f) => f.endsWith(`/${id}.jsonl`));
+  assert.equal(files.length, 1, `one history file for ${id}: ${files.join(", ")}`);
+  return files[0]!;
+}
+
+Deno.test({
+  name:
+    "an empty existing history file opens durable; a deleted one is missing (reference storage)",
+  ignore: !REFERENCE,
+  fn: async () => {
+    await inWorkspace(async (ws) => {
+      let id = "";
+      await withBackend({ workspace: ws }, async (b) => {
+        await initialize(b);
+        id = await durableSession(b);
+      });
+      const file = await historyFile(ws, id);
+      await Deno.writeTextFile(file, "");
+      await withBackend({ workspace: ws }, async (b) => {
+        await initialize(b);
+        assert.equal((await b.call("session.open", { session_id: id })).durable, true);
+      });
+      await Deno.remove(file);
+      await withBackend({ workspace: ws }, async (b) => {
+        await initialize(b);
+        assert.deepEqual((await b.request("session.open", { session_id: id })).error, {
+          code: "session_missing",
+        });
+      });
+    });
+  },
+});
+
+Deno.test({
+  name: "a malformed history file is session_invalid (reference storage)",
+  ignore: !REFERENCE,
+  fn: async () => {
+    await inWorkspace(async (ws) => {
+      let id = "";
+      await withBackend({ workspace: ws }, async (b) => {
+        await initialize(b);
+        id = await durableSession(b);
+      });
+      await Deno.writeTextFile(await historyFile(ws, id), "{not json\n");
+      await withBackend({ workspace: ws }, async (b) => {
+        await initialize(b);
+        assert.deepEqual((await b.request("session.open", { session_id: id })).error, {
+          code: "session_invalid",
+        });
+      });
+    });
+  },
 });
