@@ -31,6 +31,8 @@ export interface CliOptions {
   env?: Record<string, string>;
   /** Called for each record as it arrives, with a function sending SIGINT to the CLI. */
   onRecord?: (record: Rec, interrupt: () => void) => void;
+  /** stdout is not NDJSON summaries (help, tools): do not parse it. */
+  raw?: boolean;
   /** Kill the CLI after this long (a test failure, never a hang); default 60 s. */
   killAfterMs?: number;
 }
@@ -71,6 +73,7 @@ export async function runCli(args: string[], options: CliOptions = {}): Promise<
   for await (const chunk of child.stdout) {
     const text = decoder.decode(chunk, { stream: true });
     stdout += text;
+    if (options.raw) continue;
     buffer += text;
     let lf: number;
     while ((lf = buffer.indexOf("\n")) >= 0) {

@@ -1,0 +1,210 @@
+import assert from "node:assert/strict";
+import { fakeAgent, FIXTURE_TOOLS, ofType, one, ROOT, runCli, SCENARIO } from "./_cli.ts";
+
+const WITH_SCENARIO = { env: { MAGI_SCENARIO: SCENARIO } };
+
+function run(prompt: string, ...flags: string[]): string[] {
+  return ["run", "--tools", FIXTURE_TOOLS, ...flags, prompt];
+}
+
+Deno.test("run: a bad flag exits 2 naming the flag, with nothing on stdout", async () => {
+  const result = await runCli(["run", "--frobnicate", "x"]);
+  assert.equal(result.code, 2);
+  assert.match(result.stderr, /--frobnicate/);
+  assert.equal(result.stdout, "");
+});
+
+Deno.test("run: a broken tool module exits 2 naming the file", async () => {
+  const result = await runCli([
+    "run",
+    "--tools",
+    `${ROOT}tests/e2e/fixtures/broken_tools`,
+    "hello",
+  ]);
+  assert.equal(result.code, 2);
+  assert.match(result.stderr, /bad\.ts/);
+  assert.equal(result.stdout, "");
+});
+
+Deno.test("run: --approve ask without a terminal is a usage error (exit 2)", async () => {
+  // setsid: no controlling terminal, so /dev/tty cannot be opened.
+  const output = await new Deno.Command("setsid", {
+    args: [Deno.execPath(), "run", "-A", `${ROOT}mod.ts`, "run", "--approve", "ask", "hello"],
+    cwd: ROOT,
+    stdin: "null",
+    env: { NO_COLOR: "1", MAGI_CODE_AGENT: fakeAgent("ok") },
+  }).output();
+  assert.equal(output.code, 2);
+  assert.match(new TextDecoder().decode(output.stderr), /--approve ask/);
+  assert.equal(output.stdout.length, 0);
+});
+
+Deno.test("run: a missing backend command exits 3 with host.error", async () => {
+  const result = await runCli(run("hello", "--agent", "/nonexistent/magi-code serve --stdio"));
+  assert.equal(result.code, 3);
+  assert.equal(one(result.records, "host.error").code, "backend_unavailable");
+});
+
+Deno.test("run: completes a turn against the reference backend and writes --last-message", async () => {
+  const file = await Deno.makeTempFile();
+  try {
+    const result = await runCli(
+      run('Use sleepy {"ms":10} please', "--last-message", file, "--deltas"),
+    );
+    assert.equal(result.code, 0, result.stderr);
+    const finished = one(result.records, "turn.finished");
+    assert.equal(finished.outcome, "completed");
+    assert.equal(finished.exit_code, 0);
+    assert.equal(one(result.records, "tool.result").outcome, "success");
+    const messages = ofType(result.records, "message");
+    assert.equal(await Deno.readTextFile(file), messages.at(-1)?.text);
+    assert.ok(ofType(result.records, "message.delta").length > 0);
+  } finally {
+    await Deno.remove(file);
+  }
+});
+
+Deno.test("run: a result just under the bound is delivered in parts", async () => {
+  const result = await runCli(run("BIG_UNDER"), WITH_SCENARIO);
+  assert.equal(result.code, 0, result.stderr);
+  const tool = one(result.records, "tool.result");
+  assert.equal(tool.outcome, "success");
+  assert.equal(tool.bytes, 1_048_576);
+  assert.ok((tool.parts as number) > 1);
+  assert.equal(tool.delivery, "complete");
+});
+
+Deno.test("run: a result over the bound becomes a result_too_large error", async () => {
+  const result = await runCli(run("BIG_OVER"), WITH_SCENARIO);
+  assert.equal(result.code, 0, result.stderr);
+  const tool = one(result.records, "tool.result");
+  assert.equal(tool.outcome, "error");
+  assert.equal(tool.error_code, "result_too_large");
+  assert.equal(tool.delivery, "complete");
+});
+
+Deno.test("run: at most concurrent_calls tools run at once", async () => {
+  const result = await runCli(run("CONCURRENT"), WITH_SCENARIO);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(ofType(result.records, "tool.result").length, 8);
+  const text = String(one(result.records, "message").text);
+  const maxima = [...text.matchAll(/max=(\d+)/g)].map((m) => Number(m[1]));
+  assert.equal(maxima.length, 8);
+  assert.ok(Math.max(...maxima) <= 4, text);
+  assert.ok(Math.max(...maxima) >= 2, text);
+});
+
+Deno.test("run: a tool past its deadline is cancelled and the turn goes on", async () => {
+  const result = await runCli(run("DEADLINE"), WITH_SCENARIO);
+  assert.equal(result.code, 0, result.stderr);
+  const tool = one(result.records, "tool.result");
+  assert.notEqual(tool.outcome, "success");
+  assert.equal(one(result.records, "turn.finished").outcome, "completed");
+});
+
+Deno.test("run: --approve allow runs a write tool after approval", async () => {
+  const result = await runCli(run("APPROVE", "--approve", "allow"), WITH_SCENARIO);
+  assert.equal(result.code, 0, result.stderr);
+  const approval = one(result.records, "approval");
+  assert.equal(approval.decision, "allow");
+  assert.equal(approval.decided_by, "flag");
+  assert.equal(approval.recorded, true);
+  assert.equal(one(result.records, "tool.result").outcome, "success");
+});
+
+Deno.test("run: --approve deny (default) never calls a write tool", async () => {
+  const result = await runCli(run("APPROVE"), WITH_SCENARIO);
+  assert.equal(result.code, 0, result.stderr);
+  const approval = one(result.records, "approval");
+  assert.equal(approval.decision, "deny");
+  assert.equal(ofType(result.records, "tool.call").length, 0);
+});
+
+Deno.test("run: a failed run exits 1", async () => {
+  const result = await runCli(run("FAIL"), WITH_SCENARIO);
+  assert.equal(result.code, 1, result.stderr);
+  const finished = one(result.records, "turn.finished");
+  assert.equal(finished.outcome, "failed");
+  assert.equal(finished.error_code, "execution_failed");
+});
+
+Deno.test("run: SIGINT during a tool cancels the turn and exits 130", async () => {
+  const result = await runCli(run("SLEEPY"), {
+    ...WITH_SCENARIO,
+    onRecord: (record, interrupt) => {
+      if (record.type === "tool.call") interrupt();
+    },
+  });
+  assert.equal(result.code, 130, result.stderr);
+  assert.equal(one(result.records, "tool.cancel").reason, "run_cancelled");
+  assert.equal(one(result.records, "tool.result").outcome, "cancelled");
+  const finished = one(result.records, "turn.finished");
+  assert.equal(finished.outcome, "cancelled");
+  assert.equal(finished.cancelled_by, "signal");
+});
+
+Deno.test("run: --timeout cancels a tool that ignores its signal, exit 1", async () => {
+  const result = await runCli(run("STUBBORN", "--timeout", "1"), WITH_SCENARIO);
+  assert.equal(result.code, 1, result.stderr);
+  const finished = one(result.records, "turn.finished");
+  assert.equal(finished.outcome, "cancelled");
+  assert.equal(finished.cancelled_by, "timeout");
+  assert.equal(one(result.records, "tool.cancel").reason, "run_cancelled");
+});
+
+Deno.test("run: a second SIGINT kills a backend that does not finish, exit 130", async () => {
+  let sent = 0;
+  const result = await runCli(run("hello", "--agent", fakeAgent("stall_run")), {
+    onRecord: (record, interrupt) => {
+      if (record.type === "turn.started") {
+        interrupt();
+        sent++;
+        setTimeout(() => {
+          interrupt();
+          sent++;
+        }, 300);
+      }
+    },
+    killAfterMs: 20_000,
+  });
+  assert.equal(sent, 2);
+  assert.equal(result.code, 130, result.stderr);
+  assert.equal(ofType(result.records, "turn.finished").length, 0);
+});
+
+Deno.test("run: a backend crashing mid-run exits 4 with host.error", async () => {
+  const result = await runCli(run("hello", "--agent", fakeAgent("crash")));
+  assert.equal(result.code, 4, result.stderr);
+  const error = one(result.records, "host.error");
+  assert.equal(error.code, "backend_exited");
+  assert.match(String(error.message), /code 3/);
+});
+
+Deno.test("run: a backend stalling after cancel is killed, exit 4, no hang", async () => {
+  const result = await runCli(run("hello", "--agent", fakeAgent("stall_run"), "--timeout", "0.5"), {
+    killAfterMs: 30_000,
+  });
+  assert.equal(result.code, 4, result.stderr);
+  assert.equal(one(result.records, "host.error").code, "backend_exited");
+});
+
+Deno.test("run: a backend that breaks the protocol exits 4 with host.error", async () => {
+  const result = await runCli(run("hello", "--agent", fakeAgent("unknown_event")));
+  assert.equal(result.code, 4, result.stderr);
+  const error = one(result.records, "host.error");
+  assert.equal(error.code, "protocol_violation");
+  assert.equal(error.exit_code, 4);
+});
+
+Deno.test("run: a backend registering other tool IDs exits 4", async () => {
+  const result = await runCli(run("hello", "--agent", fakeAgent("descriptor_mismatch")));
+  assert.equal(result.code, 4, result.stderr);
+  assert.equal(one(result.records, "host.error").code, "descriptor_mismatch");
+  assert.equal(ofType(result.records, "host.ready").length, 0);
+});
+
+Deno.test("run: an unknown --session exits 1 with request_failed", async () => {
+  const result = await runCli(run("hello", "--session", "no-such-session"));
+  assert.equal(result.code, 1, result.stderr);
+  assert.match(String(one(result.records, "host.error").message), /session_missing/);
+});

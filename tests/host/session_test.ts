@@ -1,0 +1,139 @@
+import assert from "node:assert/strict";
+import type { AgentEvent } from "../../src/client/events.ts";
+import {
+  type CallExecutor,
+  type ExecutionResult,
+  type ToolCall,
+  ToolCallSession,
+} from "../../src/host/session.ts";
+import { ProtocolError } from "../../src/protocol/errors.ts";
+import type { ClientToolResultParams } from "../../src/protocol/schemas/mod.ts";
+import type { SummaryInput } from "../../src/summary/records.ts";
+
+// Stand-ins: an executor that waits for its signal or a release, and a sender that records
+// every part and answers when told to.
+
+function callEvent(callId: string): AgentEvent {
+  return {
+    event: "client.tool.call",
+    seq: 1,
+    data: {
+      session_id: "s",
+      run_id: "r",
+      call_id: callId,
+      name: "t",
+      tool_id: "a".repeat(64),
+      arguments: { x: 1 },
+      deadline_ms: 1000,
+    },
+  };
+}
+
+function cancelEvent(callId: string): AgentEvent {
+  return {
+    event: "client.tool.cancel",
+    seq: 2,
+    data: { session_id: "s", run_id: "r", call_id: callId, reason: "run_cancelled" },
+  };
+}
+
+function result(outcome: ExecutionResult["outcome"], parts: string[]): ExecutionResult {
+  return { outcome, text: parts.join(""), parts, bytes: 0, durationMs: 1, abandoned: false };
+}
+
+class Executor implements CallExecutor {
+  signals: AbortSignal[] = [];
+  parts: string[] = ["a", "b", "c"];
+  execute(_call: ToolCall, signal: AbortSignal): Promise<ExecutionResult> {
+    this.signals.push(signal);
+    if (signal.aborted) return Promise.resolve(result("cancelled", ["stopped"]));
+    return new Promise((resolve) => {
+      signal.addEventListener("abort", () => resolve(result("cancelled", ["stopped"])), {
+        once: true,
+      });
+      if (this.parts.length > 0) setTimeout(() => resolve(result("success", this.parts)), 1);
+    });
+  }
+}
+
+class Sender {
+  sent: ClientToolResultParams[] = [];
+  #resolvers: (() => void)[] = [];
+  reject: ProtocolError | null = null;
+  clientToolResult(params: ClientToolResultParams): Promise<unknown> {
+    this.sent.push(params);
+    return new Promise((resolve, reject) => {
+      this.#resolvers.push(() => (this.reject ? reject(this.reject) : resolve({})));
+    });
+  }
+  answerAll(): void {
+    for (const r of this.#resolvers.splice(0)) r();
+  }
+}
+
+async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 5));
+  assert.ok(check(), "condition not reached");
+}
+
+Deno.test("ToolCallSession pipelines all result parts in order before any answer", async () => {
+  const executor = new Executor();
+  const sender = new Sender();
+  const records: SummaryInput[] = [];
+  const session = new ToolCallSession(sender, executor, { onRecord: (r) => records.push(r) });
+  session.handle(callEvent("c1"));
+  await until(() => sender.sent.length === 3);
+  assert.deepEqual(sender.sent.map((p) => [p.part, p.last_part, p.text]), [
+    [0, false, "a"],
+    [1, false, "b"],
+    [2, true, "c"],
+  ]);
+  sender.answerAll();
+  await session.idle();
+  const done = records.find((r) => r.type === "tool.result");
+  assert.ok(done?.type === "tool.result" && done.delivery === "complete" && done.parts === 3);
+  const call = records.find((r) => r.type === "tool.call");
+  assert.ok(call?.type === "tool.call" && call.arguments_bytes === 7);
+});
+
+Deno.test("ToolCallSession aborts the call's signal on client.tool.cancel", async () => {
+  const executor = new Executor();
+  executor.parts = [];
+  const sender = new Sender();
+  const session = new ToolCallSession(sender, executor);
+  session.handle(callEvent("c1"));
+  session.handle(cancelEvent("c1"));
+  assert.equal(executor.signals[0]?.aborted, true);
+  await until(() => sender.sent.length === 1);
+  assert.equal(sender.sent[0]?.outcome, "cancelled");
+  sender.answerAll();
+  await session.idle();
+});
+
+Deno.test("ToolCallSession honours a cancel that arrives before its call", async () => {
+  const executor = new Executor();
+  const sender = new Sender();
+  const session = new ToolCallSession(sender, executor);
+  session.handle(cancelEvent("c9"));
+  session.handle(callEvent("c9"));
+  assert.equal(executor.signals[0]?.aborted, true);
+  await until(() => sender.sent.length === 1);
+  sender.answerAll();
+  await session.idle();
+});
+
+Deno.test("ToolCallSession records stale_call after a cancel as rejected, not fatal", async () => {
+  const executor = new Executor();
+  const sender = new Sender();
+  sender.reject = new ProtocolError("stale_call");
+  const records: SummaryInput[] = [];
+  const session = new ToolCallSession(sender, executor, { onRecord: (r) => records.push(r) });
+  session.handle(callEvent("c1"));
+  await until(() => sender.sent.length === 3);
+  sender.answerAll();
+  await session.idle();
+  const done = records.find((r) => r.type === "tool.result");
+  assert.ok(done?.type === "tool.result");
+  assert.equal(done.delivery, "rejected");
+  assert.equal(done.delivery_error, "stale_call");
+});
