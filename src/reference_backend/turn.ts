@@ -154,7 +154,7 @@ export class Run implements RunActions {
     }
     await this.#deps.attachment.file
       .append("assistant", { run_id: this.id, message_id: messageId, text })
-      .catch(() => this.#degraded = true);
+      .catch(() => this.#degrade());
   }
 
   /** Client tool calls, started together, at most `concurrent_calls` outstanding. */
@@ -189,7 +189,7 @@ export class Run implements RunActions {
     });
     await this.#deps.attachment.file
       .append("activity", { run_id: this.id, name: step.tool, state: step.outcome, summary })
-      .catch(() => this.#degraded = true);
+      .catch(() => this.#degrade());
     const ok = step.outcome === "completed";
     return {
       outcome: ok ? "success" : "error",
@@ -269,6 +269,17 @@ export class Run implements RunActions {
     const scenario = this.#deps.runtime.scenario;
     const turn = scenario === null ? null : pickTurn(scenario, prompt);
     return turn?.steps ?? planTurn(prompt, [...this.#deps.tools.keys()]);
+  }
+
+  /** Record a failed later append: the run can no longer claim durable history. */
+  async #degrade(): Promise<void> {
+    if (this.#degraded) return;
+    this.#degraded = true;
+    await this.#deps.channel.critical("diagnostic", {
+      ...this.#scope(),
+      code: "persistence_degraded",
+      summary: "A history append failed; this run's history is incomplete",
+    });
   }
 
   /** How outstanding calls are stopped once the run is aborted, or null while it runs. */
