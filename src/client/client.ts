@@ -238,7 +238,7 @@ export class LocalAgentClient {
     if (!isMethod(method)) {
       return Promise.reject(new TypeError(`Unknown method: ${method}`));
     }
-    options.signal?.throwIfAborted();
+    if (options.signal?.aborted) return Promise.reject(options.signal.reason);
     const id = `r${this.#nextId++}`;
     let bytes: Uint8Array;
     try {
