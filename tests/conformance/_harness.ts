@@ -114,6 +114,7 @@ export class Backend {
   #stdoutDone = false;
   #stdoutLoop: Promise<void>;
   #paused = false;
+  #stdoutReader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   #stderrLoop: Promise<void>;
   #stderr: Uint8Array[] = [];
   #stderrBytes = 0;
@@ -330,6 +331,13 @@ export class Backend {
     this.#notify();
   }
 
+  /** Close our end of stdout (the backend's next write breaks). */
+  async closeStdout(): Promise<void> {
+    this.#paused = false;
+    await this.#stdoutReader?.cancel().catch(() => {});
+    await this.#stdoutLoop;
+  }
+
   /** Close stdin (EOF). */
   async closeStdin(): Promise<void> {
     if (this.#stdinClosed) return;
@@ -399,6 +407,7 @@ export class Backend {
   async #readStdout(): Promise<void> {
     let pending: Uint8Array = new Uint8Array(0);
     const reader = this.#child.stdout.getReader();
+    this.#stdoutReader = reader;
     try {
       while (true) {
         while (this.#paused && this.#exit === undefined) await this.#changed(1_000);

@@ -45,6 +45,19 @@ Deno.test({
   },
 });
 
+Deno.test("broken output (the client closed stdout) makes the backend exit 1 without stderr", async () => {
+  await withBackend({}, async (b) => {
+    await initialize(b);
+    await b.closeStdout();
+    for (let i = 0; i < 20 && b.exited === undefined; i++) {
+      await b.sendRequest("status", {});
+      await b.settle(50);
+    }
+    await b.expectExit(1);
+    assert.equal(b.stderr, "", "no stderr diagnostics on transport failure");
+  });
+});
+
 Deno.test("EOF with no work exits 0, before and after initialize", async () => {
   await withBackend({}, async (b) => {
     await b.closeStdin();

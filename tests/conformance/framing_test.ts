@@ -165,6 +165,13 @@ Deno.test("a frame split across writes and two frames in one write are both read
     await b.send(text.slice(10, 40));
     await b.settle(50);
     await b.send(`${text.slice(40)}${frame("s1", "status", {})}`);
+    // A multibyte character split across two writes is still valid UTF-8.
+    const bytes = new TextEncoder().encode(frame("u8", "no.such.method", { x: "\u00e9\u{1F600}" }));
+    const cut = bytes.indexOf(0xf0) + 2;
+    await b.send(bytes.subarray(0, cut));
+    await b.settle(50);
+    await b.send(bytes.subarray(cut));
+    assert.deepEqual((await b.waitResponse("u8")).error, { code: "unsupported_method" });
     assert.ok((await b.waitResponse("split")).result !== undefined);
     assert.ok((await b.waitResponse("s1")).result !== undefined);
   });
