@@ -1,0 +1,243 @@
+/**
+ * The benchmark plan and its execution: every measurement runs as a driver
+ * process pinned with `taskset -c <cpus>` (its children inherit the
+ * placement), and prints one JSON line that is collected here.
+ *
+ * @module
+ */
+
+import type { HostRunResult } from "./harness/host_driver.ts";
+import { generateToolDir } from "./harness/generate_tools.ts";
+import { type BenchToolName, RESULT_BYTES } from "./harness/payloads.ts";
+import type { LatencySummary } from "./harness/stats.ts";
+
+const HARNESS = new URL("./harness/", import.meta.url).pathname;
+
+/** A CPU placement: `taskset -c <cpus>`. */
+export interface Placement {
+  /** The `taskset -c` list. */
+  cpus: string;
+  /** Label for the table. */
+  label: string;
+}
+
+/** The two placements every measurement runs in. */
+export const PLACEMENTS: readonly Placement[] = [
+  { cpus: "0", label: "1 CPU (taskset -c 0)" },
+  { cpus: "0,1", label: "2 CPUs (taskset -c 0,1)" },
+];
+
+/** Iteration counts; {@link QUICK_SIZES} for a smoke run. */
+export interface SuiteSizes {
+  /** Timed trivial calls per round-trip measurement. */
+  trivialCalls: number;
+  /** Untimed calls before each round-trip measurement (trivial; a tenth for 60 KiB, 1 MiB). */
+  warmup: number;
+  /** Timed 60 KiB calls. */
+  calls60k: number;
+  /** Timed 1 MiB calls. */
+  calls1m: number;
+  /** Echo round trips. */
+  echoCalls: number;
+  /** Spawns per startup measurement (median reported). */
+  startups: number;
+  /** Calls of the memory test. */
+  rssCalls: number;
+  /** Repetitions of each throughput measurement (median reported). */
+  repeats: number;
+}
+
+/** Sizes of the published run: about 6 minutes on 2 cores. */
+export const FULL_SIZES: SuiteSizes = {
+  trivialCalls: 3000,
+  warmup: 1000,
+  calls60k: 400,
+  calls1m: 30,
+  echoCalls: 20000,
+  startups: 7,
+  rssCalls: 100_000,
+  repeats: 3,
+};
+
+/** Sizes of a smoke run (seconds, numbers are not meaningful). */
+export const QUICK_SIZES: SuiteSizes = {
+  trivialCalls: 200,
+  warmup: 20,
+  calls60k: 20,
+  calls1m: 4,
+  echoCalls: 1000,
+  startups: 2,
+  rssCalls: 2000,
+  repeats: 1,
+};
+
+/** One throughput measurement: rate and latency. */
+export interface Throughput {
+  /** Calls per second. */
+  callsPerSec: number;
+  /** Latency of each call, ms. */
+  latency: LatencySummary;
+  /** Result bytes per call. */
+  resultBytes: number;
+}
+
+/** Everything measured in one placement. */
+export interface PlacementResults {
+  /** The placement. */
+  placement: Placement;
+  /** Host round trips by `<tool>/<concurrency>`, e.g. `trivial/1`. */
+  host: Record<string, Throughput>;
+  /** MCP SDK round trips, same keys. */
+  mcp: Record<string, Throughput>;
+  /** Echo round trips by concurrency, `1` and `4`. */
+  echo: Record<string, Throughput>;
+  /** Spawn → `host.ready`, median ms, by tool count (`1`, `32`). */
+  hostReadyMs: Record<string, number>;
+  /** Spawn → `tools/list` done, median ms, by tool count. */
+  mcpReadyMs: Record<string, number>;
+  /** Host peak RSS (VmHWM), KiB, by run: `startup/32`, `trivial/4`, `blob_1m/1`. */
+  hostPeakKb: Record<string, number>;
+  /** Host RSS samples over the memory test. */
+  rss: { calls: number; rss: number }[];
+  /** Calls/s during the memory test. */
+  rssCallsPerSec: number;
+}
+
+async function pinned(cpus: string, script: string, args: string[]): Promise<unknown> {
+  const result = await new Deno.Command("taskset", {
+    args: ["-c", cpus, Deno.execPath(), "run", "-A", `${HARNESS}${script}`, ...args],
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  const text = new TextDecoder().decode(result.stdout).trim();
+  if (!result.success) throw new Error(`Benchmark driver failed: ${script} ${args.join(" ")}`);
+  return JSON.parse(text.split("\n").at(-1)!);
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
+}
+
+function throughput(calls: number, elapsedMs: number, latency: LatencySummary, bytes: number) {
+  return { callsPerSec: (calls * 1000) / elapsedMs, latency, resultBytes: bytes };
+}
+
+/** Run `once` `repeats` times; keep the run with the median rate. */
+async function medianRun(repeats: number, once: () => Promise<Throughput>): Promise<Throughput> {
+  const runs: Throughput[] = [];
+  for (let i = 0; i < repeats; i++) runs.push(await once());
+  runs.sort((a, b) => a.callsPerSec - b.callsPerSec);
+  return runs[Math.floor((runs.length - 1) / 2)]!;
+}
+
+/** Progress lines go to stderr so stdout carries only the table. */
+export type Progress = (line: string) => void;
+
+/** Run every measurement in `placement`. */
+export async function runPlacement(
+  placement: Placement,
+  sizes: SuiteSizes,
+  progress: Progress,
+): Promise<PlacementResults> {
+  const { cpus } = placement;
+  const out: PlacementResults = {
+    placement,
+    host: {},
+    mcp: {},
+    echo: {},
+    hostReadyMs: {},
+    mcpReadyMs: {},
+    hostPeakKb: {},
+    rss: [],
+    rssCallsPerSec: 0,
+  };
+  const cases: [BenchToolName, number, number][] = [
+    ["trivial", sizes.trivialCalls, sizes.warmup],
+    ["blob_60k", sizes.calls60k, Math.round(sizes.warmup / 10)],
+    ["blob_1m", sizes.calls1m, Math.max(2, Math.round(sizes.warmup / 100))],
+  ];
+  const toolDir = `${HARNESS}host_tools`;
+  for (const [tool, calls, warmup] of cases) {
+    for (const concurrency of [1, 4]) {
+      const key = `${tool}/${concurrency}`;
+      progress(`${placement.label}: host ${key}`);
+      out.host[key] = await medianRun(sizes.repeats, async () => {
+        const run = await pinned(cpus, "host_driver.ts", [
+          `--tools=${toolDir}`,
+          `--tool=${tool}`,
+          `--calls=${calls}`,
+          `--warmup=${warmup}`,
+          `--concurrency=${concurrency}`,
+        ]) as HostRunResult;
+        const b = run.backend;
+        if (b.failed_calls > 0 || b.result_bytes !== RESULT_BYTES[tool] || !b.latency_ms) {
+          throw new Error(`Host run of ${key} returned wrong results`);
+        }
+        out.hostPeakKb[key] = Math.max(out.hostPeakKb[key] ?? 0, b.hwm_kb);
+        return throughput(b.calls, b.elapsed_ms, b.latency_ms, b.result_bytes);
+      });
+      progress(`${placement.label}: MCP ${key}`);
+      out.mcp[key] = await medianRun(sizes.repeats, async () => {
+        const run = await pinned(cpus, "mcp_client.ts", [
+          "--mode=calls",
+          `--tool=${tool}`,
+          `--calls=${calls}`,
+          `--warmup=${warmup}`,
+          `--concurrency=${concurrency}`,
+        ]) as { calls: number; elapsed_ms: number; latency_ms: LatencySummary };
+        return throughput(run.calls, run.elapsed_ms, run.latency_ms, RESULT_BYTES[tool]);
+      });
+    }
+  }
+  for (const concurrency of [1, 4]) {
+    progress(`${placement.label}: echo/${concurrency}`);
+    out.echo[String(concurrency)] = await medianRun(sizes.repeats, async () => {
+      const run = await pinned(cpus, "echo_parent.ts", [
+        `--calls=${sizes.echoCalls}`,
+        `--warmup=${Math.round(sizes.echoCalls / 10)}`,
+        `--concurrency=${concurrency}`,
+      ]) as { calls: number; elapsed_ms: number; latency_ms: LatencySummary };
+      return throughput(run.calls, run.elapsed_ms, run.latency_ms, 0);
+    });
+  }
+  for (const tools of [1, 32]) {
+    progress(`${placement.label}: startup with ${tools} tools`);
+    const dir = await generateToolDir(tools);
+    try {
+      const hostTimes: number[] = [];
+      const mcpTimes: number[] = [];
+      // One untimed spawn each first: module caches warm, as on a used machine.
+      for (let i = 0; i <= sizes.startups; i++) {
+        const host = await pinned(cpus, "host_driver.ts", [
+          `--tools=${dir}`,
+          "--tool=tool_0",
+        ]) as HostRunResult;
+        const mcp = await pinned(cpus, "mcp_client.ts", ["--mode=startup", `--tools=${tools}`]) as {
+          ready_ms: number;
+        };
+        if (i === 0) continue;
+        hostTimes.push(host.ready_ms);
+        mcpTimes.push(mcp.ready_ms);
+        const key = `startup/${tools}`;
+        out.hostPeakKb[key] = Math.max(out.hostPeakKb[key] ?? 0, host.backend.hwm_kb);
+      }
+      out.hostReadyMs[String(tools)] = median(hostTimes);
+      out.mcpReadyMs[String(tools)] = median(mcpTimes);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  }
+  progress(`${placement.label}: host RSS over ${sizes.rssCalls} calls`);
+  const rssRun = await pinned(cpus, "host_driver.ts", [
+    `--tools=${toolDir}`,
+    "--tool=trivial",
+    `--calls=${sizes.rssCalls}`,
+    `--warmup=${sizes.warmup}`,
+    "--concurrency=4",
+    `--rss-every=${Math.max(1, Math.round(sizes.rssCalls / 10))}`,
+  ]) as HostRunResult;
+  out.rss = rssRun.backend.rss_kb;
+  out.rssCallsPerSec = (rssRun.backend.calls * 1000) / rssRun.backend.elapsed_ms;
+  return out;
+}
