@@ -17,6 +17,7 @@ import {
   toolPrompt,
   waitFinished,
   withScenario,
+  writeTool,
 } from "./_fixtures.ts";
 import { CLIENT_TOOLS_LIMITS } from "../../src/protocol/limits.ts";
 
@@ -88,6 +89,33 @@ Deno.test("a call is bracketed by tool activity started and completed", async ()
     );
     assert.equal(done.data.state, "completed");
     await waitFinished(b, run);
+  });
+});
+
+Deno.test("activity and approval summaries never carry raw arguments or results", async () => {
+  await withBackend({}, async (b) => {
+    await initialize(b, [readTool(), writeTool()]);
+    const run = await startTurn(
+      b,
+      toolPrompt([["lookup", { q: "RAW-ARG-7731" }], ["save_note", { text: "RAW-ARG-8842" }]]),
+    );
+    const call = await b.waitEvent("client.tool.call", (d) => ofRun(run)(d) && d.name === "lookup");
+    const asked = await b.waitEvent("approval.requested", ofRun(run), { from: run.from });
+    await b.call("client.tool.result", resultParams(run, call.data.call_id, "RAW-RESULT-9953"));
+    await b.call("approval.answer", {
+      session_id: run.sessionId,
+      run_id: run.runId,
+      approval_id: asked.data.approval_id,
+      allow: false,
+    });
+    await waitFinished(b, run);
+    for (const e of runEvents(b, run)) {
+      if (e.event !== "activity" && e.event !== "approval.requested") continue;
+      const summary = String(e.data.summary);
+      for (const raw of ["RAW-ARG-7731", "RAW-ARG-8842", "RAW-RESULT-9953"]) {
+        assert.ok(!summary.includes(raw), `${e.event} summary leaks ${raw}: ${summary}`);
+      }
+    }
   });
 });
 

@@ -50,6 +50,19 @@ Deno.test("initialize returns exactly capabilities, limits and status", async ()
     assert.equal(status.run_id, null);
     assert.ok(status.provider === null || typeof status.provider === "string");
     assert.ok(status.model === null || typeof status.model === "string");
+    const selection = status.selection as Record<string, unknown> | null;
+    if (selection !== null) {
+      assert.deepEqual(Object.keys(selection).sort(), [
+        "effective_effort",
+        "effort_support",
+        "model",
+        "permitted_efforts",
+        "provider",
+        "requested_effort",
+        "revision",
+      ]);
+      assert.ok(["supported", "unsupported", "unknown"].includes(String(selection.effort_support)));
+    }
   });
 });
 

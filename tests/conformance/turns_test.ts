@@ -353,3 +353,30 @@ Deno.test({
     });
   },
 });
+
+for (
+  const [name, steps] of [
+    ["over 8 MiB of assistant text", [{ say: "x", repeat: 8 * 1024 * 1024 + 1 }]],
+    ["over 512 assistant segments", Array.from({ length: 513 }, () => ({ say: "s" }))],
+  ] as const
+) {
+  Deno.test({
+    name: `a run with ${name} fails with content_limit (reference scenario)`,
+    ignore: !REFERENCE,
+    fn: async () => {
+      await withScenario({ turns: [{ steps }] }, async (b) => {
+        await initialize(b);
+        const run = await startTurn(b, "too much");
+        const fin = await waitFinished(b, run, 20_000);
+        assert.equal(fin.data.outcome, "failed");
+        assert.equal(fin.data.error_code, "content_limit");
+        const segments = new Set(
+          runEvents(b, run).filter((e) => e.event === "message.reconcile").map((e) =>
+            e.data.message_id
+          ),
+        );
+        assert.ok(segments.size <= 512, "never more than 512 segments");
+      });
+    },
+  });
+}
