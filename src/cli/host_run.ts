@@ -6,7 +6,6 @@
  */
 
 import { LocalAgentClient } from "../client/client.ts";
-import { BackendExited, ClientClosed, ProtocolViolation } from "../client/errors.ts";
 import type { AgentEvent } from "../client/events.ts";
 import { loadToolDirs, ToolLoadError } from "../host/discovery.ts";
 import { ToolExecutor } from "../host/executor.ts";
@@ -17,17 +16,17 @@ import type { InitializeResult } from "../protocol/schemas/mod.ts";
 import {
   type ChildHandle,
   onInterrupt,
-  reapChild,
   spawnChild,
   SpawnError,
   writeStderrLine,
   writeTextFile,
 } from "../runtime/mod.ts";
-import type { HostErrorRecord } from "../summary/records.ts";
 import type { SummaryWriter } from "../summary/writer.ts";
 import type { AgentCommand } from "./agent.ts";
-import { ApprovalDecider } from "./approvals.ts";
+import type { ApprovalDecider } from "./approvals.ts";
 import { EXIT } from "./exit_codes.ts";
+import { classify, HostFailure } from "./failure.ts";
+import { closeBackend } from "./shutdown.ts";
 import { StopState } from "./stop.ts";
 import { runTurn } from "./turn.ts";
 
@@ -83,34 +82,6 @@ export async function loadRegistry(dirs: string[]): Promise<ToolRegistry | null>
   }
 }
 
-class HostFailure extends Error {
-  readonly code: HostErrorRecord["code"];
-  readonly exitCode: number;
-  constructor(code: HostErrorRecord["code"], message: string, exitCode: number) {
-    super(message);
-    this.code = code;
-    this.exitCode = exitCode;
-  }
-}
-
-function classify(error: unknown, started: boolean): HostFailure {
-  if (error instanceof HostFailure) return error;
-  if (error instanceof ProtocolViolation) {
-    return new HostFailure("protocol_violation", error.message, EXIT.protocol);
-  }
-  if (error instanceof BackendExited) {
-    return new HostFailure("backend_exited", error.message, started ? EXIT.protocol : EXIT.startup);
-  }
-  if (error instanceof ClientClosed) {
-    return new HostFailure("client_closed", error.message, EXIT.protocol);
-  }
-  if (error instanceof ProtocolError) {
-    return new HostFailure("request_failed", `Request failed: ${error.code}`, EXIT.runFailed);
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  return new HostFailure("client_closed", `Host failed: ${message}`, EXIT.protocol);
-}
-
 /** Run one turn against a spawned backend; returns the exit code. Never throws for backend faults. */
 export async function runHost(options: HostRunOptions): Promise<number> {
   const { writer } = options;
@@ -152,7 +123,10 @@ export async function runHost(options: HostRunOptions): Promise<number> {
     if (stop.hard.signal.aborted && stop.hardCause === "signal") {
       exitCode = EXIT.interrupted;
     } else {
-      const failure = classify(client.failure ?? error, started);
+      const failure = classify(
+        error instanceof HostFailure ? error : client.failure ?? error,
+        started,
+      );
       writer.emit({
         type: "host.error",
         code: failure.code,
@@ -334,42 +308,4 @@ export async function runHost(options: HostRunOptions): Promise<number> {
     }
     return EXIT.interrupted;
   }
-}
-
-async function closeBackend(
-  client: LocalAgentClient,
-  child: ChildHandle,
-  stop: StopState,
-): Promise<void> {
-  if (stop.hard.signal.aborted || client.failure !== null) {
-    await client.close();
-    await reapChild(
-      child,
-      stop.hard.signal.aborted ? { immediate: true } : {
-        closeGraceMs: 1_000,
-        termGraceMs: 2_000,
-      },
-    );
-    return;
-  }
-  // Clean shutdown: shutdown request, then EOF (stdin closes), then the child exits.
-  const bounded = AbortSignal.any([AbortSignal.timeout(5_000), stop.hard.signal]);
-  try {
-    await client.shutdown({ signal: bounded });
-    await client.endInput();
-    await Promise.race([
-      client.done,
-      new Promise((resolve) => bounded.addEventListener("abort", resolve, { once: true })),
-    ]);
-  } catch {
-    // Failed or timed out: the reaper below escalates.
-  }
-  await client.close();
-  await reapChild(
-    child,
-    stop.hard.signal.aborted ? { immediate: true } : {
-      closeGraceMs: 5_000,
-      termGraceMs: 2_000,
-    },
-  );
 }

@@ -1,8 +1,9 @@
 /**
  * A bounded single-consumer event queue. The producer (the client's read
  * loop) never waits: when the consumer falls behind, best-effort
- * `message.delta` events are dropped and counted; any other overflow ends
- * the queue with an error, never a silent drop.
+ * `message.delta` events are dropped and counted (a new delta is dropped; a
+ * critical event evicts the oldest queued delta); a critical event that
+ * finds no delta to evict is an overflow, never a silent drop.
  *
  * @module
  */
@@ -43,7 +44,10 @@ export class EventQueue implements AsyncIterable<AgentEvent> {
         this.#dropped++;
         return "dropped";
       }
-      return "overflow";
+      const delta = this.#items.findIndex((item) => item.event === "message.delta");
+      if (delta < 0) return "overflow";
+      this.#items.splice(delta, 1);
+      this.#dropped++;
     }
     this.#items.push(event);
     this.#wake();

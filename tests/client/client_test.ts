@@ -3,8 +3,9 @@ import { BackendExited, ProtocolViolation } from "../../src/client/errors.ts";
 import type { AgentEvent } from "../../src/client/events.ts";
 import { ProtocolError } from "../../src/protocol/errors.ts";
 import { BASE_CAPABILITIES } from "../../src/protocol/schemas/capabilities.ts";
-import { reapChild } from "../../src/runtime/mod.ts";
-import { type FakeConnection, startFake } from "./_fake.ts";
+import { LocalAgentClient } from "../../src/client/client.ts";
+import { reapChild, spawnChild } from "../../src/runtime/mod.ts";
+import { FAKE_BACKEND, type FakeConnection, startFake } from "./_fake.ts";
 
 const INIT = {
   required_capabilities: ["client.tools", "session.create", "turn.start", "shutdown"],
@@ -171,5 +172,60 @@ Deno.test("LocalAgentClient does not hang on a backend that stalls and ignores S
     assert.equal(info.signal, "SIGKILL");
   } finally {
     await fake.dispose();
+  }
+});
+
+Deno.test("LocalAgentClient never reuses a request ID, even after an abandoned request", async () => {
+  const fake = startFake("ok");
+  try {
+    await fake.client.initialize(INIT);
+    const controller = new AbortController();
+    const abandoned = fake.client.status({ signal: controller.signal });
+    controller.abort(new Error("gave up"));
+    await assert.rejects(abandoned, /gave up/);
+    const results = await Promise.all(Array.from({ length: 50 }, () => fake.client.status()));
+    assert.equal(results.length, 50);
+    assert.equal(fake.client.failure, null);
+  } finally {
+    await fake.dispose();
+  }
+});
+
+Deno.test("LocalAgentClient keeps reading while the event consumer is slow", async () => {
+  const fake = startFake("flood");
+  try {
+    await startTurn(fake);
+    // Nobody iterates events(): responses must still arrive.
+    const status = await fake.client.status();
+    assert.equal(status.readiness, "ready");
+    const seen: string[] = [];
+    for await (const event of fake.client.events()) {
+      seen.push(event.event);
+      if (event.event === "diagnostic") break;
+    }
+    assert.equal(seen.filter((e) => e === "message.delta").length, 2000);
+  } finally {
+    await fake.dispose();
+  }
+});
+
+Deno.test("LocalAgentClient drops best-effort deltas beyond its queue bound, never critical events", async () => {
+  const child = spawnChild(Deno.execPath(), ["run", "-A", FAKE_BACKEND, "flood"]);
+  const client = new LocalAgentClient(child, { maxQueuedEvents: 100 });
+  try {
+    await client.initialize(INIT);
+    await client.sessionCreate();
+    await client.turnStart("sess1", "hi");
+    await client.status();
+    assert.ok(client.droppedDeltas > 0);
+    const seen: string[] = [];
+    for await (const event of client.events()) {
+      seen.push(event.event);
+      if (event.event === "diagnostic") break;
+    }
+    assert.equal(seen.at(-1), "diagnostic");
+  } finally {
+    await client.close();
+    await reapChild(child, { closeGraceMs: 500, termGraceMs: 500 });
   }
 });

@@ -25,9 +25,16 @@ Deno.test("EventQueue drops best-effort deltas when full and counts them", () =>
   assert.equal(q.dropped, 1);
 });
 
-Deno.test("EventQueue reports overflow for a critical event instead of dropping it", () => {
+Deno.test("EventQueue makes room for a critical event by evicting the oldest delta", () => {
   const q = new EventQueue(1);
   q.push(delta(0));
+  assert.equal(q.push(diagnostic(2)), "queued");
+  assert.equal(q.dropped, 1);
+});
+
+Deno.test("EventQueue reports overflow for a critical event when no delta can make room", () => {
+  const q = new EventQueue(1);
+  q.push(diagnostic(1));
   assert.equal(q.push(diagnostic(2)), "overflow");
 });
 

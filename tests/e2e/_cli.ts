@@ -51,7 +51,13 @@ export async function runCli(args: string[], options: CliOptions = {}): Promise<
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
-    env: { NO_COLOR: "1", MC_HOME: home, MAGI_CODE_AGENT: REFERENCE_AGENT, ...options.env },
+    env: {
+      NO_COLOR: "1",
+      MC_HOME: home,
+      MAGI_CODE_AGENT: REFERENCE_AGENT,
+      MAGI_BACKEND_SELF_CHECK: "1",
+      ...options.env,
+    },
   }).spawn();
   let killed = false;
   const guard = setTimeout(() => {

@@ -1,0 +1,332 @@
+/**
+ * `AgentConnection`: the connection half of the client of
+ * `magi-code.local-agent` version 1 over a child's stdin/stdout. Correlates
+ * responses by request ID (IDs are never reused), validates every output
+ * frame strictly and fails closed, and delivers run events to synchronous
+ * subscribers and a bounded queue.
+ *
+ * @module
+ */
+
+import { isErrorCode, ProtocolError } from "../protocol/errors.ts";
+import { INPUT_FRAME_BYTES, OUTPUT_FRAME_BYTES } from "../protocol/limits.ts";
+import { encodeFrame } from "../protocol/framing.ts";
+import { decodeOutputFrame, requestFrame } from "../protocol/envelope.ts";
+import type { JsonObject } from "../protocol/json.ts";
+import {
+  EVENT_SCHEMAS,
+  type InitializeResult,
+  isEventName,
+  isMethod,
+  METHOD_SCHEMAS,
+} from "../protocol/schemas/mod.ts";
+import { readFrames } from "../transport/reader.ts";
+import { FrameWriter } from "../transport/writer.ts";
+import type { ExitInfo } from "../runtime/mod.ts";
+import { BackendExited, ClientClosed, ProtocolViolation } from "./errors.ts";
+import { type AgentEvent, EVENT_CAPABILITY } from "./events.ts";
+import { EventQueue } from "./event_queue.ts";
+
+/** The pipes of a running backend. */
+export interface AgentTransport {
+  /** The backend's stdin (client → backend). */
+  stdin: WritableStream<Uint8Array>;
+  /** The backend's stdout (backend → client). */
+  stdout: ReadableStream<Uint8Array>;
+  /** Resolves when the backend process exits; used to report its exit code. */
+  exited?: Promise<ExitInfo>;
+}
+
+/** Options of {@link LocalAgentClient}. */
+export interface ClientOptions {
+  /** Events buffered for the `events()` consumer; default 4096. */
+  maxQueuedEvents?: number;
+  /** Outbound frames waiting for the pipe; default 1024 (pipelined result parts). */
+  maxPendingWrites?: number;
+  /** Absolute deadline of one outbound frame from enqueue, ms; default 10000. */
+  writeDeadlineMs?: number;
+  /** How long to wait for the exit status after stdout ends, ms; default 2000. */
+  exitWaitMs?: number;
+}
+
+/** Options of one request. */
+export interface RequestOptions {
+  /** Stop waiting for the response (the request is not retracted on the wire). */
+  signal?: AbortSignal;
+}
+
+/** A listener for validated events; called synchronously in frame order. */
+export type EventListener = (event: AgentEvent) => void;
+
+interface Pending {
+  method: string;
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+  abandoned: boolean;
+  cleanup: () => void;
+}
+
+/**
+ * One connection to a backend: request correlation, strict output
+ * validation (fail closed), event delivery. {@link LocalAgentClient} adds a
+ * typed method per operation.
+ */
+export class AgentConnection {
+  #writer: FrameWriter;
+  #pending = new Map<string, Pending>();
+  #nextId = 1;
+  #instanceId: string | null = null;
+  #lastSeq = 0;
+  #negotiated = new Set<string>();
+  #listeners = new Set<EventListener>();
+  #queue: EventQueue;
+  #failure: Error | null = null;
+  #shutdownAcknowledged = false;
+  #inputEnded = false;
+  #exited: Promise<ExitInfo> | undefined;
+  #exitWaitMs: number;
+  #readAbort = new AbortController();
+  #done: Promise<void>;
+
+  /** Start reading `transport.stdout` at once. */
+  constructor(transport: AgentTransport, options: ClientOptions = {}) {
+    this.#queue = new EventQueue(options.maxQueuedEvents ?? 4096);
+    this.#exited = transport.exited;
+    this.#exitWaitMs = options.exitWaitMs ?? 2_000;
+    this.#writer = new FrameWriter(transport.stdin, {
+      maxPending: options.maxPendingWrites ?? 1024,
+      deadlineMs: options.writeDeadlineMs ?? 10_000,
+      onFatal: (reason) => {
+        this.#fail(new ClientClosed(`Cannot write to the backend: ${reason}`));
+      },
+    });
+    this.#done = this.#readLoop(transport.stdout);
+  }
+
+  /** The backend's `instance_id`, once the first frame arrived. */
+  get instanceId(): string | null {
+    return this.#instanceId;
+  }
+
+  /** Why the client stopped, or null while it works. */
+  get failure(): Error | null {
+    return this.#failure;
+  }
+
+  /** Resolves when reading has stopped (stdout ended or the client failed). */
+  get done(): Promise<void> {
+    return this.#done;
+  }
+
+  /** Best-effort `message.delta` events dropped because the consumer was slow. */
+  get droppedDeltas(): number {
+    return this.#queue.dropped;
+  }
+
+  /**
+   * Validated events for one consumer, in order. Ends after `run` events stop
+   * (stdout ended after a shutdown); throws the failure when the client fails.
+   */
+  events(): AsyncIterable<AgentEvent> {
+    return this.#queue;
+  }
+
+  /** Call `listener` synchronously for every validated event; returns an unsubscribe function. */
+  subscribe(listener: EventListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * Send one request with a fresh ID and wait for its validated result.
+   * Rejects with `ProtocolError(code)` for an error response, with
+   * `ProtocolViolation`/`BackendExited`/`ClientClosed` when the connection
+   * fails, with `RangeError` when the request frame would be too large, and
+   * with the signal's reason when `signal` aborts (the ID stays retired).
+   */
+  request(method: string, params: JsonObject, options: RequestOptions = {}): Promise<unknown> {
+    if (this.#failure !== null) return Promise.reject(this.#failure);
+    if (this.#inputEnded) return Promise.reject(new ClientClosed("Input to the backend ended"));
+    if (!isMethod(method)) {
+      return Promise.reject(new TypeError(`Unknown method: ${method}`));
+    }
+    if (options.signal?.aborted) return Promise.reject(options.signal.reason);
+    const id = `r${this.#nextId++}`;
+    let bytes: Uint8Array;
+    try {
+      bytes = encodeFrame(requestFrame(id, method, params), INPUT_FRAME_BYTES + 1);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return new Promise<unknown>((resolve, reject) => {
+      const signal = options.signal;
+      const onAbort = () => {
+        entry.abandoned = true;
+        reject(signal?.reason ?? new DOMException("Aborted", "AbortError"));
+      };
+      const entry: Pending = {
+        method,
+        resolve,
+        reject,
+        abandoned: false,
+        cleanup: () => signal?.removeEventListener("abort", onAbort),
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.#pending.set(id, entry);
+      if (!this.#writer.write(bytes)) {
+        this.#fail(new ClientClosed("Cannot write to the backend"));
+      }
+    });
+  }
+
+  /**
+   * Stop the client: pending requests reject with `ClientClosed`, reading
+   * stops, the backend's stdin closes (EOF). Does not kill the process.
+   */
+  async close(): Promise<void> {
+    this.#fail(new ClientClosed("Client closed"));
+    await this.#done;
+  }
+
+  /**
+   * Close the backend's stdin (EOF) after the queued frames, and keep reading
+   * its output until it ends. No request can be sent afterwards.
+   */
+  async endInput(): Promise<void> {
+    this.#inputEnded = true;
+    await this.#writer.close();
+  }
+
+  /** Wait up to `timeoutMs` for queued request frames to reach the pipe; false if they did not. */
+  drain(timeoutMs: number): Promise<boolean> {
+    return this.#writer.drain(timeoutMs);
+  }
+
+  async #readLoop(stdout: ReadableStream<Uint8Array>): Promise<void> {
+    try {
+      for await (
+        const item of readFrames(stdout, {
+          maxFrameBytes: OUTPUT_FRAME_BYTES - 1,
+          signal: this.#readAbort.signal,
+        })
+      ) {
+        if (this.#failure !== null) break;
+        if (item.kind === "error") {
+          if (item.code === "incomplete_frame") break; // EOF mid-line: reported as an exit.
+          this.#fail(new ProtocolViolation(`Invalid output line (${item.code})`));
+          break;
+        }
+        this.#onFrame(item.text);
+      }
+    } catch (error) {
+      if (this.#failure === null) {
+        this.#fail(new ClientClosed("Cannot read from the backend", { cause: error }));
+      }
+    }
+    if (this.#failure === null) await this.#onEnd();
+  }
+
+  async #onEnd(): Promise<void> {
+    let info: ExitInfo | undefined;
+    if (this.#exited !== undefined) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      info = await Promise.race([
+        this.#exited,
+        new Promise<undefined>((resolve) => {
+          timer = setTimeout(() => resolve(undefined), this.#exitWaitMs);
+        }),
+      ]);
+      clearTimeout(timer);
+    }
+    const error = new BackendExited(info?.code ?? null, info?.signal ?? null);
+    this.#fail(error, this.#shutdownAcknowledged && this.#pending.size === 0);
+  }
+
+  #onFrame(text: string): void {
+    const decoded = decodeOutputFrame(text);
+    if (!decoded.ok) return this.#fail(new ProtocolViolation(decoded.reason));
+    const frame = decoded.frame;
+    if (this.#instanceId === null) this.#instanceId = frame.instanceId;
+    else if (frame.instanceId !== this.#instanceId) {
+      return this.#fail(new ProtocolViolation("instance_id changed"));
+    }
+    if (frame.seq !== this.#lastSeq + 1) {
+      return this.#fail(
+        new ProtocolViolation(frame.seq <= this.#lastSeq ? "seq repeated" : "seq gap"),
+      );
+    }
+    this.#lastSeq = frame.seq;
+    if (frame.type === "response") {
+      if (frame.id === null) {
+        const code = frame.error?.code ?? "none";
+        return this.#fail(
+          new ProtocolViolation(
+            `Response with null id (error ${isErrorCode(code) ? code : "unknown"})`,
+          ),
+        );
+      }
+      const entry = this.#pending.get(frame.id);
+      if (entry === undefined) {
+        return this.#fail(new ProtocolViolation("Response to an unknown request id"));
+      }
+      if (frame.error !== undefined) {
+        const code = frame.error.code;
+        if (!isErrorCode(code)) return this.#fail(new ProtocolViolation("Unknown error code"));
+        this.#settle(frame.id, entry);
+        if (!entry.abandoned) entry.reject(new ProtocolError(code));
+        return;
+      }
+      const schema = METHOD_SCHEMAS[entry.method as keyof typeof METHOD_SCHEMAS];
+      const parsed = schema.result.safeParse(frame.result);
+      if (!parsed.success) {
+        return this.#fail(new ProtocolViolation(`Invalid ${entry.method} result`));
+      }
+      this.#settle(frame.id, entry);
+      if (entry.method === "initialize") {
+        const result = parsed.data as InitializeResult;
+        this.#negotiated = new Set(result.capabilities);
+      }
+      if (entry.method === "shutdown") this.#shutdownAcknowledged = true;
+      if (!entry.abandoned) entry.resolve(parsed.data);
+      return;
+    }
+    const name = frame.event;
+    if (!isEventName(name)) return this.#fail(new ProtocolViolation("Unknown event name"));
+    const needs = EVENT_CAPABILITY[name];
+    if (needs !== undefined && !this.#negotiated.has(needs)) {
+      return this.#fail(new ProtocolViolation(`Event of a capability not negotiated: ${name}`));
+    }
+    const parsed = EVENT_SCHEMAS[name].safeParse(frame.data);
+    if (!parsed.success) return this.#fail(new ProtocolViolation(`Invalid ${name} data`));
+    const event = { event: name, data: parsed.data, seq: frame.seq } as AgentEvent;
+    for (const listener of this.#listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        return this.#fail(new ClientClosed("Event listener failed", { cause: error }));
+      }
+    }
+    if (this.#queue.push(event) === "overflow") {
+      this.#fail(new ClientClosed("Event queue overflow: the consumer is too slow"));
+    }
+  }
+
+  #settle(id: string, entry: Pending): void {
+    this.#pending.delete(id);
+    entry.cleanup();
+  }
+
+  /** Fail closed once: reject pending requests, end the event queue, close stdin. */
+  #fail(error: Error, clean = false): void {
+    if (this.#failure !== null) return;
+    this.#failure = error;
+    for (const entry of this.#pending.values()) {
+      entry.cleanup();
+      if (!entry.abandoned) entry.reject(error);
+    }
+    this.#pending.clear();
+    this.#queue.end(clean ? null : error);
+    this.#readAbort.abort();
+    void Promise.resolve(this.#writer.close()).catch(() => {});
+  }
+}
