@@ -44,7 +44,7 @@ export interface ExecutionResult {
   /** The whole result text. */
   text: string;
   /** The text split into parts that each fit a frame. */
-  parts: string[];
+  parts: readonly string[];
   /** UTF-8 bytes of `text`. */
   bytes: number;
   /** Wall time of the call. */
