@@ -11,6 +11,7 @@
 import { parseArgs } from "node:util";
 import { LineSplitter } from "./lines.ts";
 import { runLoad } from "./load.ts";
+import { Outbox } from "./outbox.ts";
 import { summarize } from "./stats.ts";
 
 /** A line about the size of a `client.tool.call` event frame. */
@@ -45,7 +46,7 @@ export async function measureEcho(
     stdout: "piped",
     stderr: "inherit",
   }).spawn();
-  const writer = child.stdin.getWriter();
+  const outbox = new Outbox(child.stdin);
   const waiting: (() => void)[] = [];
   let head = 0;
   const reading = (async () => {
@@ -64,9 +65,9 @@ export async function measureEcho(
   try {
     const result = await runLoad(
       () =>
-        new Promise<void>((resolve, reject) => {
+        new Promise<void>((resolve) => {
           waiting.push(resolve);
-          writer.write(payload).catch(reject);
+          outbox.push(payload);
         }),
       calls,
       { concurrency: options.concurrency, warmup: options.warmup },
@@ -79,7 +80,7 @@ export async function measureEcho(
       latency_ms: summarize(result.latencies),
     };
   } finally {
-    await writer.close().catch(() => {});
+    await outbox.close();
     await reading.catch(() => {});
     await child.status;
   }

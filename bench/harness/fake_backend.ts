@@ -29,6 +29,7 @@ import type { JsonObject, JsonValue } from "../../src/protocol/json.ts";
 import { CLIENT_TOOLS_LIMITS, LIMITS } from "../../src/protocol/limits.ts";
 import { BASE_CAPABILITIES } from "../../src/protocol/schemas/capabilities.ts";
 import { readFrames } from "../../src/transport/reader.ts";
+import { Outbox } from "./outbox.ts";
 import { readMemoryStatus } from "./proc_status.ts";
 import { summarize } from "./stats.ts";
 
@@ -88,7 +89,7 @@ export async function serveFakeBackend(): Promise<void> {
   const hostPid = Deno.ppid;
   const instanceId = crypto.randomUUID();
   const runId = crypto.randomUUID();
-  const out = Deno.stdout.writable.getWriter();
+  const out = new Outbox(Deno.stdout.writable);
   let seq = 0;
   let toolId = "";
   let callSeq = 0;
@@ -108,7 +109,7 @@ export async function serveFakeBackend(): Promise<void> {
   };
 
   const send = (frame: JsonObject) => {
-    out.write(encodeFrame(frame)).catch(() => {});
+    out.push(encodeFrame(frame));
   };
   const respond = (id: string, result: JsonValue) =>
     send(responseFrame(instanceId, ++seq, id, { result }));
@@ -253,7 +254,7 @@ export async function serveFakeBackend(): Promise<void> {
         send(responseFrame(instanceId, ++seq, id, { error: { code: "unsupported_method" } }));
     }
   }
-  await out.close().catch(() => {});
+  await out.close();
 }
 
 if (import.meta.main) await serveFakeBackend();
