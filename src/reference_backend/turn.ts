@@ -6,7 +6,7 @@
  */
 
 import type { ErrorCode } from "../protocol/errors.ts";
-import { CLIENT_TOOLS_LIMITS, EVENT_CHUNK_BYTES } from "../protocol/limits.ts";
+import { CLIENT_TOOLS_LIMITS, EVENT_CHUNK_BYTES, RUN_ACTIVITIES } from "../protocol/limits.ts";
 import type { ApprovalBook } from "./approvals.ts";
 import type { EventChannel } from "./channel.ts";
 import type { RegisteredTool } from "./client_tool_defs.ts";
@@ -48,6 +48,7 @@ export class Run implements RunActions {
   #finished = false;
   #active = 0;
   #callsMade = 0;
+  #activities = 0;
 
   /** Prepare a run on `deps.attachment`. */
   constructor(deps: RunDeps) {
@@ -173,6 +174,7 @@ export class Run implements RunActions {
       return { outcome: "denied", errorCode: null, text: "Denied" };
     }
     if (this.#abort.signal.aborted) throw new RunCancelled();
+    this.#countActivity();
     const activity = { ...this.#scope(), activity_id: `act-${crypto.randomUUID()}`, kind: "tool" };
     const summary = boundSummary(step.summary);
     await this.#deps.channel.critical("activity", {
@@ -226,6 +228,7 @@ export class Run implements RunActions {
         throw new RunFailure("execution_failed");
       }
       this.#callsMade++;
+      this.#countActivity();
       return await this.#deps.calls.start(
         { sessionId: this.sessionId, runId: this.id },
         tool,
@@ -269,6 +272,11 @@ export class Run implements RunActions {
     const scenario = this.#deps.runtime.scenario;
     const turn = scenario === null ? null : pickTurn(scenario, prompt);
     return turn?.steps ?? planTurn(prompt, [...this.#deps.tools.keys()]);
+  }
+
+  /** Count one activity identity; past `run_activities` the run fails. */
+  #countActivity(): void {
+    if (++this.#activities > RUN_ACTIVITIES) throw new RunFailure("execution_failed");
   }
 
   /** Record a failed later append: the run can no longer claim durable history. */

@@ -93,7 +93,7 @@ export class Child {
     const timer = setTimeout(() => this.#process.kill("SIGKILL"), 5000);
     const status = await this.#process.status;
     clearTimeout(timer);
-    await this.#reading;
+    await this.#reading.catch(() => {});
     await Deno.remove(this.#root, { recursive: true });
     return status.code;
   }
