@@ -137,10 +137,10 @@ export async function runHost(options: HostRunOptions): Promise<number> {
     }
   } finally {
     clearTimeout(timer);
-    removeInterrupt();
     unsubscribe();
     (session as ToolCallSession | null)?.abortAll();
     await closeBackend(client, child, stop);
+    removeInterrupt();
     if (events.return !== undefined) await events.return().catch(() => {});
   }
   return exitCode;

@@ -9,41 +9,63 @@ import type { LocalAgentClient } from "../client/client.ts";
 import { type ChildHandle, reapChild } from "../runtime/mod.ts";
 import type { StopState } from "./stop.ts";
 
-/** Shut the backend down and reap it; never throws. */
+/** Wait for `promise` at most `ms`, or until `signal` aborts; never rejects. */
+async function settleWithin(
+  promise: Promise<unknown>,
+  ms: number,
+  signal: AbortSignal,
+): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
+  const stop = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+    onAbort = () => resolve();
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    await Promise.race([promise.then(() => {}, () => {}), stop]);
+  } finally {
+    clearTimeout(timer);
+    if (onAbort !== undefined) signal.removeEventListener("abort", onAbort);
+  }
+}
+
+/**
+ * Shut the backend down and reap it; never throws. Clean path: `shutdown`
+ * (at most `SHUTDOWN_ANSWER_MS`), EOF, wait for its output to end (at most
+ * `DRAIN_MS`), then reap. After a hard stop: SIGKILL at once. After a client
+ * failure or an unanswered shutdown: short graces. A hard stop during any
+ * wait (second SIGINT) cuts it short.
+ */
 export async function closeBackend(
   client: LocalAgentClient,
   child: ChildHandle,
   stop: StopState,
 ): Promise<void> {
-  if (stop.hard.signal.aborted || client.failure !== null) {
-    await client.close();
-    await reapChild(
-      child,
-      stop.hard.signal.aborted ? { immediate: true } : {
-        closeGraceMs: 1_000,
-        termGraceMs: 2_000,
-      },
-    );
-    return;
-  }
-  // Clean shutdown: shutdown request, then EOF (stdin closes), then the child exits.
-  const bounded = AbortSignal.any([AbortSignal.timeout(5_000), stop.hard.signal]);
-  try {
-    await client.shutdown({ signal: bounded });
-    await client.endInput();
-    await Promise.race([
-      client.done,
-      new Promise((resolve) => bounded.addEventListener("abort", resolve, { once: true })),
-    ]);
-  } catch {
-    // Failed or timed out: the reaper below escalates.
+  const hard = stop.hard.signal;
+  let acknowledged = false;
+  if (!hard.aborted && client.failure === null) {
+    const answer = client.shutdown().then(() => {
+      acknowledged = true;
+    });
+    await settleWithin(answer, SHUTDOWN_ANSWER_MS, hard);
+    if (acknowledged) {
+      await settleWithin(client.endInput(), DRAIN_MS, hard);
+      await settleWithin(client.done, DRAIN_MS, hard);
+    }
   }
   await client.close();
   await reapChild(
     child,
-    stop.hard.signal.aborted ? { immediate: true } : {
-      closeGraceMs: 5_000,
-      termGraceMs: 2_000,
+    hard.aborted ? { immediate: true } : {
+      closeGraceMs: acknowledged ? DRAIN_MS : 1_000,
+      termGraceMs: acknowledged ? 2_000 : 1_000,
+      signal: hard,
     },
   );
 }
+
+/** How long the backend may take to answer `shutdown`. */
+const SHUTDOWN_ANSWER_MS = 3_000;
+/** Output draining and cleanup after `shutdown` (the backend's 2,000 ms bounds, twice). */
+const DRAIN_MS = 4_000;

@@ -123,19 +123,29 @@ export interface ReapOptions {
   termGraceMs?: number;
   /** Skip the graces: SIGKILL at once. */
   immediate?: boolean;
+  /** When it aborts during a grace, SIGKILL at once. */
+  signal?: AbortSignal;
 }
 
-function waitFor<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+function waitFor<T>(promise: Promise<T>, ms: number, signal?: AbortSignal): Promise<T | undefined> {
+  if (signal?.aborted) return Promise.resolve(undefined);
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
   const timeout = new Promise<undefined>((resolve) => {
     timer = setTimeout(() => resolve(undefined), ms);
+    onAbort = () => resolve(undefined);
+    signal?.addEventListener("abort", onAbort, { once: true });
   });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+  return Promise.race([promise, timeout]).finally(() => {
+    clearTimeout(timer);
+    if (onAbort !== undefined) signal?.removeEventListener("abort", onAbort);
+  });
 }
 
 /**
  * Reap a child in steps: close stdin, wait, SIGTERM, wait, SIGKILL, and
- * always await its exit. Also releases stdout/stderr. Never rejects.
+ * always await its exit (`immediate`: SIGKILL at once; an aborted `signal`
+ * cuts the graces short). Also releases stdout/stderr. Never rejects.
  */
 export async function reapChild(child: ChildHandle, options: ReapOptions = {}): Promise<ExitInfo> {
   try {
@@ -144,10 +154,13 @@ export async function reapChild(child: ChildHandle, options: ReapOptions = {}): 
     // Already closed, or the writer is locked/broken: the pipe closes with the child.
   }
   if (options.immediate) child.kill("SIGKILL");
-  let info = await waitFor(child.exited, options.immediate ? 5_000 : options.closeGraceMs ?? 2_000);
-  if (info === undefined) {
+  const signal = options.signal;
+  let info = options.immediate
+    ? await child.exited
+    : await waitFor(child.exited, options.closeGraceMs ?? 2_000, signal);
+  if (info === undefined && !signal?.aborted) {
     child.kill("SIGTERM");
-    info = await waitFor(child.exited, options.termGraceMs ?? 2_000);
+    info = await waitFor(child.exited, options.termGraceMs ?? 2_000, signal);
   }
   if (info === undefined) {
     child.kill("SIGKILL");

@@ -31,6 +31,10 @@ export interface CliOptions {
   env?: Record<string, string>;
   /** Called for each record as it arrives, with a function sending SIGINT to the CLI. */
   onRecord?: (record: Rec, interrupt: () => void) => void;
+  /** Send SIGINT this long after the start. */
+  interruptAfterMs?: number;
+  /** Use this `MC_HOME` (kept) instead of a fresh temporary one. */
+  home?: string;
   /** stdout is not NDJSON summaries (help, tools): do not parse it. */
   raw?: boolean;
   /** Kill the CLI after this long (a test failure, never a hang); default 60 s. */
@@ -44,7 +48,7 @@ export function fakeAgent(mode: string): string {
 
 /** Run `deno run -A mod.ts ...args` from the repository root. */
 export async function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
-  const home = await Deno.makeTempDir({ prefix: "magi-tools-e2e-" });
+  const home = options.home ?? await Deno.makeTempDir({ prefix: "magi-tools-e2e-" });
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", `${ROOT}mod.ts`, ...args],
     cwd: ROOT,
@@ -71,6 +75,9 @@ export async function runCli(args: string[], options: CliOptions = {}): Promise<
       child.kill("SIGINT");
     } catch { /* gone */ }
   };
+  const early = options.interruptAfterMs === undefined
+    ? undefined
+    : setTimeout(interrupt, options.interruptAfterMs);
   const stderrText = new Response(child.stderr).text();
   const records: Rec[] = [];
   let stdout = "";
@@ -94,8 +101,9 @@ export async function runCli(args: string[], options: CliOptions = {}): Promise<
   }
   const status = await child.status;
   clearTimeout(guard);
+  clearTimeout(early);
   const stderr = await stderrText;
-  await Deno.remove(home, { recursive: true }).catch(() => {});
+  if (options.home === undefined) await Deno.remove(home, { recursive: true }).catch(() => {});
   assert.equal(killed, false, `CLI did not exit in time; stderr:\n${stderr}`);
   assert.equal(buffer, "", "stdout ended with a partial line");
   return { code: status.code, records, stdout, stderr };

@@ -153,23 +153,32 @@ Deno.test("run: --timeout cancels a tool that ignores its signal, exit 1", async
 });
 
 Deno.test("run: a second SIGINT kills a backend that does not finish, exit 130", async () => {
+  const pidFile = await Deno.makeTempFile();
   let sent = 0;
-  const result = await runCli(run("hello", "--agent", fakeAgent("stall_run")), {
-    onRecord: (record, interrupt) => {
-      if (record.type === "turn.started") {
-        interrupt();
-        sent++;
-        setTimeout(() => {
+  try {
+    const result = await runCli(run("hello", "--agent", fakeAgent("stall_run")), {
+      env: { FAKE_PID_FILE: pidFile },
+      onRecord: (record, interrupt) => {
+        if (record.type === "turn.started") {
           interrupt();
           sent++;
-        }, 300);
-      }
-    },
-    killAfterMs: 20_000,
-  });
-  assert.equal(sent, 2);
-  assert.equal(result.code, 130, result.stderr);
-  assert.equal(ofType(result.records, "turn.finished").length, 0);
+          setTimeout(() => {
+            interrupt();
+            sent++;
+          }, 300);
+        }
+      },
+      killAfterMs: 20_000,
+    });
+    assert.equal(sent, 2);
+    assert.equal(result.code, 130, result.stderr);
+    assert.equal(ofType(result.records, "turn.finished").length, 0);
+    const pid = Number(await Deno.readTextFile(pidFile));
+    assert.ok(pid > 0);
+    await assert.rejects(Deno.stat(`/proc/${pid}`), Deno.errors.NotFound, "backend still running");
+  } finally {
+    await Deno.remove(pidFile);
+  }
 });
 
 Deno.test("run: a backend crashing mid-run exits 4 with host.error", async () => {
@@ -207,4 +216,30 @@ Deno.test("run: an unknown --session exits 1 with request_failed", async () => {
   const result = await runCli(run("hello", "--session", "no-such-session"));
   assert.equal(result.code, 1, result.stderr);
   assert.match(String(one(result.records, "host.error").message), /session_missing/);
+});
+
+Deno.test("run: SIGINT during startup shuts the backend down and exits 130", async () => {
+  const result = await runCli(run("hello", "--agent", fakeAgent("slow_init")), {
+    interruptAfterMs: 1_500,
+    killAfterMs: 20_000,
+  });
+  assert.equal(result.code, 130, result.stderr);
+  assert.equal(result.records.length, 0);
+});
+
+Deno.test("run: --session resumes the durable session of an earlier run", async () => {
+  const home = await Deno.makeTempDir({ prefix: "magi-tools-e2e-home-" });
+  try {
+    const first = await runCli(run("first prompt"), { home });
+    assert.equal(first.code, 0, first.stderr);
+    const sessionId = String(one(first.records, "input.persisted").session_id);
+    const second = await runCli(run("second prompt", "--session", sessionId), { home });
+    assert.equal(second.code, 0, second.stderr);
+    const session = one(second.records, "session");
+    assert.equal(session.session_id, sessionId);
+    assert.equal(session.resumed, true);
+    assert.equal(session.durable, true);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
 });
