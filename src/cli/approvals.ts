@@ -36,8 +36,11 @@ export class ApprovalDecider {
     this.#terminal = terminal;
   }
 
-  /** Decide one approval request. */
-  decide(data: ApprovalRequestedData): Promise<ApprovalDecision> {
+  /**
+   * Decide one approval request. When `signal` aborts first (the run ended),
+   * the result is a deny by expiry: the backend already denied it.
+   */
+  decide(data: ApprovalRequestedData, signal?: AbortSignal): Promise<ApprovalDecision> {
     if (this.#mode !== "ask" || this.#terminal === null) {
       return Promise.resolve({
         decision: this.#mode === "allow" ? "allow" : "deny",
@@ -54,16 +57,21 @@ export class ApprovalDecider {
     );
     this.#chain = asked.catch(() => null);
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let onAbort: (() => void) | undefined;
     const expiry = new Promise<ApprovalDecision>((resolve) => {
-      timer = setTimeout(
-        () => resolve({ decision: "deny", decidedBy: "expiry" }),
-        Math.max(0, data.expires_in_ms - 250),
-      );
+      const expire = () => resolve({ decision: "deny", decidedBy: "expiry" });
+      timer = setTimeout(expire, Math.max(0, data.expires_in_ms - 250));
+      onAbort = expire;
+      if (signal?.aborted) expire();
+      else signal?.addEventListener("abort", onAbort, { once: true });
     });
     const answered = asked.then((line): ApprovalDecision => ({
       decision: line !== null && /^\s*y(es)?\s*$/i.test(line) ? "allow" : "deny",
       decidedBy: "user",
     }), (): ApprovalDecision => ({ decision: "deny", decidedBy: "user" }));
-    return Promise.race([answered, expiry]).finally(() => clearTimeout(timer));
+    return Promise.race([answered, expiry]).finally(() => {
+      clearTimeout(timer);
+      if (onAbort !== undefined) signal?.removeEventListener("abort", onAbort);
+    });
   }
 }

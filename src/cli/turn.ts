@@ -62,6 +62,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnOutcome> {
   const { writer, runId } = options;
   const reconciler = new Reconciler();
   const approvals = new Set<Promise<void>>();
+  const runEnded = new AbortController();
   let lastMessage: string | null = null;
   for (;;) {
     const next = await nextEvent(options.events, options.signal);
@@ -115,7 +116,9 @@ export async function runTurn(options: TurnOptions): Promise<TurnOutcome> {
         });
         break;
       case "approval.requested": {
-        const task = answerApproval(options, data).finally(() => approvals.delete(task));
+        const task = answerApproval(options, data, runEnded.signal).finally(() =>
+          approvals.delete(task)
+        );
         approvals.add(task);
         break;
       }
@@ -128,6 +131,7 @@ export async function runTurn(options: TurnOptions): Promise<TurnOutcome> {
         });
         break;
       case "run.finished":
+        runEnded.abort();
         await Promise.allSettled([...approvals]);
         return { finished: data, lastMessage };
       default:
@@ -137,8 +141,12 @@ export async function runTurn(options: TurnOptions): Promise<TurnOutcome> {
   }
 }
 
-async function answerApproval(options: TurnOptions, data: ApprovalRequestedData): Promise<void> {
-  const decision = await options.approvals.decide(data);
+async function answerApproval(
+  options: TurnOptions,
+  data: ApprovalRequestedData,
+  runEnded: AbortSignal,
+): Promise<void> {
+  const decision = await options.approvals.decide(data, runEnded);
   let recorded = false;
   let decidedBy = decision.decidedBy;
   if (decidedBy !== "expiry") {

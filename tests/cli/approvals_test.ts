@@ -54,3 +54,11 @@ Deno.test("ApprovalDecider denies by expiry when nobody answers in time", async 
 Deno.test("ApprovalDecider needs a terminal for ask", () => {
   assert.throws(() => new ApprovalDecider("ask", null), TypeError);
 });
+
+Deno.test("ApprovalDecider stops asking when the run ends (deny by expiry)", async () => {
+  const never: Terminal = { ask: () => new Promise(() => {}), close() {} };
+  const ended = new AbortController();
+  const pending = new ApprovalDecider("ask", never).decide(REQUEST, ended.signal);
+  ended.abort();
+  assert.deepEqual(await pending, { decision: "deny", decidedBy: "expiry" });
+});
