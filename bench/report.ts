@@ -102,15 +102,26 @@ export function buildRows(results: readonly PlacementResults[]): Row[] {
       }, checks);
     });
   }
-  each((r) =>
-    row({
-      measurement: 'Trivial call, isolated tool (`isolation: "process"`)',
-      placement: r.placement.label,
-      host: "not yet available (every tool runs inline)",
-      mcp: DASH,
-      echo: DASH,
-    }, [])
-  );
+  for (const c of [1, 4]) {
+    each((r) => {
+      const iso = r.isolated[String(c)];
+      const inline = r.host[`trivial/${c}`];
+      const share = iso && inline
+        ? `; ${(iso.callsPerSec / inline.callsPerSec * 100).toFixed(0)}% of inline`
+        : "";
+      return row({
+        measurement: `Trivial call, isolated tool (\`isolation: "process"\`), ${
+          c === 1 ? "sequential" : "concurrency 4"
+        }`,
+        placement: r.placement.label,
+        host: iso === undefined
+          ? `not yet available (${r.isolatedNote ?? "not measured"})`
+          : rate(iso) + share,
+        mcp: DASH,
+        echo: DASH,
+      }, []);
+    });
+  }
   for (
     const [tool, label] of [["blob_60k", "60 KiB result"], ["blob_1m", "1 MiB result (64 parts)"]]
   ) {

@@ -87,6 +87,10 @@ export interface PlacementResults {
   placement: Placement;
   /** Host round trips by `<tool>/<concurrency>`, e.g. `trivial/1`. */
   host: Record<string, Throughput>;
+  /** Host round trips of a process-isolated trivial tool by concurrency (`1`, `4`). */
+  isolated: Record<string, Throughput>;
+  /** Why isolated calls were not measured, or null. */
+  isolatedNote: string | null;
   /** MCP SDK round trips, same keys. */
   mcp: Record<string, Throughput>;
   /** Echo round trips by concurrency, `1` and `4`. */
@@ -144,6 +148,8 @@ export async function runPlacement(
   const out: PlacementResults = {
     placement,
     host: {},
+    isolated: {},
+    isolatedNote: null,
     mcp: {},
     echo: {},
     hostReadyMs: {},
@@ -190,6 +196,7 @@ export async function runPlacement(
       });
     }
   }
+  await measureIsolated(out, sizes, progress);
   for (const concurrency of [1, 4]) {
     progress(`${placement.label}: echo/${concurrency}`);
     out.echo[String(concurrency)] = await medianRun(sizes.repeats, async () => {
@@ -240,4 +247,39 @@ export async function runPlacement(
   out.rss = rssRun.backend.rss_kb;
   out.rssCallsPerSec = (rssRun.backend.calls * 1000) / rssRun.backend.elapsed_ms;
   return out;
+}
+
+/**
+ * Trivial calls of a tool declared `isolation: "process"`. The tool answers
+ * `hello` only from its own process; an `inline` answer (or a failed host
+ * run) means process isolation is not available, recorded in `isolatedNote`.
+ */
+async function measureIsolated(
+  out: PlacementResults,
+  sizes: SuiteSizes,
+  progress: Progress,
+): Promise<void> {
+  for (const concurrency of [1, 4]) {
+    progress(`${out.placement.label}: host isolated trivial/${concurrency}`);
+    try {
+      out.isolated[String(concurrency)] = await medianRun(sizes.repeats, async () => {
+        const run = await pinned(out.placement.cpus, "host_driver.ts", [
+          `--tools=${HARNESS}host_tools_isolated`,
+          "--tool=trivial",
+          `--calls=${sizes.trivialCalls}`,
+          `--warmup=${sizes.warmup}`,
+          `--concurrency=${concurrency}`,
+        ]) as HostRunResult;
+        const b = run.backend;
+        if (b.result_bytes !== RESULT_BYTES.trivial || b.failed_calls > 0 || !b.latency_ms) {
+          throw new Error("the tool ran inside the host process");
+        }
+        return throughput(b.calls, b.elapsed_ms, b.latency_ms, b.result_bytes);
+      });
+    } catch (error) {
+      out.isolated = {};
+      out.isolatedNote = error instanceof Error ? error.message : String(error);
+      return;
+    }
+  }
 }

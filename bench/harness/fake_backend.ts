@@ -29,6 +29,7 @@ import type { JsonObject, JsonValue } from "../../src/protocol/json.ts";
 import { CLIENT_TOOLS_LIMITS, LIMITS } from "../../src/protocol/limits.ts";
 import { BASE_CAPABILITIES } from "../../src/protocol/schemas/capabilities.ts";
 import { readFrames } from "../../src/transport/reader.ts";
+import { epochMs } from "./clock.ts";
 import { Outbox } from "./outbox.ts";
 import { readMemoryStatus } from "./proc_status.ts";
 import { summarize } from "./stats.ts";
@@ -60,6 +61,12 @@ export interface FakeBackendStats {
   rss_kb: { calls: number; rss: number }[];
   /** Host peak RSS (`VmHWM`) at shutdown, KiB. */
   hwm_kb: number;
+  /** Epoch ms: this process started (`performance.timeOrigin`). */
+  started_epoch_ms: number;
+  /** Epoch ms: the `initialize` request was read (0 if never). */
+  initialize_epoch_ms: number;
+  /** Epoch ms: the `initialize` response was queued (0 if never). */
+  initialized_epoch_ms: number;
 }
 
 function env(name: string, fallback: number): number {
@@ -106,6 +113,9 @@ export async function serveFakeBackend(): Promise<void> {
     host_pid: hostPid,
     rss_kb: [],
     hwm_kb: 0,
+    started_epoch_ms: performance.timeOrigin,
+    initialize_epoch_ms: 0,
+    initialized_epoch_ms: 0,
   };
 
   const send = (frame: JsonObject) => {
@@ -209,6 +219,7 @@ export async function serveFakeBackend(): Promise<void> {
         onResult(id, params);
         break;
       case "initialize": {
+        stats.initialize_epoch_ms = epochMs();
         const definitions = (params.client_tools ?? []) as JsonObject[];
         const tools = definitions.map((d) => ({ name: String(d.name), tool_id: toolIdOf(d) }));
         toolId = tools.find((t) => t.name === tool)?.tool_id ?? "";
@@ -227,6 +238,7 @@ export async function serveFakeBackend(): Promise<void> {
             },
           },
         });
+        stats.initialized_epoch_ms = epochMs();
         break;
       }
       case "status":

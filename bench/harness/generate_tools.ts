@@ -21,6 +21,7 @@ export function generatedToolSource(index: number): string {
     `  description: ${JSON.stringify(generatedDescription(index))},`,
     `  input: z.strictObject({ key: z.string().describe("Record key") }),`,
     `  effect: "read",`,
+    `  isolation: "inline",`,
     `  run: ({ key }) => key,`,
     `});`,
     ``,

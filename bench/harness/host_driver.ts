@@ -12,6 +12,7 @@
  */
 
 import { parseArgs } from "node:util";
+import { epochMs } from "./clock.ts";
 import type { FakeBackendStats } from "./fake_backend.ts";
 import { LineSplitter } from "./lines.ts";
 
@@ -39,6 +40,8 @@ export interface HostRunSpec {
 export interface HostRunResult {
   /** Spawn → `host.ready` read from the host's stdout, ms. */
   ready_ms: number;
+  /** Epoch ms of the host's spawn. */
+  spawn_epoch_ms: number;
   /** The host's exit code. */
   exit_code: number;
   /** Summary records the host printed. */
@@ -58,6 +61,7 @@ export async function measureHost(spec: HostRunSpec): Promise<HostRunResult> {
   const statsFile = await Deno.makeTempFile({ prefix: "magi-bench-stats-" });
   try {
     const agent = `${Deno.execPath()} run -A ${FAKE_BACKEND}`;
+    const spawnEpoch = epochMs();
     const t0 = performance.now();
     const child = new Deno.Command(Deno.execPath(), {
       args: [
@@ -99,7 +103,13 @@ export async function measureHost(spec: HostRunSpec): Promise<HostRunResult> {
       throw new Error(`Host run failed: exit ${status.code}, ready ${readyMs >= 0}`);
     }
     const backend = JSON.parse(await Deno.readTextFile(statsFile)) as FakeBackendStats;
-    return { ready_ms: readyMs, exit_code: status.code, summary_lines: lines, backend };
+    return {
+      ready_ms: readyMs,
+      spawn_epoch_ms: spawnEpoch,
+      exit_code: status.code,
+      summary_lines: lines,
+      backend,
+    };
   } finally {
     await Deno.remove(statsFile).catch(() => {});
   }

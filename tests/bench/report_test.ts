@@ -25,6 +25,8 @@ const RESULTS: PlacementResults = {
     "blob_1m/1": t(15, 1048576),
     "blob_1m/4": t(15, 1048576),
   },
+  isolated: {},
+  isolatedNote: "the tool ran inside the host process",
   echo: { "1": t(5000), "4": t(20000) },
   hostReadyMs: { "1": 100, "32": 90 },
   mcpReadyMs: { "1": 140, "32": 150 },
@@ -60,8 +62,17 @@ Deno.test("buildRows() checks 1 MiB MB/s, startup with 32 tools and RSS flatness
   assert.equal(rss.result, "MISS");
 });
 
-Deno.test("buildRows() marks isolated tools as not yet available", () => {
-  assert.match(rowOf("Trivial call, isolated tool").host, /not yet available/);
+Deno.test("buildRows() marks isolated tools as not yet available, with the reason", () => {
+  assert.match(
+    rowOf("Trivial call, isolated tool").host,
+    /^not yet available \(the tool ran inside the host process\)$/,
+  );
+});
+
+Deno.test("buildRows() shows isolated calls against inline ones when measured", () => {
+  const rows = buildRows([{ ...RESULTS, isolated: { "1": t(1500) }, isolatedNote: null }]);
+  const row = rows.find((r) => r.measurement.startsWith("Trivial call, isolated tool"));
+  assert.match(row?.host ?? "", /^1,500 calls\/s .*; 50% of inline$/);
 });
 
 Deno.test("renderTable() renders one header, a separator and one line per row", () => {

@@ -15,5 +15,6 @@ export default defineTool({
   description: `Return ${RESULT_BYTES.blob_60k} bytes of text.`,
   input: z.strictObject({}),
   effect: "read",
+  isolation: "inline",
   run: () => text,
 });

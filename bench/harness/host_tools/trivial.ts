@@ -15,5 +15,6 @@ export default defineTool({
   description: `Return ${RESULT_BYTES.trivial} bytes of text.`,
   input: z.strictObject({}),
   effect: "read",
+  isolation: "inline",
   run: () => text,
 });
