@@ -243,3 +243,59 @@ Deno.test("run: --session resumes the durable session of an earlier run", async 
     await Deno.remove(home, { recursive: true });
   }
 });
+
+const HAS_SCRIPT = (() => {
+  try {
+    return Deno.statSync("/usr/bin/script").isFile;
+  } catch {
+    return false;
+  }
+})();
+
+Deno.test({
+  name: "run: --approve ask prompts on the terminal and a 'y' allows the call",
+  ignore: !HAS_SCRIPT,
+  async fn() {
+    // script(1) gives the CLI a pseudo-terminal; its stdin is typed into it.
+    const child = new Deno.Command("/usr/bin/script", {
+      args: [
+        "-qec",
+        `${Deno.execPath()} run -A ${ROOT}mod.ts run --tools ${FIXTURE_TOOLS} --approve ask APPROVE`,
+        "/dev/null",
+      ],
+      cwd: ROOT,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+      env: {
+        NO_COLOR: "1",
+        MAGI_SCENARIO: SCENARIO,
+        MAGI_CODE_AGENT:
+          `${Deno.execPath()} run -A ${ROOT}src/reference_backend/main.ts serve --stdio`,
+      },
+    }).spawn();
+    const writer = child.stdin.getWriter();
+    const decoder = new TextDecoder();
+    let seen = "";
+    let answered = false;
+    const guard = setTimeout(() => child.kill("SIGKILL"), 30_000);
+    for await (const chunk of child.stdout) {
+      seen += decoder.decode(chunk, { stream: true });
+      if (seen.includes("[y/N]") && !answered) {
+        answered = true;
+        await writer.write(new TextEncoder().encode("y\r"));
+      }
+    }
+    await writer.close().catch(() => {});
+    await child.stderr.cancel();
+    const status = await child.status;
+    clearTimeout(guard);
+    assert.equal(status.code, 0, seen);
+    const approval = seen.split(/\r?\n/).find((line) => line.startsWith('{"type":"approval"'));
+    assert.ok(approval !== undefined, seen);
+    const record = JSON.parse(approval);
+    assert.equal(record.decision, "allow");
+    assert.equal(record.decided_by, "user");
+    assert.match(seen, /"type":"tool\.result".*"outcome":"success"/);
+  },
+});
