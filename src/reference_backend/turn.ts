@@ -6,7 +6,7 @@
  */
 
 import type { ErrorCode } from "../protocol/errors.ts";
-import { CLIENT_TOOLS_LIMITS, EVENT_CHUNK_BYTES, RUN_ACTIVITIES } from "../protocol/limits.ts";
+import { EVENT_CHUNK_BYTES, RUN_ACTIVITIES } from "../protocol/limits.ts";
 import type { ApprovalBook } from "./approvals.ts";
 import type { EventChannel } from "./channel.ts";
 import type { RegisteredTool } from "./client_tool_defs.ts";
@@ -14,6 +14,7 @@ import type { CallBook, CancelReason, ToolResult } from "./client_tools.ts";
 import { planTurn } from "./planner.ts";
 import { executeSteps, type RunActions, RunCancelled, RunFailure } from "./provider.ts";
 import { type CallStep, pickTurn, type Step } from "./scenario.ts";
+import { RunCalls } from "./run_calls.ts";
 import { ContentBudget, splitUtf8 } from "./segments.ts";
 import type { Attachment, Sessions } from "./sessions.ts";
 import { type Runtime, SCRIPTED_PROVIDER } from "./startup.ts";
@@ -32,8 +33,6 @@ export interface RunDeps {
 
 type Outcome = "completed" | "cancelled" | "failed";
 
-const encoder = new TextEncoder();
-
 /** One admitted run. */
 export class Run implements RunActions {
   /** Run ID (UUID). */
@@ -41,18 +40,25 @@ export class Run implements RunActions {
   readonly #deps: RunDeps;
   readonly #abort = new AbortController();
   readonly #budget = new ContentBudget();
-  readonly #pending = new Set<Promise<ToolResult>>();
-  readonly #waiters: (() => void)[] = [];
+  readonly #calls: RunCalls;
   #cancelReason: CancelReason | null = null;
   #degraded = false;
   #finished = false;
-  #active = 0;
-  #callsMade = 0;
   #activities = 0;
 
   /** Prepare a run on `deps.attachment`. */
   constructor(deps: RunDeps) {
     this.#deps = deps;
+    this.#calls = new RunCalls({
+      scope: { sessionId: deps.attachment.id, runId: this.id },
+      channel: deps.channel,
+      approvals: deps.approvals,
+      calls: deps.calls,
+      tools: deps.tools,
+      signal: this.#abort.signal,
+      stopped: () => this.#stopped(),
+      countActivity: () => this.#countActivity(),
+    });
   }
 
   /** Session of the run. */
@@ -160,17 +166,12 @@ export class Run implements RunActions {
 
   /** Client tool calls, started together, at most `concurrent_calls` outstanding. */
   callTools(calls: readonly CallStep[]): Promise<ToolResult[]> {
-    return Promise.all(calls.map((spec) => {
-      const task = this.#callOne(spec);
-      this.#pending.add(task);
-      task.finally(() => this.#pending.delete(task)).catch(() => {});
-      return task;
-    }));
+    return this.#calls.callTools(calls);
   }
 
   /** A simulated built-in tool activity (approval first when asked). */
   async builtin(step: Extract<Step, { kind: "builtin" }>): Promise<ToolResult> {
-    if (step.approval && !(await this.#approve(`Allow ${step.tool}: ${step.summary}`))) {
+    if (step.approval && !(await this.#calls.approve(`Allow ${step.tool}: ${step.summary}`))) {
       return { outcome: "denied", errorCode: null, text: "Denied" };
     }
     if (this.#abort.signal.aborted) throw new RunCancelled();
@@ -209,65 +210,6 @@ export class Run implements RunActions {
     });
   }
 
-  async #callOne(spec: CallStep): Promise<ToolResult> {
-    const tool = this.#deps.tools.get(spec.tool);
-    if (tool === undefined) {
-      return { outcome: "error", errorCode: "unknown_tool", text: `Unknown tool: ${spec.tool}` };
-    }
-    const argBytes = encoder.encode(JSON.stringify(spec.arguments)).byteLength;
-    if (argBytes > CLIENT_TOOLS_LIMITS.arguments_bytes) {
-      return { outcome: "error", errorCode: "invalid_arguments", text: "Arguments are too large" };
-    }
-    if (tool.effect === "write" && !(await this.#approve(`Allow client tool ${tool.name}`))) {
-      return { outcome: "denied", errorCode: null, text: "Denied" };
-    }
-    await this.#acquireSlot();
-    try {
-      if (this.#abort.signal.aborted) return { outcome: "cancelled", errorCode: null, text: "" };
-      if (this.#callsMade >= CLIENT_TOOLS_LIMITS.calls_per_run) {
-        throw new RunFailure("execution_failed");
-      }
-      this.#callsMade++;
-      this.#countActivity();
-      return await this.#deps.calls.start(
-        { sessionId: this.sessionId, runId: this.id },
-        tool,
-        spec.arguments,
-        {
-          stopped: () => this.#stopped(),
-        },
-      );
-    } finally {
-      this.#releaseSlot();
-    }
-  }
-
-  async #approve(summary: string): Promise<boolean> {
-    if (this.#abort.signal.aborted) return false;
-    const scope = { sessionId: this.sessionId, runId: this.id };
-    const ticket = this.#deps.approvals.request(scope);
-    const sent = await this.#deps.channel.critical("approval.requested", {
-      ...this.#scope(),
-      approval_id: ticket.approvalId,
-      summary: boundSummary(summary),
-      expires_in_ms: this.#deps.approvals.expiryMs,
-    });
-    if (!sent || this.#abort.signal.aborted) this.#deps.approvals.denyRun(this.id);
-    return await ticket.decision;
-  }
-
-  async #acquireSlot(): Promise<void> {
-    while (this.#active >= CLIENT_TOOLS_LIMITS.concurrent_calls) {
-      await new Promise<void>((resolve) => this.#waiters.push(resolve));
-    }
-    this.#active++;
-  }
-
-  #releaseSlot(): void {
-    this.#active--;
-    this.#waiters.shift()?.();
-  }
-
   #plan(prompt: string): Step[] {
     const scenario = this.#deps.runtime.scenario;
     const turn = scenario === null ? null : pickTurn(scenario, prompt);
@@ -302,7 +244,7 @@ export class Run implements RunActions {
     const stop = this.#stopped();
     if (stop !== null) this.#deps.calls.cancelRun(this.id, stop.reason, { grace: stop.grace });
     this.#deps.approvals.denyRun(this.id);
-    await Promise.allSettled([...this.#pending]);
+    await this.#calls.settled();
   }
 
   async #finish(
