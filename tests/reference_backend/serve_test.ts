@@ -123,3 +123,28 @@ Deno.test("another cwd opening a stored session gets cwd_mismatch", async () => 
     assert.equal(await first.close(), 0);
   }
 });
+
+Deno.test("a scenario past 8 MiB of assistant text fails the run with content_limit", async () => {
+  const root = await Deno.makeTempDir();
+  const scenario = `${root}/big.jsonc`;
+  await Deno.writeTextFile(
+    scenario,
+    JSON.stringify({
+      turns: [{ steps: [{ say: "x", repeat: 5_000_000 }, { say: "y", repeat: 5_000_000 }] }],
+    }),
+  );
+  const child = await Child.spawn({ MAGI_SCENARIO: scenario });
+  try {
+    await child.request("initialize", { required_capabilities: [] });
+    const sessionId = (await child.request("session.create", {})).result?.session_id;
+    await child.request("turn.start", { session_id: sessionId, prompt: "go" });
+    const finished = await child.event("run.finished");
+    assert.equal(finished.data?.outcome, "failed");
+    assert.equal(finished.data?.error_code, "content_limit");
+    const last = child.frames.filter((f) => f.event === "message.reconcile").at(-1);
+    assert.equal(last?.data?.last_part, true, "the admitted segment reconciled completely");
+  } finally {
+    assert.equal(await child.close(), 0);
+    await Deno.remove(root, { recursive: true });
+  }
+});
