@@ -32,19 +32,22 @@ import { TOOL_NAME_PATTERN } from "../protocol/schemas/client_tools.ts";
 export type ToolEffect = "read" | "write";
 
 /**
- * One permission: `false` or omitted denies; `true` allows everything; a list
- * allows only those entries (paths for read/write, `host:port` for net, variable
- * names for env, commands for run, interface names for sys, libraries for ffi).
+ * One permission: `false` or omitted denies; a list allows only those entries
+ * (paths for read/write, `host:port` for net, variable names for env, commands
+ * for run, interface names for sys, libraries for ffi); `true` allows
+ * everything, and is accepted for a process-isolated tool only for `net` and
+ * `sys` (an inline tool may use it anywhere: it widens the host's own flags).
  */
 export type PermissionGrant = boolean | readonly string[];
 
 /**
  * What a tool may touch, in the shape of Deno's permission flags.
  *
- * Declared and stored now; NOT enforced yet. The process sandbox that runs a
- * tool in its own `deno run` with exactly these flags is a later issue. Tools
- * run inline (in the host process) ignore this field and have the host's
- * permissions.
+ * A process-isolated tool (the default) runs in its own `deno run` with
+ * exactly these `--allow-*` flags and nothing else; any other access fails
+ * with `Deno.errors.NotCapable` and the call is answered
+ * `permission_denied`. An inline tool runs with the host's permissions; its
+ * declaration is added to the flags the host needs (`denoFlagsForHost`).
  */
 export interface ToolPermissions {
   /** File system reads. */
@@ -96,11 +99,15 @@ export interface ToolSpec<I extends z.ZodObject> {
   effect: ToolEffect;
   /** The tool's own limit per call, 1,000–600,000 ms; also sent as `timeout_ms`. */
   timeoutMs?: number;
-  /** Declared access; stored, not enforced yet (see {@link ToolPermissions}). */
+  /** Declared access, enforced for process isolation (see {@link ToolPermissions}). Default: none. */
   permissions?: ToolPermissions;
-  /** Where the tool runs; stored, not acted on yet: every tool currently runs inline. */
+  /**
+   * `"process"` (default): its own warm `deno run` process with exactly the
+   * declared permissions, killable. `"inline"`: in the host process, fastest,
+   * with the host's permissions, not killable (abandoned after the grace).
+   */
   isolation?: "process" | "inline";
-  /** Memory cap for process isolation, MiB; stored, not enforced yet. */
+  /** Heap cap for the tool's process, MiB (`--max-old-space-size`); process isolation only. */
   memoryMb?: number;
   /**
    * Do the work. Return a string (sent as-is) or any JSON value (sent as JSON
@@ -130,6 +137,14 @@ const SPEC_KEYS = new Set([
   "run",
 ]);
 const PERMISSION_KEYS = new Set(["read", "write", "net", "env", "run", "sys", "ffi"]);
+/**
+ * Kinds a process-isolated tool may grant wholesale with `true`. Every other
+ * kind needs a list: `read: true` would expose every secret on disk,
+ * `run: true` any program (which runs unsandboxed), `env: true` every secret
+ * in the environment, `ffi: true` native code. `net: true` serves tools that
+ * fetch model-given URLs; `sys: true` exposes only system information.
+ */
+export const UNRESTRICTED_ALLOWED: ReadonlySet<string> = new Set(["net", "sys"]);
 // deno-lint-ignore no-control-regex -- matching control characters is the point
 const CONTROL_EXCEPT_LF_TAB = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/u;
 
@@ -185,16 +200,21 @@ export function defineTool<I extends z.ZodObject>(spec: ToolSpec<I>): Tool<I> {
       }`,
     );
   }
-  if (spec.permissions !== undefined) checkPermissions(name, spec.permissions);
   const isolation: unknown = spec.isolation;
   if (isolation !== undefined && isolation !== "process" && isolation !== "inline") {
     throw new TypeError(
       `Tool isolation must be "process" or "inline": ${name}: ${show(isolation)}`,
     );
   }
+  if (spec.permissions !== undefined) {
+    checkPermissions(name, spec.permissions, isolation === "inline");
+  }
   const memoryMb: unknown = spec.memoryMb;
   if (memoryMb !== undefined && (!Number.isInteger(memoryMb) || (memoryMb as number) < 1)) {
     throw new TypeError(`Tool memoryMb must be a positive integer: ${name}: ${show(memoryMb)}`);
+  }
+  if (memoryMb !== undefined && isolation === "inline") {
+    throw new TypeError(`Tool memoryMb needs process isolation, not inline: ${name}`);
   }
   if (typeof spec.run !== "function") throw new TypeError(`Tool run must be a function: ${name}`);
 
@@ -228,7 +248,7 @@ function checkDescription(name: string, description: unknown): void {
   }
 }
 
-function checkPermissions(name: string, permissions: unknown): void {
+function checkPermissions(name: string, permissions: unknown, inline: boolean): void {
   if (typeof permissions !== "object" || permissions === null || Array.isArray(permissions)) {
     throw new TypeError(`Tool permissions must be an object: ${name}`);
   }
@@ -241,6 +261,16 @@ function checkPermissions(name: string, permissions: unknown): void {
     if (!ok) {
       throw new TypeError(
         `Tool permissions.${key} must be a boolean or a list of non-empty strings: ${name}`,
+      );
+    }
+    if (Array.isArray(grant) && grant.some((entry: string) => entry.includes(","))) {
+      throw new TypeError(
+        `Tool permissions.${key} entries must not contain a comma: ${name}`,
+      );
+    }
+    if (grant === true && !inline && !UNRESTRICTED_ALLOWED.has(key)) {
+      throw new TypeError(
+        `Tool permissions.${key} must list what it allows; true is accepted only for net and sys of a process-isolated tool: ${name}`,
       );
     }
   }

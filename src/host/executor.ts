@@ -8,10 +8,14 @@
  * signal, the backend's deadline or the tool's own `timeoutMs` → turn the
  * return value into text, check `result_bytes`/`result_parts`, split it.
  *
- * When the signal fires, the tool gets `graceMs` to settle. A tool that does
- * not is abandoned: the call is answered without it and its slot is freed.
- * Tools run inline in the host process, so an abandoned tool cannot be killed
- * (the process sandbox is a later issue); its eventual result is ignored.
+ * Where a tool runs: by default in its own warm `deno run` process with
+ * exactly its declared permissions (`sandbox/process_runner.ts`, imported
+ * lazily, Deno only); with `isolation: "inline"` in the host process.
+ *
+ * When the signal fires, the tool gets `graceMs` to settle. A process-isolated
+ * tool that does not is killed (SIGKILL) and its process replaced; an inline
+ * tool cannot be killed, so it is abandoned: the call is answered without it,
+ * its slot is freed and its eventual result is ignored.
  *
  * {@link ToolExecutor.execute} never rejects and the host survives any tool.
  *
@@ -22,11 +26,17 @@ import { requestFrame } from "../protocol/envelope.ts";
 import { encodedFrameBytes } from "../protocol/framing.ts";
 import { type ClientToolsLimits, ID_BYTES, INPUT_FRAME_BYTES } from "../protocol/limits.ts";
 import { utf8ByteLength } from "../protocol/schemas/common.ts";
-import type { ToolContext } from "./define.ts";
+import type { Tool, ToolContext } from "./define.ts";
 import type { RegisteredTool, ToolRegistry } from "./registry.ts";
 import { resultToText, splitResultText } from "./result.ts";
 import { formatIssues, truncateText } from "./_text.ts";
 import { Slots } from "./_slots.ts";
+import { permissionDeniedText } from "./sandbox/channel.ts";
+import { LogBuffer, type ToolLog } from "./sandbox/log_buffer.ts";
+import { isolationOf } from "./sandbox/permissions.ts";
+import type { IsolatedOutcome, ProcessRunner } from "./sandbox/process_runner.ts";
+
+export type { ToolLog } from "./sandbox/log_buffer.ts";
 
 /** One `client.tool.call`, as the session hands it over. */
 export interface ToolCallRequest {
@@ -53,7 +63,10 @@ export type ToolCallOutcome = "success" | "error" | "cancelled";
 export interface ToolCallResult {
   /** The outcome on every part. */
   readonly outcome: ToolCallOutcome;
-  /** With `outcome:"error"`: `unknown_tool`, `invalid_arguments`, `tool_failed`, `timeout` or `result_too_large`. */
+  /**
+   * With `outcome:"error"`: `unknown_tool`, `invalid_arguments`, `tool_failed`,
+   * `permission_denied`, `tool_crashed`, `timeout` or `result_too_large`.
+   */
   readonly errorCode?: string;
   /** The whole text the model sees. */
   readonly text: string;
@@ -63,8 +76,10 @@ export interface ToolCallResult {
   readonly bytes: number;
   /** Wall time from `execute` to the answer, ms. */
   readonly durationMs: number;
-  /** The tool ignored its signal past the grace period and was left running. */
+  /** An inline tool ignored its signal past the grace period and was left running. */
   readonly abandoned: boolean;
+  /** A process-isolated tool ignored its signal past the grace period and its process was killed. */
+  readonly killed: boolean;
 }
 
 /** Options of {@link ToolExecutor}. */
@@ -81,6 +96,15 @@ export interface ExecutorOptions {
    * outcome and part number, so it is never too small.
    */
   envelopeBytes?: number;
+  /**
+   * Receives each process-isolated call's captured output (console and
+   * stdout/stderr writes, at most 64 KiB plus a truncation marker), once per
+   * call that wrote anything, before `execute` resolves. Inline tools' output
+   * is not captured (it goes to the host's stderr).
+   */
+  onLog?: (log: ToolLog) => void;
+  /** The `deno` executable for tool processes; default `Deno.execPath()`. */
+  denoPath?: string;
 }
 
 const MAX_TIMER_MS = 2_147_483_647;
@@ -93,13 +117,16 @@ type Stop =
 type Settled =
   | { readonly kind: "value"; readonly value: unknown }
   | { readonly kind: "thrown"; readonly error: unknown }
-  | { readonly kind: "abandoned" };
+  | { readonly kind: "abandoned" }
+  | { readonly kind: "killed" }
+  | { readonly kind: "answer"; readonly answer: Answer };
 
 interface Answer {
   readonly outcome: ToolCallOutcome;
   readonly errorCode?: string;
   readonly text: string;
   readonly abandoned?: boolean;
+  readonly killed?: boolean;
 }
 
 /** Runs registered tools for `client.tool.call` events, within the descriptor's limits. */
@@ -110,6 +137,10 @@ export class ToolExecutor {
   readonly #graceMs: number;
   readonly #envelopeBytes: number;
   readonly #slots: Slots;
+  readonly #onLog: ((log: ToolLog) => void) | undefined;
+  readonly #denoPath: string | undefined;
+  #runner: Promise<ProcessRunner | null> | undefined;
+  #closed = false;
 
   /** An executor for `registry`'s tools. */
   constructor(registry: ToolRegistry, options: ExecutorOptions) {
@@ -119,6 +150,36 @@ export class ToolExecutor {
     this.#graceMs = options.graceMs ?? options.limits.cancel_grace_ms;
     this.#envelopeBytes = options.envelopeBytes ?? defaultEnvelopeBytes(options.limits);
     this.#slots = new Slots(options.limits.concurrent_calls);
+    this.#onLog = options.onLog;
+    this.#denoPath = options.denoPath;
+  }
+
+  /**
+   * Start one warm process for every process-isolated tool now, so first
+   * calls do not wait for `deno run` to start. Optional: processes otherwise
+   * start on first use. Each costs a Deno process's memory.
+   */
+  async prewarm(): Promise<void> {
+    const isolated = this.#registry.tools.filter((entry) => isolationOf(entry.tool) === "process");
+    if (isolated.length === 0) return;
+    const runner = await this.#processRunner();
+    for (const entry of isolated) runner?.prewarm(entry.tool, entry.file);
+  }
+
+  /**
+   * Stop every tool process and wait until they exited. Calls still running
+   * in a process end as `error`/`tool_crashed`. Call once, at shutdown.
+   */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const runner = await this.#runner;
+    await runner?.close();
+  }
+
+  /** Live process IDs of `name`'s tool processes (for diagnostics and tests). */
+  async processIds(name: string): Promise<number[]> {
+    const runner = this.#runner === undefined ? null : await this.#runner;
+    return runner?.pids(name) ?? [];
   }
 
   /** Calls currently holding a slot (running, not queued, not abandoned). */
@@ -164,7 +225,7 @@ export class ToolExecutor {
         text: `Invalid arguments: ${formatIssues(parsed.error.issues)}`,
       };
     }
-    if (signal.aborted) return stopped({ kind: "cancel" }, false, this.#graceMs);
+    if (signal.aborted) return stopped({ kind: "cancel" }, null, this.#graceMs);
 
     const stop = new AbortController();
     // Timers overflow past 2^31-1 ms; a non-finite deadline falls back to the largest allowed.
@@ -180,22 +241,25 @@ export class ToolExecutor {
     );
     try {
       const acquired = await this.#slots.acquire(stop.signal);
-      if (!acquired) return stopped(stop.signal.reason as Stop, false, this.#graceMs);
+      if (!acquired) return stopped(stop.signal.reason as Stop, null, this.#graceMs);
       let released = false;
       const release = () => {
         if (!released) this.#slots.release();
         released = true;
       };
       try {
-        const settled = await this.#run(entry, parsed.data, call, {
-          stop,
-          deadlineAt,
-        });
-        // A grace timer only starts once the signal fired, so "abandoned" implies aborted.
-        if (stop.signal.aborted || settled.kind === "abandoned") {
+        const settled = isolationOf(entry.tool) === "inline"
+          ? await this.#run(entry, parsed.data, call, { stop, deadlineAt })
+          : await this.#runIsolated(entry, call, { stop, deadlineAt });
+        // A grace timer only starts once the signal fired, so "abandoned"/"killed" imply aborted.
+        if (stop.signal.aborted || settled.kind === "abandoned" || settled.kind === "killed") {
           const reason = (stop.signal.reason ?? { kind: "cancel" }) as Stop;
-          return stopped(reason, settled.kind === "abandoned", this.#graceMs);
+          const how = settled.kind === "abandoned" || settled.kind === "killed"
+            ? settled.kind
+            : null;
+          return stopped(reason, how, this.#graceMs);
         }
+        if (settled.kind === "answer") return settled.answer;
         if (settled.kind === "thrown") return failed(entry, settled.error);
         return this.#success(settled.value);
       } finally {
@@ -252,6 +316,75 @@ export class ToolExecutor {
     }
   }
 
+  #processRunner(): Promise<ProcessRunner | null> {
+    if (this.#runner === undefined) {
+      const cwd = this.#cwd;
+      const denoPath = this.#denoPath;
+      // Deno only, and loaded only when a process-isolated tool is used.
+      this.#runner = typeof Deno === "undefined"
+        ? Promise.resolve(null)
+        : import("./sandbox/process_runner.ts").then(({ ProcessRunner }) =>
+          new ProcessRunner({ cwd, ...(denoPath === undefined ? {} : { denoPath }) })
+        );
+    }
+    return this.#runner;
+  }
+
+  async #runIsolated(
+    entry: RegisteredTool,
+    call: ToolCallRequest,
+    control: { stop: AbortController; deadlineAt: number },
+  ): Promise<Settled> {
+    const runner = this.#closed ? null : await this.#processRunner();
+    if (runner === null) {
+      const why = this.#closed
+        ? "the tool host is shutting down"
+        : 'process isolation needs Deno; declare isolation: "inline" to run this tool in-process';
+      return { kind: "answer", answer: crashed(why) };
+    }
+    const { stop } = control;
+    const timeoutMs = entry.tool.timeoutMs;
+    const timeoutTimer = timeoutMs === undefined ? undefined : setTimeout(
+      () => stop.abort({ kind: "timeout", ms: timeoutMs } satisfies Stop),
+      timeoutMs,
+    );
+    const log = new LogBuffer();
+    let outcome: IsolatedOutcome;
+    try {
+      outcome = await runner.run({
+        tool: entry.tool,
+        file: entry.file,
+        message: {
+          args: call.arguments,
+          callId: call.callId,
+          sessionId: call.sessionId,
+          runId: call.runId,
+          deadline: Math.min(
+            control.deadlineAt,
+            timeoutMs === undefined ? Infinity : Date.now() + timeoutMs,
+          ),
+          cwd: this.#cwd,
+          resultBytes: this.#limits.result_bytes,
+        },
+        signal: stop.signal,
+        graceMs: this.#graceMs,
+        log,
+      });
+    } finally {
+      clearTimeout(timeoutTimer);
+    }
+    if (!log.empty) this.#deliverLog(log.toLog(call.callId, entry.tool.name));
+    return settledOf(entry.tool, outcome, this.#limits.result_bytes);
+  }
+
+  #deliverLog(log: ToolLog): void {
+    try {
+      this.#onLog?.(log);
+    } catch (error) {
+      console.error("Tool log callback failed:", error);
+    }
+  }
+
   #success(value: unknown): Answer {
     let text: string;
     try {
@@ -300,18 +433,23 @@ export class ToolExecutor {
       bytes: utf8ByteLength(answer.text),
       durationMs: Math.round(performance.now() - started),
       abandoned: answer.abandoned ?? false,
+      killed: answer.killed ?? false,
       ...(answer.errorCode === undefined ? {} : { errorCode: answer.errorCode }),
     };
     return Object.freeze(result);
   }
 }
 
-function stopped(stop: Stop, abandoned: boolean, graceMs: number): Answer {
-  const left = abandoned
-    ? `; the tool did not stop within ${graceMs} ms of being signalled and was abandoned`
-    : "";
+function stopped(stop: Stop, how: "abandoned" | "killed" | null, graceMs: number): Answer {
+  const abandoned = how === "abandoned";
+  const killed = how === "killed";
+  const left = how === null
+    ? ""
+    : `; the tool did not stop within ${graceMs} ms of being signalled and ${
+      killed ? "its process was killed" : "was abandoned"
+    }`;
   if (stop.kind === "cancel") {
-    return { outcome: "cancelled", text: `Tool call cancelled${left}`, abandoned };
+    return { outcome: "cancelled", text: `Tool call cancelled${left}`, abandoned, killed };
   }
   const limit = stop.kind === "deadline"
     ? `the call deadline of ${stop.ms} ms passed`
@@ -321,7 +459,62 @@ function stopped(stop: Stop, abandoned: boolean, graceMs: number): Answer {
     errorCode: "timeout",
     text: `Tool call timed out: ${limit}${left}`,
     abandoned,
+    killed,
   };
+}
+
+function crashed(why: string): Answer {
+  return {
+    outcome: "error",
+    errorCode: "tool_crashed",
+    text: truncateText(`Tool process crashed: ${why}`, 1024),
+  };
+}
+
+/** An isolated call's outcome as the executor's {@link Settled}. */
+function settledOf(tool: Tool, outcome: IsolatedOutcome, resultBytes: number): Settled {
+  switch (outcome.kind) {
+    case "killed":
+      return outcome;
+    case "value":
+      return { kind: "value", value: outcome.text };
+    case "too_large":
+      return {
+        kind: "answer",
+        answer: {
+          outcome: "error",
+          errorCode: "result_too_large",
+          text:
+            `Result too large: ${outcome.bytes} bytes exceeds the limit of ${resultBytes} bytes`,
+        },
+      };
+    case "thrown":
+    case "crashed":
+      if (outcome.permission !== undefined) {
+        // Logged by kind only: the denied path, host or variable is not repeated anywhere.
+        console.error(`Tool ${tool.name} was denied ${outcome.permission} access`);
+        const answer: Answer = {
+          outcome: "error",
+          errorCode: "permission_denied",
+          text: permissionDeniedText(outcome.permission),
+        };
+        return { kind: "answer", answer };
+      }
+      if (outcome.kind === "crashed") {
+        console.error(`Tool ${tool.name} crashed: ${outcome.message}`);
+        return {
+          kind: "answer",
+          answer: crashed(`${outcome.message}; it restarts for the next call`),
+        };
+      }
+      return { kind: "thrown", error: remoteError(outcome.message, outcome.stack) };
+  }
+}
+
+function remoteError(message: string, stack: string | undefined): Error {
+  const error = new Error(message);
+  error.stack = stack ?? message;
+  return error;
 }
 
 function failed(entry: RegisteredTool, error: unknown): Answer {

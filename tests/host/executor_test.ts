@@ -22,6 +22,7 @@ function tool(
     description: `Test tool ${name}.`,
     input: extra.input ?? z.object({}),
     effect: "read",
+    isolation: "inline",
     run,
     ...(extra.timeoutMs === undefined ? {} : { timeoutMs: extra.timeoutMs }),
   });

@@ -1,0 +1,111 @@
+/**
+ * The private channel between the host and a tool process (internal).
+ *
+ * Host → child: one JSON object per line on the child's stdin. Child → host:
+ * one JSON object per line on the child's stdout, each line starting with
+ * `\u001e` + a per-process random token + a space. The token is sent as the
+ * first stdin line, before the tool module runs any code that can see it,
+ * so a tool cannot forge a frame: a stdout line without the token is tool
+ * output (captured as log), never a message. Each frame is written with a
+ * leading LF so a tool's unterminated output line cannot glue onto it.
+ *
+ * @module
+ */
+
+/** Separator that starts every child → host frame. */
+export const FRAME_MARK = "\u001e";
+
+/** Bytes of per-call tool output kept; the rest is counted and reported truncated. */
+export const LOG_BYTES = 65_536;
+
+/** Longest child → host line accepted, bytes (a 1 MiB result escapes to at most ~6 MiB). */
+export const MAX_FRAME_CHARS = 8 * 1_048_576;
+
+/** Host → child: start; carries the token and which tool to load. */
+export interface InitMessage {
+  readonly t: "init";
+  readonly token: string;
+  readonly name: string;
+  readonly url: string;
+}
+
+/** Host → child: run one call. */
+export interface CallMessage {
+  readonly t: "call";
+  readonly id: number;
+  /** Arguments as the model produced them; the child parses them with the tool's schema. */
+  readonly args: unknown;
+  readonly callId: string;
+  readonly sessionId: string;
+  readonly runId: string;
+  readonly deadline: number;
+  readonly cwd: string;
+  /** `result_bytes`: a longer result text is reported as too large, not sent. */
+  readonly resultBytes: number;
+}
+
+/** Host → child: abort the call's signal. */
+export interface CancelMessage {
+  readonly t: "cancel";
+  readonly id: number;
+}
+
+/** Any host → child message. */
+export type HostMessage = InitMessage | CallMessage | CancelMessage;
+
+/** Child → host messages. */
+export type ChildMessage =
+  | { readonly t: "ready" }
+  | { readonly t: "load_error"; readonly message: string; readonly permission?: string }
+  | { readonly t: "log"; readonly text: string }
+  | {
+    readonly t: "result";
+    readonly id: number;
+    readonly ok: true;
+    /** Result text, absent when over `resultBytes`. */
+    readonly text?: string;
+    /** UTF-8 bytes of the result text when it was too large to send. */
+    readonly tooLargeBytes?: number;
+    /** Tool output bytes the child dropped (over {@link LOG_BYTES}). */
+    readonly droppedLogBytes: number;
+  }
+  | {
+    readonly t: "result";
+    readonly id: number;
+    readonly ok: false;
+    readonly message: string;
+    readonly stack?: string;
+    /** Set when the error was a denied permission: `read`, `net`, … */
+    readonly permission?: string;
+    readonly aborted?: boolean;
+    readonly droppedLogBytes: number;
+  }
+  | { readonly t: "crash"; readonly message: string; readonly permission?: string };
+
+/** Deno's denial text `Requires read access to "…"`: the permission name, or undefined. */
+export function deniedPermission(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current !== undefined && depth < 4; depth++) {
+    if (!(current instanceof Error)) return undefined;
+    const named = current.name === "NotCapable" || current.name === "PermissionDenied";
+    const match = /Requires (read|write|net|env|run|sys|ffi|import) access/.exec(current.message);
+    if (named && match !== null) return match[1];
+    if (named) return "unknown";
+    current = current.cause;
+  }
+  return undefined;
+}
+
+/** What the model sees for a denied permission: the kind, never the path, host or name. */
+export function permissionDeniedText(permission: string): string {
+  const what: Record<string, string> = {
+    read: "read access to a path outside the declared list",
+    write: "write access to a path outside the declared list",
+    net: "net access to a host outside the declared list",
+    env: "env access to a variable outside the declared list",
+    run: "run access to a program outside the declared list",
+    sys: "sys access to system information outside the declared list",
+    ffi: "ffi access to a library outside the declared list",
+    import: "import of a module outside the declared list",
+  };
+  return `Permission denied: ${what[permission] ?? "an access the tool did not declare"}`;
+}

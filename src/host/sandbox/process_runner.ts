@@ -1,0 +1,169 @@
+/**
+ * The process runner: warm `deno run` processes per tool, each with exactly
+ * the tool's declared permissions, reused across calls, killed (SIGKILL) when
+ * a signalled call does not stop within the grace period, and replaced when
+ * they die. Deno only: the executor imports this module lazily, on the first
+ * call of a process-isolated tool.
+ *
+ * @module
+ */
+
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Tool } from "../define.ts";
+import type { CallMessage } from "./channel.ts";
+import type { LogBuffer } from "./log_buffer.ts";
+import { permissionFlags } from "./permissions.ts";
+import { type ProcessOutcome, ToolProcess } from "./tool_process.ts";
+
+/** How an isolated call ended: the process's outcome, or killed after the grace period. */
+export type IsolatedOutcome = ProcessOutcome | { readonly kind: "killed" };
+
+/** One call for {@link ProcessRunner.run}. */
+export interface IsolatedCall {
+  /** The tool. */
+  readonly tool: Tool;
+  /** Its module file (as discovered; relative paths resolve against the host's cwd). */
+  readonly file: string;
+  /** Arguments and context for the child. */
+  readonly message: Omit<CallMessage, "t" | "id">;
+  /** The call's stop signal; after it fires the tool has `graceMs` before its process is killed. */
+  readonly signal: AbortSignal;
+  /** Grace after the signal, ms. */
+  readonly graceMs: number;
+  /** Receives the tool's output. */
+  readonly log: LogBuffer;
+}
+
+/** Options of {@link ProcessRunner}. */
+export interface ProcessRunnerOptions {
+  /** Working directory of tool processes; relative permission paths resolve against it. */
+  readonly cwd: string;
+  /** The `deno` executable; default `Deno.execPath()`. */
+  readonly denoPath?: string;
+  /** Idle warm processes kept per tool; default 1. */
+  readonly maxIdle?: number;
+}
+
+interface Pool {
+  readonly idle: ToolProcess[];
+  readonly all: Set<ToolProcess>;
+}
+
+/** Runs process-isolated tools. */
+export class ProcessRunner {
+  readonly #cwd: string;
+  readonly #denoPath: string;
+  readonly #maxIdle: number;
+  readonly #pools = new Map<string, Pool>();
+  #closed = false;
+
+  /** A runner; spawns nothing until the first call or {@link ProcessRunner.prewarm}. */
+  constructor(options: ProcessRunnerOptions) {
+    this.#cwd = options.cwd;
+    this.#denoPath = options.denoPath ?? Deno.execPath();
+    this.#maxIdle = Math.max(0, options.maxIdle ?? 1);
+  }
+
+  /** Start one idle process for `tool` if it has none. */
+  prewarm(tool: Tool, file: string): void {
+    const pool = this.#pool(tool.name);
+    if (!this.#closed && pool.idle.length === 0) pool.idle.push(this.#spawn(tool, file, pool));
+  }
+
+  /** Process IDs of `name`'s live processes (idle first). */
+  pids(name: string): number[] {
+    const pool = this.#pools.get(name);
+    return pool === undefined ? [] : [...pool.all].filter((p) => p.alive).map((p) => p.pid);
+  }
+
+  /** Run one call on a warm (or new) process of the tool. Never rejects. */
+  async run(call: IsolatedCall): Promise<IsolatedOutcome> {
+    if (this.#closed) {
+      return { kind: "crashed", message: "the tool host is shutting down" };
+    }
+    const pool = this.#pool(call.tool.name);
+    let process = pool.idle.pop();
+    while (process !== undefined && !process.alive) process = pool.idle.pop();
+    const proc = process ?? this.#spawn(call.tool, call.file, pool);
+    let graceTimer: ReturnType<typeof setTimeout> | undefined;
+    let onStop: (() => void) | undefined;
+    let killed = false;
+    try {
+      return await new Promise<IsolatedOutcome>((resolve) => {
+        proc.call(call.message, call.log).then(
+          resolve,
+          (error: unknown) => resolve({ kind: "crashed", message: String(error) }),
+        );
+        onStop = () => {
+          proc.cancel();
+          graceTimer = setTimeout(() => {
+            killed = true;
+            proc.kill();
+            resolve({ kind: "killed" });
+          }, call.graceMs);
+        };
+        if (call.signal.aborted) onStop();
+        else call.signal.addEventListener("abort", onStop, { once: true });
+      });
+    } finally {
+      clearTimeout(graceTimer);
+      if (onStop !== undefined) call.signal.removeEventListener("abort", onStop);
+      this.#release(proc, pool, { killed, tool: call.tool, file: call.file });
+    }
+  }
+
+  /** Stop every process (idle ones get EOF, busy ones are killed) and wait for them. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const all = [...this.#pools.values()].flatMap((pool) => [...pool.all]);
+    for (const pool of this.#pools.values()) pool.idle.length = 0;
+    await Promise.all(all.map((proc) => proc.busy ? (proc.kill(), proc.finished) : proc.close()));
+  }
+
+  #pool(name: string): Pool {
+    let pool = this.#pools.get(name);
+    if (pool === undefined) {
+      pool = { idle: [], all: new Set() };
+      this.#pools.set(name, pool);
+    }
+    return pool;
+  }
+
+  #spawn(tool: Tool, file: string, pool: Pool): ToolProcess {
+    const url = pathToFileURL(resolve(file)).href;
+    const flags = ["--no-prompt", ...permissionFlags(tool.permissions, this.#cwd)];
+    if (tool.memoryMb !== undefined) {
+      flags.push(`--v8-flags=--max-old-space-size=${tool.memoryMb}`);
+    }
+    flags.push(`--preload=${url}`);
+    const proc = new ToolProcess({
+      name: tool.name,
+      url,
+      denoPath: this.#denoPath,
+      flags,
+      cwd: this.#cwd,
+      ...(tool.memoryMb === undefined ? {} : { memoryMb: tool.memoryMb }),
+    });
+    pool.all.add(proc);
+    void proc.finished.then(() => {
+      pool.all.delete(proc);
+      const index = pool.idle.indexOf(proc);
+      if (index >= 0) pool.idle.splice(index, 1);
+    });
+    return proc;
+  }
+
+  #release(proc: ToolProcess, pool: Pool, how: { killed: boolean; tool: Tool; file: string }) {
+    if (!how.killed && proc.alive && !proc.busy) {
+      if (!this.#closed && pool.idle.length < this.#maxIdle) pool.idle.push(proc);
+      else void proc.close();
+      return;
+    }
+    if (proc.alive) proc.kill();
+    // Killed or dead during a call: start its replacement now, so the next call finds it warm.
+    if (!this.#closed && pool.idle.length === 0 && this.#maxIdle > 0) {
+      pool.idle.push(this.#spawn(how.tool, how.file, pool));
+    }
+  }
+}

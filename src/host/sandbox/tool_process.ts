@@ -1,0 +1,300 @@
+/**
+ * One warm tool process: a `deno run` child with exactly the tool's
+ * permissions, speaking the private channel of `channel.ts` (Deno only,
+ * internal to the process runner).
+ *
+ * @module
+ */
+
+import {
+  type CallMessage,
+  type ChildMessage,
+  FRAME_MARK,
+  type HostMessage,
+  MAX_FRAME_CHARS,
+} from "./channel.ts";
+import type { LogBuffer } from "./log_buffer.ts";
+
+/** How a call on a process ended (before the runner applies grace and kill). */
+export type ProcessOutcome =
+  | { readonly kind: "value"; readonly text: string }
+  | { readonly kind: "too_large"; readonly bytes: number }
+  | {
+    readonly kind: "thrown";
+    readonly message: string;
+    readonly stack?: string;
+    readonly permission?: string;
+  }
+  | { readonly kind: "crashed"; readonly message: string; readonly permission?: string };
+
+/** How to start a tool process. */
+export interface ToolProcessSpec {
+  /** Tool name (checked by the child against the module's default export). */
+  readonly name: string;
+  /** The tool module's file URL. */
+  readonly url: string;
+  /** `deno` executable. */
+  readonly denoPath: string;
+  /** Flags before the runner: `--no-prompt`, `--allow-*`, `--v8-flags`, `--preload`. */
+  readonly flags: readonly string[];
+  /** The child's working directory. */
+  readonly cwd: string;
+  /** Memory cap in MiB, for the crash message. */
+  readonly memoryMb?: number;
+}
+
+const RUNNER_PATH = new URL("./runner.ts", import.meta.url).href;
+const STDERR_TAIL_CHARS = 4_096;
+const PIPE_DRAIN_MS = 250;
+const encoder = new TextEncoder();
+
+interface Pending {
+  readonly id: number;
+  readonly resolve: (outcome: ProcessOutcome) => void;
+  readonly log: LogBuffer;
+  cancelled: boolean;
+  sent: boolean;
+}
+
+/** A running tool process. One call at a time. */
+export class ToolProcess {
+  /** The child's process ID. */
+  readonly pid: number;
+  /** Resolves once the child exited and its pipes are drained. */
+  readonly finished: Promise<void>;
+  readonly #spec: ToolProcessSpec;
+  readonly #child: Deno.ChildProcess;
+  readonly #writer: WritableStreamDefaultWriter<Uint8Array>;
+  readonly #prefix: string;
+  readonly #ready: Promise<ProcessOutcome | null>;
+  #resolveReady: (value: ProcessOutcome | null) => void = () => {};
+  #pending: Pending | undefined;
+  #alive = true;
+  #crash: { message: string; permission?: string } | undefined;
+  #stderrTail = "";
+  #nextId = 1;
+
+  /** Spawn the child and send it the init line. */
+  constructor(spec: ToolProcessSpec) {
+    this.#spec = spec;
+    const token = crypto.randomUUID().replaceAll("-", "") +
+      crypto.randomUUID().replaceAll("-", "");
+    this.#prefix = `${FRAME_MARK}${token} `;
+    this.#ready = new Promise((resolve) => this.#resolveReady = resolve);
+    this.#child = new Deno.Command(spec.denoPath, {
+      args: ["run", ...spec.flags, RUNNER_PATH],
+      cwd: spec.cwd,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+      env: { NO_COLOR: "1" },
+    }).spawn();
+    this.pid = this.#child.pid;
+    this.#writer = this.#child.stdin.getWriter();
+    this.#send({ t: "init", token, name: spec.name, url: spec.url });
+    const stdout = this.#readStdout();
+    const stderr = this.#readStderr();
+    this.finished = this.#child.status.then(async (status) => {
+      this.#alive = false;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      // A grandchild holding the pipes open must not keep the answer waiting.
+      await Promise.race([
+        Promise.all([stdout, stderr]),
+        new Promise((resolve) => timer = setTimeout(resolve, PIPE_DRAIN_MS)),
+      ]);
+      clearTimeout(timer);
+      await this.#writer.close().catch(() => {});
+      const outcome = this.#exitOutcome(status);
+      this.#resolveReady(outcome);
+      const pending = this.#pending;
+      this.#pending = undefined;
+      pending?.resolve(outcome);
+    });
+  }
+
+  /** Whether the child is still running. */
+  get alive(): boolean {
+    return this.#alive;
+  }
+
+  /** Whether a call is running. */
+  get busy(): boolean {
+    return this.#pending !== undefined;
+  }
+
+  /**
+   * Run one call: waits until the tool loaded, sends the call, resolves with
+   * its outcome (or `crashed` when the child dies). Output goes to `log`.
+   */
+  async call(message: Omit<CallMessage, "t" | "id">, log: LogBuffer): Promise<ProcessOutcome> {
+    if (this.#pending !== undefined) throw new Error("Tool process is busy");
+    const id = this.#nextId++;
+    const result = new Promise<ProcessOutcome>((resolve) => {
+      this.#pending = { id, resolve, log, cancelled: false, sent: false };
+    });
+    const failed = await this.#ready;
+    if (failed !== null) {
+      this.#pending = undefined;
+      return failed;
+    }
+    this.#send({ t: "call", id, ...message });
+    const pending = this.#pending as Pending | undefined;
+    if (pending?.id === id) {
+      pending.sent = true;
+      if (pending.cancelled) this.#send({ t: "cancel", id });
+    }
+    return await result;
+  }
+
+  /** Abort the running call's signal. */
+  cancel(): void {
+    const pending = this.#pending;
+    if (pending === undefined) return;
+    pending.cancelled = true;
+    if (pending.sent) this.#send({ t: "cancel", id: pending.id });
+  }
+
+  /** SIGKILL now; the running call (if any) is left for the caller to answer. */
+  kill(): void {
+    this.#pending = undefined;
+    if (!this.#alive) return;
+    try {
+      this.#child.kill("SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
+
+  /** Close stdin so the runner exits; kill if it has not after `graceMs`. */
+  async close(graceMs = 500): Promise<void> {
+    await this.#writer.close().catch(() => {});
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      this.finished,
+      new Promise<void>((resolve) => timer = setTimeout(() => resolve(this.kill()), graceMs)),
+    ]);
+    clearTimeout(timer);
+    await this.finished;
+  }
+
+  #send(message: HostMessage): void {
+    if (!this.#alive) return;
+    this.#writer.write(encoder.encode(`${JSON.stringify(message)}\n`)).catch(() => {});
+  }
+
+  #log(text: string): void {
+    if (this.#pending !== undefined) this.#pending.log.append(text);
+    else if (text.trim() !== "") {
+      // Output outside a call: the host's stderr (never stdout), bounded.
+      console.error(`[tool ${this.#spec.name}] ${text.slice(0, 1_024).trimEnd()}`);
+    }
+  }
+
+  async #readStdout(): Promise<void> {
+    const decoder = new TextDecoder();
+    let buffered = "";
+    try {
+      for await (const chunk of this.#child.stdout) {
+        buffered += decoder.decode(chunk, { stream: true });
+        let newline = buffered.indexOf("\n");
+        while (newline >= 0) {
+          this.#line(buffered.slice(0, newline));
+          buffered = buffered.slice(newline + 1);
+          newline = buffered.indexOf("\n");
+        }
+        if (buffered.length > MAX_FRAME_CHARS) {
+          if (buffered.startsWith(this.#prefix)) {
+            this.#crash = { message: "the tool process sent an oversized message" };
+            this.kill();
+          } else this.#log(buffered);
+          buffered = "";
+        }
+      }
+    } catch {
+      // The pipe broke: the exit handler answers.
+    }
+    if (buffered !== "") this.#line(buffered);
+  }
+
+  async #readStderr(): Promise<void> {
+    try {
+      for await (const text of this.#child.stderr.pipeThrough(new TextDecoderStream())) {
+        this.#stderrTail = (this.#stderrTail + text).slice(-STDERR_TAIL_CHARS);
+        this.#log(text);
+      }
+    } catch {
+      // The pipe broke: the exit handler answers.
+    }
+  }
+
+  #line(line: string): void {
+    if (line === "") return;
+    if (!line.startsWith(this.#prefix)) return this.#log(`${line}\n`);
+    let message: ChildMessage;
+    try {
+      message = JSON.parse(line.slice(this.#prefix.length)) as ChildMessage;
+    } catch {
+      this.#crash = { message: "the tool process sent a malformed message" };
+      return this.kill();
+    }
+    this.#message(message);
+  }
+
+  #message(message: ChildMessage): void {
+    switch (message.t) {
+      case "ready":
+        return this.#resolveReady(null);
+      case "load_error":
+        this.#crash = {
+          message: `the tool module failed to load in its process: ${message.message}`,
+          ...(message.permission === undefined ? {} : { permission: message.permission }),
+        };
+        return;
+      case "log":
+        return this.#log(message.text);
+      case "crash":
+        this.#crash = {
+          message: message.message,
+          ...(message.permission === undefined ? {} : { permission: message.permission }),
+        };
+        return;
+      case "result": {
+        const pending = this.#pending;
+        if (pending === undefined || pending.id !== message.id) return;
+        this.#pending = undefined;
+        pending.log.addDropped(message.droppedLogBytes);
+        if (!message.ok) {
+          return pending.resolve({
+            kind: "thrown",
+            message: message.message,
+            ...(message.stack === undefined ? {} : { stack: message.stack }),
+            ...(message.permission === undefined ? {} : { permission: message.permission }),
+          });
+        }
+        if (message.tooLargeBytes !== undefined) {
+          return pending.resolve({ kind: "too_large", bytes: message.tooLargeBytes });
+        }
+        return pending.resolve({ kind: "value", text: message.text ?? "" });
+      }
+    }
+  }
+
+  #exitOutcome(status: Deno.CommandStatus): ProcessOutcome {
+    const crash = this.#crash;
+    if (crash !== undefined) {
+      return {
+        kind: "crashed",
+        message: crash.message,
+        ...(crash.permission === undefined ? {} : { permission: crash.permission }),
+      };
+    }
+    if (/out of memory|heap limit|allocation failed/i.test(this.#stderrTail)) {
+      const cap = this.#spec.memoryMb === undefined ? "" : ` of ${this.#spec.memoryMb} MiB`;
+      return { kind: "crashed", message: `the tool process ran out of its memory${cap}` };
+    }
+    const how = status.signal !== null
+      ? `was killed by ${status.signal}`
+      : `exited with code ${status.code}`;
+    return { kind: "crashed", message: `the tool process ${how}` };
+  }
+}

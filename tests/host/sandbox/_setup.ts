@@ -1,0 +1,63 @@
+/**
+ * Shared setup for the sandbox tests: the fixture tools, registered, and an
+ * executor with a short grace period whose logs are collected.
+ *
+ * @module
+ */
+
+import { fileURLToPath } from "node:url";
+import { loadToolDirs } from "../../../src/host/discovery.ts";
+import { type ToolCallResult, ToolExecutor, type ToolLog } from "../../../src/host/executor.ts";
+import { ToolRegistry } from "../../../src/host/registry.ts";
+import { CLIENT_TOOLS_LIMITS } from "../../../src/protocol/limits.ts";
+
+/** The fixtures directory. */
+export const FIXTURES = fileURLToPath(new URL("./fixtures/", import.meta.url));
+
+/** Grace period used by these tests, ms. */
+export const GRACE_MS = 300;
+
+/** An executor over the fixture tools plus helpers; `close()` it in `finally`. */
+export interface Sandbox {
+  readonly executor: ToolExecutor;
+  readonly logs: ToolLog[];
+  call(
+    name: string,
+    args: unknown,
+    options?: { deadlineMs?: number; signal?: AbortSignal },
+  ): Promise<
+    ToolCallResult
+  >;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+/** Load the fixtures and build an executor. */
+export async function sandbox(): Promise<Sandbox> {
+  const registry = ToolRegistry.fromLoaded(await loadToolDirs([FIXTURES]));
+  const logs: ToolLog[] = [];
+  const executor = new ToolExecutor(registry, {
+    limits: { ...CLIENT_TOOLS_LIMITS, cancel_grace_ms: GRACE_MS },
+    cwd: Deno.cwd(),
+    onLog: (log) => logs.push(log),
+  });
+  return {
+    executor,
+    logs,
+    call(name, args, options = {}) {
+      const entry = registry.get(name);
+      if (entry === undefined) throw new Error(`No fixture tool ${name}`);
+      return executor.execute({
+        callId: `call-${++counter}`,
+        name,
+        toolId: entry.toolId,
+        arguments: args,
+        deadlineMs: options.deadlineMs ?? 20_000,
+        sessionId: "session-1",
+        runId: "run-1",
+      }, options.signal ?? new AbortController().signal);
+    },
+    close: () => executor.close(),
+  };
+}
