@@ -72,6 +72,14 @@ export class Child {
     return await this.waitFor((f) => f.type === "response" && f.id === id);
   }
 
+  /** Write raw request lines in one write (pipelined). */
+  async sendLines(requests: { id: string; method: string; params: unknown }[]): Promise<void> {
+    const text = requests.map((r) =>
+      JSON.stringify({ protocol: "magi-code.local-agent", version: 1, ...r }) + "\n"
+    ).join("");
+    await this.#writer.write(new TextEncoder().encode(text));
+  }
+
   /** Wait (at most 10 s) for a frame matching `predicate`. */
   async waitFor(predicate: (frame: Frame) => boolean): Promise<Frame> {
     for (let i = 0; i < 1000; i++) {

@@ -148,3 +148,38 @@ Deno.test("a scenario past 8 MiB of assistant text fails the run with content_li
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("shutdown right after initialize cancels startup with startup_cancelled", async () => {
+  const child = await Child.spawn();
+  try {
+    await child.sendLines([
+      { id: "i1", method: "initialize", params: { required_capabilities: [] } },
+      { id: "s1", method: "shutdown", params: {} },
+    ]);
+    const init = await child.waitFor((f) => f.id === "i1");
+    const stop = await child.waitFor((f) => f.id === "s1");
+    assert.deepEqual(init.error, { code: "startup_cancelled" });
+    assert.deepEqual(stop.result, { state: "stopping" });
+  } finally {
+    assert.equal(await child.close(), 0);
+  }
+});
+
+Deno.test("shutdown with a pending write-tool approval finishes the run cancelled", async () => {
+  const child = await Child.spawn();
+  try {
+    await child.request("initialize", {
+      required_capabilities: ["client.tools"],
+      client_tools: [{ ...LOOKUP, name: "save", effect: "write" }],
+    });
+    const sessionId = (await child.request("session.create", {})).result?.session_id;
+    await child.request("turn.start", { session_id: sessionId, prompt: "save" });
+    await child.event("approval.requested");
+    assert.deepEqual((await child.request("shutdown", {})).result, { state: "stopping" });
+    const finished = await child.event("run.finished");
+    assert.equal(finished.data?.outcome, "cancelled");
+    assert.equal(child.frames.some((f) => f.event === "client.tool.call"), false);
+  } finally {
+    assert.equal(await child.close(), 0);
+  }
+});
