@@ -51,7 +51,9 @@ export function statusObject(admission: Admission, live: LiveState): Record<stri
         selection: null,
       };
     case "ready": {
-      const { provider, model, contextId } = admission.runtime;
+      const { contextId } = admission.runtime;
+      const provider = safeName(admission.runtime.provider);
+      const model = safeName(admission.runtime.model);
       return {
         state: live.runId === null ? "idle" : "running",
         readiness: "ready",
@@ -72,4 +74,14 @@ export function statusObject(admission: Admission, live: LiveState): Record<stri
       };
     }
   }
+}
+
+/**
+ * `name`, or null when it looks like a secret (a key prefix or word, or a long unbroken
+ * token) — status never echoes something that may be a credential.
+ */
+export function safeName(name: string): string | null {
+  if (/(^sk-|api[_-]?key|secret|token|bearer|password)/i.test(name)) return null;
+  if (/[A-Za-z0-9+/=_]{40,}/.test(name)) return null;
+  return name;
 }

@@ -124,3 +124,12 @@ Deno.test("contextIdOf() differs by cwd and by storage root", () => {
   assert.notEqual(a, contextIdOf("/w2", "/h"));
   assert.notEqual(a, contextIdOf("/w", "/h2"));
 });
+
+Deno.test("safeName() hides secret-like provider and model names", async () => {
+  const { safeName } = await import("../../src/reference_backend/status.ts");
+  assert.equal(safeName("scripted-1"), "scripted-1");
+  assert.equal(safeName("gpt-4o-mini"), "gpt-4o-mini");
+  assert.equal(safeName("sk-abc"), null);
+  assert.equal(safeName("my-api-key"), null);
+  assert.equal(safeName("A".repeat(40)), null);
+});
