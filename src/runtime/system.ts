@@ -184,16 +184,26 @@ export function openTerminal(): Terminal | null {
   };
 }
 
-/** Start a loopback HTTP server on a free port; returns its base URL and a stop function. */
+/**
+ * Start a loopback HTTP server on `port` (default 0: a free port); returns
+ * its base URL and a stop function. Throws `Deno.errors.AddrInUse` when the
+ * port is taken.
+ */
 export function serveLoopback(
   handler: (request: Request) => Response | Promise<Response>,
+  port = 0,
 ): { url: string; stop: () => Promise<void> } {
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, handler);
+  const server = Deno.serve({ hostname: "127.0.0.1", port, onListen: () => {} }, handler);
   const addr = server.addr;
   return {
     url: `http://127.0.0.1:${addr.port}`,
     stop: () => server.shutdown(),
   };
+}
+
+/** Whether `error` means a listening address is already in use. */
+export function isAddrInUse(error: unknown): boolean {
+  return error instanceof Deno.errors.AddrInUse;
 }
 
 /** Set an environment variable of this process (seen by in-process tools). */
