@@ -165,9 +165,15 @@ function onMessage(message: HostMessage): void {
 
 async function* lines(): AsyncGenerator<string> {
   const decoder = new TextDecoder();
+  const stdin = Deno.stdin;
+  const read = stdin.read.bind(stdin);
+  const chunk = new Uint8Array(65_536);
   let buffered = "";
-  for await (const chunk of Deno.stdin.readable) {
-    buffered += decoder.decode(chunk, { stream: true });
+  for (;;) {
+    // Plain reads: less overhead per message than the stdin ReadableStream.
+    const count = await read(chunk);
+    if (count === null) return;
+    buffered += decoder.decode(chunk.subarray(0, count), { stream: true });
     let newline = buffered.indexOf("\n");
     while (newline >= 0) {
       yield buffered.slice(0, newline);
