@@ -85,7 +85,14 @@ export class ProcessRunner {
     const pool = this.#pool(call.tool.name);
     let process = pool.idle.pop();
     while (process !== undefined && !process.alive) process = pool.idle.pop();
-    const proc = process ?? this.#spawn(call.tool, call.file, pool);
+    let proc: ToolProcess;
+    try {
+      proc = process ?? this.#spawn(call.tool, call.file, pool);
+    } catch (error) {
+      // For example the host lacks --allow-run for the Deno executable.
+      const reason = error instanceof Error ? error.message : String(error);
+      return { kind: "crashed", message: `the tool process cannot be started: ${reason}` };
+    }
     let graceTimer: ReturnType<typeof setTimeout> | undefined;
     let onStop: (() => void) | undefined;
     let killed = false;

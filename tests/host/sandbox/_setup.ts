@@ -34,13 +34,14 @@ export interface Sandbox {
 let counter = 0;
 
 /** Load the fixtures and build an executor. */
-export async function sandbox(): Promise<Sandbox> {
+export async function sandbox(options: { denoPath?: string } = {}): Promise<Sandbox> {
   const registry = ToolRegistry.fromLoaded(await loadToolDirs([FIXTURES]));
   const logs: ToolLog[] = [];
   const executor = new ToolExecutor(registry, {
     limits: { ...CLIENT_TOOLS_LIMITS, cancel_grace_ms: GRACE_MS },
     cwd: Deno.cwd(),
     onLog: (log) => logs.push(log),
+    ...options,
   });
   return {
     executor,

@@ -104,3 +104,32 @@ for (
     }
   });
 }
+
+Deno.test("concurrent calls of one tool run in separate processes", async () => {
+  const box = await sandbox();
+  try {
+    const controller = new AbortController();
+    const waiting = box.call("probe", { action: "wait" }, { signal: controller.signal });
+    const other = await box.call("probe", { action: "pid" });
+    assert.equal(other.outcome, "success");
+    assert.equal((await box.executor.processIds("probe")).length, 2);
+    controller.abort();
+    assert.equal((await waiting).outcome, "cancelled");
+    const again = await box.call("probe", { action: "pid" });
+    assert.equal(again.text, other.text, "the first idle process is reused");
+  } finally {
+    await box.close();
+  }
+});
+
+Deno.test("a tool process that cannot be started is tool_crashed, not a host failure", async () => {
+  const box = await sandbox({ denoPath: "/nonexistent/deno" });
+  try {
+    const result = await box.call("probe", { action: "pid" });
+    assert.equal(result.outcome, "error");
+    assert.equal(result.errorCode, "tool_crashed");
+    assert.match(result.text, /^Tool process crashed: the tool process cannot be started: /);
+  } finally {
+    await box.close();
+  }
+});
