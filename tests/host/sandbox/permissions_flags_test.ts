@@ -113,3 +113,9 @@ Deno.test("formatToolPermissions() renders isolation, memory and each declared k
     permissions: { env: ["A"] },
   });
 });
+
+Deno.test("hostDenoFlags() fills in the running Deno executable for isolated tools", async () => {
+  const { hostDenoFlags } = await import("../../../src/host/sandbox/mod.ts");
+  const flags = hostDenoFlags({ tools: [{ tool: tool() }] }, { cwd: "/w", runCommands: ["agent"] });
+  assert.deepEqual(flags, ["--no-prompt", `--allow-run=agent,${Deno.execPath()}`]);
+});

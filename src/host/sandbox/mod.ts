@@ -1,0 +1,43 @@
+/**
+ * The tool sandbox's public surface for the CLI: the host's least `deno run`
+ * flags for a tool set, and each tool's permissions for the `tools` listing.
+ * Pure apart from reading `Deno.execPath()` when running under Deno; the
+ * Deno-only process runner is not imported here.
+ *
+ * @module
+ */
+
+import { denoFlagsForHost, type HostFlagOptions, type ToolSet } from "./permissions.ts";
+
+export {
+  denoFlagsForHost,
+  formatToolPermissions,
+  type HostFlagOptions,
+  isolationOf,
+  PERMISSION_NAMES,
+  permissionFlags,
+  type PermissionName,
+  type ToolSandboxInfo,
+  toolSandboxInfo,
+  type ToolSet,
+} from "./permissions.ts";
+export type { ToolLog } from "./log_buffer.ts";
+
+/**
+ * {@link denoFlagsForHost} with the Deno executable filled in from the
+ * running runtime (`Deno.execPath()`, when under Deno and not given).
+ *
+ * @example
+ * ```ts ignore
+ * const flags = hostDenoFlags(registry, { toolDirs: ["tools"], runCommands: [agent.command] });
+ * console.log(flags.join(" ")); // --no-prompt --allow-read=/work/tools --allow-run=magi-code,/usr/bin/deno
+ * ```
+ */
+export function hostDenoFlags(registry: ToolSet, options: HostFlagOptions = {}): string[] {
+  const denoPath = options.denoPath ??
+    (typeof Deno === "undefined" ? undefined : Deno.execPath());
+  return denoFlagsForHost(registry, {
+    ...options,
+    ...(denoPath === undefined ? {} : { denoPath }),
+  });
+}
