@@ -6,6 +6,15 @@
  * @module
  */
 
+import type { LoopbackServer, RuntimeName, Terminal } from "./types.ts";
+
+export type { LoopbackServer, RuntimeName, Terminal } from "./types.ts";
+
+/** Which runtime this adapter is for: `"deno"`. */
+export function runtimeName(): RuntimeName {
+  return "deno";
+}
+
 /** Read an environment variable; undefined when unset. */
 export function getEnv(name: string): string | undefined {
   return Deno.env.get(name);
@@ -144,14 +153,6 @@ export async function findOnPath(command: string): Promise<string | null> {
   return null;
 }
 
-/** A line-oriented terminal for interactive prompts (`/dev/tty`). */
-export interface Terminal {
-  /** Write `question`, read one line (without LF); null at EOF. */
-  ask(question: string): Promise<string | null>;
-  /** Release the terminal. */
-  close(): void;
-}
-
 /** Open `/dev/tty` for prompts; null when there is no controlling terminal. */
 export function openTerminal(): Terminal | null {
   let file: Deno.FsFile;
@@ -192,13 +193,25 @@ export function openTerminal(): Terminal | null {
 export function serveLoopback(
   handler: (request: Request) => Response | Promise<Response>,
   port = 0,
-): { url: string; stop: () => Promise<void> } {
+): LoopbackServer {
   const server = Deno.serve({ hostname: "127.0.0.1", port, onListen: () => {} }, handler);
   const addr = server.addr;
   return {
     url: `http://127.0.0.1:${addr.port}`,
     stop: () => server.shutdown(),
   };
+}
+
+/**
+ * Like {@link serveLoopback}, resolving once the server listens (Node's
+ * adapter can only bind asynchronously; prefer this in runtime-neutral code).
+ * Rejects with an error {@link isAddrInUse} recognizes when the port is taken.
+ */
+export function listenLoopback(
+  handler: (request: Request) => Response | Promise<Response>,
+  port = 0,
+): Promise<LoopbackServer> {
+  return Promise.resolve().then(() => serveLoopback(handler, port));
 }
 
 /** Whether `error` means a listening address is already in use. */

@@ -1,0 +1,294 @@
+/**
+ * The process-wide runtime facilities on Node.js: the `node:*` counterpart
+ * of `../system.ts`, with the same exports.
+ *
+ * @module
+ */
+
+import { closeSync, openSync, read as readFd, writeSync } from "node:fs";
+import { mkdtemp, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { isatty } from "node:tty";
+import type { LoopbackServer, RuntimeName, Terminal } from "../types.ts";
+
+export type { LoopbackServer, RuntimeName, Terminal } from "../types.ts";
+
+/** Which runtime this adapter is for: `"node"`. */
+export function runtimeName(): RuntimeName {
+  return "node";
+}
+
+/** Read an environment variable; undefined when unset. */
+export function getEnv(name: string): string | undefined {
+  return process.env[name];
+}
+
+/** The current working directory. */
+export function currentDir(): string {
+  return process.cwd();
+}
+
+/** Resolve `path` to its canonical absolute form; throws when it does not exist. */
+export function realPath(path: string): Promise<string> {
+  return realpath(path);
+}
+
+/** The command-line arguments (after the script). */
+export function commandArgs(): string[] {
+  return process.argv.slice(2);
+}
+
+/** Exit the process with `code`. */
+export function exitProcess(code: number): never {
+  process.exit(code);
+}
+
+/** The path of the running runtime executable (deno or node). */
+export function runtimeExecutable(): string {
+  return process.execPath;
+}
+
+/** Listen for SIGINT; returns a function removing the listener. */
+export function onInterrupt(listener: () => void): () => void {
+  const handler = () => listener();
+  process.on("SIGINT", handler);
+  return () => {
+    process.off("SIGINT", handler);
+  };
+}
+
+/** Whether stdin is a terminal. */
+export function stdinIsTerminal(): boolean {
+  return isatty(0);
+}
+
+/** Read all of stdin as UTF-8 text, at most `maxBytes` bytes (throws RangeError beyond). */
+export async function readStdinText(maxBytes: number): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of process.stdin as AsyncIterable<Uint8Array>) {
+    total += chunk.length;
+    if (total > maxBytes) {
+      process.stdin.destroy();
+      throw new RangeError(`Standard input exceeds ${maxBytes} bytes`);
+    }
+    chunks.push(chunk);
+  }
+  const all = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return new TextDecoder("utf-8", { fatal: true }).decode(all);
+}
+
+/** Write all of `bytes` to stdout. */
+export function writeStdout(bytes: Uint8Array): Promise<void> {
+  return new Promise((resolve, reject) => {
+    process.stdout.write(bytes, (error) => error ? reject(error) : resolve());
+  });
+}
+
+const encoder = new TextEncoder();
+
+/** Write one line to stderr (diagnostics); never throws. */
+export function writeStderrLine(text: string): void {
+  try {
+    const bytes = encoder.encode(text.endsWith("\n") ? text : text + "\n");
+    let offset = 0;
+    while (offset < bytes.length) offset += writeSync(2, bytes, offset);
+  } catch {
+    // stderr is gone: nothing else to report to.
+  }
+}
+
+/** Read a UTF-8 text file. */
+export function readTextFile(path: string): Promise<string> {
+  return readFile(path, "utf8");
+}
+
+/** Write a UTF-8 text file (create or truncate). */
+export function writeTextFile(path: string, text: string): Promise<void> {
+  return writeFile(path, text, "utf8");
+}
+
+/** Create a temporary directory with `prefix`; returns its path. */
+export function makeTempDir(prefix: string): Promise<string> {
+  return mkdtemp(join(tmpdir(), prefix));
+}
+
+/** Remove `path` recursively; never throws. */
+export async function removeAll(path: string): Promise<void> {
+  try {
+    await rm(path, { recursive: true, force: true });
+  } catch {
+    // Already gone.
+  }
+}
+
+/** Whether `path` is an existing directory. */
+export async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Find `command` on `PATH` like a shell would; returns its path or null.
+ * Commands containing `/` are checked as given.
+ */
+export async function findOnPath(command: string): Promise<string | null> {
+  const candidates = command.includes("/")
+    ? [command]
+    : (getEnv("PATH") ?? "").split(":").filter((dir) => dir !== "").map((dir) =>
+      `${dir}/${command}`
+    );
+  for (const candidate of candidates) {
+    try {
+      const info = await stat(candidate);
+      if (info.isFile() && (info.mode & 0o111) !== 0) return candidate;
+    } catch {
+      // Not here.
+    }
+  }
+  return null;
+}
+
+/** Open `/dev/tty` for prompts; null when there is no controlling terminal. */
+export function openTerminal(): Terminal | null {
+  let fd: number;
+  try {
+    fd = openSync("/dev/tty", "r+");
+  } catch {
+    return null;
+  }
+  const decoder = new TextDecoder();
+  const readChunk = (buffer: Uint8Array) =>
+    new Promise<number>((resolve, reject) => {
+      readFd(fd, buffer, 0, buffer.length, null, (error, n) => error ? reject(error) : resolve(n));
+    });
+  return {
+    async ask(question: string): Promise<string | null> {
+      const bytes = encoder.encode(question);
+      let offset = 0;
+      while (offset < bytes.length) offset += writeSync(fd, bytes, offset);
+      let line = "";
+      const buffer = new Uint8Array(256);
+      for (;;) {
+        const n = await readChunk(buffer);
+        if (n === 0) return line === "" ? null : line;
+        line += decoder.decode(buffer.subarray(0, n), { stream: true });
+        const lf = line.indexOf("\n");
+        if (lf >= 0) return line.slice(0, lf).replace(/\r$/, "");
+      }
+    },
+    close() {
+      try {
+        closeSync(fd);
+      } catch {
+        // Already closed.
+      }
+    },
+  };
+}
+
+/**
+ * Not available on Node.js, which binds a port only asynchronously: always
+ * throws. Use {@link listenLoopback}.
+ */
+export function serveLoopback(
+  _handler: (request: Request) => Response | Promise<Response>,
+  _port = 0,
+): LoopbackServer {
+  throw new Error("Synchronous loopback server is not available on Node.js: use listenLoopback");
+}
+
+async function toRequest(incoming: IncomingMessage, base: string): Promise<Request> {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(incoming.headers)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  }
+  const method = incoming.method ?? "GET";
+  let body: Uint8Array<ArrayBuffer> | undefined;
+  if (method !== "GET" && method !== "HEAD") {
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of incoming as AsyncIterable<Uint8Array>) chunks.push(chunk);
+    body = new Uint8Array(Buffer.concat(chunks));
+  }
+  return new Request(new URL(incoming.url ?? "/", base), {
+    method,
+    headers,
+    ...(body === undefined ? {} : { body }),
+  });
+}
+
+async function respond(
+  handler: (request: Request) => Response | Promise<Response>,
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+  base: string,
+): Promise<void> {
+  try {
+    const response = await handler(await toRequest(incoming, base));
+    const body = new Uint8Array(await response.arrayBuffer());
+    outgoing.writeHead(response.status, Object.fromEntries(response.headers));
+    outgoing.end(body);
+  } catch (error) {
+    writeStderrLine(`Loopback server handler failed: ${String(error)}`);
+    if (!outgoing.headersSent) outgoing.writeHead(500);
+    outgoing.end();
+  }
+}
+
+/**
+ * Start a loopback HTTP server on `port` (default 0: a free port); resolves
+ * with its base URL and a stop function once it listens. Rejects with an
+ * error {@link isAddrInUse} recognizes when the port is taken.
+ */
+export function listenLoopback(
+  handler: (request: Request) => Response | Promise<Response>,
+  port = 0,
+): Promise<LoopbackServer> {
+  return new Promise((resolve, reject) => {
+    let base = "http://127.0.0.1";
+    const server = createServer((incoming, outgoing) => {
+      void respond(handler, incoming, outgoing, base);
+    });
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => {
+      server.off("error", reject);
+      const address = server.address();
+      const bound = typeof address === "object" && address !== null ? address.port : port;
+      base = `http://127.0.0.1:${bound}`;
+      resolve({
+        url: base,
+        stop: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            server.closeAllConnections();
+          }),
+      });
+    });
+  });
+}
+
+/** Whether `error` means a listening address is already in use. */
+export function isAddrInUse(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === "EADDRINUSE";
+}
+
+/** Set an environment variable of this process (seen by in-process tools). */
+export function setEnv(name: string, value: string): void {
+  process.env[name] = value;
+}
+
+/** Remove an environment variable of this process. */
+export function deleteEnv(name: string): void {
+  delete process.env[name];
+}
