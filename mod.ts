@@ -2,13 +2,29 @@
  * magi-tools: give a coding agent your own tools over the
  * `magi-code.local-agent` protocol.
  *
- * As a library: define tools with `defineTool`, connect to a backend with
- * `LocalAgentClient`. As a program (`deno run -A mod.ts run "prompt"`): the
- * tool host CLI (`docs/cli.md`).
+ * As a library: define tools with `defineTool` and a zod 4 schema (import `z`
+ * from your own `zod` dependency), connect to a backend with
+ * `LocalAgentClient`. As a program (`deno run -A mod.ts run "prompt"`, or the
+ * `./cli` export): the tool host CLI (`docs/cli.md`).
  *
- * @example
+ * @example Define a tool
  * ```ts
- * import { LIMITS, isErrorCode } from "./mod.ts";
+ * import { z } from "zod";
+ * import { defineTool } from "./mod.ts";
+ *
+ * export default defineTool({
+ *   name: "echo",
+ *   description: "Return the given text unchanged.",
+ *   input: z.strictObject({ text: z.string().describe("Text to return") }),
+ *   effect: "read",
+ *   isolation: "inline",
+ *   run: ({ text }) => text,
+ * });
+ * ```
+ *
+ * @example Bounds and error codes of the protocol
+ * ```ts
+ * import { isErrorCode, LIMITS } from "./mod.ts";
  * console.assert(LIMITS.input_frame_bytes === 65_536 && isErrorCode("busy"));
  * ```
  *
