@@ -23,9 +23,27 @@ import { type Attachment, Sessions } from "./sessions.ts";
 import { runStartup } from "./startup.ts";
 import { type Admission, statusObject } from "./status.ts";
 import { Run } from "./turn.ts";
+import { CatalogState } from "./catalog.ts";
+import { toolCardsDescriptor } from "./cards.ts";
+import { SessionListing } from "./listing.ts";
+import { effortInfo, type SelectionFields, SelectionState } from "./selection_state.ts";
+import {
+  catalogStatusWork,
+  catalogWork,
+  discoverWork,
+  historyWork,
+  listWork,
+  refreshWork,
+  restoreSelection,
+  selectWork,
+  type WorkContext,
+} from "./workers.ts";
 
 /** Capabilities this backend can admit in `required_capabilities`. */
-const ADMISSIBLE = new Set<string>([...BASE_CAPABILITIES, "client.tools"]);
+const ADMISSIBLE = new Set<string>([...BASE_CAPABILITIES, "tool.cards", "client.tools"]);
+
+/** Test hook: delay every session-worker operation by this many ms (cancellable). */
+const DELAY_ENV = "MAGI_OPERATION_DELAY_MS";
 
 type Reply = (payload: ResponsePayload) => void;
 
@@ -33,6 +51,7 @@ interface Pending {
   id: string;
   reply: Reply;
   settled: boolean;
+  abort?: AbortController;
 }
 
 /** Options of {@link Backend}. */
@@ -59,7 +78,10 @@ export class Backend {
   #sessionOp: Pending | null = null;
   #run: Run | null = null;
   #runDone: Promise<void> | null = null;
-  #selection = 1;
+  #selection: SelectionState | null = null;
+  #startupSelection: SelectionFields | null = null;
+  readonly #catalog = new CatalogState();
+  readonly #listing = new SessionListing();
 
   /** Operate over `outbox`. */
   constructor(outbox: Outbox, options: BackendOptions) {
@@ -102,6 +124,32 @@ export class Backend {
         return respond(this.#approvalAnswer(params as ApprovalAnswer));
       case "client.tool.result":
         return respond(this.#toolResult(params as ClientToolResultParams));
+      case "operation.cancel":
+        return respond(this.#operationCancel((params as { operation_id: string }).operation_id));
+      case "history.page":
+      case "selection.set": {
+        const sessionId = (params as { session_id: string }).session_id;
+        const attachment = this.#attachmentFor(sessionId);
+        if (typeof attachment === "string") return respond(error(attachment));
+        return this.#worker(
+          id,
+          respond,
+          (context) =>
+            method === "history.page"
+              ? historyWork(context, attachment, params as Record<string, unknown>)
+              : selectWork(context, attachment, params as Record<string, unknown>),
+        );
+      }
+      case "session.list":
+        return this.#worker(id, respond, (c) => listWork(c, params as Record<string, unknown>));
+      case "session.discover":
+        return this.#worker(id, respond, (c) => discoverWork(c, params as Record<string, unknown>));
+      case "model.catalog":
+        return this.#worker(id, respond, (c) => catalogWork(c, params as Record<string, unknown>));
+      case "model.catalog.status":
+        return this.#worker(id, respond, (c) => catalogStatusWork(c));
+      case "model.refresh":
+        return this.#worker(id, respond, (c) => refreshWork(c, params as Record<string, unknown>));
       default:
         return respond(error("unsupported_method"));
     }
@@ -123,6 +171,7 @@ export class Backend {
     const op = this.#sessionOp;
     if (op !== null && !op.settled) {
       op.settled = true;
+      op.abort?.abort();
       op.reply(error("operation_cancelled"));
     }
     this.#run?.cancel("shutdown");
@@ -148,6 +197,7 @@ export class Backend {
       return reply(error("unsupported_capability"));
     }
     const negotiatedTools = required.includes("client.tools");
+    const negotiatedCards = required.includes("tool.cards");
     const tools = negotiatedTools ? validateClientTools(defs) : [];
     if (tools === null) return reply(error("invalid_params"));
     this.#admission = { phase: "starting" };
@@ -173,14 +223,30 @@ export class Backend {
         cwd: runtime.cwd,
         instanceId: this.#outbox.instanceId,
       });
+      const startupSelection: SelectionFields = {
+        provider: runtime.provider,
+        model: runtime.model,
+        requested: "default",
+        ...effortInfo(null, runtime.provider, runtime.model),
+      };
+      this.#startupSelection = startupSelection;
+      this.#selection = new SelectionState(startupSelection);
+      const capabilities: string[] = [...BASE_CAPABILITIES];
+      const descriptors: Record<string, unknown> = {};
+      if (negotiatedCards) {
+        capabilities.push("tool.cards");
+        descriptors["tool.cards"] = toolCardsDescriptor();
+      }
+      if (negotiatedTools) {
+        capabilities.push("client.tools");
+        descriptors["client.tools"] = clientToolsDescriptor(tools);
+      }
       const result: Record<string, unknown> = {
-        capabilities: negotiatedTools
-          ? [...BASE_CAPABILITIES, "client.tools"]
-          : [...BASE_CAPABILITIES],
+        capabilities,
         limits: { ...LIMITS },
         status: this.#status(),
       };
-      if (negotiatedTools) result.descriptors = { "client.tools": clientToolsDescriptor(tools) };
+      if (Object.keys(descriptors).length > 0) result.descriptors = descriptors;
       reply({ result });
     });
   }
@@ -190,8 +256,68 @@ export class Backend {
     return statusObject(this.#admission, {
       sessionId: this.#sessions?.attached?.id ?? null,
       runId: run === null ? null : run.id,
-      selectionRevision: `sel-${this.#selection}`,
+      selection: this.#selection?.toObject() ?? null,
     });
+  }
+
+  /** The context of a worker operation, or null before readiness. */
+  #context(signal: AbortSignal): WorkContext | null {
+    const admission = this.#admission;
+    const sessions = this.#sessions;
+    const selection = this.#selection;
+    const startup = this.#startupSelection;
+    if (
+      admission.phase !== "ready" || sessions === null || selection === null || startup === null
+    ) {
+      return null;
+    }
+    return {
+      runtime: admission.runtime,
+      sessions,
+      selection,
+      startup,
+      catalog: this.#catalog,
+      listing: this.#listing,
+      env: this.#options.env,
+      signal,
+      cards: this.#negotiated.has("tool.cards"),
+    };
+  }
+
+  /**
+   * Run `work` on the single session worker: `busy` while a run or another operation is
+   * active; `operation.cancel` and shutdown settle it with `operation_cancelled`.
+   */
+  #worker(
+    id: string,
+    reply: Reply,
+    work: (context: WorkContext) => Promise<ResponsePayload>,
+  ): void {
+    if (this.#run !== null || this.#sessionOp !== null) return reply(error("busy"));
+    const abort = new AbortController();
+    const context = this.#context(abort.signal);
+    if (context === null) return reply(error("not_initialized"));
+    const pending: Pending = { id, reply, settled: false, abort };
+    this.#sessionOp = pending;
+    const delay = Number(this.#options.env(DELAY_ENV) ?? 0);
+    void pause(Number.isFinite(delay) ? delay : 0, abort.signal)
+      .then(() => abort.signal.aborted ? error("operation_cancelled") : work(context))
+      .catch(() => error("operation_cancelled"))
+      .then((payload) => {
+        if (this.#sessionOp === pending) this.#sessionOp = null;
+        if (pending.settled) return;
+        pending.settled = true;
+        reply(abort.signal.aborted ? error("operation_cancelled") : payload);
+      });
+  }
+
+  #operationCancel(operationId: string): ResponsePayload {
+    const op = this.#sessionOp;
+    if (op === null || op.settled || op.id !== operationId) return error("stale_operation");
+    op.settled = true;
+    op.abort?.abort();
+    op.reply(error("operation_cancelled"));
+    return { result: { cancellation_requested: true } };
   }
 
   #sessionWork(
@@ -203,18 +329,25 @@ export class Backend {
     const sessions = this.#sessions;
     if (sessions === null) return reply(error("not_initialized"));
     if (this.#run !== null || this.#sessionOp !== null) return reply(error("busy"));
-    const pending: Pending = { id, reply, settled: false };
+    const abort = new AbortController();
+    const pending: Pending = { id, reply, settled: false, abort };
     this.#sessionOp = pending;
+    const context = this.#context(abort.signal);
     const work = method === "session.create"
-      ? sessions.create().then((result) => ({ ok: true as const, result }))
+      ? sessions.create().then((result) => ({ ok: true as const, result, preferences: null }))
       : sessions.open(params.session_id ?? "");
     void work.catch(() => ({ ok: false as const, code: "session_invalid" as ErrorCode }))
+      .then(async (outcome) => {
+        if (!outcome.ok || context === null) return outcome;
+        const notices = await restoreSelection(context, outcome.preferences).catch(() => []);
+        const result = { ...outcome.result, notices: [...outcome.result.notices, ...notices] };
+        return { ...outcome, result };
+      })
       .then((outcome) => {
         if (this.#sessionOp === pending) this.#sessionOp = null;
         if (pending.settled) return;
         pending.settled = true;
         if (!outcome.ok) return reply(error(outcome.code));
-        this.#selection++;
         reply({ result: outcome.result });
       });
   }
@@ -235,11 +368,16 @@ export class Backend {
     if (admission.phase !== "ready" || this.#sessions === null) {
       return reply(error("not_initialized"));
     }
+    const selected = this.#selection?.fields;
+    const runtime = selected === undefined
+      ? admission.runtime
+      : { ...admission.runtime, provider: selected.provider, model: selected.model };
     const run = new Run({
       channel: this.#channel,
       sessions: this.#sessions,
       attachment,
-      runtime: admission.runtime,
+      runtime,
+      cards: this.#negotiated.has("tool.cards"),
       tools: this.#tools,
       approvals: this.#approvals,
       calls: this.#calls,
@@ -287,6 +425,20 @@ interface ApprovalAnswer {
   run_id: string;
   approval_id: string;
   allow: boolean;
+}
+
+/** Wait `ms` (resolves early when `signal` aborts). */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
+  });
 }
 
 function error(code: ErrorCode): ResponsePayload {

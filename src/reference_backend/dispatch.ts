@@ -13,18 +13,6 @@ import {
   OPT_IN_CAPABILITIES,
 } from "../protocol/schemas/mod.ts";
 
-/** Operations that part 2 of the reference backend will implement; `unsupported_method` now. */
-export const PART_TWO_METHODS: readonly string[] = [
-  "session.list",
-  "model.catalog",
-  "selection.set",
-  "history.page",
-  "session.discover",
-  "model.catalog.status",
-  "model.refresh",
-  "operation.cancel",
-];
-
 /** Where the child is in initialization, as the gate sees it. */
 export type Gate = "uninitialized" | "admitted";
 
@@ -50,7 +38,6 @@ export function admitRequest(
   if (method === "client.tool.result" && !context.negotiated.has("client.tools")) {
     return { ok: false, code: "unsupported_capability" };
   }
-  if (PART_TWO_METHODS.includes(method)) return { ok: false, code: "unsupported_method" };
   const parsed = METHOD_SCHEMAS[method].params.safeParse(params);
   if (!parsed.success) return { ok: false, code: "invalid_params" };
   return { ok: true, method, params: parsed.data };

@@ -41,6 +41,12 @@ export interface RunActions {
   builtin(step: Extract<Step, { kind: "builtin" }>): Promise<ToolResult>;
   /** A diagnostic event. */
   diagnostic(code: string, summary: string): Promise<void>;
+  /** Durable session metadata: a title record. */
+  title(text: string): Promise<void>;
+  /** A stored reasoning summary (history only, with its provenance). */
+  reasoning(step: Extract<Step, { kind: "reasoning" }>): Promise<void>;
+  /** A compaction activity and record. */
+  compaction(step: Extract<Step, { kind: "compaction" }>): Promise<void>;
 }
 
 /** A labelled tool result of the turn so far. */
@@ -81,6 +87,15 @@ export async function executeSteps(
         break;
       case "diagnostic":
         await actions.diagnostic(step.code, step.summary);
+        break;
+      case "title":
+        await actions.title(step.text);
+        break;
+      case "reasoning":
+        await actions.reasoning(step);
+        break;
+      case "compaction":
+        await actions.compaction(step);
         break;
       case "fail":
         throw new RunFailure(step.code);

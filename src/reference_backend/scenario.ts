@@ -10,6 +10,12 @@
  * - `{ "builtin": "shell"|"edit"|"apply_patch"|"builtin_search", "summary"?, "approval"?,
  *   "outcome"?: "completed"|"failed", "output"?, "label"? }` — a simulated built-in tool
  *   activity, approval first when `approval` is true. Nothing is executed.
+ *   An optional `card: { "title", "fields": [{ "label", "value" }] }` shapes its tool card
+ *   (default: the tool name and summary).
+ * - `{ "title": "text" }` — a durable `title` record (session metadata; no event).
+ * - `{ "reasoning": "text", "item"?, "provider_summary"? }` — a stored reasoning summary
+ *   (`provider_summary` default true; a repeated `item` replaces the earlier one in history).
+ * - `{ "compaction": "summary", "title"? }` — a `compaction` activity and record.
  * - `{ "sleep": ms }` — wait (cancellable).
  * - `{ "diagnostic": { "code", "summary" } }` — a diagnostic event.
  * - `{ "fail": "execution_failed"|"content_limit"|"persistence_failed"|"output_unavailable" }`
@@ -47,7 +53,19 @@ const StepSchema = z.union([
     outcome: z.enum(["completed", "failed"]).optional(),
     output: z.string().max(65_536).optional(),
     label: Label.optional(),
+    card: z.strictObject({
+      title: z.string().max(256),
+      fields: z.array(z.strictObject({ label: z.string().max(1024), value: z.string().max(1024) }))
+        .max(16).optional(),
+    }).optional(),
   }),
+  z.strictObject({ title: z.string().max(1024) }),
+  z.strictObject({
+    reasoning: z.string().max(65_536),
+    item: Label.optional(),
+    provider_summary: z.boolean().optional(),
+  }),
+  z.strictObject({ compaction: z.string().max(65_536), title: z.string().max(1024).optional() }),
   z.strictObject({ sleep: z.int().min(0).max(600_000) }),
   z.strictObject({
     diagnostic: z.strictObject({
@@ -84,7 +102,11 @@ export type Step =
     outcome: "completed" | "failed";
     output: string;
     label: string | null;
+    card: { title: string; fields: { label: string; value: string }[] } | null;
   }
+  | { kind: "title"; text: string }
+  | { kind: "reasoning"; text: string; item: string | null; providerSummary: boolean }
+  | { kind: "compaction"; summary: string; title: string | null }
   | { kind: "sleep"; ms: number }
   | { kind: "diagnostic"; code: string; summary: string }
   | {
@@ -174,7 +196,22 @@ function convertStep(step: z.infer<typeof StepSchema>): Step | null {
       outcome: step.outcome ?? "completed",
       output: step.output ?? "",
       label: step.label ?? null,
+      card: step.card === undefined
+        ? null
+        : { title: step.card.title, fields: step.card.fields ?? [] },
     };
+  }
+  if ("title" in step && !("compaction" in step)) return { kind: "title", text: step.title };
+  if ("reasoning" in step) {
+    return {
+      kind: "reasoning",
+      text: step.reasoning,
+      item: step.item ?? null,
+      providerSummary: step.provider_summary ?? true,
+    };
+  }
+  if ("compaction" in step) {
+    return { kind: "compaction", summary: step.compaction, title: step.title ?? null };
   }
   if ("sleep" in step) return { kind: "sleep", ms: step.sleep };
   if ("diagnostic" in step) return { kind: "diagnostic", ...step.diagnostic };

@@ -1,8 +1,8 @@
 /**
  * Session JSONL files: `$MC_HOME/sessions/<id>.jsonl`, one JSON object per line, each with
  * `type`, `session_id`, `timestamp` (RFC 3339 UTC) and `cwd` (canonical). Record types:
- * `user`, `assistant`, `activity`, `run_finished` (plus `session_preferences`, `title`,
- * `compaction`, accepted for part 2).
+ * `user`, `assistant`, `activity`, `run_finished`, `session_preferences`, `title`,
+ * `compaction`, `reasoning_summary` and `tool_card` (see `docs/reference-backend.md`).
  *
  * The revision of a file is `r<lines>-<bytes>`: any append changes it.
  *
@@ -20,6 +20,8 @@ const RECORD_TYPES = new Set([
   "session_preferences",
   "title",
   "compaction",
+  "reasoning_summary",
+  "tool_card",
 ]);
 
 /** Why a stored session cannot be opened. */
@@ -43,6 +45,11 @@ export class SessionFile {
     this.#cwd = ids.cwd;
     this.#lines = ids.lines ?? 0;
     this.#bytes = ids.bytes ?? 0;
+  }
+
+  /** Path of the JSONL file. */
+  get path(): string {
+    return this.#path;
   }
 
   /** The current revision. */
@@ -76,24 +83,42 @@ export interface StoredSession {
   bytes: number;
   /** `cwd_unverified` when no record carries a cwd. */
   notices: string[];
+  /** The parsed records, in stored order. */
+  records: StoredRecord[];
+  /** The file's text (for content fingerprints). */
+  text: string;
+}
+
+/** One parsed stored record (a JSON object with at least `type`, `session_id`, `timestamp`). */
+export type StoredRecord = Record<string, unknown> & { type: string; timestamp: string };
+
+/** Read bounds of {@link readStoredSession}; defaults are the stored-history bounds. */
+export interface ReadBounds {
+  /** Largest file, bytes. */
+  maxBytes?: number;
+  /** Most lines. */
+  maxLines?: number;
 }
 
 /** Read and validate the stored session at `path` against canonical `cwd`. */
 export async function readStoredSession(
   path: string,
   ids: { sessionId: string; cwd: string },
+  bounds: ReadBounds = {},
 ): Promise<{ ok: true; stored: StoredSession } | { ok: false; code: ReadFailure }> {
+  const maxBytes = bounds.maxBytes ?? STORED_HISTORY_BYTES;
+  const maxLines = bounds.maxLines ?? STORED_HISTORY_LINES;
   let data: Uint8Array;
   try {
     const info = await Deno.lstat(path);
     if (!info.isFile) return { ok: false, code: "session_invalid" };
-    if (info.size > STORED_HISTORY_BYTES) return { ok: false, code: "history_limit" };
+    if (info.size > maxBytes) return { ok: false, code: "history_limit" };
     data = await Deno.readFile(path);
   } catch (error) {
     const missing = error instanceof Deno.errors.NotFound;
     return { ok: false, code: missing ? "session_missing" : "session_invalid" };
   }
-  if (data.byteLength > STORED_HISTORY_BYTES) return { ok: false, code: "history_limit" };
+  if (data.byteLength > maxBytes) return { ok: false, code: "history_limit" };
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(data);
@@ -102,30 +127,39 @@ export async function readStoredSession(
   }
   if (text !== "" && !text.endsWith("\n")) return { ok: false, code: "session_invalid" };
   const lines = text === "" ? [] : text.slice(0, -1).split("\n");
-  if (lines.length > STORED_HISTORY_LINES) return { ok: false, code: "history_limit" };
+  if (lines.length > maxLines) return { ok: false, code: "history_limit" };
   const cwds = new Set<string>();
+  const records: StoredRecord[] = [];
   for (const line of lines) {
     const record = validRecord(line, ids.sessionId);
     if (record === null) return { ok: false, code: "session_invalid" };
     if (record.cwd !== null) cwds.add(record.cwd);
+    records.push(record.value);
   }
   for (const recorded of cwds) {
     if (!(await sameDirectory(recorded, ids.cwd))) return { ok: false, code: "cwd_mismatch" };
   }
   const notices = cwds.size === 0 ? ["cwd_unverified"] : [];
-  return { ok: true, stored: { lines: lines.length, bytes: data.byteLength, notices } };
+  return {
+    ok: true,
+    stored: { lines: lines.length, bytes: data.byteLength, notices, records, text },
+  };
 }
 
-function validRecord(line: string, sessionId: string): { cwd: string | null } | null {
+function validRecord(
+  line: string,
+  sessionId: string,
+): { cwd: string | null; value: StoredRecord } | null {
   const parsed = parseStrictJson(line);
   if (!parsed.ok) return null;
   const value = parsed.value;
   if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
   if (typeof value.type !== "string" || !RECORD_TYPES.has(value.type)) return null;
   if (value.session_id !== sessionId || typeof value.timestamp !== "string") return null;
-  if (value.cwd === undefined || value.cwd === "") return { cwd: null };
+  const record = value as StoredRecord;
+  if (value.cwd === undefined || value.cwd === "") return { cwd: null, value: record };
   if (typeof value.cwd !== "string") return null;
-  return { cwd: value.cwd };
+  return { cwd: value.cwd, value: record };
 }
 
 async function sameDirectory(recorded: string, cwd: string): Promise<boolean> {

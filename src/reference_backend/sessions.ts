@@ -11,7 +11,7 @@
 
 import type { ErrorCode } from "../protocol/errors.ts";
 import { acquireLease, type Lease } from "./leases.ts";
-import { readStoredSession, SessionFile } from "./session_store.ts";
+import { readStoredSession, SessionFile, type StoredRecord } from "./session_store.ts";
 
 /** The attached session. */
 export interface Attachment {
@@ -53,6 +53,11 @@ export class Sessions {
     return this.#attached;
   }
 
+  /** The sessions directory. */
+  get dir(): string {
+    return this.#dir;
+  }
+
   /** Allocate and attach a lazy handle. */
   async create(): Promise<AttachResult> {
     const id = crypto.randomUUID();
@@ -64,7 +69,12 @@ export class Sessions {
   /** Attach exact `id`, or fail with a code and keep the previous attachment. */
   async open(
     id: string,
-  ): Promise<{ ok: true; result: AttachResult } | { ok: false; code: ErrorCode }> {
+  ): Promise<
+    { ok: true; result: AttachResult; preferences: StoredRecord | null } | {
+      ok: false;
+      code: ErrorCode;
+    }
+  > {
     const current = this.#attached;
     const path = this.#path(id);
     if (this.#lazy.has(id) && !(await exists(path))) {
@@ -73,6 +83,7 @@ export class Sessions {
       return {
         ok: true,
         result: { session_id: id, durable: false, revision: "r0-0", notices: [] },
+        preferences: null,
       };
     }
     const read = await readStoredSession(path, { sessionId: id, cwd: this.#cwd });
@@ -83,12 +94,14 @@ export class Sessions {
       if (!acquired.ok) return acquired;
       lease = acquired.lease;
     }
-    const { lines, bytes, notices } = read.stored;
+    const { lines, bytes, notices, records } = read.stored;
+    const preferences = records.findLast((r) => r.type === "session_preferences") ?? null;
     const attachment = this.#attachment(id, lines, bytes, true, lease);
     await this.#switchTo(attachment);
     return {
       ok: true,
       result: { session_id: id, durable: true, revision: attachment.file.revision, notices },
+      preferences,
     };
   }
 

@@ -7,7 +7,9 @@
  * - `model`: string, default `"scripted-1"` for the scripted provider; required otherwise.
  * - `scenario`: path of a scenario file, relative to the settings file's directory.
  * - `providers`: object of per-provider objects; `providers.<name>.api_key_env` renames the
- *   credential variable of that provider.
+ *   credential variable of that provider and `providers.<name>.refresh_source` names the local
+ *   file `model.refresh` reads (relative to `MC_HOME`). `providers.catalog.enabled` is the
+ *   list of admitted catalog choices, each `"<provider>/<model>"` or `"<provider>/*"`.
  * - `mcp.servers`: object of server objects; any server not `"enabled": false` fails startup
  *   with `mcp_unavailable` (this backend does not support MCP).
  *
@@ -89,6 +91,10 @@ export function mergeLayers(layers: readonly Layer[]): SettingsResult {
       for (const [name, entry] of Object.entries(value.providers)) {
         if (!isObject(entry)) return invalid;
         if ("api_key_env" in entry && typeof entry.api_key_env !== "string") return invalid;
+        if ("refresh_source" in entry && !isPath(entry.refresh_source)) return invalid;
+        if (name === "catalog" && "enabled" in entry && !isEnabledList(entry.enabled)) {
+          return invalid;
+        }
         providers[name] = { ...providers[name], ...entry };
       }
     }
@@ -136,6 +142,15 @@ function isName(value: unknown): value is string {
   // deno-lint-ignore no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(value)) return false;
   return new TextEncoder().encode(value).byteLength <= NAME_BYTES;
+}
+
+function isPath(value: unknown): boolean {
+  return typeof value === "string" && value !== "" && !value.includes("\u0000");
+}
+
+function isEnabledList(value: unknown): boolean {
+  return Array.isArray(value) &&
+    value.every((item) => typeof item === "string" && /^[^/]+\/[^/]+$/.test(item) && isName(item));
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -41,6 +41,8 @@ export interface Runtime {
   model: string;
   /** The scenario, or null for the default planner. */
   scenario: Scenario | null;
+  /** Admitted per-provider settings (credentials variables, refresh sources, catalog). */
+  providers: Record<string, Record<string, unknown>>;
 }
 
 /** Startup outcome; a failure may still know the context identity. */
@@ -108,7 +110,10 @@ export async function runStartup(input: StartupInput): Promise<StartupResult> {
   }
   if (signal.aborted) return fail("startup_cancelled", contextId);
   const model = settings.model ?? SCRIPTED_MODEL;
-  return { ok: true, runtime: { mcHome, cwd, contextId, provider, model, scenario } };
+  return {
+    ok: true,
+    runtime: { mcHome, cwd, contextId, provider, model, scenario, providers: settings.providers },
+  };
 }
 
 /** Context identity: SHA-256 hex of the canonical cwd and canonical storage root. */

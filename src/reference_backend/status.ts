@@ -5,6 +5,7 @@
  */
 
 import type { StartupErrorCode } from "../protocol/errors.ts";
+import type { SelectionObject } from "./selection_state.ts";
 import type { Runtime } from "./startup.ts";
 
 /** Admission state of the child, as status reports it. */
@@ -20,8 +21,8 @@ export interface LiveState {
   sessionId: string | null;
   /** Active run ID, or null. */
   runId: string | null;
-  /** Current selection revision. */
-  selectionRevision: string;
+  /** Current selection (ready children). */
+  selection: SelectionObject | null;
 }
 
 /** Build the status object for `admission`. */
@@ -52,8 +53,11 @@ export function statusObject(admission: Admission, live: LiveState): Record<stri
       };
     case "ready": {
       const { contextId } = admission.runtime;
-      const provider = safeName(admission.runtime.provider);
-      const model = safeName(admission.runtime.model);
+      const selection = live.selection;
+      const provider = selection === null
+        ? safeName(admission.runtime.provider)
+        : selection.provider;
+      const model = selection === null ? safeName(admission.runtime.model) : selection.model;
       return {
         state: live.runId === null ? "idle" : "running",
         readiness: "ready",
@@ -62,15 +66,7 @@ export function statusObject(admission: Admission, live: LiveState): Record<stri
         context_id: contextId,
         session_id: live.sessionId,
         run_id: live.runId,
-        selection: {
-          revision: live.selectionRevision,
-          provider,
-          model,
-          requested_effort: "default",
-          effective_effort: null,
-          effort_support: "unsupported",
-          permitted_efforts: ["default"],
-        },
+        selection,
       };
     }
   }

@@ -19,6 +19,7 @@ import { ContentBudget, splitUtf8 } from "./segments.ts";
 import type { Attachment, Sessions } from "./sessions.ts";
 import { type Runtime, SCRIPTED_PROVIDER } from "./startup.ts";
 import { boundSummary } from "./summary.ts";
+import { cardContent } from "./cards.ts";
 
 /** What a run needs from the child. */
 export interface RunDeps {
@@ -29,6 +30,8 @@ export interface RunDeps {
   tools: ReadonlyMap<string, RegisteredTool>;
   approvals: ApprovalBook;
   calls: CallBook;
+  /** Whether the client negotiated `tool.cards` (live `tool.card` events). */
+  cards: boolean;
 }
 
 type Outcome = "completed" | "cancelled" | "failed";
@@ -169,29 +172,48 @@ export class Run implements RunActions {
     return this.#calls.callTools(calls);
   }
 
-  /** A simulated built-in tool activity (approval first when asked). */
+  /** A simulated built-in tool activity (approval first when asked), with its tool card. */
   async builtin(step: Extract<Step, { kind: "builtin" }>): Promise<ToolResult> {
     if (step.approval && !(await this.#calls.approve(`Allow ${step.tool}: ${step.summary}`))) {
       return { outcome: "denied", errorCode: null, text: "Denied" };
     }
     if (this.#abort.signal.aborted) throw new RunCancelled();
     this.#countActivity();
-    const activity = { ...this.#scope(), activity_id: `act-${crypto.randomUUID()}`, kind: "tool" };
+    const activityId = `act-${crypto.randomUUID()}`;
+    const activity = { ...this.#scope(), activity_id: activityId, kind: "tool" };
     const summary = boundSummary(step.summary);
+    const cardId = `card-${crypto.randomUUID()}`;
     await this.#deps.channel.critical("activity", {
       ...activity,
       state: "started",
       name: step.tool,
       summary,
     });
+    await this.#card(cardId, activityId, step, "started");
     await this.#deps.channel.critical("activity", {
       ...activity,
       state: step.outcome,
       name: step.tool,
       summary,
     });
+    const card = await this.#card(cardId, activityId, step, step.outcome);
     await this.#deps.attachment.file
-      .append("activity", { run_id: this.id, name: step.tool, state: step.outcome, summary })
+      .append("activity", {
+        run_id: this.id,
+        activity_id: activityId,
+        name: step.tool,
+        state: step.outcome,
+        summary,
+      })
+      .catch(() => this.#degrade());
+    await this.#deps.attachment.file
+      .append("tool_card", {
+        run_id: this.id,
+        card_id: cardId,
+        activity_id: activityId,
+        state: step.outcome,
+        ...card,
+      })
       .catch(() => this.#degrade());
     const ok = step.outcome === "completed";
     return {
@@ -199,6 +221,61 @@ export class Run implements RunActions {
       errorCode: ok ? null : "tool_failed",
       text: step.output,
     };
+  }
+
+  /** Durable title metadata. */
+  async title(text: string): Promise<void> {
+    await this.#deps.attachment.file.append("title", { run_id: this.id, title: text })
+      .catch(() => this.#degrade());
+  }
+
+  /** A stored reasoning summary with its provenance (no live event: none exists). */
+  async reasoning(step: Extract<Step, { kind: "reasoning" }>): Promise<void> {
+    const fields: Record<string, unknown> = {
+      run_id: this.id,
+      message_id: `rs-${crypto.randomUUID()}`,
+      text: step.text,
+      provider_summary: step.providerSummary,
+    };
+    if (step.item !== null) fields.item_id = step.item;
+    await this.#deps.attachment.file.append("reasoning_summary", fields)
+      .catch(() => this.#degrade());
+  }
+
+  /** A compaction: activity started/completed and a `compaction` record. */
+  async compaction(step: Extract<Step, { kind: "compaction" }>): Promise<void> {
+    this.#countActivity();
+    const base = {
+      ...this.#scope(),
+      activity_id: `act-${crypto.randomUUID()}`,
+      kind: "compaction",
+      name: "compaction",
+      summary: "Compacting the conversation",
+    };
+    await this.#deps.channel.critical("activity", { ...base, state: "started" });
+    await this.#deps.channel.critical("activity", { ...base, state: "completed" });
+    const fields: Record<string, unknown> = { run_id: this.id, summary: step.summary };
+    if (step.title !== null) fields.title = step.title;
+    await this.#deps.attachment.file.append("compaction", fields).catch(() => this.#degrade());
+  }
+
+  async #card(
+    cardId: string,
+    activityId: string,
+    step: Extract<Step, { kind: "builtin" }>,
+    state: "started" | "completed" | "failed",
+  ) {
+    const card = cardContent(step, state);
+    if (this.#deps.cards) {
+      await this.#deps.channel.critical("tool.card", {
+        ...this.#scope(),
+        card_id: cardId,
+        activity_id: activityId,
+        state,
+        ...card,
+      });
+    }
+    return card;
   }
 
   /** A diagnostic event. */

@@ -56,6 +56,7 @@ export const EVENT_FIELDS: Readonly<Record<string, readonly string[]>> = {
   "run.finished": ["outcome", "persistence", "revision", "error_code"],
   "client.tool.call": ["call_id", "name", "tool_id", "arguments", "deadline_ms"],
   "client.tool.cancel": ["call_id", "reason"],
+  "tool.card": ["card_id", "activity_id", "title", "state", "fields"],
 };
 
 const ENUMS: Readonly<Record<string, Readonly<Record<string, readonly unknown[]>>>> = {
@@ -69,6 +70,7 @@ const ENUMS: Readonly<Record<string, Readonly<Record<string, readonly unknown[]>
   },
   "client.tool.cancel": { reason: ["run_cancelled", "deadline", "shutdown", "run_failed"] },
   "input.persisted": { durable: [true] },
+  "tool.card": { state: ["started", "completed", "failed"] },
 };
 
 const utf8 = new TextEncoder();
@@ -98,10 +100,16 @@ export class FrameChecker {
   #finished = new Set<string>();
   #decoder = new TextDecoder("utf-8", { fatal: true });
   #toolsNegotiated = false;
+  #cardsNegotiated = false;
 
   /** Tell the checker that `client.tools` was negotiated (its events become legal). */
   allowClientTools(): void {
     this.#toolsNegotiated = true;
+  }
+
+  /** Tell the checker that `tool.cards` was negotiated (`tool.card` becomes legal). */
+  allowToolCards(): void {
+    this.#cardsNegotiated = true;
   }
 
   /** Check one frame given its bytes without the LF; returns it parsed, or undefined. */
@@ -182,6 +190,9 @@ export class FrameChecker {
     if (fields === undefined) return [...out, `unknown event ${name}`];
     if (name.startsWith("client.tool.") && !this.#toolsNegotiated) {
       out.push(`${name} without client.tools negotiation`);
+    }
+    if (name === "tool.card" && !this.#cardsNegotiated) {
+      out.push("tool.card without tool.cards negotiation");
     }
     const data = v.data;
     if (!isObject(data)) return [...out, "data is not an object"];

@@ -190,6 +190,11 @@ export class Backend {
     this.#checker.allowClientTools();
   }
 
+  /** Tell the frame checker that `tool.cards` is negotiated. */
+  allowToolCards(): void {
+    this.#checker.allowToolCards();
+  }
+
   /** A request ID never used before in this child. */
   freshId(prefix = "r"): string {
     return `${prefix}${++this.#nextId}`;

@@ -37,6 +37,44 @@ Deno.test("parseScenario() reads every step kind from JSONC", () => {
     outcome: "completed",
     output: "",
     label: null,
+    card: null,
+  });
+});
+
+Deno.test("parseScenario() reads title, reasoning, compaction and card steps", () => {
+  const parsed = parseScenario(JSON.stringify({
+    turns: [{
+      steps: [
+        { title: "Fix the build" },
+        { reasoning: "Checked the log", item: "r1" },
+        { reasoning: "Unverified", provider_summary: false },
+        { compaction: "Earlier talk", title: "Compacted" },
+        {
+          builtin: "edit",
+          card: { title: "Edit a.ts", fields: [{ label: "file", value: "a.ts" }] },
+        },
+      ],
+    }],
+  }));
+  assert.ok(parsed.ok);
+  const steps = parsed.scenario.turns[0]?.steps ?? [];
+  assert.deepEqual(steps[0], { kind: "title", text: "Fix the build" });
+  assert.deepEqual(steps[1], {
+    kind: "reasoning",
+    text: "Checked the log",
+    item: "r1",
+    providerSummary: true,
+  });
+  assert.deepEqual(steps[2], {
+    kind: "reasoning",
+    text: "Unverified",
+    item: null,
+    providerSummary: false,
+  });
+  assert.deepEqual(steps[3], { kind: "compaction", summary: "Earlier talk", title: "Compacted" });
+  assert.deepEqual((steps[4] as { card: unknown }).card, {
+    title: "Edit a.ts",
+    fields: [{ label: "file", value: "a.ts" }],
   });
 });
 
