@@ -4,12 +4,27 @@
  * throws {@link SpawnError} synchronously, a signal death reports
  * 128 + signal number, stdin/stdout/stderr are Web Streams).
  *
+ * The child's stdio are real Unix pipes, as `magi-code serve --stdio`
+ * requires: Node's own `"pipe"` stdio is a socket pair, so each stream is a
+ * FIFO made with `mkfifo(1)` in a private temporary directory, opened on both
+ * ends and unlinked before the child starts (the child sees an anonymous
+ * FIFO, like Deno's pipes).
+ *
  * @module
  */
 
-import { type ChildProcess, spawn } from "node:child_process";
-import { accessSync, constants as fsConstants, statSync } from "node:fs";
-import { constants as osConstants } from "node:os";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import {
+  accessSync,
+  closeSync,
+  constants as fsConstants,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  statSync,
+} from "node:fs";
+import { Socket } from "node:net";
+import { constants as osConstants, tmpdir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
 import { Readable, Writable } from "node:stream";
 import { type ChildHandle, type ExitInfo, SpawnError, type SpawnOptions } from "../types.ts";
@@ -49,12 +64,73 @@ function exitInfoOf(code: number | null, signal: NodeJS.Signals | null): ExitInf
   return { code: code ?? 1, signal: null };
 }
 
-function webReadable(stream: NodeJS.ReadableStream | null): ReadableStream<Uint8Array> {
-  if (stream === null) throw new Error("Child stream is not piped");
-  return Readable.toWeb(stream as Readable) as unknown as ReadableStream<Uint8Array>;
+/** The FIFOs of one child: the child's ends and the parent's. */
+interface Pipes {
+  /** Child stdin (read end), stdout and stderr (write ends); stderr only when piped. */
+  child: [number, number, number | null];
+  /** Parent ends: stdin (write), stdout (read), stderr (read) or null. */
+  parent: [number, number, number | null];
 }
 
-const STDERR_MODE = { inherit: "inherit", null: "ignore", piped: "pipe" } as const;
+function closeAll(fds: (number | null)[]): void {
+  for (const fd of fds) {
+    if (fd === null) continue;
+    try {
+      closeSync(fd);
+    } catch {
+      // Already closed.
+    }
+  }
+}
+
+/**
+ * Make the child's stdio FIFOs. Every open is non-blocking in effect: a FIFO
+ * end opens at once when the other end is already open, so each pair opens
+ * its first end with `O_NONBLOCK` (the parent's end, or a throwaway reader).
+ * The child's ends stay in blocking mode.
+ */
+function makePipes(withStderr: boolean): Pipes {
+  const { O_RDONLY, O_WRONLY, O_NONBLOCK } = fsConstants;
+  const dir = mkdtempSync(join(tmpdir(), "magi-tools-pipes-"));
+  const opened: number[] = [];
+  const open = (path: string, flags: number) => {
+    const fd = openSync(path, flags);
+    opened.push(fd);
+    return fd;
+  };
+  try {
+    const names = withStderr ? ["in", "out", "err"] : ["in", "out"];
+    execFileSync("mkfifo", ["-m", "600", ...names.map((name) => join(dir, name))]);
+    const stdinPath = join(dir, "in");
+    const probe = open(stdinPath, O_RDONLY | O_NONBLOCK);
+    const parentIn = open(stdinPath, O_WRONLY);
+    const childIn = open(stdinPath, O_RDONLY);
+    closeSync(probe);
+    opened.splice(opened.indexOf(probe), 1);
+    const parentOut = open(join(dir, "out"), O_RDONLY | O_NONBLOCK);
+    const childOut = open(join(dir, "out"), O_WRONLY);
+    const parentErr = withStderr ? open(join(dir, "err"), O_RDONLY | O_NONBLOCK) : null;
+    const childErr = withStderr ? open(join(dir, "err"), O_WRONLY) : null;
+    return { child: [childIn, childOut, childErr], parent: [parentIn, parentOut, parentErr] };
+  } catch (error) {
+    closeAll(opened);
+    throw error;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function webReadable(fd: number): ReadableStream<Uint8Array> {
+  const socket = new Socket({ fd, readable: true, writable: false });
+  return Readable.toWeb(socket) as unknown as ReadableStream<Uint8Array>;
+}
+
+function webWritable(fd: number): WritableStream<Uint8Array> {
+  const socket = new Socket({ fd, readable: false, writable: true });
+  // Writes after the child closed its stdin fail with EPIPE: the Web Stream reports it.
+  socket.on("error", () => {});
+  return Writable.toWeb(socket) as WritableStream<Uint8Array>;
+}
 
 /**
  * Spawn `command` with `args`, stdin and stdout piped. Throws
@@ -67,15 +143,27 @@ export function spawnChild(
 ): ChildHandle {
   const env = { ...process.env, ...(options.env ?? {}) };
   if (!commandExists(command, options.cwd, env.PATH ?? "")) throw new SpawnError(command);
+  const stderrMode = options.stderr ?? "inherit";
+  let pipes: Pipes;
+  try {
+    pipes = makePipes(stderrMode === "piped");
+  } catch (error) {
+    throw new SpawnError(command, { cause: error });
+  }
+  const [childIn, childOut, childErr] = pipes.child;
   let child: ChildProcess;
   try {
     child = spawn(command, [...args], {
-      stdio: ["pipe", "pipe", STDERR_MODE[options.stderr ?? "inherit"]],
+      stdio: [childIn, childOut, childErr ?? (stderrMode === "null" ? "ignore" : "inherit")],
       env,
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     });
   } catch (error) {
+    closeAll([...pipes.child, ...pipes.parent]);
     throw new SpawnError(command, { cause: error });
+  } finally {
+    // The child has its own copies now.
+    closeAll(pipes.child);
   }
   let exited = false;
   const status = new Promise<ExitInfo>((resolveExit) => {
@@ -90,14 +178,12 @@ export function spawnChild(
       resolveExit({ code: 1, signal: null });
     });
   });
-  // Writes after the child closed its stdin fail with EPIPE: the Web Stream reports it.
-  child.stdin?.on("error", () => {});
-  const stdin = Writable.toWeb(child.stdin as Writable) as WritableStream<Uint8Array>;
+  const [parentIn, parentOut, parentErr] = pipes.parent;
   return {
     pid: child.pid ?? 0,
-    stdin,
-    stdout: webReadable(child.stdout),
-    stderr: options.stderr === "piped" ? webReadable(child.stderr) : null,
+    stdin: webWritable(parentIn),
+    stdout: webReadable(parentOut),
+    stderr: parentErr === null ? null : webReadable(parentErr),
     exited: status,
     get hasExited() {
       return exited;

@@ -1,0 +1,320 @@
+/**
+ * Build the npm package into `npm/` and prove it works under Node.js.
+ *
+ * `deno task build:npm` (= `deno run -A npm-build.ts`). Steps:
+ *
+ * 1. Bundle every `deno.json` export with esbuild (ESM, Node 20, code
+ *    splitting) into `npm/esm/`. `src/runtime/mod.ts` (the Deno adapter) is
+ *    swapped for `src/runtime/node/mod.ts`; `npm:` specifiers and import-map
+ *    names become bare npm names and stay external (dependencies).
+ * 2. Write `.d.ts` files for every bundled source module into `npm/types/`
+ *    (TypeScript's isolated-declaration transpiler, the same per-file
+ *    declarations JSR generates; with the same adapter swap).
+ * 3. Write `package.json` (name, version, license from `deno.json`; exports
+ *    mirroring `deno.json`'s, checked: a mismatch fails the build), the
+ *    `magi-tools` bin, README and LICENSE.
+ * 4. Unless `--no-smoke`: `npm pack`, install the tarball into a scratch
+ *    folder, and under Node.js run one turn of a `.mjs` tool against the
+ *    reference backend (started with Deno) through the package's bin; check
+ *    the NDJSON summaries and the exit code.
+ *
+ * Exit 0 on success; on any failure, 1 with the reason on stderr.
+ *
+ * @module
+ */
+
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import type * as esbuild from "npm:esbuild@^0.25";
+
+const ROOT = dirname(fileURLToPath(import.meta.url));
+const DENO_ADAPTER = join(ROOT, "src/runtime/mod.ts");
+const NODE_ADAPTER = join(ROOT, "src/runtime/node/mod.ts");
+const BIN_NAME = "magi-tools";
+
+/** The `deno.json` fields the build uses. */
+interface DenoConfig {
+  name: string;
+  version: string;
+  license: string;
+  exports: Record<string, string>;
+  imports: Record<string, string>;
+}
+
+/** The build failed: `message` says why. */
+class BuildError extends Error {
+  override name = "BuildError";
+}
+
+async function readConfig(): Promise<DenoConfig> {
+  const config = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json")));
+  for (const field of ["name", "version", "license"] as const) {
+    if (typeof config[field] !== "string" || config[field] === "") {
+      throw new BuildError(`deno.json has no ${field}`);
+    }
+  }
+  if (typeof config.exports !== "object" || config.exports === null) {
+    throw new BuildError("deno.json has no exports map");
+  }
+  return config as DenoConfig;
+}
+
+/** `npm:zod@^4` → `{ name: "zod", range: "^4" }`. */
+function parseNpmSpecifier(specifier: string): { name: string; range: string } | null {
+  const match = /^npm:\/?((?:@[^/@]+\/)?[^/@]+)(?:@([^/]+))?(\/.*)?$/.exec(specifier);
+  if (match === null) return null;
+  return { name: match[1]!, range: match[2] ?? "*" };
+}
+
+/** Output module name of an export target: `./mod.ts` → `mod`, `./src/x/cli.ts` → `src/x/cli`. */
+function outName(target: string): string {
+  return target.replace(/^\.\//, "").replace(/\.ts$/, "");
+}
+
+function packagePlugin(config: DenoConfig, used: Map<string, string>): esbuild.Plugin {
+  const mapped = new Map<string, string>();
+  for (const [key, value] of Object.entries(config.imports)) mapped.set(key, value);
+  const external = (specifier: string) => {
+    const npm = parseNpmSpecifier(specifier);
+    if (npm === null) throw new BuildError(`Unsupported import in the npm build: ${specifier}`);
+    used.set(npm.name, npm.range);
+    const subpath = specifier.slice(specifier.indexOf(npm.name) + npm.name.length)
+      .replace(/^@[^/]+/, "");
+    return { path: npm.name + subpath, external: true };
+  };
+  return {
+    name: "magi-tools-npm",
+    setup(build) {
+      build.onResolve({ filter: /^npm:/ }, (args) => external(args.path));
+      build.onResolve({ filter: /^[^./]/ }, (args) => {
+        if (args.path.startsWith("node:")) return { path: args.path, external: true };
+        const target = mapped.get(args.path);
+        if (target === undefined) {
+          throw new BuildError(`Import not in the deno.json import map: ${args.path}`);
+        }
+        return external(target);
+      });
+      build.onResolve({ filter: /runtime\/mod\.ts$/ }, (args) => {
+        const path = resolve(args.resolveDir, args.path);
+        return path === DENO_ADAPTER ? { path: NODE_ADAPTER } : undefined;
+      });
+    },
+  };
+}
+
+/** Bundle the exports; returns the source files bundled and the npm dependencies used. */
+async function bundle(config: DenoConfig, out: string): Promise<{
+  inputs: string[];
+  dependencies: Map<string, string>;
+}> {
+  const esbuild = await import("npm:esbuild@^0.25");
+  const used = new Map<string, string>();
+  const entryPoints = Object.values(config.exports).map((target) => ({
+    in: join(ROOT, target),
+    out: outName(target),
+  }));
+  const result = await esbuild.build({
+    entryPoints,
+    outdir: join(out, "esm"),
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    metafile: true,
+    logLevel: "silent",
+    chunkNames: "_chunks/[name]-[hash]",
+    plugins: [packagePlugin(config, used)],
+  });
+  const inputs = Object.keys(result.metafile.inputs).map((path) => resolve(ROOT, path));
+  if (inputs.includes(DENO_ADAPTER)) {
+    throw new BuildError("The Deno runtime adapter leaked into the npm bundle");
+  }
+  return { inputs, dependencies: used };
+}
+
+/** Rewrite `.ts` module specifiers to `.js` and npm specifiers to bare names. */
+function rewriteSpecifiers(text: string, imports: Record<string, string>): string {
+  return text.replace(/(from\s+|import\s*\(\s*)(["'])([^"']+)\2/g, (_all, head, quote, spec) => {
+    let next: string = spec;
+    const target = imports[spec];
+    const npm = parseNpmSpecifier(target ?? spec);
+    if (npm !== null) next = npm.name;
+    else if (/^\.\.?\//.test(spec)) next = spec.replace(/\.ts$/, ".js");
+    return `${head}${quote}${next}${quote}`;
+  });
+}
+
+/** Write a `.d.ts` for every bundled `.ts` source; returns how many declarations lost types. */
+async function declarations(config: DenoConfig, inputs: string[], out: string): Promise<string[]> {
+  const { default: ts } = await import("npm:typescript@^5.9");
+  const problems: string[] = [];
+  const write = async (path: string, text: string) => {
+    await Deno.mkdir(dirname(path), { recursive: true });
+    await Deno.writeTextFile(path, text);
+  };
+  for (const file of inputs) {
+    if (!file.endsWith(".ts") || !file.startsWith(ROOT + "/")) continue;
+    const source = await Deno.readTextFile(file);
+    const result = ts.transpileDeclaration(source, {
+      fileName: file,
+      reportDiagnostics: true,
+      compilerOptions: {
+        declaration: true,
+        emitDeclarationOnly: true,
+        isolatedDeclarations: true,
+        allowImportingTsExtensions: true,
+        target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.ESNext,
+      },
+    });
+    for (const diagnostic of result.diagnostics ?? []) {
+      const where = diagnostic.start === undefined
+        ? ""
+        : `:${ts.getLineAndCharacterOfPosition(diagnostic.file!, diagnostic.start).line + 1}`;
+      problems.push(`${relative(ROOT, file)}${where}`);
+    }
+    const rel = relative(ROOT, file).replace(/\.ts$/, ".d.ts");
+    await write(join(out, "types", rel), rewriteSpecifiers(result.outputText, config.imports));
+  }
+  // Importers name the Deno adapter; in the package it is the Node one (same exports).
+  await write(
+    join(out, "types", relative(ROOT, DENO_ADAPTER).replace(/\.ts$/, ".d.ts")),
+    'export * from "./node/mod.js";\n',
+  );
+  return problems;
+}
+
+/** `package.json` for `npm/`, exports mirroring `deno.json`'s. */
+function packageJson(config: DenoConfig, dependencies: Map<string, string>) {
+  const exports: Record<string, { types: string; import: string }> = {};
+  for (const [key, target] of Object.entries(config.exports)) {
+    exports[key] = {
+      types: `./types/${outName(target)}.d.ts`,
+      import: `./esm/${outName(target)}.js`,
+    };
+  }
+  return {
+    name: config.name,
+    version: config.version,
+    description: "Give a coding agent your own tools over the magi-code.local-agent protocol",
+    license: config.license,
+    type: "module",
+    exports,
+    bin: { [BIN_NAME]: `./bin/${BIN_NAME}.js` },
+    files: ["esm", "types", "bin", "README.md", "LICENSE"],
+    engines: { node: ">=20" },
+    dependencies: Object.fromEntries([...dependencies].sort(([a], [b]) => a < b ? -1 : 1)),
+  };
+}
+
+/** A `package.json` as far as the exports check reads it. */
+export interface PackageExports {
+  /** Package version. */
+  version?: unknown;
+  /** Subpath → conditions. */
+  exports?: Record<string, { types?: unknown; import?: unknown }>;
+}
+
+/**
+ * Why `pkg`'s exports do not mirror `denoExports` (same subpaths, each at the
+ * built file of the same module), or null when they do.
+ */
+export function exportsMismatch(
+  denoExports: Record<string, string>,
+  pkg: PackageExports,
+): string | null {
+  const denoKeys = Object.keys(denoExports).sort();
+  const npmKeys = Object.keys(pkg.exports ?? {}).sort();
+  if (JSON.stringify(denoKeys) !== JSON.stringify(npmKeys)) {
+    return `package.json exports ${JSON.stringify(npmKeys)} do not match deno.json exports ${
+      JSON.stringify(denoKeys)
+    }`;
+  }
+  for (const key of denoKeys) {
+    const name = outName(denoExports[key]!);
+    const entry = pkg.exports?.[key];
+    if (entry?.import !== `./esm/${name}.js` || entry?.types !== `./types/${name}.d.ts`) {
+      return `package.json export ${key} does not point at the build of ${denoExports[key]}: ${
+        JSON.stringify(entry)
+      }`;
+    }
+  }
+  return null;
+}
+
+/** Fail unless the written `package.json` mirrors `deno.json` and names existing files. */
+async function checkPackage(config: DenoConfig, out: string): Promise<void> {
+  const pkg = JSON.parse(await Deno.readTextFile(join(out, "package.json"))) as PackageExports;
+  const mismatch = exportsMismatch(config.exports, pkg);
+  if (mismatch !== null) throw new BuildError(mismatch);
+  for (const [key, entry] of Object.entries(pkg.exports ?? {})) {
+    for (const file of [entry.import, entry.types]) {
+      try {
+        await Deno.stat(join(out, String(file)));
+      } catch {
+        throw new BuildError(`package.json export ${key} names a missing file: ${file}`);
+      }
+    }
+  }
+  if (pkg.version !== config.version) {
+    throw new BuildError(`package.json version ${pkg.version} is not ${config.version}`);
+  }
+}
+
+const BIN = `#!/usr/bin/env node
+import { main } from "../esm/cli.js";
+
+process.exit(await main(process.argv.slice(2)));
+`;
+
+/** Build `npm/`. */
+export async function buildPackage(out: string): Promise<{ problems: string[] }> {
+  const config = await readConfig();
+  if (config.exports["./cli"] === undefined) throw new BuildError("deno.json has no ./cli export");
+  await Deno.remove(out, { recursive: true }).catch(() => {});
+  await Deno.mkdir(join(out, "bin"), { recursive: true });
+  const { inputs, dependencies } = await bundle(config, out);
+  const problems = await declarations(config, inputs, out);
+  await Deno.writeTextFile(
+    join(out, "package.json"),
+    JSON.stringify(packageJson(config, dependencies), null, 2) + "\n",
+  );
+  await Deno.writeTextFile(join(out, "bin", `${BIN_NAME}.js`), BIN);
+  await Deno.chmod(join(out, "bin", `${BIN_NAME}.js`), 0o755);
+  await Deno.copyFile(join(ROOT, "npm-README.md"), join(out, "README.md"));
+  await Deno.copyFile(join(ROOT, "LICENSE"), join(out, "LICENSE"));
+  await checkPackage(config, out);
+  return { problems };
+}
+
+if (import.meta.main) {
+  const { values } = parseArgs({
+    args: Deno.args,
+    options: { out: { type: "string", default: "npm" }, "no-smoke": { type: "boolean" } },
+  });
+  const out = resolve(ROOT, values.out);
+  try {
+    const { problems } = await buildPackage(out);
+    console.error(`npm-build: wrote ${relative(Deno.cwd(), out) || "."}`);
+    if (problems.length > 0) {
+      console.error(
+        `npm-build: ${problems.length} declarations need an explicit type (typed loosely): ${
+          problems.slice(0, 5).join(", ")
+        }${problems.length > 5 ? ", …" : ""}`,
+      );
+    }
+    if (!values["no-smoke"]) {
+      const { smokeTest } = await import("./tests/npm/smoke.ts");
+      await smokeTest({ packageDir: out, root: ROOT });
+      console.error("npm-build: smoke test passed under Node.js");
+    }
+  } catch (error) {
+    console.error(`npm-build: ${error instanceof Error ? error.message : String(error)}`);
+    Deno.exitCode = 1;
+  } finally {
+    const esbuild = await import("npm:esbuild@^0.25");
+    await esbuild.stop();
+  }
+}

@@ -1,0 +1,164 @@
+/**
+ * The npm package smoke test (run by `npm-build.ts` after a build): pack
+ * `npm/`, install the tarball into a scratch folder, and under Node.js run
+ * one turn of a `.mjs` tool against the reference backend (started with
+ * Deno) through the package's `magi-tools` bin; then use the library API
+ * from Node (`defineTool`, `LIMITS`). Throws with the reason on any failure.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+
+/** Options of {@link smokeTest}. */
+export interface SmokeOptions {
+  /** The built package folder (`npm/`). */
+  packageDir: string;
+  /** The repository root (for the reference backend). */
+  root: string;
+  /** Keep the scratch folder (for debugging); default false. */
+  keep?: boolean;
+}
+
+/** What the smoke run observed, for tests. */
+export interface SmokeReport {
+  /** The bin's exit code. */
+  code: number;
+  /** Parsed NDJSON summary records. */
+  records: Record<string, unknown>[];
+  /** `node --version`. */
+  nodeVersion: string;
+}
+
+const TOOL = `import { z } from "zod";
+import { defineTool } from "@magi/tools";
+
+export default defineTool({
+  name: "shout",
+  description: "Return the given text in upper case.",
+  input: z.strictObject({ text: z.string().describe("Text to shout") }),
+  effect: "read",
+  // Node.js has no process sandbox: tools run in the host process. Declared
+  // explicitly until the executor falls back to inline by itself on Node.
+  isolation: "inline",
+  run: ({ text }, ctx) => {
+    ctx.signal.throwIfAborted();
+    return text.toUpperCase() + "!";
+  },
+});
+`;
+
+const LIBRARY_CHECK = `import { defineTool, LIMITS, SummaryRecordSchema } from "@magi/tools";
+import { main } from "@magi/tools/cli";
+import { z } from "zod";
+const tool = defineTool({
+  name: "noop", description: "Nothing.", input: z.object({}), effect: "read", run: () => "",
+});
+if (tool.name !== "noop" || LIMITS.input_frame_bytes !== 65536) throw new Error("library API");
+if (typeof main !== "function" || typeof SummaryRecordSchema.parse !== "function") {
+  throw new Error("cli API");
+}
+console.log("library ok");
+`;
+
+async function run(
+  command: string,
+  args: string[],
+  options: { cwd: string; env?: Record<string, string> },
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const output = await new Deno.Command(command, {
+    args,
+    cwd: options.cwd,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    ...(options.env === undefined ? {} : { env: options.env }),
+  }).output();
+  const decoder = new TextDecoder();
+  return {
+    code: output.code,
+    stdout: decoder.decode(output.stdout),
+    stderr: decoder.decode(output.stderr),
+  };
+}
+
+async function mustRun(
+  command: string,
+  args: string[],
+  options: { cwd: string; env?: Record<string, string> },
+): Promise<string> {
+  const result = await run(command, args, options);
+  if (result.code !== 0) {
+    throw new Error(
+      `${command} ${args.join(" ")} exited ${result.code}: ${result.stderr.trim().slice(-2000)}`,
+    );
+  }
+  return result.stdout;
+}
+
+function expect(condition: boolean, what: string, records: unknown[]): void {
+  if (!condition) {
+    throw new Error(`Smoke test: ${what}; records: ${JSON.stringify(records).slice(0, 3000)}`);
+  }
+}
+
+/** Pack, install and run the package under Node.js. */
+export async function smokeTest(options: SmokeOptions): Promise<SmokeReport> {
+  const scratch = await Deno.makeTempDir({ prefix: "magi-tools-npm-" });
+  try {
+    const nodeVersion = (await mustRun("node", ["--version"], { cwd: scratch })).trim();
+    const packed = await mustRun("npm", ["pack", "--silent", "--pack-destination", scratch], {
+      cwd: options.packageDir,
+    });
+    const tarball = join(scratch, packed.trim().split("\n").pop()!.trim());
+    const app = join(scratch, "app");
+    await Deno.mkdir(join(app, "tools"), { recursive: true });
+    await Deno.writeTextFile(
+      join(app, "package.json"),
+      JSON.stringify({ name: "smoke-app", private: true, type: "module" }),
+    );
+    await mustRun("npm", ["install", "--no-audit", "--no-fund", "--silent", tarball], {
+      cwd: app,
+    });
+    await Deno.writeTextFile(join(app, "tools", "shout.mjs"), TOOL);
+    await Deno.writeTextFile(join(app, "check.mjs"), LIBRARY_CHECK);
+    const library = await mustRun("node", ["check.mjs"], { cwd: app });
+    if (library.trim() !== "library ok") throw new Error(`Library check printed: ${library}`);
+
+    const backend = join(options.root, "src/reference_backend/main.ts");
+    const agent = `${JSON.stringify(Deno.execPath())} run -A ${
+      JSON.stringify(backend)
+    } serve --stdio`;
+    const mcHome = join(scratch, "mc_home");
+    const result = await run(
+      "node",
+      ["node_modules/.bin/magi-tools", "run", "--agent", agent, 'shout {"text":"hello"}'],
+      { cwd: app, env: { MC_HOME: mcHome, NO_COLOR: "1" } },
+    );
+    const records = result.stdout.split("\n").filter((line) => line !== "").map((line) =>
+      JSON.parse(line) as Record<string, unknown>
+    );
+    const find = (type: string) => records.find((record) => record.type === type);
+    const ready = find("host.ready");
+    expect(result.code === 0, `exit code ${result.code} (stderr: ${result.stderr})`, records);
+    expect(ready !== undefined, "no host.ready", records);
+    expect(
+      JSON.stringify(ready?.tools).includes('"name":"shout"'),
+      "host.ready does not list the shout tool",
+      records,
+    );
+    expect(find("tool.call")?.name === "shout", "no tool.call of shout", records);
+    const toolResult = find("tool.result");
+    expect(toolResult?.outcome === "success", "tool.result is not a success", records);
+    expect(
+      records.some((r) => r.type === "message" && String(r.text).includes("HELLO!")),
+      "the model did not see the tool's answer HELLO!",
+      records,
+    );
+    const finished = find("turn.finished");
+    expect(finished?.outcome === "completed", "turn.finished is not completed", records);
+    return { code: result.code, records, nodeVersion };
+  } finally {
+    if (!options.keep) await Deno.remove(scratch, { recursive: true }).catch(() => {});
+  }
+}
