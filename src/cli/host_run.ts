@@ -9,6 +9,7 @@ import { LocalAgentClient } from "../client/client.ts";
 import type { AgentEvent } from "../client/events.ts";
 import { loadToolDirs, ToolLoadError } from "../host/discovery.ts";
 import { ToolExecutor } from "../host/executor.ts";
+import { isolationOf } from "../host/sandbox/mod.ts";
 import { RegistryError, ToolRegistry } from "../host/registry.ts";
 import { ToolCallSession } from "../host/session.ts";
 import { ProtocolError } from "../protocol/errors.ts";
@@ -114,6 +115,7 @@ export async function runHost(options: HostRunOptions): Promise<number> {
   const client = new LocalAgentClient(child);
   const events = client.events()[Symbol.asyncIterator]();
   let session: ToolCallSession | null = null;
+  let executor: ToolExecutor | null = null;
   let unsubscribe = () => {};
   let started = false;
   let exitCode: number = EXIT.ok;
@@ -139,7 +141,13 @@ export async function runHost(options: HostRunOptions): Promise<number> {
     clearTimeout(timer);
     unsubscribe();
     (session as ToolCallSession | null)?.abortAll();
-    await closeBackend(client, child, stop);
+    // Every exit path stops the tool processes (even one stuck in a loop) and waits for them.
+    await Promise.all([
+      closeBackend(client, child, stop),
+      (executor as ToolExecutor | null)?.close(),
+    ]);
+    // Calls ended by the close settle at once; their records come before runHost returns.
+    await settleWithin((session as ToolCallSession | null)?.idle(), CALLS_SETTLE_MS);
     removeInterrupt();
     if (events.return !== undefined) await events.return().catch(() => {});
   }
@@ -180,8 +188,41 @@ export async function runHost(options: HostRunOptions): Promise<number> {
       throw error;
     }
     started = true;
-    const executor = new ToolExecutor(registry!, { limits: descriptor.limits, cwd: options.cwd });
-    const calls = new ToolCallSession(client, executor, { onRecord: (r) => writer.emit(r) });
+    const runOfCall = new Map<string, string>();
+    const tools = new ToolExecutor(registry!, {
+      limits: descriptor.limits,
+      cwd: options.cwd,
+      onLog: (log) => {
+        const runId = runOfCall.get(log.callId);
+        if (runId === undefined) return; // Not a call of this connection's session.
+        writer.emit({
+          type: "tool.log",
+          run_id: runId,
+          call_id: log.callId,
+          name: log.name,
+          text: log.text,
+          bytes: log.bytes,
+          truncated_bytes: log.truncatedBytes,
+        });
+      },
+    });
+    executor = tools;
+    // Start the tool processes while the session and the model start (a first call then
+    // skips the ~0.1–0.2 s process start); host.ready does not wait. Each warm process holds
+    // a Deno runtime, so large tool sets start on first use instead.
+    const isolated = registry!.tools.filter((t) => isolationOf(t.tool) === "process").length;
+    if (isolated <= PREWARM_MAX_TOOLS) {
+      tools.prewarm().catch((error: unknown) => {
+        writeStderrLine(`magi-tools: Cannot prewarm tool processes: ${String(error)}`);
+      });
+    }
+    const calls = new ToolCallSession(client, tools, {
+      onRecord: (record) => {
+        if (record.type === "tool.call") runOfCall.set(record.call_id, record.run_id);
+        writer.emit(record);
+        if (record.type === "tool.result") runOfCall.delete(record.call_id);
+      },
+    });
     session = calls;
     unsubscribe = client.subscribe((event: AgentEvent) => calls.handle(event));
     writer.emit({
@@ -307,5 +348,25 @@ export async function runHost(options: HostRunOptions): Promise<number> {
       throw new HostFailure("startup_failed", "Timed out before the turn started", EXIT.startup);
     }
     return EXIT.interrupted;
+  }
+}
+
+/** At most this many process-isolated tools are started before their first call. */
+const PREWARM_MAX_TOOLS = 8;
+
+/** How long calls ended by the executor's close may take to record their results. */
+const CALLS_SETTLE_MS = 1_000;
+
+/** Wait for `promise` (if any) at most `ms`; never rejects. */
+async function settleWithin(promise: Promise<unknown> | undefined, ms: number): Promise<void> {
+  if (promise === undefined) return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const limit = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  try {
+    await Promise.race([promise.then(() => {}, () => {}), limit]);
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -51,6 +51,8 @@ export interface ExecutionResult {
   durationMs: number;
   /** Whether the tool ignored its signal and was abandoned. */
   abandoned: boolean;
+  /** Whether the tool ignored its signal and its process was killed (absent: false). */
+  killed?: boolean;
 }
 
 /** The executor as the session uses it (`ToolExecutor` satisfies it). */
@@ -212,6 +214,7 @@ export class ToolCallSession {
       parts: parts.length,
       duration_ms: Math.max(0, Math.round(result.durationMs)),
       abandoned: result.abandoned,
+      killed: result.killed ?? false,
       delivery,
       delivery_error: deliveryError,
     });

@@ -146,11 +146,30 @@ export const ToolResultRecordSchema = z.strictObject({
   parts: Count,
   duration_ms: Count,
   abandoned: z.boolean(),
+  killed: z.boolean(),
   delivery: z.enum(["complete", "rejected", "failed"]),
   delivery_error: NullableString,
 });
 /** `tool.result`. */
 export type ToolResultRecord = z.infer<typeof ToolResultRecordSchema>;
+
+/**
+ * `tool.log`: a process-isolated call's captured output (console, stdout and
+ * stderr writes), at most 64 KiB of `text` plus a `[… N bytes truncated]`
+ * marker; emitted once per call that wrote anything, before its `tool.result`.
+ */
+export const ToolLogRecordSchema = z.strictObject({
+  type: z.literal("tool.log"),
+  ...head,
+  run_id: Id,
+  call_id: Id,
+  name: z.string(),
+  text: z.string(),
+  bytes: Count,
+  truncated_bytes: Count,
+});
+/** `tool.log`. */
+export type ToolLogRecord = z.infer<typeof ToolLogRecordSchema>;
 
 /** `tool.cancel`: the backend cancelled a call. */
 export const ToolCancelRecordSchema = z.strictObject({
@@ -224,6 +243,7 @@ export const SummaryRecordSchema = z.discriminatedUnion("type", [
   ApprovalRecordSchema,
   ToolCallRecordSchema,
   ToolResultRecordSchema,
+  ToolLogRecordSchema,
   ToolCancelRecordSchema,
   DiagnosticRecordSchema,
   TurnFinishedRecordSchema,
