@@ -9,13 +9,16 @@
  * writes nothing unless `--out` is given), `--out <file>` (default
  * `docs/benchmarks.md`), `--no-write`, `--quiet-load <n>` (the 1-minute
  * load average at or below which the run counts as taken on a quiet
- * machine; default 0.5).
+ * machine; default 0.5), `--save <file>` (also write the raw results and
+ * machine facts as JSON), `--render <file>` (measure nothing: rebuild the
+ * table and document from a `--save` file, e.g. after editing
+ * `bench/notes.md`).
  *
  * @module
  */
 
 import { parseArgs } from "node:util";
-import { machineInfo, readLoadavg } from "./machine.ts";
+import { type MachineInfo, machineInfo, readLoadavg } from "./machine.ts";
 import { buildRows, renderDocument, renderTable } from "./report.ts";
 import {
   FULL_SIZES,
@@ -24,6 +27,14 @@ import {
   QUICK_SIZES,
   runPlacement,
 } from "./suite.ts";
+
+/** Raw results of one suite run (`--save` / `--render`). */
+interface SavedRun {
+  machine: MachineInfo;
+  loadAfter: [number, number, number];
+  durationS: number;
+  results: PlacementResults[];
+}
 
 async function hasTaskset(): Promise<boolean> {
   try {
@@ -42,20 +53,34 @@ if (import.meta.main) {
       out: { type: "string" },
       "no-write": { type: "boolean", default: false },
       "quiet-load": { type: "string", default: "0.5" },
+      save: { type: "string" },
+      render: { type: "string" },
     },
   });
-  if (!(await hasTaskset())) {
-    console.error("bench: taskset (util-linux) is required to place processes on CPUs");
-    Deno.exit(2);
+  let run: SavedRun;
+  if (values.render !== undefined) {
+    run = JSON.parse(await Deno.readTextFile(values.render)) as SavedRun;
+  } else {
+    if (!(await hasTaskset())) {
+      console.error("bench: taskset (util-linux) is required to place processes on CPUs");
+      Deno.exit(2);
+    }
+    const sizes = values.quick ? QUICK_SIZES : FULL_SIZES;
+    const machine = await machineInfo();
+    const started = performance.now();
+    const results: PlacementResults[] = [];
+    for (const placement of PLACEMENTS) {
+      results.push(await runPlacement(placement, sizes, (line) => console.error(`bench: ${line}`)));
+    }
+    run = {
+      machine,
+      loadAfter: readLoadavg(),
+      durationS: (performance.now() - started) / 1000,
+      results,
+    };
+    if (values.save !== undefined) await Deno.writeTextFile(values.save, JSON.stringify(run));
   }
-  const sizes = values.quick ? QUICK_SIZES : FULL_SIZES;
-  const machine = await machineInfo();
-  const started = performance.now();
-  const results: PlacementResults[] = [];
-  for (const placement of PLACEMENTS) {
-    results.push(await runPlacement(placement, sizes, (line) => console.error(`bench: ${line}`)));
-  }
-  const loadAfter = readLoadavg();
+  const { machine, loadAfter, results } = run;
   const rows = buildRows(results);
   console.log(renderTable(rows));
   const out = values.out ?? (values.quick ? undefined : "docs/benchmarks.md");
@@ -66,7 +91,7 @@ if (import.meta.main) {
       machine,
       loadAfter,
       quiet: machine.loadavg[0] <= quietLoad && loadAfter[0] <= quietLoad + 2,
-      durationS: (performance.now() - started) / 1000,
+      durationS: run.durationS,
       rows,
       results,
       notes,
