@@ -25,44 +25,58 @@ export const CLIENT_TOOLS_CAPABILITY = "client.tools";
 export const TOOL_NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 
 /** A client tool name. */
-export const ToolNameSchema = z.string().regex(TOOL_NAME_PATTERN);
+export const ToolNameSchema: z.ZodString = z.string().regex(TOOL_NAME_PATTERN);
 
 /** A tool definition's `input_schema`: a JSON Schema object with root `"type":"object"`, bounded. */
-export const ToolInputSchemaSchema = JsonObjectSchema.check((ctx) => {
-  const value = ctx.value;
-  if (value["type"] !== "object") {
-    ctx.issues.push({
-      code: "custom",
-      message: 'Input schema root must have "type":"object"',
-      input: value,
-    });
-  }
-  const bytes = utf8ByteLength(JSON.stringify(value));
-  if (bytes > CLIENT_TOOLS_LIMITS.schema_bytes) {
-    ctx.issues.push({
-      code: "custom",
-      message:
-        `Input schema exceeds ${CLIENT_TOOLS_LIMITS.schema_bytes} serialized bytes: ${bytes}`,
-      input: value,
-    });
-  }
-  const depth = jsonDepth(value, CLIENT_TOOLS_LIMITS.schema_depth);
-  if (depth > CLIENT_TOOLS_LIMITS.schema_depth) {
-    ctx.issues.push({
-      code: "custom",
-      message: `Input schema nests more than ${CLIENT_TOOLS_LIMITS.schema_depth} containers`,
-      input: value,
-    });
-  }
-});
+export const ToolInputSchemaSchema: z.ZodRecord<z.ZodString, z.ZodUnknown> = JsonObjectSchema.check(
+  (ctx) => {
+    const value = ctx.value;
+    if (value["type"] !== "object") {
+      ctx.issues.push({
+        code: "custom",
+        message: 'Input schema root must have "type":"object"',
+        input: value,
+      });
+    }
+    const bytes = utf8ByteLength(JSON.stringify(value));
+    if (bytes > CLIENT_TOOLS_LIMITS.schema_bytes) {
+      ctx.issues.push({
+        code: "custom",
+        message:
+          `Input schema exceeds ${CLIENT_TOOLS_LIMITS.schema_bytes} serialized bytes: ${bytes}`,
+        input: value,
+      });
+    }
+    const depth = jsonDepth(value, CLIENT_TOOLS_LIMITS.schema_depth);
+    if (depth > CLIENT_TOOLS_LIMITS.schema_depth) {
+      ctx.issues.push({
+        code: "custom",
+        message: `Input schema nests more than ${CLIENT_TOOLS_LIMITS.schema_depth} containers`,
+        input: value,
+      });
+    }
+  },
+);
 
 /** A tool's effect: `read` runs without approval, `write` goes through approval. */
-export const ToolEffectSchema = z.enum(["read", "write"]);
+export const ToolEffectSchema: z.ZodEnum<{ read: "read"; write: "write" }> = z.enum([
+  "read",
+  "write",
+]);
 /** A tool's effect. */
 export type ToolEffect = z.infer<typeof ToolEffectSchema>;
 
 /** One client tool definition in `initialize` params `client_tools`. */
-export const ClientToolDefinitionSchema = z.strictObject({
+export const ClientToolDefinitionSchema: z.ZodObject<
+  {
+    name: z.ZodString;
+    description: z.ZodString;
+    input_schema: z.ZodRecord<z.ZodString, z.ZodUnknown>;
+    effect: z.ZodEnum<{ read: "read"; write: "write" }>;
+    timeout_ms: z.ZodExactOptional<z.ZodInt>;
+  },
+  z.core.$strict
+> = z.strictObject({
   name: ToolNameSchema,
   description: boundedString(CLIENT_TOOLS_LIMITS.description_bytes, {
     minBytes: 1,
@@ -78,7 +92,9 @@ export const ClientToolDefinitionSchema = z.strictObject({
 export type ClientToolDefinition = z.infer<typeof ClientToolDefinitionSchema>;
 
 /** `client_tools`: at most 32 definitions with unique names (an empty list is allowed). */
-export const ClientToolDefinitionsSchema = z.array(ClientToolDefinitionSchema)
+export const ClientToolDefinitionsSchema: z.ZodArray<typeof ClientToolDefinitionSchema> = z.array(
+  ClientToolDefinitionSchema,
+)
   .max(CLIENT_TOOLS_LIMITS.tools)
   .check((ctx) => {
     const seen = new Set<string>();
@@ -97,10 +113,28 @@ export const ClientToolDefinitionsSchema = z.array(ClientToolDefinitionSchema)
 /** The `client_tools` list. */
 export type ClientToolDefinitions = z.infer<typeof ClientToolDefinitionsSchema>;
 
-const positiveInt = z.int().min(1);
+const positiveInt: z.ZodInt = z.int().min(1);
 
 /** `client.tools` descriptor limits: every name of `CLIENT_TOOLS_LIMITS`, integers. */
-export const ClientToolsLimitsSchema = z.strictObject({
+export const ClientToolsLimitsSchema: z.ZodObject<
+  {
+    tools: z.ZodInt;
+    name_bytes: z.ZodInt;
+    description_bytes: z.ZodInt;
+    schema_bytes: z.ZodInt;
+    schema_depth: z.ZodInt;
+    arguments_bytes: z.ZodInt;
+    result_part_bytes: z.ZodInt;
+    result_bytes: z.ZodInt;
+    result_parts: z.ZodInt;
+    call_timeout_ms: z.ZodInt;
+    max_timeout_ms: z.ZodInt;
+    concurrent_calls: z.ZodInt;
+    calls_per_run: z.ZodInt;
+    cancel_grace_ms: z.ZodInt;
+  },
+  z.core.$strict
+> = z.strictObject({
   tools: z.int().min(0),
   name_bytes: positiveInt,
   description_bytes: positiveInt,
@@ -120,7 +154,10 @@ export const ClientToolsLimitsSchema = z.strictObject({
 export type ClientToolsLimitsObject = z.infer<typeof ClientToolsLimitsSchema>;
 
 /** One registered tool in the descriptor. */
-export const RegisteredClientToolSchema = z.strictObject({
+export const RegisteredClientToolSchema: z.ZodObject<
+  { name: z.ZodString; tool_id: z.ZodString },
+  z.core.$strict
+> = z.strictObject({
   name: ToolNameSchema,
   tool_id: Hex64Schema,
 });
@@ -128,7 +165,14 @@ export const RegisteredClientToolSchema = z.strictObject({
 export type RegisteredClientTool = z.infer<typeof RegisteredClientToolSchema>;
 
 /** `descriptors["client.tools"]` of the initialization result. */
-export const ClientToolsDescriptorSchema = z.strictObject({
+export const ClientToolsDescriptorSchema: z.ZodObject<
+  {
+    version: z.ZodLiteral<1>;
+    tools: z.ZodArray<typeof RegisteredClientToolSchema>;
+    limits: typeof ClientToolsLimitsSchema;
+  },
+  z.core.$strict
+> = z.strictObject({
   version: z.literal(1),
   tools: z.array(RegisteredClientToolSchema).max(CLIENT_TOOLS_LIMITS.tools),
   limits: ClientToolsLimitsSchema,
@@ -137,7 +181,18 @@ export const ClientToolsDescriptorSchema = z.strictObject({
 export type ClientToolsDescriptor = z.infer<typeof ClientToolsDescriptorSchema>;
 
 /** `client.tool.call` event data. `arguments` is what the model produced, not validated by the backend. */
-export const ClientToolCallDataSchema = z.strictObject({
+export const ClientToolCallDataSchema: z.ZodObject<
+  {
+    session_id: z.ZodString;
+    run_id: z.ZodString;
+    call_id: z.ZodString;
+    name: z.ZodString;
+    tool_id: z.ZodString;
+    arguments: z.ZodRecord<z.ZodString, z.ZodUnknown>;
+    deadline_ms: z.ZodInt;
+  },
+  z.core.$strict
+> = z.strictObject({
   session_id: SessionIdSchema,
   run_id: WireIdSchema,
   call_id: WireIdSchema,
@@ -160,7 +215,14 @@ export const ClientToolCallDataSchema = z.strictObject({
 export type ClientToolCallData = z.infer<typeof ClientToolCallDataSchema>;
 
 /** Why the backend cancels a call. */
-export const ClientToolCancelReasonSchema = z.enum([
+export const ClientToolCancelReasonSchema: z.ZodEnum<
+  {
+    run_cancelled: "run_cancelled";
+    deadline: "deadline";
+    shutdown: "shutdown";
+    run_failed: "run_failed";
+  }
+> = z.enum([
   "run_cancelled",
   "deadline",
   "shutdown",
@@ -170,7 +232,15 @@ export const ClientToolCancelReasonSchema = z.enum([
 export type ClientToolCancelReason = z.infer<typeof ClientToolCancelReasonSchema>;
 
 /** `client.tool.cancel` event data. */
-export const ClientToolCancelDataSchema = z.strictObject({
+export const ClientToolCancelDataSchema: z.ZodObject<
+  {
+    session_id: z.ZodString;
+    run_id: z.ZodString;
+    call_id: z.ZodString;
+    reason: typeof ClientToolCancelReasonSchema;
+  },
+  z.core.$strict
+> = z.strictObject({
   session_id: SessionIdSchema,
   run_id: WireIdSchema,
   call_id: WireIdSchema,
@@ -180,7 +250,9 @@ export const ClientToolCancelDataSchema = z.strictObject({
 export type ClientToolCancelData = z.infer<typeof ClientToolCancelDataSchema>;
 
 /** Outcome of a client tool call. */
-export const ClientToolOutcomeSchema = z.enum(["success", "error", "cancelled"]);
+export const ClientToolOutcomeSchema: z.ZodEnum<
+  { error: "error"; success: "success"; cancelled: "cancelled" }
+> = z.enum(["success", "error", "cancelled"]);
 /** Outcome of a client tool call. */
 export type ClientToolOutcome = z.infer<typeof ClientToolOutcomeSchema>;
 
@@ -188,7 +260,19 @@ export type ClientToolOutcome = z.infer<typeof ClientToolOutcomeSchema>;
  * `client.tool.result` params. `error_code` only with `outcome:"error"`. `part`
  * has no upper bound here: exceeding `result_parts` is `result_limit`, not a shape error.
  */
-export const ClientToolResultParamsSchema = z.strictObject({
+export const ClientToolResultParamsSchema: z.ZodObject<
+  {
+    session_id: z.ZodString;
+    run_id: z.ZodString;
+    call_id: z.ZodString;
+    part: z.ZodInt;
+    last_part: z.ZodBoolean;
+    outcome: typeof ClientToolOutcomeSchema;
+    error_code: z.ZodExactOptional<z.ZodString>;
+    text: z.ZodString;
+  },
+  z.core.$strict
+> = z.strictObject({
   session_id: SessionIdSchema,
   run_id: WireIdSchema,
   call_id: WireIdSchema,
@@ -211,7 +295,10 @@ export const ClientToolResultParamsSchema = z.strictObject({
 export type ClientToolResultParams = z.infer<typeof ClientToolResultParamsSchema>;
 
 /** `client.tool.result` result. */
-export const ClientToolResultResultSchema = z.strictObject({
+export const ClientToolResultResultSchema: z.ZodObject<
+  { recorded: z.ZodLiteral<true>; complete: z.ZodBoolean },
+  z.core.$strict
+> = z.strictObject({
   recorded: z.literal(true),
   complete: z.boolean(),
 });

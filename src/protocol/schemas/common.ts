@@ -96,9 +96,9 @@ export function boundedString(maxBytes: number, options: BoundedStringOptions = 
 }
 
 /** Request IDs, method and capability names, revisions, cursors, opaque IDs: `[A-Za-z0-9._-]{1,64}`. */
-export const WIRE_ID_PATTERN = new RegExp(`^[A-Za-z0-9._-]{1,${ID_BYTES}}$`);
+export const WIRE_ID_PATTERN: RegExp = new RegExp(`^[A-Za-z0-9._-]{1,${ID_BYTES}}$`);
 /** Backend session ID grammar: `[A-Za-z0-9_-]{1,64}`. */
-export const SESSION_ID_PATTERN = new RegExp(`^[A-Za-z0-9_-]{1,${ID_BYTES}}$`);
+export const SESSION_ID_PATTERN: RegExp = new RegExp(`^[A-Za-z0-9_-]{1,${ID_BYTES}}$`);
 /** Fixed codes (notices, diagnostic and tool error codes): `^[a-z][a-z0-9_]{0,63}$`. */
 export const CODE_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
 /** 64 lowercase hex characters (SHA-256 digests: `context_id`, `tool_id`). */
@@ -107,35 +107,37 @@ export const HEX64_PATTERN = /^[0-9a-f]{64}$/;
 export const LOWER_UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** An opaque wire ID (request ID, revision, cursor, run/message/call ID). */
-export const WireIdSchema = z.string().regex(WIRE_ID_PATTERN);
+export const WireIdSchema: z.ZodString = z.string().regex(WIRE_ID_PATTERN);
 /** An opaque wire ID. */
 export type WireId = z.infer<typeof WireIdSchema>;
 
 /** A capability or method name (same grammar as wire IDs). */
-export const CapabilityNameSchema = z.string().regex(WIRE_ID_PATTERN);
+export const CapabilityNameSchema: z.ZodString = z.string().regex(WIRE_ID_PATTERN);
 /** A capability name. */
 export type CapabilityName = z.infer<typeof CapabilityNameSchema>;
 
 /** A backend session ID. */
-export const SessionIdSchema = z.string().regex(SESSION_ID_PATTERN);
+export const SessionIdSchema: z.ZodString = z.string().regex(SESSION_ID_PATTERN);
 /** A backend session ID. */
 export type SessionId = z.infer<typeof SessionIdSchema>;
 
 /** A fixed lowercase code (notice, diagnostic code, tool `error_code`). */
-export const CodeSchema = z.string().regex(CODE_PATTERN);
+export const CodeSchema: z.ZodString = z.string().regex(CODE_PATTERN);
 /** A fixed lowercase code. */
 export type Code = z.infer<typeof CodeSchema>;
 
 /** A SHA-256 digest, 64 lowercase hex characters. */
-export const Hex64Schema = z.string().regex(HEX64_PATTERN);
+export const Hex64Schema: z.ZodString = z.string().regex(HEX64_PATTERN);
 
 /** Notices: fixed bounded codes. */
-export const NoticesSchema = z.array(CodeSchema);
+export const NoticesSchema: z.ZodArray<z.ZodString> = z.array(CodeSchema);
 
 /** Effort values (status, catalog): no aliases, no case folding. */
 export const EFFORTS = ["default", "low", "medium", "high", "xhigh", "max"] as const;
 /** An effort value. */
-export const EffortSchema = z.enum(EFFORTS);
+export const EffortSchema: z.ZodEnum<
+  { default: "default"; low: "low"; medium: "medium"; high: "high"; xhigh: "xhigh"; max: "max" }
+> = z.enum(EFFORTS);
 /** An effort value. */
 export type Effort = z.infer<typeof EffortSchema>;
 
@@ -147,7 +149,9 @@ export const ExplicitEffortSchema = z.enum(EXPLICIT_EFFORTS);
 export type ExplicitEffort = z.infer<typeof ExplicitEffortSchema>;
 
 /** `effort_support` of a selection or catalog choice. */
-export const EffortSupportSchema = z.enum(["supported", "unsupported", "unknown"]);
+export const EffortSupportSchema: z.ZodEnum<
+  { unknown: "unknown"; supported: "supported"; unsupported: "unsupported" }
+> = z.enum(["supported", "unsupported", "unknown"]);
 /** `effort_support` of a selection or catalog choice. */
 export type EffortSupport = z.infer<typeof EffortSupportSchema>;
 
@@ -157,7 +161,10 @@ export const EmptyParamsSchema = z.strictObject({});
 export type EmptyParams = z.infer<typeof EmptyParamsSchema>;
 
 /** Any JSON object (record of unknown values). */
-export const JsonObjectSchema = z.record(z.string(), z.unknown());
+export const JsonObjectSchema: z.ZodRecord<z.ZodString, z.ZodUnknown> = z.record(
+  z.string(),
+  z.unknown(),
+);
 /** Any JSON object. */
 export type JsonObject = z.infer<typeof JsonObjectSchema>;
 
@@ -167,7 +174,54 @@ export const ErrorObjectSchema = z.strictObject({ code: z.string() });
 export type ErrorObject = z.infer<typeof ErrorObjectSchema>;
 
 /** A known version-1 error code. */
-export const ErrorCodeSchema = z.enum(ERROR_CODES as readonly [ErrorCode, ...ErrorCode[]]);
+export const ErrorCodeSchema: z.ZodEnum<
+  {
+    invalid_frame: "invalid_frame";
+    invalid_request: "invalid_request";
+    invalid_params: "invalid_params";
+    protocol_mismatch: "protocol_mismatch";
+    unsupported_method: "unsupported_method";
+    unsupported_capability: "unsupported_capability";
+    not_initialized: "not_initialized";
+    already_initialized: "already_initialized";
+    duplicate_id: "duplicate_id";
+    request_limit: "request_limit";
+    frame_too_large: "frame_too_large";
+    incomplete_frame: "incomplete_frame";
+    configuration_invalid: "configuration_invalid";
+    provider_unavailable: "provider_unavailable";
+    profile_invalid: "profile_invalid";
+    mcp_unavailable: "mcp_unavailable";
+    startup_cancelled: "startup_cancelled";
+    startup_failed: "startup_failed";
+    busy: "busy";
+    stale_session: "stale_session";
+    session_missing: "session_missing";
+    session_busy: "session_busy";
+    session_invalid: "session_invalid";
+    cwd_mismatch: "cwd_mismatch";
+    history_limit: "history_limit";
+    stale_revision: "stale_revision";
+    content_limit: "content_limit";
+    operation_cancelled: "operation_cancelled";
+    discovery_limit: "discovery_limit";
+    discovery_unavailable: "discovery_unavailable";
+    catalog_limit: "catalog_limit";
+    catalog_unavailable: "catalog_unavailable";
+    stale_catalog: "stale_catalog";
+    stale_selection: "stale_selection";
+    selection_invalid: "selection_invalid";
+    effort_unsupported: "effort_unsupported";
+    persistence_failed: "persistence_failed";
+    stale_run: "stale_run";
+    stale_approval: "stale_approval";
+    execution_failed: "execution_failed";
+    output_unavailable: "output_unavailable";
+    stale_operation: "stale_operation";
+    stale_call: "stale_call";
+    result_limit: "result_limit";
+  }
+> = z.enum(ERROR_CODES as readonly [ErrorCode, ...ErrorCode[]]);
 /** The wire error object narrowed to a known version-1 code (clients fail closed otherwise). */
 export const KnownErrorObjectSchema = z.strictObject({ code: ErrorCodeSchema });
 /** The wire error object with a known code. */

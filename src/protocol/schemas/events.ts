@@ -38,11 +38,20 @@ export const EVENT_NAMES = [
 export type EventName = typeof EVENT_NAMES[number];
 
 const runScope = { session_id: SessionIdSchema, run_id: WireIdSchema };
-const ChunkSchema = boundedString(EVENT_CHUNK_BYTES);
-const SummarySchema = boundedString(SUMMARY_BYTES);
+const ChunkSchema: z.ZodString = boundedString(EVENT_CHUNK_BYTES);
+const SummarySchema: z.ZodString = boundedString(SUMMARY_BYTES);
 
 /** `input.persisted` data: the required input append succeeded. */
-export const InputPersistedDataSchema = z.strictObject({
+export const InputPersistedDataSchema: z.ZodObject<
+  {
+    message_id: z.ZodString;
+    durable: z.ZodLiteral<true>;
+    revision: z.ZodString;
+    session_id: z.ZodString;
+    run_id: z.ZodString;
+  },
+  z.core.$strict
+> = z.strictObject({
   ...runScope,
   message_id: WireIdSchema,
   durable: z.literal(true),
@@ -52,7 +61,16 @@ export const InputPersistedDataSchema = z.strictObject({
 export type InputPersistedData = z.infer<typeof InputPersistedDataSchema>;
 
 /** `message.delta` data: best-effort append to an assistant segment. */
-export const MessageDeltaDataSchema = z.strictObject({
+export const MessageDeltaDataSchema: z.ZodObject<
+  {
+    message_id: z.ZodString;
+    part: z.ZodInt;
+    text: z.ZodString;
+    session_id: z.ZodString;
+    run_id: z.ZodString;
+  },
+  z.core.$strict
+> = z.strictObject({
   ...runScope,
   message_id: WireIdSchema,
   part: z.int().min(0),
@@ -62,7 +80,18 @@ export const MessageDeltaDataSchema = z.strictObject({
 export type MessageDeltaData = z.infer<typeof MessageDeltaDataSchema>;
 
 /** `message.reconcile` data: authoritative replacement chunk. */
-export const MessageReconcileDataSchema = z.strictObject({
+export const MessageReconcileDataSchema: z.ZodObject<
+  {
+    message_id: z.ZodString;
+    part: z.ZodInt;
+    text: z.ZodString;
+    last_part: z.ZodBoolean;
+    partial: z.ZodBoolean;
+    session_id: z.ZodString;
+    run_id: z.ZodString;
+  },
+  z.core.$strict
+> = z.strictObject({
   ...runScope,
   message_id: WireIdSchema,
   part: z.int().min(0),
@@ -74,12 +103,27 @@ export const MessageReconcileDataSchema = z.strictObject({
 export type MessageReconcileData = z.infer<typeof MessageReconcileDataSchema>;
 
 /** `activity.kind`. */
-export const ActivityKindSchema = z.enum(["tool", "subagent", "compaction"]);
+export const ActivityKindSchema: z.ZodEnum<
+  { tool: "tool"; subagent: "subagent"; compaction: "compaction" }
+> = z.enum(["tool", "subagent", "compaction"]);
 /** `activity.state`. */
-export const ActivityStateSchema = z.enum(["started", "completed", "failed"]);
+export const ActivityStateSchema: z.ZodEnum<
+  { started: "started"; completed: "completed"; failed: "failed" }
+> = z.enum(["started", "completed", "failed"]);
 
 /** `activity` data. `name` is bounded like a summary (the spec gives no own bound). */
-export const ActivityDataSchema = z.strictObject({
+export const ActivityDataSchema: z.ZodObject<
+  {
+    activity_id: z.ZodString;
+    kind: typeof ActivityKindSchema;
+    state: typeof ActivityStateSchema;
+    name: z.ZodString;
+    summary: z.ZodString;
+    session_id: z.ZodString;
+    run_id: z.ZodString;
+  },
+  z.core.$strict
+> = z.strictObject({
   ...runScope,
   activity_id: boundedString(ACTIVITY_ID_BYTES, { minBytes: 1 }),
   kind: ActivityKindSchema,
@@ -91,7 +135,16 @@ export const ActivityDataSchema = z.strictObject({
 export type ActivityData = z.infer<typeof ActivityDataSchema>;
 
 /** `approval.requested` data. */
-export const ApprovalRequestedDataSchema = z.strictObject({
+export const ApprovalRequestedDataSchema: z.ZodObject<
+  {
+    approval_id: z.ZodString;
+    summary: z.ZodString;
+    expires_in_ms: z.ZodInt;
+    session_id: z.ZodString;
+    run_id: z.ZodString;
+  },
+  z.core.$strict
+> = z.strictObject({
   ...runScope,
   approval_id: WireIdSchema,
   summary: SummarySchema,
@@ -101,7 +154,10 @@ export const ApprovalRequestedDataSchema = z.strictObject({
 export type ApprovalRequestedData = z.infer<typeof ApprovalRequestedDataSchema>;
 
 /** `diagnostic` data. */
-export const DiagnosticDataSchema = z.strictObject({
+export const DiagnosticDataSchema: z.ZodObject<
+  { code: z.ZodString; summary: z.ZodString; session_id: z.ZodString; run_id: z.ZodString },
+  z.core.$strict
+> = z.strictObject({
   ...runScope,
   code: CodeSchema,
   summary: SummarySchema,
@@ -110,16 +166,30 @@ export const DiagnosticDataSchema = z.strictObject({
 export type DiagnosticData = z.infer<typeof DiagnosticDataSchema>;
 
 /** `run.finished` outcome. */
-export const RunOutcomeSchema = z.enum(["completed", "cancelled", "failed"]);
+export const RunOutcomeSchema: z.ZodEnum<
+  { cancelled: "cancelled"; completed: "completed"; failed: "failed" }
+> = z.enum(["completed", "cancelled", "failed"]);
 /** `run.finished` outcome. */
 export type RunOutcome = z.infer<typeof RunOutcomeSchema>;
 /** `run.finished` persistence. */
-export const RunPersistenceSchema = z.enum(["durable", "degraded", "not_started"]);
+export const RunPersistenceSchema: z.ZodEnum<
+  { durable: "durable"; degraded: "degraded"; not_started: "not_started" }
+> = z.enum(["durable", "degraded", "not_started"]);
 /** `run.finished` persistence. */
 export type RunPersistence = z.infer<typeof RunPersistenceSchema>;
 
 /** `run.finished` data; `error_code` is a known error code or null. */
-export const RunFinishedDataSchema = z.strictObject({
+export const RunFinishedDataSchema: z.ZodObject<
+  {
+    outcome: typeof RunOutcomeSchema;
+    persistence: typeof RunPersistenceSchema;
+    revision: z.ZodNullable<z.ZodString>;
+    error_code: z.ZodNullable<typeof ErrorCodeSchema>;
+    session_id: z.ZodString;
+    run_id: z.ZodString;
+  },
+  z.core.$strict
+> = z.strictObject({
   ...runScope,
   outcome: RunOutcomeSchema,
   persistence: RunPersistenceSchema,

@@ -26,7 +26,13 @@ import { ToolCardsDescriptorSchema } from "./tool_cards.ts";
  * `client.tools` is required. Unknown capability names are well-formed here:
  * rejecting them is the backend's `unsupported_capability`, not `invalid_params`.
  */
-export const InitializeParamsSchema = z.strictObject({
+export const InitializeParamsSchema: z.ZodObject<
+  {
+    required_capabilities: z.ZodArray<z.ZodString>;
+    client_tools: z.ZodExactOptional<typeof ClientToolDefinitionsSchema>;
+  },
+  z.core.$strict
+> = z.strictObject({
   required_capabilities: z.array(CapabilityNameSchema).max(CLIENT_TOOLS_REQUIRED_CAPABILITIES),
   client_tools: z.exactOptional(ClientToolDefinitionsSchema),
 }).check((ctx) => {
@@ -55,17 +61,25 @@ export const InitializeParamsSchema = z.strictObject({
 /** `initialize` params. */
 export type InitializeParams = z.infer<typeof InitializeParamsSchema>;
 
+type LimitShape = { [K in keyof typeof LIMITS]: z.ZodInt };
+
 const limitShape = Object.fromEntries(
   Object.keys(LIMITS).map((name) => [name, z.int().min(0)]),
-) as { [K in keyof typeof LIMITS]: z.ZodInt };
+) as LimitShape;
 
 /** The initialization result's `limits`: exactly every name of `LIMITS`, each an integer. */
-export const LimitsSchema = z.strictObject(limitShape);
+export const LimitsSchema: z.ZodObject<LimitShape, z.core.$strict> = z.strictObject(limitShape);
 /** The initialization result's `limits`. */
 export type LimitsObject = z.infer<typeof LimitsSchema>;
 
 /** `descriptors`, keyed by negotiated extension name. */
-export const DescriptorsSchema = z.strictObject({
+export const DescriptorsSchema: z.ZodObject<
+  {
+    "client.tools": z.ZodExactOptional<typeof ClientToolsDescriptorSchema>;
+    "tool.cards": z.ZodExactOptional<typeof ToolCardsDescriptorSchema>;
+  },
+  z.core.$strict
+> = z.strictObject({
   "client.tools": z.exactOptional(ClientToolsDescriptorSchema),
   "tool.cards": z.exactOptional(ToolCardsDescriptorSchema),
 });
@@ -78,7 +92,15 @@ export type Descriptors = z.infer<typeof DescriptorsSchema>;
  * sixteen base names in order, then each negotiated extension once; the
  * descriptor keys are exactly the negotiated extensions.
  */
-export const InitializeResultSchema = z.strictObject({
+export const InitializeResultSchema: z.ZodObject<
+  {
+    capabilities: z.ZodArray<z.ZodString>;
+    limits: typeof LimitsSchema;
+    status: typeof StatusSchema;
+    descriptors: z.ZodExactOptional<typeof DescriptorsSchema>;
+  },
+  z.core.$strict
+> = z.strictObject({
   capabilities: z.array(CapabilityNameSchema),
   limits: LimitsSchema,
   status: StatusSchema,

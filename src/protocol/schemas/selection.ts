@@ -16,13 +16,24 @@ import {
 } from "./common.ts";
 
 /** A provider or model identifier: 1–256 safe (control-free) UTF-8 bytes. */
-export const SelectionNameSchema = boundedString(CATALOG_STRING_BYTES, {
+export const SelectionNameSchema: z.ZodString = boundedString(CATALOG_STRING_BYTES, {
   minBytes: 1,
   controls: "all",
 });
 
 /** `status.selection` when present: the current provider/model/effort selection. */
-export const SelectionSchema = z.strictObject({
+export const SelectionSchema: z.ZodObject<
+  {
+    revision: z.ZodString;
+    provider: z.ZodNullable<z.ZodString>;
+    model: z.ZodNullable<z.ZodString>;
+    requested_effort: typeof EffortSchema;
+    effective_effort: z.ZodNullable<typeof EffortSchema>;
+    effort_support: typeof EffortSupportSchema;
+    permitted_efforts: z.ZodArray<typeof EffortSchema>;
+  },
+  z.core.$strict
+> = z.strictObject({
   revision: WireIdSchema,
   provider: SelectionNameSchema.nullable(),
   model: SelectionNameSchema.nullable(),

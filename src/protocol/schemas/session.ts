@@ -13,7 +13,15 @@ export const SessionCreateParamsSchema = EmptyParamsSchema;
 export type SessionCreateParams = z.infer<typeof SessionCreateParamsSchema>;
 
 /** `session.create` result: a lazy, not yet durable handle with no notices. */
-export const SessionCreateResultSchema = z.strictObject({
+export const SessionCreateResultSchema: z.ZodObject<
+  {
+    session_id: z.ZodString;
+    durable: z.ZodLiteral<false>;
+    revision: z.ZodString;
+    notices: z.ZodTuple<[], null>;
+  },
+  z.core.$strict
+> = z.strictObject({
   session_id: SessionIdSchema,
   durable: z.literal(false),
   revision: WireIdSchema,
@@ -28,7 +36,15 @@ export const SessionOpenParamsSchema = z.strictObject({ session_id: SessionIdSch
 export type SessionOpenParams = z.infer<typeof SessionOpenParamsSchema>;
 
 /** `session.open` result (notices such as `saved_selection_unavailable`, `cwd_unverified`). */
-export const SessionOpenResultSchema = z.strictObject({
+export const SessionOpenResultSchema: z.ZodObject<
+  {
+    session_id: z.ZodString;
+    durable: z.ZodBoolean;
+    revision: z.ZodString;
+    notices: z.ZodArray<z.ZodString>;
+  },
+  z.core.$strict
+> = z.strictObject({
   session_id: SessionIdSchema,
   durable: z.boolean(),
   revision: WireIdSchema,

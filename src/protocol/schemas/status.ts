@@ -17,16 +17,32 @@ import {
 import { SelectionSchema } from "./selection.ts";
 
 /** `status.state`. */
-export const StatusStateSchema = z.enum(["starting", "idle", "running", "failed"]);
+export const StatusStateSchema: z.ZodEnum<
+  { starting: "starting"; idle: "idle"; running: "running"; failed: "failed" }
+> = z.enum(["starting", "idle", "running", "failed"]);
 /** `status.state`. */
 export type StatusState = z.infer<typeof StatusStateSchema>;
 
 /** `status.readiness`: `initializing`, `ready` or the safe startup error code. */
-export const ReadinessSchema = z.enum(["initializing", "ready", ...STARTUP_ERROR_CODES]);
+export const ReadinessSchema: z.ZodEnum<
+  {
+    initializing: "initializing";
+    ready: "ready";
+    configuration_invalid: "configuration_invalid";
+    provider_unavailable: "provider_unavailable";
+    profile_invalid: "profile_invalid";
+    mcp_unavailable: "mcp_unavailable";
+    startup_cancelled: "startup_cancelled";
+    startup_failed: "startup_failed";
+  }
+> = z.enum(["initializing", "ready", ...STARTUP_ERROR_CODES]);
 /** `status.readiness`. */
 export type Readiness = z.infer<typeof ReadinessSchema>;
 
-const ProviderNameSchema = boundedString(CATALOG_STRING_BYTES, { minBytes: 1, controls: "all" });
+const ProviderNameSchema: z.ZodString = boundedString(CATALOG_STRING_BYTES, {
+  minBytes: 1,
+  controls: "all",
+});
 
 /**
  * The status object (result of `status`, and `status` in the initialization result).
@@ -38,7 +54,19 @@ const ProviderNameSchema = boundedString(CATALOG_STRING_BYTES, { minBytes: 1, co
  * reference backend always sends it), and it is null before readiness and after
  * failed startup.
  */
-export const StatusSchema = z.strictObject({
+export const StatusSchema: z.ZodObject<
+  {
+    state: typeof StatusStateSchema;
+    readiness: typeof ReadinessSchema;
+    provider: z.ZodNullable<z.ZodString>;
+    model: z.ZodNullable<z.ZodString>;
+    context_id: z.ZodNullable<z.ZodString>;
+    session_id: z.ZodNullable<z.ZodString>;
+    run_id: z.ZodNullable<z.ZodString>;
+    selection: z.ZodExactOptional<z.ZodNullable<typeof SelectionSchema>>;
+  },
+  z.core.$strict
+> = z.strictObject({
   state: StatusStateSchema,
   readiness: ReadinessSchema,
   provider: ProviderNameSchema.nullable(),
@@ -94,6 +122,9 @@ export const ShutdownParamsSchema = EmptyParamsSchema;
 /** `shutdown` params. */
 export type ShutdownParams = z.infer<typeof ShutdownParamsSchema>;
 /** `shutdown` result: exactly `{ "state": "stopping" }`. */
-export const ShutdownResultSchema = z.strictObject({ state: z.literal("stopping") });
+export const ShutdownResultSchema: z.ZodObject<
+  { state: z.ZodLiteral<"stopping"> },
+  z.core.$strict
+> = z.strictObject({ state: z.literal("stopping") });
 /** `shutdown` result. */
 export type ShutdownResult = z.infer<typeof ShutdownResultSchema>;

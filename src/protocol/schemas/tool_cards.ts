@@ -14,7 +14,10 @@ import { boundedString, SessionIdSchema, WireIdSchema } from "./common.ts";
 export const TOOL_CARDS_CAPABILITY = "tool.cards";
 
 /** `tool.cards` descriptor limits. */
-export const ToolCardsLimitsSchema = z.strictObject({
+export const ToolCardsLimitsSchema: z.ZodObject<
+  { title_bytes: z.ZodInt; fields: z.ZodInt; field_bytes: z.ZodInt },
+  z.core.$strict
+> = z.strictObject({
   title_bytes: z.int().min(1),
   fields: z.int().min(0),
   field_bytes: z.int().min(1),
@@ -23,7 +26,10 @@ export const ToolCardsLimitsSchema = z.strictObject({
 export type ToolCardsLimitsObject = z.infer<typeof ToolCardsLimitsSchema>;
 
 /** `descriptors["tool.cards"]` of the initialization result. */
-export const ToolCardsDescriptorSchema = z.strictObject({
+export const ToolCardsDescriptorSchema: z.ZodObject<
+  { version: z.ZodLiteral<1>; limits: typeof ToolCardsLimitsSchema },
+  z.core.$strict
+> = z.strictObject({
   version: z.literal(1),
   limits: ToolCardsLimitsSchema,
 });
@@ -34,7 +40,10 @@ export type ToolCardsDescriptor = z.infer<typeof ToolCardsDescriptorSchema>;
  * One card field. This project's reading: `field_bytes` bounds the label and
  * the value each (the wire contract does not say whether it is per string or combined).
  */
-export const ToolCardFieldSchema = z.strictObject({
+export const ToolCardFieldSchema: z.ZodObject<
+  { label: z.ZodString; value: z.ZodString },
+  z.core.$strict
+> = z.strictObject({
   label: boundedString(TOOL_CARDS_LIMITS.field_bytes),
   value: boundedString(TOOL_CARDS_LIMITS.field_bytes),
 });
@@ -42,12 +51,25 @@ export const ToolCardFieldSchema = z.strictObject({
 export type ToolCardField = z.infer<typeof ToolCardFieldSchema>;
 
 /** A card's state. */
-export const ToolCardStateSchema = z.enum(["started", "completed", "failed"]);
+export const ToolCardStateSchema: z.ZodEnum<
+  { started: "started"; completed: "completed"; failed: "failed" }
+> = z.enum(["started", "completed", "failed"]);
 /** A card's state. */
 export type ToolCardState = z.infer<typeof ToolCardStateSchema>;
 
 /** `tool.card` event data. */
-export const ToolCardDataSchema = z.strictObject({
+export const ToolCardDataSchema: z.ZodObject<
+  {
+    session_id: z.ZodString;
+    run_id: z.ZodString;
+    card_id: z.ZodString;
+    activity_id: z.ZodString;
+    title: z.ZodString;
+    state: typeof ToolCardStateSchema;
+    fields: z.ZodArray<typeof ToolCardFieldSchema>;
+  },
+  z.core.$strict
+> = z.strictObject({
   session_id: SessionIdSchema,
   run_id: WireIdSchema,
   card_id: WireIdSchema,

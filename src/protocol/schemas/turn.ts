@@ -25,7 +25,10 @@ export const TurnStartParamsSchema = z.strictObject({
 export type TurnStartParams = z.infer<typeof TurnStartParamsSchema>;
 
 /** `turn.start` result: admission only. */
-export const TurnStartResultSchema = z.strictObject({
+export const TurnStartResultSchema: z.ZodObject<
+  { run_id: z.ZodString; accepted: z.ZodLiteral<true> },
+  z.core.$strict
+> = z.strictObject({
   run_id: WireIdSchema,
   accepted: z.literal(true),
 });
@@ -41,7 +44,10 @@ export const TurnCancelParamsSchema = z.strictObject({
 export type TurnCancelParams = z.infer<typeof TurnCancelParamsSchema>;
 
 /** `turn.cancel` (and `operation.cancel`) result. */
-export const CancellationRequestedSchema = z.strictObject({
+export const CancellationRequestedSchema: z.ZodObject<
+  { cancellation_requested: z.ZodLiteral<true> },
+  z.core.$strict
+> = z.strictObject({
   cancellation_requested: z.literal(true),
 });
 /** `turn.cancel` result. */
@@ -50,7 +56,10 @@ export const TurnCancelResultSchema = CancellationRequestedSchema;
 export type TurnCancelResult = z.infer<typeof TurnCancelResultSchema>;
 
 /** `approval.answer` params. */
-export const ApprovalAnswerParamsSchema = z.strictObject({
+export const ApprovalAnswerParamsSchema: z.ZodObject<
+  { session_id: z.ZodString; run_id: z.ZodString; approval_id: z.ZodString; allow: z.ZodBoolean },
+  z.core.$strict
+> = z.strictObject({
   session_id: SessionIdSchema,
   run_id: WireIdSchema,
   approval_id: WireIdSchema,
@@ -60,6 +69,9 @@ export const ApprovalAnswerParamsSchema = z.strictObject({
 export type ApprovalAnswerParams = z.infer<typeof ApprovalAnswerParamsSchema>;
 
 /** `approval.answer` result. */
-export const ApprovalAnswerResultSchema = z.strictObject({ recorded: z.literal(true) });
+export const ApprovalAnswerResultSchema: z.ZodObject<
+  { recorded: z.ZodLiteral<true> },
+  z.core.$strict
+> = z.strictObject({ recorded: z.literal(true) });
 /** `approval.answer` result. */
 export type ApprovalAnswerResult = z.infer<typeof ApprovalAnswerResultSchema>;
