@@ -108,7 +108,53 @@ export const CATALOG_STRING_BYTES = 256;
 export const CATALOG_SCAN_MS = 2_000;
 
 /** The `limits` object of the initialization result, names as in the wire contract. */
-export const LIMITS = Object.freeze(
+export const LIMITS: {
+  readonly input_frame_bytes: typeof INPUT_FRAME_BYTES;
+  readonly output_frame_bytes: typeof OUTPUT_FRAME_BYTES;
+  readonly json_depth: typeof JSON_DEPTH;
+  readonly id_bytes: typeof ID_BYTES;
+  readonly prompt_bytes: typeof PROMPT_BYTES;
+  readonly history_chunk_bytes: typeof HISTORY_CHUNK_BYTES;
+  readonly event_chunk_bytes: typeof EVENT_CHUNK_BYTES;
+  readonly history_page_bytes: typeof HISTORY_PAGE_BYTES;
+  readonly history_page_entries: typeof HISTORY_PAGE_ENTRIES;
+  readonly history_snapshot_bytes: typeof HISTORY_SNAPSHOT_BYTES;
+  readonly history_snapshot_parts: typeof HISTORY_SNAPSHOT_PARTS;
+  readonly stored_history_bytes: typeof STORED_HISTORY_BYTES;
+  readonly stored_history_lines: typeof STORED_HISTORY_LINES;
+  readonly pending_output_frames: typeof PENDING_OUTPUT_FRAMES;
+  readonly worker_events: typeof WORKER_EVENTS;
+  readonly critical_event_wait_ms: typeof CRITICAL_EVENT_WAIT_MS;
+  readonly run_content_bytes: typeof RUN_CONTENT_BYTES;
+  readonly run_content_segments: typeof RUN_CONTENT_SEGMENTS;
+  readonly run_activities: typeof RUN_ACTIVITIES;
+  readonly activity_id_bytes: typeof ACTIVITY_ID_BYTES;
+  readonly summary_bytes: typeof SUMMARY_BYTES;
+  readonly approval_expiry_ms: typeof APPROVAL_EXPIRY_MS;
+  readonly request_ids: typeof REQUEST_IDS;
+  readonly output_deadline_ms: typeof OUTPUT_DEADLINE_MS;
+  readonly cleanup_wait_ms: typeof CLEANUP_WAIT_MS;
+  readonly selection_append_bytes: typeof SELECTION_APPEND_BYTES;
+  readonly discovery_page_bytes: typeof DISCOVERY_PAGE_BYTES;
+  readonly discovery_page_entries: typeof DISCOVERY_PAGE_ENTRIES;
+  readonly discovery_directory_entries: typeof DISCOVERY_DIRECTORY_ENTRIES;
+  readonly discovery_sessions: typeof DISCOVERY_SESSIONS;
+  readonly discovery_session_bytes: typeof DISCOVERY_SESSION_BYTES;
+  readonly discovery_session_lines: typeof DISCOVERY_SESSION_LINES;
+  readonly discovery_scan_bytes: typeof DISCOVERY_SCAN_BYTES;
+  readonly discovery_scan_lines: typeof DISCOVERY_SCAN_LINES;
+  readonly discovery_scan_ms: typeof DISCOVERY_SCAN_MS;
+  readonly discovery_title_bytes: typeof DISCOVERY_TITLE_BYTES;
+  readonly catalog_page_bytes: typeof CATALOG_PAGE_BYTES;
+  readonly catalog_page_entries: typeof CATALOG_PAGE_ENTRIES;
+  readonly catalog_providers: typeof CATALOG_PROVIDERS;
+  readonly catalog_models: typeof CATALOG_MODELS;
+  readonly catalog_file_bytes: typeof CATALOG_FILE_BYTES;
+  readonly catalog_scan_bytes: typeof CATALOG_SCAN_BYTES;
+  readonly catalog_snapshot_bytes: typeof CATALOG_SNAPSHOT_BYTES;
+  readonly catalog_string_bytes: typeof CATALOG_STRING_BYTES;
+  readonly catalog_scan_ms: typeof CATALOG_SCAN_MS;
+} = Object.freeze(
   {
     input_frame_bytes: INPUT_FRAME_BYTES,
     output_frame_bytes: OUTPUT_FRAME_BYTES,
@@ -159,7 +205,22 @@ export const LIMITS = Object.freeze(
 );
 
 /** `client.tools` descriptor limits (`shared/spec/client-tools.md` §2). */
-export const CLIENT_TOOLS_LIMITS = Object.freeze(
+export const CLIENT_TOOLS_LIMITS: {
+  readonly tools: 32;
+  readonly name_bytes: 64;
+  readonly description_bytes: 1024;
+  readonly schema_bytes: 16384;
+  readonly schema_depth: 16;
+  readonly arguments_bytes: 32768;
+  readonly result_part_bytes: 16384;
+  readonly result_bytes: 1048576;
+  readonly result_parts: 256;
+  readonly call_timeout_ms: 120000;
+  readonly max_timeout_ms: 600000;
+  readonly concurrent_calls: 4;
+  readonly calls_per_run: 256;
+  readonly cancel_grace_ms: 2000;
+} = Object.freeze(
   {
     tools: 32,
     name_bytes: 64,
@@ -186,7 +247,11 @@ export const BASE_REQUIRED_CAPABILITIES = 16;
 export const CLIENT_TOOLS_REQUIRED_CAPABILITIES = 18;
 
 /** `tool.cards` descriptor limits (`shared/spec/wire-contract.md`). */
-export const TOOL_CARDS_LIMITS = Object.freeze(
+export const TOOL_CARDS_LIMITS: {
+  readonly title_bytes: 256;
+  readonly fields: 16;
+  readonly field_bytes: 1024;
+} = Object.freeze(
   {
     title_bytes: 256,
     fields: 16,
