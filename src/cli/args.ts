@@ -43,6 +43,12 @@ export interface ToolsArgs {
   toolDirs: string[];
   /** Print the exact definitions as JSON. */
   json: boolean;
+  /** Print each tool's isolation, memory cap and permissions as JSON. */
+  permissionsJson: boolean;
+  /** Print the least `deno run` permission flags `run` needs. */
+  denoFlags: boolean;
+  /** `--agent` command line (for `--deno-flags`). */
+  agent: string | undefined;
 }
 
 /** `demo` options. */
@@ -125,11 +131,29 @@ export function parseCli(argv: string[]): CliArgs {
       const { values, positionals } = parse(rest, {
         tools: { type: "string", multiple: true },
         json: { type: "boolean" },
+        "permissions-json": { type: "boolean" },
+        "deno-flags": { type: "boolean" },
+        agent: { type: "string" },
         help: { type: "boolean", short: "h" },
       });
       if (values.help) return { command: "help", topic: "tools" };
       if (positionals.length > 0) throw new UsageError(`Unexpected argument: ${positionals[0]}`);
-      return { command: "tools", toolDirs: toolDirs(values.tools), json: values.json === true };
+      const modes = ["json", "permissions-json", "deno-flags"].filter((m) => values[m] === true);
+      if (modes.length > 1) {
+        throw new UsageError(`Options --${modes[0]} and --${modes[1]} cannot be combined`);
+      }
+      const agent = optionalString(values.agent, "--agent");
+      if (agent !== undefined && values["deno-flags"] !== true) {
+        throw new UsageError("Option --agent of tools needs --deno-flags");
+      }
+      return {
+        command: "tools",
+        toolDirs: toolDirs(values.tools),
+        json: values.json === true,
+        permissionsJson: values["permissions-json"] === true,
+        denoFlags: values["deno-flags"] === true,
+        agent,
+      };
     }
     case "demo": {
       const { values, positionals } = parse(rest, {

@@ -18,8 +18,9 @@ const MAIN = `magi-tools — give a coding agent your own tools
 
 Usage:
   magi-tools run [options] [PROMPT]   run one turn (prompt from stdin when omitted)
-  magi-tools tools [--tools DIR]... [--json]
+  magi-tools tools [--tools DIR]... [--json | --permissions-json | --deno-flags]
                                       validate and list tools with their byte costs
+                                      and permissions
   magi-tools demo                     example tools against the reference backend
   magi-tools --help | --version
 
@@ -56,11 +57,23 @@ backend at once; both exit 130.
 ${EXIT_CODES}
 `;
 
-const TOOLS = `Usage: magi-tools tools [--tools DIR]... [--json]
+const TOOLS = `Usage: magi-tools tools [--tools DIR]... [--json | --permissions-json | --deno-flags]
 
-Loads and validates the tool modules, then lists each tool with its definition's
-byte cost and the initialize frame budget left. --json prints the exact definitions
-that would be sent, as one JSON array. Exit 0, or 2 naming the file and reason.
+Loads and validates the tool modules, then lists each tool (tab-separated: name,
+effect, definition bytes, file, tool_id, isolation and permissions) and the
+initialize frame budget left. Exit 0, or 2 naming the file and reason.
+
+Options:
+  --tools DIR          tool directory (repeatable; default ./tools)
+  --json               the exact definitions run would send, as one JSON array
+  --permissions-json   each tool's isolation, memory cap and permissions as JSON
+  --deno-flags         the least 'deno run' permission flags run needs for these
+                       tools and the backend, on one line:
+                         deno run $(magi-tools tools --deno-flags) mod.ts run ...
+                       (add --allow-read=DIR for run --cwd, --allow-write=FILE
+                       for --last-message)
+  --agent CMD          with --deno-flags: the backend command run will use
+  -h, --help           this help
 `;
 
 const DEMO = `Usage: magi-tools demo [--deltas]

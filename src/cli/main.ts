@@ -51,7 +51,7 @@ export async function main(argv: string[]): Promise<number> {
         await writeStdout(encoder.encode(`magi-tools ${PACKAGE_VERSION}\n`));
         return EXIT.ok;
       case "tools":
-        return await toolsCommand(args.toolDirs, args.json);
+        return await toolsCommand(args);
       case "demo": {
         const writer = summaryWriter();
         const code = await demoCommand(writer, args.deltas);

@@ -1,22 +1,43 @@
 /**
- * `tools`: validate and list tools with their byte costs and the frame
- * budget left, or print the exact definitions (`--json`).
+ * `tools`: validate and list tools with their byte costs, the frame budget
+ * left and each tool's isolation and permissions; or print the exact
+ * definitions (`--json`), the sandbox settings (`--permissions-json`), or
+ * the least `deno run` flags `run` needs (`--deno-flags`).
  *
  * @module
  */
 
+import { formatToolPermissions, toolSandboxInfo } from "../host/sandbox/mod.ts";
 import { writeStdout } from "../runtime/mod.ts";
+import { resolveAgentCommand } from "./agent.ts";
+import type { ToolsArgs } from "./args.ts";
+import { cliDenoFlags } from "./deno_flags.ts";
 import { EXIT } from "./exit_codes.ts";
 import { loadRegistry } from "./host_run.ts";
 
 const encoder = new TextEncoder();
 
 /** Run `tools`; returns the exit code. */
-export async function toolsCommand(dirs: string[], json: boolean): Promise<number> {
-  const registry = await loadRegistry(dirs);
+export async function toolsCommand(args: ToolsArgs): Promise<number> {
+  const registry = await loadRegistry(args.toolDirs);
   if (registry === null) return EXIT.usage;
-  if (json) {
+  if (args.json) {
+    // Exactly what `initialize` sends: no sandbox settings mixed in.
     await writeStdout(encoder.encode(JSON.stringify(registry.definitions()) + "\n"));
+    return EXIT.ok;
+  }
+  if (args.permissionsJson) {
+    const infos = registry.tools.map((entry) => ({
+      name: entry.tool.name,
+      ...toolSandboxInfo(entry.tool),
+    }));
+    await writeStdout(encoder.encode(JSON.stringify(infos) + "\n"));
+    return EXIT.ok;
+  }
+  if (args.denoFlags) {
+    const agent = await resolveAgentCommand(args.agent);
+    const flags = cliDenoFlags(registry, { toolDirs: args.toolDirs, agent });
+    await writeStdout(encoder.encode(flags.join(" ") + "\n"));
     return EXIT.ok;
   }
   const budget = registry.budget();
@@ -24,7 +45,9 @@ export async function toolsCommand(dirs: string[], json: boolean): Promise<numbe
   for (const entry of registry.tools) {
     const d = entry.definition;
     lines.push(
-      `${d.name}\t${d.effect}\t${entry.definitionBytes} bytes\t${entry.file}\t${entry.toolId}`,
+      `${d.name}\t${d.effect}\t${entry.definitionBytes} bytes\t${entry.file}\t${entry.toolId}\t${
+        formatToolPermissions(entry.tool)
+      }`,
     );
   }
   lines.push(

@@ -67,3 +67,25 @@ Deno.test("splitCommandLine() rejects unterminated quotes and empty commands", (
   assert.throws(() => splitCommandLine(`a 'b`), UsageError);
   assert.throws(() => splitCommandLine("   "), UsageError);
 });
+
+Deno.test("parseCli() parses tools --deno-flags with --agent and --permissions-json", () => {
+  assert.deepEqual(parseCli(["tools", "--deno-flags", "--agent", "magi-code serve --stdio"]), {
+    command: "tools",
+    toolDirs: ["./tools"],
+    json: false,
+    permissionsJson: false,
+    denoFlags: true,
+    agent: "magi-code serve --stdio",
+  });
+  const listing = parseCli(["tools", "--permissions-json"]);
+  assert.ok(listing.command === "tools" && listing.permissionsJson && !listing.json);
+});
+
+Deno.test("parseCli() refuses combined tools output modes and --agent without --deno-flags", () => {
+  assert.throws(() => parseCli(["tools", "--json", "--deno-flags"]), /--json and --deno-flags/);
+  assert.throws(
+    () => parseCli(["tools", "--json", "--permissions-json"]),
+    /--json and --permissions-json/,
+  );
+  assert.throws(() => parseCli(["tools", "--agent", "x"]), UsageError);
+});
