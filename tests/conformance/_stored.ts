@@ -12,15 +12,19 @@ import { BASE_CAPABILITIES } from "./_fixtures.ts";
 /** Every base capability (opt-in operations included). */
 export const ALL_CAPABILITIES: readonly string[] = BASE_CAPABILITIES;
 
-/** Initialize with every base capability plus `extra`. */
+/**
+ * Initialize requiring every base capability plus `extra` (`initialize` itself is left out
+ * when an extension is added: at most 16 names without `client.tools`).
+ */
 export async function initializeAll(
   backend: Backend,
   extra: readonly string[] = [],
 ): Promise<Record<string, unknown>> {
   if (extra.includes("tool.cards")) backend.allowToolCards();
-  return await backend.call("initialize", {
-    required_capabilities: [...ALL_CAPABILITIES, ...extra],
-  });
+  const base = extra.length === 0
+    ? ALL_CAPABILITIES
+    : ALL_CAPABILITIES.filter((name) => name !== "initialize");
+  return await backend.call("initialize", { required_capabilities: [...base, ...extra] });
 }
 
 /** One stored record line for session `id` (timestamp and cwd defaulted). */
