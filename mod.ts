@@ -34,6 +34,7 @@
 export * from "./src/protocol/limits.ts";
 export * from "./src/protocol/errors.ts";
 export {
+  AgentConnection,
   BackendExited,
   ClientClosed,
   LocalAgentClient,
@@ -45,13 +46,97 @@ export type {
   AgentTransport,
   ClientOptions,
   EventDataMap,
+  EventListener,
   ReconciledMessage,
   RequestOptions,
 } from "./src/client/mod.ts";
-export { defineTool } from "./src/host/define.ts";
-export type { Tool, ToolContext, ToolSpec } from "./src/host/define.ts";
+export {
+  ActivityDataSchema,
+  ActivityKindSchema,
+  ActivityStateSchema,
+  ApprovalAnswerParamsSchema,
+  ApprovalAnswerResultSchema,
+  ApprovalRequestedDataSchema,
+  CancellationRequestedSchema,
+  ClientToolCallDataSchema,
+  ClientToolCancelDataSchema,
+  ClientToolCancelReasonSchema,
+  ClientToolDefinitionSchema,
+  ClientToolDefinitionsSchema,
+  ClientToolOutcomeSchema,
+  ClientToolResultParamsSchema,
+  ClientToolResultResultSchema,
+  ClientToolsDescriptorSchema,
+  ClientToolsLimitsSchema,
+  DescriptorsSchema,
+  DiagnosticDataSchema,
+  EffortSchema,
+  EffortSupportSchema,
+  ErrorCodeSchema,
+  InitializeParamsSchema,
+  InitializeResultSchema,
+  InputPersistedDataSchema,
+  LimitsSchema,
+  MessageDeltaDataSchema,
+  MessageReconcileDataSchema,
+  ReadinessSchema,
+  RegisteredClientToolSchema,
+  RunFinishedDataSchema,
+  RunOutcomeSchema,
+  RunPersistenceSchema,
+  SelectionSchema,
+  SessionCreateResultSchema,
+  SessionOpenResultSchema,
+  ShutdownResultSchema,
+  StatusResultSchema,
+  StatusSchema,
+  StatusStateSchema,
+  ToolCardDataSchema,
+  ToolCardFieldSchema,
+  ToolCardsDescriptorSchema,
+  ToolCardsLimitsSchema,
+  ToolCardStateSchema,
+  TurnCancelResultSchema,
+  TurnStartResultSchema,
+} from "./src/protocol/schemas/mod.ts";
+export type {
+  ActivityData,
+  ApprovalAnswerParams,
+  ApprovalAnswerResult,
+  ApprovalRequestedData,
+  ClientToolCallData,
+  ClientToolCancelData,
+  ClientToolResultParams,
+  ClientToolResultResult,
+  DiagnosticData,
+  InitializeParams,
+  InitializeResult,
+  InputPersistedData,
+  LimitShape,
+  MessageDeltaData,
+  MessageReconcileData,
+  RunFinishedData,
+  SessionCreateResult,
+  SessionOpenResult,
+  ShutdownResult,
+  StatusResult,
+  ToolCardData,
+  TurnCancelResult,
+  TurnStartResult,
+} from "./src/protocol/schemas/mod.ts";
+export type { JsonObject, JsonValue } from "./src/protocol/json.ts";
+export type { ExitInfo } from "./src/runtime/types.ts";
+export { defineTool, TOOL_MARK } from "./src/host/define.ts";
+export type {
+  PermissionGrant,
+  Tool,
+  ToolContext,
+  ToolEffect,
+  ToolPermissions,
+  ToolSpec,
+} from "./src/host/define.ts";
 export { SummaryRecordSchema, SummaryWriter } from "./src/summary/mod.ts";
-export type { SummaryRecord } from "./src/summary/mod.ts";
+export type { SummaryInput, SummaryRecord } from "./src/summary/mod.ts";
 
 if (import.meta.main) {
   const { main } = await import("./src/cli/main.ts");

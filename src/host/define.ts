@@ -116,7 +116,11 @@ export interface ToolSpec<I extends z.ZodObject> {
   run(args: z.output<I>, ctx: ToolContext): unknown | Promise<unknown>;
 }
 
-/** Brand carried by every {@link defineTool} result. */
+/**
+ * Brand carried by every {@link defineTool} result.
+ *
+ * @internal
+ */
 export const TOOL_MARK: unique symbol = Symbol.for("magi-tools.tool") as never;
 
 /** A validated, frozen tool definition. */

@@ -61,7 +61,8 @@ export const InitializeParamsSchema: z.ZodObject<
 /** `initialize` params. */
 export type InitializeParams = z.infer<typeof InitializeParamsSchema>;
 
-type LimitShape = { [K in keyof typeof LIMITS]: z.ZodInt };
+/** The shape of {@link LimitsSchema}: every name of `LIMITS`, an integer schema. */
+export type LimitShape = { [K in keyof typeof LIMITS]: z.ZodInt };
 
 const limitShape = Object.fromEntries(
   Object.keys(LIMITS).map((name) => [name, z.int().min(0)]),

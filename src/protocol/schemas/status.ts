@@ -113,7 +113,7 @@ export const StatusParamsSchema = EmptyParamsSchema;
 /** `status` params. */
 export type StatusParams = z.infer<typeof StatusParamsSchema>;
 /** `status` result. */
-export const StatusResultSchema = StatusSchema;
+export const StatusResultSchema: typeof StatusSchema = StatusSchema;
 /** `status` result. */
 export type StatusResult = Status;
 

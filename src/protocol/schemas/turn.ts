@@ -51,7 +51,8 @@ export const CancellationRequestedSchema: z.ZodObject<
   cancellation_requested: z.literal(true),
 });
 /** `turn.cancel` result. */
-export const TurnCancelResultSchema = CancellationRequestedSchema;
+export const TurnCancelResultSchema: typeof CancellationRequestedSchema =
+  CancellationRequestedSchema;
 /** `turn.cancel` result. */
 export type TurnCancelResult = z.infer<typeof TurnCancelResultSchema>;
 
