@@ -42,26 +42,35 @@ function ticketApi(request: Request): Response {
 /**
  * The example `ticket_lookup` declares `net: ["127.0.0.1:8765"]` (its default
  * API), which the process sandbox enforces: serve there when the port is
- * free, else on any free port (the tool is then refused by its permissions
- * and the demo shows that as a `permission_denied` tool error).
+ * free (waiting up to 3 s for it), else on any free port (the tool is then
+ * refused by its permissions and the demo shows that as a `permission_denied`
+ * tool error).
  */
 const TICKET_API_PORT = 8765;
 
-function startTicketApi(): { url: string; stop: () => Promise<void> } {
-  try {
-    return serveLoopback(ticketApi, TICKET_API_PORT);
-  } catch (error) {
-    if (!isAddrInUse(error)) throw error;
-    writeStderrLine(`magi-tools demo: port ${TICKET_API_PORT} is taken; using a free port`);
-    return serveLoopback(ticketApi);
+/** How long to wait for the port (another demo run may hold it for a moment). */
+const TICKET_API_PORT_WAIT_MS = 3_000;
+
+async function startTicketApi(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const until = Date.now() + TICKET_API_PORT_WAIT_MS;
+  for (;;) {
+    try {
+      return serveLoopback(ticketApi, TICKET_API_PORT);
+    } catch (error) {
+      if (!isAddrInUse(error)) throw error;
+      if (Date.now() >= until) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }
+  writeStderrLine(`magi-tools demo: port ${TICKET_API_PORT} is taken; using a free port`);
+  return serveLoopback(ticketApi);
 }
 
 /** Run the demo; returns the exit code. */
 export async function demoCommand(writer: SummaryWriter, deltas: boolean): Promise<number> {
   const root = new URL("../../", import.meta.url).pathname.replace(/\/$/, "");
   const home = await makeTempDir("magi-tools-demo-");
-  const api = startTicketApi();
+  const api = await startTicketApi();
   const previous = getEnv("TICKETS_API_URL");
   setEnv("TICKETS_API_URL", api.url);
   writeStderrLine(`magi-tools demo: reference backend, fake ticket API at ${api.url}`);
