@@ -43,8 +43,8 @@ export default defineTool({
   }),
   effect: "read",
   timeoutMs: 10_000,
-  // Declared for the process sandbox (not enforced yet): change both when you
-  // point TICKETS_API_URL elsewhere.
+  // Enforced by the process sandbox: the tool can reach only this host:port and
+  // read only this variable. Change both when you point TICKETS_API_URL elsewhere.
   permissions: { net: ["127.0.0.1:8765"], env: ["TICKETS_API_URL"] },
   async run({ id }, ctx) {
     const base = (process.env["TICKETS_API_URL"] ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
