@@ -136,7 +136,7 @@ export type {
   ToolSpec,
 } from "./src/host/define.ts";
 export { SummaryRecordSchema, SummaryWriter } from "./src/summary/mod.ts";
-export type { SummaryInput, SummaryRecord } from "./src/summary/mod.ts";
+export type { DistributiveOmit, SummaryInput, SummaryRecord } from "./src/summary/mod.ts";
 
 if (import.meta.main) {
   const { main } = await import("./src/cli/main.ts");

@@ -12,14 +12,36 @@ import { z } from "zod";
 /** Summary schema version. */
 export const SUMMARY_VERSION = 1;
 
-const Ts = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
-const head = { ts: Ts, v: z.literal(SUMMARY_VERSION) };
-const Id = z.string().min(1);
-const NullableString = z.string().nullable();
-const Count = z.int().min(0);
+const Ts: z.ZodString = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
+const head: { ts: z.ZodString; v: z.ZodLiteral<1> } = { ts: Ts, v: z.literal(SUMMARY_VERSION) };
+const Id: z.ZodString = z.string().min(1);
+const NullableString: z.ZodNullable<z.ZodString> = z.string().nullable();
+const Count: z.ZodInt = z.int().min(0);
 
 /** `host.ready`: the backend is initialized and the tools are registered. */
-export const HostReadyRecordSchema = z.strictObject({
+export const HostReadyRecordSchema: z.ZodObject<
+  {
+    agent: z.ZodString;
+    instance_id: z.ZodString;
+    provider: z.ZodNullable<z.ZodString>;
+    model: z.ZodNullable<z.ZodString>;
+    capabilities: z.ZodArray<z.ZodString>;
+    tools: z.ZodArray<
+      z.ZodObject<
+        {
+          name: z.ZodString;
+          tool_id: z.ZodString;
+          effect: z.ZodEnum<{ read: "read"; write: "write" }>;
+        },
+        z.core.$strict
+      >
+    >;
+    ts: z.ZodString;
+    v: z.ZodLiteral<1>;
+    type: z.ZodLiteral<"host.ready">;
+  },
+  z.core.$strict
+> = z.strictObject({
   type: z.literal("host.ready"),
   ...head,
   agent: z.string(),
@@ -35,7 +57,17 @@ export const HostReadyRecordSchema = z.strictObject({
 export type HostReadyRecord = z.infer<typeof HostReadyRecordSchema>;
 
 /** `session`: the attached session. */
-export const SessionRecordSchema = z.strictObject({
+export const SessionRecordSchema: z.ZodObject<
+  {
+    session_id: z.ZodString;
+    durable: z.ZodBoolean;
+    resumed: z.ZodBoolean;
+    ts: z.ZodString;
+    v: z.ZodLiteral<1>;
+    type: z.ZodLiteral<"session">;
+  },
+  z.core.$strict
+> = z.strictObject({
   type: z.literal("session"),
   ...head,
   session_id: Id,
@@ -46,7 +78,16 @@ export const SessionRecordSchema = z.strictObject({
 export type SessionRecord = z.infer<typeof SessionRecordSchema>;
 
 /** `turn.started`: `turn.start` was admitted. */
-export const TurnStartedRecordSchema = z.strictObject({
+export const TurnStartedRecordSchema: z.ZodObject<
+  {
+    session_id: z.ZodString;
+    run_id: z.ZodString;
+    ts: z.ZodString;
+    v: z.ZodLiteral<1>;
+    type: z.ZodLiteral<"turn.started">;
+  },
+  z.core.$strict
+> = z.strictObject({
   type: z.literal("turn.started"),
   ...head,
   session_id: Id,
@@ -56,7 +97,18 @@ export const TurnStartedRecordSchema = z.strictObject({
 export type TurnStartedRecord = z.infer<typeof TurnStartedRecordSchema>;
 
 /** `input.persisted`: from here the session ID may be saved for `--session`. */
-export const InputPersistedRecordSchema = z.strictObject({
+export const InputPersistedRecordSchema: z.ZodObject<
+  {
+    session_id: z.ZodString;
+    run_id: z.ZodString;
+    message_id: z.ZodString;
+    revision: z.ZodString;
+    ts: z.ZodString;
+    v: z.ZodLiteral<1>;
+    type: z.ZodLiteral<"input.persisted">;
+  },
+  z.core.$strict
+> = z.strictObject({
   type: z.literal("input.persisted"),
   ...head,
   session_id: Id,
@@ -68,7 +120,18 @@ export const InputPersistedRecordSchema = z.strictObject({
 export type InputPersistedRecord = z.infer<typeof InputPersistedRecordSchema>;
 
 /** `message`: one reconciled assistant segment. */
-export const MessageRecordSchema = z.strictObject({
+export const MessageRecordSchema: z.ZodObject<
+  {
+    run_id: z.ZodString;
+    message_id: z.ZodString;
+    text: z.ZodString;
+    partial: z.ZodBoolean;
+    ts: z.ZodString;
+    v: z.ZodLiteral<1>;
+    type: z.ZodLiteral<"message">;
+  },
+  z.core.$strict
+> = z.strictObject({
   type: z.literal("message"),
   ...head,
   run_id: Id,
@@ -80,7 +143,18 @@ export const MessageRecordSchema = z.strictObject({
 export type MessageRecord = z.infer<typeof MessageRecordSchema>;
 
 /** `message.delta`: a best-effort display chunk (only with `--deltas`). */
-export const MessageDeltaRecordSchema = z.strictObject({
+export const MessageDeltaRecordSchema: z.ZodObject<
+  {
+    run_id: z.ZodString;
+    message_id: z.ZodString;
+    part: z.ZodInt;
+    text: z.ZodString;
+    ts: z.ZodString;
+    v: z.ZodLiteral<1>;
+    type: z.ZodLiteral<"message.delta">;
+  },
+  z.core.$strict
+> = z.strictObject({
   type: z.literal("message.delta"),
   ...head,
   run_id: Id,
@@ -92,7 +166,20 @@ export const MessageDeltaRecordSchema = z.strictObject({
 export type MessageDeltaRecord = z.infer<typeof MessageDeltaRecordSchema>;
 
 /** `activity`: a backend activity (tool, subagent, compaction). */
-export const ActivityRecordSchema = z.strictObject({
+export const ActivityRecordSchema: z.ZodObject<
+  {
+    run_id: z.ZodString;
+    activity_id: z.ZodString;
+    kind: z.ZodEnum<{ tool: "tool"; subagent: "subagent"; compaction: "compaction" }>;
+    state: z.ZodEnum<{ started: "started"; completed: "completed"; failed: "failed" }>;
+    name: z.ZodString;
+    summary: z.ZodString;
+    ts: z.ZodString;
+    v: z.ZodLiteral<1>;
+    type: z.ZodLiteral<"activity">;
+  },
+  z.core.$strict
+> = z.strictObject({
   type: z.literal("activity"),
   ...head,
   run_id: Id,
@@ -106,7 +193,20 @@ export const ActivityRecordSchema = z.strictObject({
 export type ActivityRecord = z.infer<typeof ActivityRecordSchema>;
 
 /** `approval`: an approval request and how it was decided. */
-export const ApprovalRecordSchema = z.strictObject({
+export const ApprovalRecordSchema: z.ZodObject<
+  {
+    run_id: z.ZodString;
+    approval_id: z.ZodString;
+    summary: z.ZodString;
+    decision: z.ZodEnum<{ allow: "allow"; deny: "deny" }>;
+    decided_by: z.ZodEnum<{ flag: "flag"; user: "user"; expiry: "expiry" }>;
+    recorded: z.ZodBoolean;
+    ts: z.ZodString;
+    v: z.ZodLiteral<1>;
+    type: z.ZodLiteral<"approval">;
+  },
+  z.core.$strict
+> = z.strictObject({
   type: z.literal("approval"),
   ...head,
   run_id: Id,
@@ -120,7 +220,20 @@ export const ApprovalRecordSchema = z.strictObject({
 export type ApprovalRecord = z.infer<typeof ApprovalRecordSchema>;
 
 /** `tool.call`: the backend asked for a call (arguments are not echoed, only their size). */
-export const ToolCallRecordSchema = z.strictObject({
+export const ToolCallRecordSchema: z.ZodObject<
+  {
+    run_id: z.ZodString;
+    call_id: z.ZodString;
+    name: z.ZodString;
+    tool_id: z.ZodString;
+    arguments_bytes: z.ZodInt;
+    deadline_ms: z.ZodInt;
+    ts: z.ZodString;
+    v: z.ZodLiteral<1>;
+    type: z.ZodLiteral<"tool.call">;
+  },
+  z.core.$strict
+> = z.strictObject({
   type: z.literal("tool.call"),
   ...head,
   run_id: Id,
@@ -134,7 +247,26 @@ export const ToolCallRecordSchema = z.strictObject({
 export type ToolCallRecord = z.infer<typeof ToolCallRecordSchema>;
 
 /** `tool.result`: the call's outcome and how the backend took the result. */
-export const ToolResultRecordSchema = z.strictObject({
+export const ToolResultRecordSchema: z.ZodObject<
+  {
+    run_id: z.ZodString;
+    call_id: z.ZodString;
+    name: z.ZodString;
+    outcome: z.ZodEnum<{ error: "error"; success: "success"; cancelled: "cancelled" }>;
+    error_code: z.ZodNullable<z.ZodString>;
+    bytes: z.ZodInt;
+    parts: z.ZodInt;
+    duration_ms: z.ZodInt;
+    abandoned: z.ZodBoolean;
+    killed: z.ZodBoolean;
+    delivery: z.ZodEnum<{ failed: "failed"; complete: "complete"; rejected: "rejected" }>;
+    delivery_error: z.ZodNullable<z.ZodString>;
+    ts: z.ZodString;
+    v: z.ZodLiteral<1>;
+    type: z.ZodLiteral<"tool.result">;
+  },
+  z.core.$strict
+> = z.strictObject({
   type: z.literal("tool.result"),
   ...head,
   run_id: Id,
@@ -158,7 +290,20 @@ export type ToolResultRecord = z.infer<typeof ToolResultRecordSchema>;
  * stderr writes), at most 64 KiB of `text` plus a `[… N bytes truncated]`
  * marker; emitted once per call that wrote anything, before its `tool.result`.
  */
-export const ToolLogRecordSchema = z.strictObject({
+export const ToolLogRecordSchema: z.ZodObject<
+  {
+    run_id: z.ZodString;
+    call_id: z.ZodString;
+    name: z.ZodString;
+    text: z.ZodString;
+    bytes: z.ZodInt;
+    truncated_bytes: z.ZodInt;
+    ts: z.ZodString;
+    v: z.ZodLiteral<1>;
+    type: z.ZodLiteral<"tool.log">;
+  },
+  z.core.$strict
+> = z.strictObject({
   type: z.literal("tool.log"),
   ...head,
   run_id: Id,
@@ -172,7 +317,24 @@ export const ToolLogRecordSchema = z.strictObject({
 export type ToolLogRecord = z.infer<typeof ToolLogRecordSchema>;
 
 /** `tool.cancel`: the backend cancelled a call. */
-export const ToolCancelRecordSchema = z.strictObject({
+export const ToolCancelRecordSchema: z.ZodObject<
+  {
+    run_id: z.ZodString;
+    call_id: z.ZodString;
+    reason: z.ZodEnum<
+      {
+        run_cancelled: "run_cancelled";
+        deadline: "deadline";
+        shutdown: "shutdown";
+        run_failed: "run_failed";
+      }
+    >;
+    ts: z.ZodString;
+    v: z.ZodLiteral<1>;
+    type: z.ZodLiteral<"tool.cancel">;
+  },
+  z.core.$strict
+> = z.strictObject({
   type: z.literal("tool.cancel"),
   ...head,
   run_id: Id,
@@ -183,7 +345,17 @@ export const ToolCancelRecordSchema = z.strictObject({
 export type ToolCancelRecord = z.infer<typeof ToolCancelRecordSchema>;
 
 /** `diagnostic`: a backend diagnostic (redacted summary). */
-export const DiagnosticRecordSchema = z.strictObject({
+export const DiagnosticRecordSchema: z.ZodObject<
+  {
+    run_id: z.ZodString;
+    code: z.ZodString;
+    summary: z.ZodString;
+    ts: z.ZodString;
+    v: z.ZodLiteral<1>;
+    type: z.ZodLiteral<"diagnostic">;
+  },
+  z.core.$strict
+> = z.strictObject({
   type: z.literal("diagnostic"),
   ...head,
   run_id: Id,
@@ -194,7 +366,24 @@ export const DiagnosticRecordSchema = z.strictObject({
 export type DiagnosticRecord = z.infer<typeof DiagnosticRecordSchema>;
 
 /** `turn.finished`: the run's terminal accounting and the exit code the host will use. */
-export const TurnFinishedRecordSchema = z.strictObject({
+export const TurnFinishedRecordSchema: z.ZodObject<
+  {
+    session_id: z.ZodString;
+    run_id: z.ZodString;
+    outcome: z.ZodEnum<{ completed: "completed"; failed: "failed"; cancelled: "cancelled" }>;
+    persistence: z.ZodEnum<
+      { durable: "durable"; degraded: "degraded"; not_started: "not_started" }
+    >;
+    revision: z.ZodNullable<z.ZodString>;
+    error_code: z.ZodNullable<z.ZodString>;
+    cancelled_by: z.ZodNullable<z.ZodEnum<{ signal: "signal"; timeout: "timeout" }>>;
+    exit_code: z.ZodInt;
+    ts: z.ZodString;
+    v: z.ZodLiteral<1>;
+    type: z.ZodLiteral<"turn.finished">;
+  },
+  z.core.$strict
+> = z.strictObject({
   type: z.literal("turn.finished"),
   ...head,
   session_id: Id,
@@ -221,7 +410,27 @@ export const HOST_ERROR_CODES = [
 ] as const;
 
 /** `host.error`: why the host stops abnormally (a fixed code and a short message). */
-export const HostErrorRecordSchema = z.strictObject({
+export const HostErrorRecordSchema: z.ZodObject<
+  {
+    code: z.ZodEnum<
+      {
+        protocol_violation: "protocol_violation";
+        backend_exited: "backend_exited";
+        backend_unavailable: "backend_unavailable";
+        startup_failed: "startup_failed";
+        descriptor_mismatch: "descriptor_mismatch";
+        request_failed: "request_failed";
+        client_closed: "client_closed";
+      }
+    >;
+    message: z.ZodString;
+    exit_code: z.ZodInt;
+    ts: z.ZodString;
+    v: z.ZodLiteral<1>;
+    type: z.ZodLiteral<"host.error">;
+  },
+  z.core.$strict
+> = z.strictObject({
   type: z.literal("host.error"),
   ...head,
   code: z.enum(HOST_ERROR_CODES),
@@ -232,7 +441,26 @@ export const HostErrorRecordSchema = z.strictObject({
 export type HostErrorRecord = z.infer<typeof HostErrorRecordSchema>;
 
 /** Any summary record. */
-export const SummaryRecordSchema = z.discriminatedUnion("type", [
+export const SummaryRecordSchema: z.ZodDiscriminatedUnion<
+  [
+    typeof HostReadyRecordSchema,
+    typeof SessionRecordSchema,
+    typeof TurnStartedRecordSchema,
+    typeof InputPersistedRecordSchema,
+    typeof MessageRecordSchema,
+    typeof MessageDeltaRecordSchema,
+    typeof ActivityRecordSchema,
+    typeof ApprovalRecordSchema,
+    typeof ToolCallRecordSchema,
+    typeof ToolResultRecordSchema,
+    typeof ToolLogRecordSchema,
+    typeof ToolCancelRecordSchema,
+    typeof DiagnosticRecordSchema,
+    typeof TurnFinishedRecordSchema,
+    typeof HostErrorRecordSchema,
+  ],
+  "type"
+> = z.discriminatedUnion("type", [
   HostReadyRecordSchema,
   SessionRecordSchema,
   TurnStartedRecordSchema,
@@ -253,7 +481,7 @@ export const SummaryRecordSchema = z.discriminatedUnion("type", [
 export type SummaryRecord = z.infer<typeof SummaryRecordSchema>;
 
 /** Distribute `Omit` over a union. */
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /** A record before the writer stamps `ts` and `v`. */
 export type SummaryInput = DistributiveOmit<SummaryRecord, "ts" | "v">;
