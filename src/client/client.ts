@@ -11,9 +11,21 @@ import type {
   ApprovalAnswerResult,
   ClientToolResultParams,
   ClientToolResultResult,
+  HistoryPageResult,
   InitializeParams,
   InitializeResult,
+  ModelCatalogParams,
+  ModelCatalogResult,
+  ModelCatalogStatusResult,
+  ModelRefreshResult,
+  OperationCancelResult,
+  SelectionSetParams,
+  SelectionSetResult,
   SessionCreateResult,
+  SessionDiscoverParams,
+  SessionDiscoverResult,
+  SessionListParams,
+  SessionListResult,
   SessionOpenResult,
   ShutdownResult,
   StatusResult,
@@ -21,6 +33,7 @@ import type {
   TurnStartResult,
 } from "../protocol/schemas/mod.ts";
 import { AgentConnection, type RequestOptions } from "./connection.ts";
+import { followCursor, followSnapshot } from "./paging.ts";
 
 export * from "./connection.ts";
 
@@ -106,5 +119,117 @@ export class LocalAgentClient extends AgentConnection {
     return this.request("client.tool.result", params as JsonObject, options) as Promise<
       ClientToolResultResult
     >;
+  }
+
+  /** `session.list`: one page (fresh snapshot, or a continuation with revision and cursor). */
+  sessionList(
+    params: SessionListParams = {},
+    options?: RequestOptions,
+  ): Promise<SessionListResult> {
+    return this.request("session.list", params as JsonObject, options) as Promise<
+      SessionListResult
+    >;
+  }
+
+  /** `session.discover` (opt-in): one provisional page scanning forward from `cursor`. */
+  sessionDiscover(
+    params: SessionDiscoverParams = {},
+    options?: RequestOptions,
+  ): Promise<SessionDiscoverResult> {
+    return this.request("session.discover", params as JsonObject, options) as Promise<
+      SessionDiscoverResult
+    >;
+  }
+
+  /** `model.catalog`: one page of cached choices. */
+  modelCatalog(
+    params: ModelCatalogParams = {},
+    options?: RequestOptions,
+  ): Promise<ModelCatalogResult> {
+    return this.request("model.catalog", params as JsonObject, options) as Promise<
+      ModelCatalogResult
+    >;
+  }
+
+  /** `model.catalog.status` (opt-in). */
+  modelCatalogStatus(options?: RequestOptions): Promise<ModelCatalogStatusResult> {
+    return this.request("model.catalog.status", {}, options) as Promise<ModelCatalogStatusResult>;
+  }
+
+  /** `model.refresh` (opt-in) of `provider`'s catalog cache. */
+  modelRefresh(provider: string, options?: RequestOptions): Promise<ModelRefreshResult> {
+    return this.request("model.refresh", { provider }, options) as Promise<ModelRefreshResult>;
+  }
+
+  /** `operation.cancel` (opt-in) of the pending request `operationId`. */
+  operationCancel(operationId: string, options?: RequestOptions): Promise<OperationCancelResult> {
+    return this.request("operation.cancel", { operation_id: operationId }, options) as Promise<
+      OperationCancelResult
+    >;
+  }
+
+  /** `selection.set`. */
+  selectionSet(params: SelectionSetParams, options?: RequestOptions): Promise<SelectionSetResult> {
+    return this.request("selection.set", params as JsonObject, options) as Promise<
+      SelectionSetResult
+    >;
+  }
+
+  /** `history.page`: one page of `revision` from `cursor` (null: the first page). */
+  historyPage(
+    sessionId: string,
+    revision: string,
+    cursor: string | null = null,
+    options?: RequestOptions,
+  ): Promise<HistoryPageResult> {
+    return this.request(
+      "history.page",
+      { session_id: sessionId, revision, cursor },
+      options,
+    ) as Promise<HistoryPageResult>;
+  }
+
+  /**
+   * Every `history.page` of `revision`, following cursors to the end. Throws
+   * `StaleSnapshot` on `stale_revision`.
+   */
+  historyPages(
+    sessionId: string,
+    revision: string,
+    options?: RequestOptions,
+  ): AsyncIterable<HistoryPageResult> {
+    return followCursor(
+      "history",
+      (cursor) => this.historyPage(sessionId, revision, cursor, options),
+    );
+  }
+
+  /**
+   * Every `session.list` page of one fresh snapshot, `limit` sessions a page. Throws
+   * `StaleSnapshot` on `stale_revision`.
+   */
+  sessionPages(limit = 100, options?: RequestOptions): AsyncIterable<SessionListResult> {
+    return followSnapshot(
+      "sessions",
+      (revision, cursor) =>
+        this.sessionList(revision === null ? { limit } : { revision, cursor, limit }, options),
+    );
+  }
+
+  /**
+   * Every `model.catalog` page of one fresh snapshot. Throws `StaleSnapshot` on
+   * `stale_catalog`.
+   */
+  catalogPages(limit = 100, options?: RequestOptions): AsyncIterable<ModelCatalogResult> {
+    return followSnapshot(
+      "catalog",
+      (revision, cursor) =>
+        this.modelCatalog(revision === null ? { limit } : { revision, cursor, limit }, options),
+    );
+  }
+
+  /** Every `session.discover` page (provisional: de-duplicate by session ID). */
+  discoverPages(limit = 100, options?: RequestOptions): AsyncIterable<SessionDiscoverResult> {
+    return followCursor("sessions", (cursor) => this.sessionDiscover({ cursor, limit }, options));
   }
 }

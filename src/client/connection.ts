@@ -14,6 +14,7 @@ import { encodeFrame } from "../protocol/framing.ts";
 import { decodeOutputFrame, requestFrame } from "../protocol/envelope.ts";
 import type { JsonObject } from "../protocol/json.ts";
 import {
+  BaseHistoryPageResultSchema,
   EVENT_SCHEMAS,
   type InitializeResult,
   isEventName,
@@ -53,6 +54,11 @@ export interface ClientOptions {
 export interface RequestOptions {
   /** Stop waiting for the response (the request is not retracted on the wire). */
   signal?: AbortSignal;
+  /**
+   * Called synchronously with the request's fresh ID before it is written (e.g. to
+   * target it with `operation.cancel`).
+   */
+  onRequestId?: (id: string) => void;
 }
 
 /** A listener for validated events; called synchronously in frame order. */
@@ -152,6 +158,7 @@ export class AgentConnection {
     }
     if (options.signal?.aborted) return Promise.reject(options.signal.reason);
     const id = `r${this.#nextId++}`;
+    options.onRequestId?.(id);
     let bytes: Uint8Array;
     try {
       bytes = encodeFrame(requestFrame(id, method, params), INPUT_FRAME_BYTES + 1);
@@ -276,7 +283,10 @@ export class AgentConnection {
         if (!entry.abandoned) entry.reject(new ProtocolError(code));
         return;
       }
-      const schema = METHOD_SCHEMAS[entry.method as keyof typeof METHOD_SCHEMAS];
+      // Without tool.cards, a tool_card history entry is an unknown enum value: fail closed.
+      const schema = entry.method === "history.page" && !this.#negotiated.has("tool.cards")
+        ? { result: BaseHistoryPageResultSchema }
+        : METHOD_SCHEMAS[entry.method as keyof typeof METHOD_SCHEMAS];
       const parsed = schema.result.safeParse(frame.result);
       if (!parsed.success) {
         return this.#fail(new ProtocolViolation(`Invalid ${entry.method} result`));

@@ -56,3 +56,22 @@ export class ClientClosed extends Error {
     this.name = "ClientClosed";
   }
 }
+
+/**
+ * A paged snapshot changed while a paging helper followed its cursors (`stale_revision`
+ * for history and session listings, `stale_catalog` for the catalog). The pages already
+ * yielded are not a complete view: start again from a fresh snapshot.
+ */
+export class StaleSnapshot extends Error {
+  /** The wire code that ended paging. */
+  readonly code: "stale_revision" | "stale_catalog";
+  /** What was being paged (`history`, `sessions`, `catalog`). */
+  readonly what: string;
+  /** Create the error for `what` ending with `code`. */
+  constructor(what: string, code: "stale_revision" | "stale_catalog", options?: ErrorOptions) {
+    super(`The ${what} changed while paging (${code}): start again from a fresh snapshot`, options);
+    this.name = "StaleSnapshot";
+    this.code = code;
+    this.what = what;
+  }
+}
