@@ -50,80 +50,7 @@ export type {
   ReconciledMessage,
   RequestOptions,
 } from "./src/client/mod.ts";
-export {
-  ActivityDataSchema,
-  ActivityKindSchema,
-  ActivityStateSchema,
-  ApprovalAnswerParamsSchema,
-  ApprovalAnswerResultSchema,
-  ApprovalRequestedDataSchema,
-  CancellationRequestedSchema,
-  ClientToolCallDataSchema,
-  ClientToolCancelDataSchema,
-  ClientToolCancelReasonSchema,
-  ClientToolDefinitionSchema,
-  ClientToolDefinitionsSchema,
-  ClientToolOutcomeSchema,
-  ClientToolResultParamsSchema,
-  ClientToolResultResultSchema,
-  ClientToolsDescriptorSchema,
-  ClientToolsLimitsSchema,
-  DescriptorsSchema,
-  DiagnosticDataSchema,
-  EffortSchema,
-  EffortSupportSchema,
-  ErrorCodeSchema,
-  InitializeParamsSchema,
-  InitializeResultSchema,
-  InputPersistedDataSchema,
-  LimitsSchema,
-  MessageDeltaDataSchema,
-  MessageReconcileDataSchema,
-  ReadinessSchema,
-  RegisteredClientToolSchema,
-  RunFinishedDataSchema,
-  RunOutcomeSchema,
-  RunPersistenceSchema,
-  SelectionSchema,
-  SessionCreateResultSchema,
-  SessionOpenResultSchema,
-  ShutdownResultSchema,
-  StatusResultSchema,
-  StatusSchema,
-  StatusStateSchema,
-  ToolCardDataSchema,
-  ToolCardFieldSchema,
-  ToolCardsDescriptorSchema,
-  ToolCardsLimitsSchema,
-  ToolCardStateSchema,
-  TurnCancelResultSchema,
-  TurnStartResultSchema,
-} from "./src/protocol/schemas/mod.ts";
-export type {
-  ActivityData,
-  ApprovalAnswerParams,
-  ApprovalAnswerResult,
-  ApprovalRequestedData,
-  ClientToolCallData,
-  ClientToolCancelData,
-  ClientToolResultParams,
-  ClientToolResultResult,
-  DiagnosticData,
-  InitializeParams,
-  InitializeResult,
-  InputPersistedData,
-  LimitShape,
-  MessageDeltaData,
-  MessageReconcileData,
-  RunFinishedData,
-  SessionCreateResult,
-  SessionOpenResult,
-  ShutdownResult,
-  StatusResult,
-  ToolCardData,
-  TurnCancelResult,
-  TurnStartResult,
-} from "./src/protocol/schemas/mod.ts";
+export * from "./src/protocol/schemas/mod.ts";
 export type { JsonObject, JsonValue } from "./src/protocol/json.ts";
 export type { ExitInfo } from "./src/runtime/types.ts";
 export { defineTool, TOOL_MARK } from "./src/host/define.ts";
@@ -135,8 +62,30 @@ export type {
   ToolPermissions,
   ToolSpec,
 } from "./src/host/define.ts";
-export { SummaryRecordSchema, SummaryWriter } from "./src/summary/mod.ts";
-export type { DistributiveOmit, SummaryInput, SummaryRecord } from "./src/summary/mod.ts";
+/*
+ * The tool sandbox's public helpers: a tool's isolation and permissions as
+ * text (`formatToolPermissions`) or data (`toolSandboxInfo`), one tool's
+ * `--allow-*` flags (`permissionFlags`), and the least `deno run` flags a
+ * host needs for a tool set (`hostDenoFlags`, or `denoFlagsForHost` with an
+ * explicit Deno path). Each symbol's own JSDoc is in src/host/sandbox/.
+ */
+export {
+  denoFlagsForHost,
+  formatToolPermissions,
+  hostDenoFlags,
+  isolationOf,
+  PERMISSION_NAMES,
+  permissionFlags,
+  toolSandboxInfo,
+} from "./src/host/sandbox/mod.ts";
+export type {
+  HostFlagOptions,
+  PermissionName,
+  ToolLog,
+  ToolSandboxInfo,
+  ToolSet,
+} from "./src/host/sandbox/mod.ts";
+export * from "./src/summary/mod.ts";
 
 if (import.meta.main) {
   const { main } = await import("./src/cli/main.ts");

@@ -70,6 +70,7 @@ export interface HostFlagOptions {
 
 /** What {@link denoFlagsForHost} needs from the registry. */
 export interface ToolSet {
+  /** The registered tools. */
   readonly tools: readonly { readonly tool: Tool }[];
 }
 

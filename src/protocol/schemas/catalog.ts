@@ -18,14 +18,35 @@ import { SnapshotPageParamsSchema } from "./paging.ts";
 import { SelectionNameSchema } from "./selection.ts";
 
 /** `model.catalog` params. */
-export const ModelCatalogParamsSchema = SnapshotPageParamsSchema;
+export const ModelCatalogParamsSchema: z.ZodObject<
+  {
+    revision: z.ZodExactOptional<z.ZodNullable<z.ZodString>>;
+    cursor: z.ZodExactOptional<z.ZodNullable<z.ZodString>>;
+    limit: z.ZodExactOptional<z.ZodInt>;
+  },
+  z.core.$strict
+> = SnapshotPageParamsSchema;
 /** `model.catalog` params. */
 export type ModelCatalogParams = z.infer<typeof ModelCatalogParamsSchema>;
 
 const DisplayNameSchema = boundedString(CATALOG_STRING_BYTES, { minBytes: 1, controls: "all" });
 
 /** One cached provider/model choice. */
-export const CatalogChoiceSchema = z.strictObject({
+export const CatalogChoiceSchema: z.ZodObject<
+  {
+    selection_id: z.ZodString;
+    provider: z.ZodString;
+    model: z.ZodString;
+    provider_name: z.ZodNullable<z.ZodString>;
+    model_name: z.ZodNullable<z.ZodString>;
+    availability: z.ZodEnum<
+      { available: "available"; authentication_unavailable: "authentication_unavailable" }
+    >;
+    effort_support: typeof EffortSupportSchema;
+    permitted_efforts: z.ZodArray<typeof EffortSchema>;
+  },
+  z.core.$strict
+> = z.strictObject({
   selection_id: WireIdSchema,
   provider: SelectionNameSchema,
   model: SelectionNameSchema,
@@ -39,7 +60,17 @@ export const CatalogChoiceSchema = z.strictObject({
 export type CatalogChoice = z.infer<typeof CatalogChoiceSchema>;
 
 /** `model.catalog` result; choices strictly ascending by provider then model (UTF-8 byte order). */
-export const ModelCatalogResultSchema = z.strictObject({
+export const ModelCatalogResultSchema: z.ZodObject<
+  {
+    revision: z.ZodString;
+    choices: z.ZodArray<typeof CatalogChoiceSchema>;
+    next_cursor: z.ZodNullable<z.ZodString>;
+    complete: z.ZodBoolean;
+    notices: z.ZodArray<z.ZodString>;
+    source: z.ZodLiteral<"cache_only">;
+  },
+  z.core.$strict
+> = z.strictObject({
   revision: WireIdSchema,
   choices: z.array(CatalogChoiceSchema).max(CATALOG_PAGE_ENTRIES).check((ctx) => {
     for (let i = 1; i < ctx.value.length; i++) {

@@ -144,7 +144,9 @@ export type Effort = z.infer<typeof EffortSchema>;
 /** Explicit effort levels accepted by `selection.set` `{mode:"set"}` (no `default`). */
 export const EXPLICIT_EFFORTS = ["low", "medium", "high", "xhigh", "max"] as const;
 /** An explicit effort level. */
-export const ExplicitEffortSchema = z.enum(EXPLICIT_EFFORTS);
+export const ExplicitEffortSchema: z.ZodEnum<
+  { low: "low"; medium: "medium"; high: "high"; xhigh: "xhigh"; max: "max" }
+> = z.enum(EXPLICIT_EFFORTS);
 /** An explicit effort level. */
 export type ExplicitEffort = z.infer<typeof ExplicitEffortSchema>;
 
@@ -156,7 +158,9 @@ export const EffortSupportSchema: z.ZodEnum<
 export type EffortSupport = z.infer<typeof EffortSupportSchema>;
 
 /** Params exactly `{}`. */
-export const EmptyParamsSchema = z.strictObject({});
+export const EmptyParamsSchema: z.ZodObject<Record<never, never>, z.core.$strict> = z.strictObject(
+  {},
+);
 /** Params exactly `{}`. */
 export type EmptyParams = z.infer<typeof EmptyParamsSchema>;
 
@@ -169,7 +173,9 @@ export const JsonObjectSchema: z.ZodRecord<z.ZodString, z.ZodUnknown> = z.record
 export type JsonObject = z.infer<typeof JsonObjectSchema>;
 
 /** The wire error object, exactly `{ "code": string }`. */
-export const ErrorObjectSchema = z.strictObject({ code: z.string() });
+export const ErrorObjectSchema: z.ZodObject<{ code: z.ZodString }, z.core.$strict> = z.strictObject(
+  { code: z.string() },
+);
 /** The wire error object. */
 export type ErrorObject = z.infer<typeof ErrorObjectSchema>;
 
@@ -223,7 +229,8 @@ export const ErrorCodeSchema: z.ZodEnum<
   }
 > = z.enum(ERROR_CODES as readonly [ErrorCode, ...ErrorCode[]]);
 /** The wire error object narrowed to a known version-1 code (clients fail closed otherwise). */
-export const KnownErrorObjectSchema = z.strictObject({ code: ErrorCodeSchema });
+export const KnownErrorObjectSchema: z.ZodObject<{ code: typeof ErrorCodeSchema }, z.core.$strict> =
+  z.strictObject({ code: ErrorCodeSchema });
 /** The wire error object with a known code. */
 export type KnownErrorObject = z.infer<typeof KnownErrorObjectSchema>;
 

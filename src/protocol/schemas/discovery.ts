@@ -10,17 +10,35 @@ import { boundedString, NoticesSchema, SessionIdSchema, WireIdSchema } from "./c
 import { SnapshotPageParamsSchema } from "./paging.ts";
 
 /** `session.list` params. */
-export const SessionListParamsSchema = SnapshotPageParamsSchema;
+export const SessionListParamsSchema: z.ZodObject<
+  {
+    revision: z.ZodExactOptional<z.ZodNullable<z.ZodString>>;
+    cursor: z.ZodExactOptional<z.ZodNullable<z.ZodString>>;
+    limit: z.ZodExactOptional<z.ZodInt>;
+  },
+  z.core.$strict
+> = SnapshotPageParamsSchema;
 /** `session.list` params. */
 export type SessionListParams = z.infer<typeof SessionListParamsSchema>;
 
 /** A session's eligibility in a listing. */
-export const EligibilitySchema = z.enum(["available", "cwd_unverified", "busy"]);
+export const EligibilitySchema: z.ZodEnum<
+  { available: "available"; busy: "busy"; cwd_unverified: "cwd_unverified" }
+> = z.enum(["available", "cwd_unverified", "busy"]);
 /** A session's eligibility. */
 export type Eligibility = z.infer<typeof EligibilitySchema>;
 
 /** One listed session. `updated_at` is UTC RFC 3339. */
-export const SessionListEntrySchema = z.strictObject({
+export const SessionListEntrySchema: z.ZodObject<
+  {
+    session_id: z.ZodString;
+    title: z.ZodNullable<z.ZodString>;
+    updated_at: z.ZodNullable<z.ZodISODateTime>;
+    eligibility: typeof EligibilitySchema;
+    notices: z.ZodArray<z.ZodString>;
+  },
+  z.core.$strict
+> = z.strictObject({
   session_id: SessionIdSchema,
   title: boundedString(DISCOVERY_TITLE_BYTES).nullable(),
   updated_at: z.iso.datetime().nullable(),
@@ -31,7 +49,9 @@ export const SessionListEntrySchema = z.strictObject({
 export type SessionListEntry = z.infer<typeof SessionListEntrySchema>;
 
 /** Listed sessions: at most one page, strictly ascending ASCII session ID. */
-export const SessionListEntriesSchema = z.array(SessionListEntrySchema)
+export const SessionListEntriesSchema: z.ZodArray<typeof SessionListEntrySchema> = z.array(
+  SessionListEntrySchema,
+)
   .max(DISCOVERY_PAGE_ENTRIES)
   .check((ctx) => {
     for (let i = 1; i < ctx.value.length; i++) {
@@ -50,7 +70,16 @@ export const SessionListEntriesSchema = z.array(SessionListEntrySchema)
   });
 
 /** `session.list` result. */
-export const SessionListResultSchema = z.strictObject({
+export const SessionListResultSchema: z.ZodObject<
+  {
+    revision: z.ZodString;
+    sessions: typeof SessionListEntriesSchema;
+    next_cursor: z.ZodNullable<z.ZodString>;
+    complete: z.ZodBoolean;
+    notices: z.ZodArray<z.ZodString>;
+  },
+  z.core.$strict
+> = z.strictObject({
   revision: WireIdSchema,
   sessions: SessionListEntriesSchema,
   next_cursor: WireIdSchema.nullable(),

@@ -112,7 +112,12 @@ export interface MethodSchemas {
   readonly result: z.ZodType;
 }
 
-const METHOD_SCHEMA_MAP = {
+/**
+ * Method → its params and result schemas, with their exact types (for
+ * {@link MethodParams} and {@link MethodResult}). Use {@link METHOD_SCHEMAS}
+ * to look schemas up by a method name known only at run time.
+ */
+export const METHOD_SCHEMA_MAP = {
   "initialize": { params: InitializeParamsSchema, result: InitializeResultSchema },
   "status": { params: StatusParamsSchema, result: StatusResultSchema },
   "shutdown": { params: ShutdownParamsSchema, result: ShutdownResultSchema },
@@ -154,7 +159,11 @@ export type MethodResult<M extends Method> = z.infer<typeof METHOD_SCHEMA_MAP[M]
 /** Every method name, in the base protocol's order, then `client.tool.result`. */
 export const METHODS: readonly Method[] = Object.freeze(Object.keys(METHOD_SCHEMAS) as Method[]);
 
-const EVENT_SCHEMA_MAP = {
+/**
+ * Event name → its data schema, with the exact types (for {@link EventData}).
+ * Use {@link EVENT_SCHEMAS} to look schemas up by a name known only at run time.
+ */
+export const EVENT_SCHEMA_MAP = {
   "input.persisted": InputPersistedDataSchema,
   "message.delta": MessageDeltaDataSchema,
   "message.reconcile": MessageReconcileDataSchema,

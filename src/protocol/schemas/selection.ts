@@ -46,17 +46,25 @@ export const SelectionSchema: z.ZodObject<
 export type Selection = z.infer<typeof SelectionSchema>;
 
 /** `{ "mode": "keep" }`: preserve the previous requested effort. */
-export const EffortKeepSchema = z.strictObject({ mode: z.literal("keep") });
+export const EffortKeepSchema: z.ZodObject<{ mode: z.ZodLiteral<"keep"> }, z.core.$strict> = z
+  .strictObject({ mode: z.literal("keep") });
 /** `{ "mode": "default" }`: reset to the backend's no-override policy. */
-export const EffortDefaultSchema = z.strictObject({ mode: z.literal("default") });
+export const EffortDefaultSchema: z.ZodObject<{ mode: z.ZodLiteral<"default"> }, z.core.$strict> = z
+  .strictObject({ mode: z.literal("default") });
 /** `{ "mode": "set", "value": ... }`: an explicit permitted effort. */
-export const EffortSetSchema = z.strictObject({
+export const EffortSetSchema: z.ZodObject<
+  { mode: z.ZodLiteral<"set">; value: typeof ExplicitEffortSchema },
+  z.core.$strict
+> = z.strictObject({
   mode: z.literal("set"),
   value: ExplicitEffortSchema,
 });
 
 /** A `selection.set` effort request: exactly keep, default or set. */
-export const EffortRequestSchema = z.discriminatedUnion("mode", [
+export const EffortRequestSchema: z.ZodDiscriminatedUnion<
+  [typeof EffortKeepSchema, typeof EffortDefaultSchema, typeof EffortSetSchema],
+  "mode"
+> = z.discriminatedUnion("mode", [
   EffortKeepSchema,
   EffortDefaultSchema,
   EffortSetSchema,
@@ -65,7 +73,17 @@ export const EffortRequestSchema = z.discriminatedUnion("mode", [
 export type EffortRequest = z.infer<typeof EffortRequestSchema>;
 
 /** `selection.set` params; `effort` omitted means `{ "mode": "keep" }`. */
-export const SelectionSetParamsSchema = z.strictObject({
+export const SelectionSetParamsSchema: z.ZodObject<
+  {
+    session_id: z.ZodString;
+    selection_revision: z.ZodString;
+    catalog_revision: z.ZodString;
+    provider: z.ZodString;
+    model: z.ZodString;
+    effort: z.ZodExactOptional<typeof EffortRequestSchema>;
+  },
+  z.core.$strict
+> = z.strictObject({
   session_id: SessionIdSchema,
   selection_revision: WireIdSchema,
   catalog_revision: WireIdSchema,
@@ -77,7 +95,13 @@ export const SelectionSetParamsSchema = z.strictObject({
 export type SelectionSetParams = z.infer<typeof SelectionSetParamsSchema>;
 
 /** The fixed notices of a `selection.set` result. */
-export const SelectionSetNoticeSchema = z.enum([
+export const SelectionSetNoticeSchema: z.ZodEnum<
+  {
+    selection_normalized: "selection_normalized";
+    metadata_update_failed: "metadata_update_failed";
+    history_unavailable: "history_unavailable";
+  }
+> = z.enum([
   "selection_normalized",
   "metadata_update_failed",
   "history_unavailable",
@@ -89,7 +113,18 @@ export type SelectionSetNotice = z.infer<typeof SelectionSetNoticeSchema>;
  * `selection.set` result. `history_revision` is null exactly when the
  * `history_unavailable` notice is present.
  */
-export const SelectionSetResultSchema = z.strictObject({
+export const SelectionSetResultSchema: z.ZodObject<
+  {
+    session_id: z.ZodString;
+    selection: typeof SelectionSchema;
+    catalog_revision: z.ZodString;
+    scope: z.ZodLiteral<"session">;
+    durable: z.ZodLiteral<true>;
+    history_revision: z.ZodNullable<z.ZodString>;
+    notices: z.ZodArray<typeof SelectionSetNoticeSchema>;
+  },
+  z.core.$strict
+> = z.strictObject({
   session_id: SessionIdSchema,
   selection: SelectionSchema,
   catalog_revision: WireIdSchema,

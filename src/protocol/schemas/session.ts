@@ -8,7 +8,7 @@ import { z } from "zod";
 import { EmptyParamsSchema, NoticesSchema, SessionIdSchema, WireIdSchema } from "./common.ts";
 
 /** `session.create` params: exactly `{}`. */
-export const SessionCreateParamsSchema = EmptyParamsSchema;
+export const SessionCreateParamsSchema: typeof EmptyParamsSchema = EmptyParamsSchema;
 /** `session.create` params. */
 export type SessionCreateParams = z.infer<typeof SessionCreateParamsSchema>;
 
@@ -31,7 +31,8 @@ export const SessionCreateResultSchema: z.ZodObject<
 export type SessionCreateResult = z.infer<typeof SessionCreateResultSchema>;
 
 /** `session.open` params: an exact session ID. */
-export const SessionOpenParamsSchema = z.strictObject({ session_id: SessionIdSchema });
+export const SessionOpenParamsSchema: z.ZodObject<{ session_id: z.ZodString }, z.core.$strict> = z
+  .strictObject({ session_id: SessionIdSchema });
 /** `session.open` params. */
 export type SessionOpenParams = z.infer<typeof SessionOpenParamsSchema>;
 

@@ -109,7 +109,7 @@ export const StatusSchema: z.ZodObject<
 export type Status = z.infer<typeof StatusSchema>;
 
 /** `status` params: exactly `{}`. */
-export const StatusParamsSchema = EmptyParamsSchema;
+export const StatusParamsSchema: typeof EmptyParamsSchema = EmptyParamsSchema;
 /** `status` params. */
 export type StatusParams = z.infer<typeof StatusParamsSchema>;
 /** `status` result. */
@@ -118,7 +118,7 @@ export const StatusResultSchema: typeof StatusSchema = StatusSchema;
 export type StatusResult = Status;
 
 /** `shutdown` params: exactly `{}`. */
-export const ShutdownParamsSchema = EmptyParamsSchema;
+export const ShutdownParamsSchema: typeof EmptyParamsSchema = EmptyParamsSchema;
 /** `shutdown` params. */
 export type ShutdownParams = z.infer<typeof ShutdownParamsSchema>;
 /** `shutdown` result: exactly `{ "state": "stopping" }`. */

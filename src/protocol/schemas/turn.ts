@@ -11,13 +11,16 @@ import { boundedString, SessionIdSchema, WireIdSchema } from "./common.ts";
 const ALL_WHITESPACE = /^\p{White_Space}*$/u;
 
 /** A prompt: 1–16384 UTF-8 bytes, not only whitespace. */
-export const PromptSchema = boundedString(PROMPT_BYTES, { minBytes: 1 }).refine(
+export const PromptSchema: z.ZodString = boundedString(PROMPT_BYTES, { minBytes: 1 }).refine(
   (text) => !ALL_WHITESPACE.test(text),
   { message: "Prompt must contain a non-whitespace character" },
 );
 
 /** `turn.start` params. */
-export const TurnStartParamsSchema = z.strictObject({
+export const TurnStartParamsSchema: z.ZodObject<
+  { session_id: z.ZodString; prompt: z.ZodString },
+  z.core.$strict
+> = z.strictObject({
   session_id: SessionIdSchema,
   prompt: PromptSchema,
 });
@@ -36,7 +39,10 @@ export const TurnStartResultSchema: z.ZodObject<
 export type TurnStartResult = z.infer<typeof TurnStartResultSchema>;
 
 /** `turn.cancel` params. */
-export const TurnCancelParamsSchema = z.strictObject({
+export const TurnCancelParamsSchema: z.ZodObject<
+  { session_id: z.ZodString; run_id: z.ZodString },
+  z.core.$strict
+> = z.strictObject({
   session_id: SessionIdSchema,
   run_id: WireIdSchema,
 });
