@@ -22,6 +22,27 @@
  * });
  * ```
  *
+ * @example Talk to a backend with `LocalAgentClient` (here the reference backend)
+ * ```ts
+ * import { LocalAgentClient } from "./mod.ts";
+ *
+ * const home = await Deno.makeTempDir();
+ * const backend = new Deno.Command(Deno.execPath(), {
+ *   args: ["run", "-A", "src/reference_backend/main.ts", "serve", "--stdio"],
+ *   env: { MC_HOME: home },
+ *   stdin: "piped",
+ *   stdout: "piped",
+ * }).spawn();
+ * const client = new LocalAgentClient(backend);
+ * const init = await client.initialize({ required_capabilities: ["status", "shutdown"] });
+ * console.assert(init.limits.input_frame_bytes === 65_536);
+ * await client.shutdown();
+ * await client.endInput();
+ * await client.done;
+ * await backend.status;
+ * await Deno.remove(home, { recursive: true });
+ * ```
+ *
  * @example Bounds and error codes of the protocol
  * ```ts
  * import { isErrorCode, LIMITS } from "./mod.ts";

@@ -300,9 +300,9 @@ if (import.meta.main) {
     console.error(`npm-build: wrote ${relative(Deno.cwd(), out) || "."}`);
     if (problems.length > 0) {
       console.error(
-        `npm-build: ${problems.length} declarations need an explicit type (typed loosely): ${
-          problems.slice(0, 5).join(", ")
-        }${problems.length > 5 ? ", …" : ""}`,
+        `npm-build: ${problems.length} isolated-declaration notes (check the .d.ts): ${
+          problems.join(", ")
+        }`,
       );
     }
     if (!values["no-smoke"]) {
