@@ -59,11 +59,36 @@ export interface DemoArgs {
   deltas: boolean;
 }
 
+/** Options every browsing command takes. */
+interface BrowseCommon {
+  /** `--agent` command line. */
+  agent: string | undefined;
+  /** `--cwd`. */
+  cwd: string | undefined;
+}
+
+/** Effort values `select --effort` accepts. */
+export const EFFORT_VALUES = ["default", "low", "medium", "high", "xhigh", "max"] as const;
+
+/** `sessions`, `history`, `models` and `select` options. */
+export type BrowseArgs =
+  | BrowseCommon & { command: "sessions"; table: boolean }
+  | BrowseCommon & { command: "history"; sessionId: string }
+  | BrowseCommon & { command: "models"; table: boolean; session: string | undefined }
+  | BrowseCommon & {
+    command: "select";
+    provider: string;
+    model: string;
+    effort: typeof EFFORT_VALUES[number] | undefined;
+    session: string;
+  };
+
 /** Parsed command line. */
 export type CliArgs =
   | RunArgs
   | ToolsArgs
   | DemoArgs
+  | BrowseArgs
   | { command: "help"; topic: string | undefined }
   | { command: "version" };
 
@@ -164,6 +189,11 @@ export function parseCli(argv: string[]): CliArgs {
       if (positionals.length > 0) throw new UsageError(`Unexpected argument: ${positionals[0]}`);
       return { command: "demo", deltas: values.deltas === true };
     }
+    case "sessions":
+    case "history":
+    case "models":
+    case "select":
+      return parseBrowse(first, rest);
     default:
       if (first.startsWith("-")) throw new UsageError(`Unknown option '${first}'`);
       throw new UsageError(`Unknown command: ${first}`);
@@ -212,4 +242,64 @@ function parseRun(argv: string[]): CliArgs {
     lastMessage: optionalString(values["last-message"], "--last-message"),
     timeoutMs,
   };
+}
+
+function parseBrowse(command: BrowseArgs["command"], argv: string[]): CliArgs {
+  const { values, positionals } = parse(argv, {
+    agent: { type: "string" },
+    cwd: { type: "string" },
+    help: { type: "boolean", short: "h" },
+    ...(command === "sessions" || command === "models" ? { table: { type: "boolean" } } : {}),
+    ...(command === "models" || command === "select" ? { session: { type: "string" } } : {}),
+    ...(command === "select" ? { effort: { type: "string" } } : {}),
+  });
+  if (values.help) return { command: "help", topic: command };
+  const common = {
+    agent: optionalString(values.agent, "--agent"),
+    cwd: optionalString(values.cwd, "--cwd"),
+  };
+  const wanted = command === "history" ? 1 : command === "select" ? 2 : 0;
+  if (positionals.length > wanted) {
+    throw new UsageError(`Unexpected argument: ${positionals[wanted]}`);
+  }
+  switch (command) {
+    case "sessions":
+      return { command, ...common, table: values.table === true };
+    case "history": {
+      const sessionId = positionals[0];
+      if (sessionId === undefined || sessionId === "") {
+        throw new UsageError("Command history needs a SESSION ID");
+      }
+      return { command, ...common, sessionId };
+    }
+    case "models":
+      return {
+        command,
+        ...common,
+        table: values.table === true,
+        session: optionalString(values.session, "--session"),
+      };
+    case "select": {
+      const [provider, model] = positionals;
+      if (provider === undefined || model === undefined || provider === "" || model === "") {
+        throw new UsageError("Command select needs PROVIDER and MODEL");
+      }
+      const session = optionalString(values.session, "--session");
+      if (session === undefined) throw new UsageError("Command select needs --session ID");
+      const effort = optionalString(values.effort, "--effort");
+      if (effort !== undefined && !(EFFORT_VALUES as readonly string[]).includes(effort)) {
+        throw new UsageError(
+          `Option --effort must be one of ${EFFORT_VALUES.join(", ")}: ${effort}`,
+        );
+      }
+      return {
+        command,
+        ...common,
+        provider,
+        model,
+        effort: effort as typeof EFFORT_VALUES[number] | undefined,
+        session,
+      };
+    }
+  }
 }

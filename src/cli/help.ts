@@ -22,6 +22,11 @@ Usage:
                                       validate and list tools with their byte costs
                                       and permissions
   magi-tools demo                     example tools against the reference backend
+  magi-tools sessions [--table]       list this workspace's saved sessions
+  magi-tools history SESSION          print a session's whole history
+  magi-tools models [--table]         list the cached models with availability and efforts
+  magi-tools select PROVIDER MODEL [--effort E] --session ID
+                                      save a model selection in a session
   magi-tools --help | --version
 
 stdout carries NDJSON summary records only (docs/summaries.md); diagnostics and
@@ -82,6 +87,71 @@ Runs the repository's example tools against the reference backend, with a loopba
 fake ticket API and a temporary MC_HOME, and prints the NDJSON summaries. Exit 0.
 `;
 
+const BROWSE_EXIT = `Exit codes:
+  0    success
+  1    the backend answered an error (a host.error record names it, e.g. session_missing,
+       selection_invalid, or stale_revision when the listing changed while paging)
+  2    usage error
+  3    the backend did not start (command not found, initialize error)
+  4    protocol violation, or the backend died`;
+
+const BROWSE_OPTIONS = `  --agent CMD          backend command line (as for run)
+  --cwd DIR            working directory of the backend (sessions are per workspace)
+  -h, --help           this help`;
+
+const SESSIONS = `Usage: magi-tools sessions [--table] [--agent CMD] [--cwd DIR]
+
+Lists the workspace's saved sessions in ascending ID order (session.list, every page of
+one snapshot): one session.listed record each, then sessions.done; --table prints a
+tab-separated table instead (SESSION, ELIGIBILITY, UPDATED, TITLE).
+
+Options:
+  --table              a readable table instead of NDJSON
+${BROWSE_OPTIONS}
+
+${BROWSE_EXIT}
+`;
+
+const HISTORY = `Usage: magi-tools history SESSION [--agent CMD] [--cwd DIR]
+
+Opens exactly SESSION and prints its whole history (history.page, every page): one
+history.entry record per message (parts joined), then history.done.
+
+Options:
+${BROWSE_OPTIONS}
+
+${BROWSE_EXIT}
+`;
+
+const MODELS = `Usage: magi-tools models [--table] [--session ID] [--agent CMD] [--cwd DIR]
+
+Lists the backend's cached model choices (model.catalog, every page) with availability
+and effort support: one model.choice record each, then models.done with the current
+selection. --session ID opens that session first, so its saved selection is marked.
+
+Options:
+  --table              a readable table instead of NDJSON
+  --session ID         mark this session's saved selection
+${BROWSE_OPTIONS}
+
+${BROWSE_EXIT}
+`;
+
+const SELECT =
+  `Usage: magi-tools select PROVIDER MODEL [--effort E] --session ID [--agent CMD] [--cwd DIR]
+
+Opens session ID and saves the selection in it (selection.set): later 'run --session ID'
+turns use it. Prints one selection record.
+
+Options:
+  --session ID         the session (required)
+  --effort E           default | low | medium | high | xhigh | max; omitted keeps the
+                       session's requested effort ('default' resets it)
+${BROWSE_OPTIONS}
+
+${BROWSE_EXIT}
+`;
+
 /** The help text for `topic` (a subcommand) or the main help. */
 export function helpText(topic: string | undefined): string {
   switch (topic) {
@@ -91,6 +161,14 @@ export function helpText(topic: string | undefined): string {
       return TOOLS;
     case "demo":
       return DEMO;
+    case "sessions":
+      return SESSIONS;
+    case "history":
+      return HISTORY;
+    case "models":
+      return MODELS;
+    case "select":
+      return SELECT;
     default:
       return MAIN;
   }

@@ -23,6 +23,7 @@ import { SummaryWriter } from "../summary/writer.ts";
 import { resolveAgentCommand } from "./agent.ts";
 import { ApprovalDecider } from "./approvals.ts";
 import { parseCli, type RunArgs } from "./args.ts";
+import { browseCommand } from "./browse.ts";
 import { demoCommand } from "./demo.ts";
 import { EXIT, UsageError } from "./exit_codes.ts";
 import { helpText } from "./help.ts";
@@ -60,6 +61,11 @@ export async function main(argv: string[]): Promise<number> {
       }
       case "run":
         return await runCommand(args);
+      case "sessions":
+      case "history":
+      case "models":
+      case "select":
+        return await browseCommand(args);
     }
   } catch (error) {
     if (error instanceof UsageError) {

@@ -1,0 +1,199 @@
+/**
+ * The browsing commands: `sessions` (list, NDJSON or `--table`), `history SESSION` (every
+ * page), `models` (the cached catalog with availability and efforts, `--session` marks
+ * that session's saved selection) and `select PROVIDER MODEL [--effort E] --session ID`.
+ *
+ * @module
+ */
+
+import type { LocalAgentClient } from "../client/client.ts";
+import type { EffortRequest, HistoryEntry } from "../protocol/schemas/mod.ts";
+import { currentDir, isDirectory, realPath } from "../runtime/mod.ts";
+import { resolveAgentCommand } from "./agent.ts";
+import type { BrowseArgs } from "./args.ts";
+import { BrowseOutput } from "./browse_records.ts";
+import { withAgent } from "./connect.ts";
+import { EXIT, UsageError } from "./exit_codes.ts";
+
+/** Run one browsing command; resolves with the exit code. */
+export async function browseCommand(args: BrowseArgs): Promise<number> {
+  let cwd = currentDir();
+  if (args.cwd !== undefined) {
+    if (!(await isDirectory(args.cwd))) {
+      throw new UsageError(`Option --cwd is not a directory: ${args.cwd}`);
+    }
+    cwd = await realPath(args.cwd);
+  }
+  const agent = await resolveAgentCommand(args.agent);
+  const out = new BrowseOutput();
+  const connect = (capabilities: string[], body: (client: LocalAgentClient) => Promise<number>) =>
+    withAgent({ agent, cwd, capabilities: [...capabilities, "shutdown"], out }, body);
+  try {
+    switch (args.command) {
+      case "sessions":
+        return await connect(["session.list"], (c) => listSessions(c, out, args.table));
+      case "history":
+        return await connect(
+          ["session.open", "history.page"],
+          (c) => showHistory(c, out, args.sessionId),
+        );
+      case "models":
+        return await connect(
+          ["status", "model.catalog", ...(args.session === undefined ? [] : ["session.open"])],
+          (c) => showModels(c, out, { table: args.table, session: args.session }),
+        );
+      case "select":
+        return await connect(
+          ["status", "session.open", "model.catalog", "selection.set"],
+          (c) => select(c, out, args),
+        );
+    }
+  } finally {
+    await out.flush();
+  }
+}
+
+async function listSessions(
+  client: LocalAgentClient,
+  out: BrowseOutput,
+  table: boolean,
+): Promise<number> {
+  let count = 0;
+  let notices: string[] = [];
+  if (table) out.line(["SESSION", "ELIGIBILITY", "UPDATED", "TITLE"].join("\t"));
+  for await (const page of client.sessionPages()) {
+    notices = page.notices;
+    for (const s of page.sessions) {
+      count++;
+      if (table) {
+        out.line([s.session_id, s.eligibility, s.updated_at ?? "-", s.title ?? "-"].join("\t"));
+      } else out.record({ type: "session.listed", ...s });
+    }
+  }
+  if (table) out.line(`${count} session(s)${notices.length > 0 ? ` (${notices.join(", ")})` : ""}`);
+  else out.record({ type: "sessions.done", count, notices });
+  return EXIT.ok;
+}
+
+async function showHistory(
+  client: LocalAgentClient,
+  out: BrowseOutput,
+  sessionId: string,
+): Promise<number> {
+  const opened = await client.sessionOpen(sessionId);
+  let current: { message_id: string; kind: string; text: string; partial: boolean } | null = null;
+  let count = 0;
+  let complete = false;
+  const emit = () => {
+    if (current === null) return;
+    out.record({ type: "history.entry", ...current });
+    count++;
+    current = null;
+  };
+  for await (const page of client.historyPages(sessionId, opened.revision)) {
+    complete = page.complete;
+    for (const entry of page.entries as HistoryEntry[]) {
+      if (entry.part === 0) {
+        emit();
+        current = {
+          message_id: entry.message_id,
+          kind: entry.kind,
+          text: entry.text,
+          partial: entry.partial,
+        };
+      } else if (current !== null) current.text += entry.text;
+      if (entry.last_part) emit();
+    }
+  }
+  emit();
+  out.record({
+    type: "history.done",
+    session_id: sessionId,
+    revision: opened.revision,
+    entries: count,
+    complete,
+  });
+  return EXIT.ok;
+}
+
+async function showModels(
+  client: LocalAgentClient,
+  out: BrowseOutput,
+  options: { table: boolean; session: string | undefined },
+): Promise<number> {
+  if (options.session !== undefined) await client.sessionOpen(options.session);
+  const status = await client.status();
+  const selection = status.selection ?? null;
+  let count = 0;
+  let notices: string[] = [];
+  if (options.table) {
+    out.line(["PROVIDER", "MODEL", "AVAILABILITY", "EFFORTS", "SELECTED"].join("\t"));
+  }
+  for await (const page of client.catalogPages()) {
+    notices = page.notices;
+    for (const choice of page.choices) {
+      count++;
+      const selected = selection !== null && choice.provider === selection.provider &&
+        choice.model === selection.model;
+      const { selection_id: _, ...fields } = choice;
+      if (options.table) {
+        out.line(
+          [
+            choice.provider,
+            choice.model,
+            choice.availability,
+            `${choice.effort_support}:${choice.permitted_efforts.join(",")}`,
+            selected ? "*" : "",
+          ].join("\t"),
+        );
+      } else out.record({ type: "model.choice", ...fields, selected });
+    }
+  }
+  // The catalog observation may have reconciled the selection's effort metadata.
+  const after = (await client.status()).selection ?? null;
+  const current = after === null ? null : {
+    provider: after.provider,
+    model: after.model,
+    requested_effort: after.requested_effort,
+    effective_effort: after.effective_effort,
+  };
+  if (options.table) {
+    out.line(`${count} choice(s)${notices.length > 0 ? ` (${notices.join(", ")})` : ""}`);
+  } else out.record({ type: "models.done", count, notices, selection: current });
+  return EXIT.ok;
+}
+
+async function select(
+  client: LocalAgentClient,
+  out: BrowseOutput,
+  args: Extract<BrowseArgs, { command: "select" }>,
+): Promise<number> {
+  await client.sessionOpen(args.session);
+  const catalog = await client.modelCatalog({ limit: 1 });
+  const status = await client.status();
+  const effort: EffortRequest = args.effort === undefined
+    ? { mode: "keep" }
+    : args.effort === "default"
+    ? { mode: "default" }
+    : { mode: "set", value: args.effort };
+  const result = await client.selectionSet({
+    session_id: args.session,
+    selection_revision: status.selection?.revision ?? "none",
+    catalog_revision: catalog.revision,
+    provider: args.provider,
+    model: args.model,
+    effort,
+  });
+  const s = result.selection;
+  out.record({
+    type: "selection",
+    session_id: result.session_id,
+    provider: s.provider,
+    model: s.model,
+    requested_effort: s.requested_effort,
+    effective_effort: s.effective_effort,
+    history_revision: result.history_revision,
+    notices: result.notices,
+  });
+  return EXIT.ok;
+}

@@ -1,0 +1,75 @@
+/**
+ * One short backend connection for the browsing commands: spawn the agent, `initialize`
+ * with the capabilities the command needs, run the command body, then `shutdown` and reap.
+ * Failures become a `host.error` record and an exit code (as for `run`).
+ *
+ * @module
+ */
+
+import { LocalAgentClient } from "../client/client.ts";
+import { StaleSnapshot } from "../client/errors.ts";
+import type { InitializeResult } from "../protocol/schemas/mod.ts";
+import { spawnChild, SpawnError } from "../runtime/mod.ts";
+import type { AgentCommand } from "./agent.ts";
+import type { BrowseOutput } from "./browse_records.ts";
+import { EXIT } from "./exit_codes.ts";
+import { classify } from "./failure.ts";
+import { closeBackend } from "./shutdown.ts";
+import { StopState } from "./stop.ts";
+
+/** How to reach the backend. */
+export interface ConnectOptions {
+  /** The backend command. */
+  agent: AgentCommand;
+  /** Working directory of the backend. */
+  cwd: string;
+  /** `required_capabilities` of `initialize`. */
+  capabilities: readonly string[];
+  /** Where records go. */
+  out: BrowseOutput;
+}
+
+/** Run `body` against a freshly started backend; resolves with the exit code. */
+export async function withAgent(
+  options: ConnectOptions,
+  body: (client: LocalAgentClient, init: InitializeResult) => Promise<number>,
+): Promise<number> {
+  const { out } = options;
+  let child;
+  try {
+    child = spawnChild(options.agent.command, options.agent.args, { cwd: options.cwd });
+  } catch (error) {
+    const message = error instanceof SpawnError ? error.message : String(error);
+    out.record({
+      type: "host.error",
+      code: "backend_unavailable",
+      message,
+      exit_code: EXIT.startup,
+    });
+    return EXIT.startup;
+  }
+  const client = new LocalAgentClient(child);
+  let started = false;
+  let code: number;
+  try {
+    const init = await client.initialize({ required_capabilities: [...options.capabilities] });
+    started = true;
+    code = await body(client, init);
+  } catch (error) {
+    const failure = error instanceof StaleSnapshot
+      ? { code: "request_failed" as const, message: error.message, exitCode: EXIT.runFailed }
+      : classify(client.failure ?? error, started);
+    const startupCode = !started && failure.code === "request_failed";
+    const exitCode = startupCode ? EXIT.startup : failure.exitCode;
+    out.record({
+      type: "host.error",
+      code: startupCode ? "startup_failed" : failure.code,
+      message: failure.message,
+      exit_code: exitCode,
+    });
+    code = exitCode;
+  } finally {
+    await closeBackend(client, child, new StopState());
+  }
+  return code;
+}
