@@ -17,8 +17,10 @@ import type { InitializeResult } from "../protocol/schemas/mod.ts";
 import {
   type ChildHandle,
   onInterrupt,
+  runtimeName,
   spawnChild,
   SpawnError,
+  supportsProcessIsolation,
   writeStderrLine,
   writeTextFile,
 } from "../runtime/mod.ts";
@@ -237,6 +239,10 @@ export async function runHost(options: HostRunOptions): Promise<number> {
         tool_id: t.toolId,
         effect: t.definition.effect,
       })),
+      // Without a process sandbox (Node.js) every tool runs inline: say so.
+      ...(supportsProcessIsolation()
+        ? {}
+        : { runtime: runtimeName(), isolation: "inline" as const }),
     });
 
     let sessionId: string;

@@ -36,6 +36,8 @@ export const HostReadyRecordSchema: z.ZodObject<
         z.core.$strict
       >
     >;
+    runtime: z.ZodExactOptional<z.ZodEnum<{ deno: "deno"; node: "node" }>>;
+    isolation: z.ZodExactOptional<z.ZodLiteral<"inline">>;
     ts: z.ZodString;
     v: z.ZodLiteral<1>;
     type: z.ZodLiteral<"host.ready">;
@@ -52,6 +54,10 @@ export const HostReadyRecordSchema: z.ZodObject<
   tools: z.array(
     z.strictObject({ name: z.string(), tool_id: z.string(), effect: z.enum(["read", "write"]) }),
   ),
+  /** Present when the host runs without a process sandbox (`"node"`). */
+  runtime: z.exactOptional(z.enum(["deno", "node"])),
+  /** Present (`"inline"`) when every tool runs inline in the host process (Node.js). */
+  isolation: z.exactOptional(z.literal("inline")),
 });
 /** `host.ready`. */
 export type HostReadyRecord = z.infer<typeof HostReadyRecordSchema>;

@@ -147,6 +147,11 @@ export async function smokeTest(options: SmokeOptions): Promise<SmokeReport> {
       "host.ready does not list the shout tool",
       records,
     );
+    expect(
+      ready?.runtime === "node" && ready?.isolation === "inline",
+      'host.ready does not say runtime "node", isolation "inline"',
+      records,
+    );
     expect(find("tool.call")?.name === "shout", "no tool.call of shout", records);
     const toolResult = find("tool.result");
     expect(toolResult?.outcome === "success", "tool.result is not a success", records);
