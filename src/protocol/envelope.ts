@@ -9,7 +9,7 @@
 
 import type { ErrorCode } from "./errors.ts";
 import { JSON_DEPTH, PROTOCOL, VERSION } from "./limits.ts";
-import { type JsonObject, type JsonValue, parseStrictJson } from "./json.ts";
+import { duplicateKeyPaths, type JsonObject, type JsonValue, parseStrictJson } from "./json.ts";
 
 /** Request IDs, method and capability names: 1–64 ASCII bytes from `[A-Za-z0-9._-]`. */
 export const WIRE_ID_PATTERN: RegExp = /^[A-Za-z0-9._-]{1,64}$/;
@@ -37,7 +37,8 @@ export type DecodedRequest =
   | { ok: true; id: string; method: string; params: JsonObject }
   | { ok: false; id: string | null; code: ErrorCode; close: boolean };
 
-const REQUEST_FIELDS = ["protocol", "version", "id", "method", "params"] as const;
+/** Number of request envelope fields: `protocol`, `version`, `id`, `method`, `params`. */
+const REQUEST_FIELDS = 5;
 
 function isObject(value: JsonValue | undefined): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -52,7 +53,11 @@ function reject(id: string | null, code: ErrorCode, close = false): DecodedReque
  * deciding the answer:
  *
  * 1. Strict JSON ({@link parseStrictJson}): too deep → `invalid_frame`;
- *    syntax or duplicate key → `invalid_request`; `id` null.
+ *    syntax error → `invalid_request`; `id` null. A duplicate key at the top
+ *    level, or inside any member but `params`, → `invalid_request`, `id` null.
+ *    Duplicates only inside `params` leave the envelope intact: it is checked
+ *    by the steps below, and if it passes the answer is `invalid_params` with
+ *    the `id` (params reject duplicate fields).
  * 2. Not an object → `invalid_request`, `id` null.
  * 3. `protocol` or `version` present but not exactly
  *    `"magi-code.local-agent"` / `1` → `protocol_mismatch` with `close: true`
@@ -63,7 +68,8 @@ function reject(id: string | null, code: ErrorCode, close = false): DecodedReque
  * 6. `method` not in the grammar → `invalid_request` with the `id`.
  * 7. `params` not an object → `invalid_params` with the `id`.
  *
- * Errors carry only a code, never any of the input.
+ * Errors carry only a code, never any of the input. Only a frame with a
+ * duplicate key pays for the slower locating pass ({@link duplicateKeyPaths}).
  *
  * @example
  * ```ts
@@ -72,12 +78,38 @@ function reject(id: string | null, code: ErrorCode, close = false): DecodedReque
  *   '{"protocol":"magi-code.local-agent","version":1,"id":"r1","method":"status","params":{}}',
  * );
  * console.assert(ok.ok && ok.method === "status");
+ * const dup = decodeRequest(
+ *   '{"protocol":"magi-code.local-agent","version":1,"id":"r2","method":"status",' +
+ *     '"params":{"a":1,"a":2}}',
+ * );
+ * console.assert(!dup.ok && dup.code === "invalid_params" && dup.id === "r2");
  * ```
  */
 export function decodeRequest(text: string): DecodedRequest {
   const parsed = parseStrictJson(text, JSON_DEPTH);
-  if (!parsed.ok) return reject(null, parsed.code);
-  const value = parsed.value;
+  if (parsed.ok) return checkEnvelope(parsed.value);
+  if (parsed.reason !== "duplicate_key") return reject(null, parsed.code);
+  return decodeWithDuplicates(text);
+}
+
+/** Step 1 for a frame whose only JSON fault is a duplicate key (slow path). */
+function decodeWithDuplicates(text: string): DecodedRequest {
+  const paths = duplicateKeyPaths(text, JSON_DEPTH);
+  const inParams = paths.length > 0 && paths.every((p) => p.length > 1 && p[0] === "params");
+  if (!inParams) return reject(null, "invalid_request");
+  let value: JsonValue;
+  try {
+    value = JSON.parse(text) as JsonValue;
+  } catch {
+    return reject(null, "invalid_request");
+  }
+  // Top-level keys are unique, so the last-wins parse holds the exact envelope.
+  const envelope = checkEnvelope(value);
+  return envelope.ok ? reject(envelope.id, "invalid_params") : envelope;
+}
+
+/** Steps 2–7 of {@link decodeRequest} on the parsed value. */
+function checkEnvelope(value: JsonValue): DecodedRequest {
   if (!isObject(value)) return reject(null, "invalid_request");
   const id = isWireId(value.id) ? value.id : null;
   if (
@@ -87,11 +119,15 @@ export function decodeRequest(text: string): DecodedRequest {
     return reject(id, "protocol_mismatch", true);
   }
   let fields = 0;
-  for (const key of Object.keys(value)) {
-    if (!(REQUEST_FIELDS as readonly string[]).includes(key)) return reject(id, "invalid_request");
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    if (
+      key !== "protocol" && key !== "version" && key !== "id" && key !== "method" &&
+      key !== "params"
+    ) return reject(id, "invalid_request");
     fields++;
   }
-  if (fields !== REQUEST_FIELDS.length) return reject(id, "invalid_request");
+  if (fields !== REQUEST_FIELDS) return reject(id, "invalid_request");
   if (id === null) return reject(null, "invalid_request");
   const method = value.method;
   if (!isWireId(method)) return reject(id, "invalid_request");

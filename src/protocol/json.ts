@@ -23,11 +23,20 @@ export type JsonObject = { [key: string]: JsonValue };
 /**
  * Result of {@link parseStrictJson}: the value, or the protocol error code of
  * the failure (`invalid_frame` for too deep nesting, `invalid_request` for a
- * syntax error or a duplicate key).
+ * syntax error or a duplicate key) and which of the three it was. On
+ * `duplicate_key` the text is otherwise valid JSON within the depth bound, so
+ * {@link duplicateKeyPaths} can locate the duplicates.
  */
 export type JsonParseResult =
   | { ok: true; value: JsonValue }
-  | { ok: false; code: "invalid_frame" | "invalid_request" };
+  | {
+    ok: false;
+    code: "invalid_frame" | "invalid_request";
+    reason: "depth" | "syntax" | "duplicate_key";
+  };
+
+/** A location in a JSON value: object keys and array indexes from the root. */
+export type JsonPath = (string | number)[];
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -38,8 +47,21 @@ const CLOSE_BRACKET = 0x5d;
 const COMMA = 0x2c;
 const COLON = 0x3a;
 
-const TOO_DEEP: JsonParseResult = Object.freeze({ ok: false, code: "invalid_frame" });
-const INVALID: JsonParseResult = Object.freeze({ ok: false, code: "invalid_request" });
+const TOO_DEEP: JsonParseResult = Object.freeze({
+  ok: false,
+  code: "invalid_frame",
+  reason: "depth",
+});
+const INVALID: JsonParseResult = Object.freeze({
+  ok: false,
+  code: "invalid_request",
+  reason: "syntax",
+});
+const DUPLICATE: JsonParseResult = Object.freeze({
+  ok: false,
+  code: "invalid_request",
+  reason: "duplicate_key",
+});
 
 /**
  * Parse exactly one JSON value, rejecting duplicate keys and deep nesting.
@@ -70,7 +92,7 @@ export function parseStrictJson(text: string, maxDepth: number = JSON_DEPTH): Js
   }
   // JSON.parse keeps the last of duplicate keys, so an object holds fewer
   // keys than the text has key tokens exactly when some key is duplicated.
-  if (keyTokens > 0 && countKeys(value) !== keyTokens) return INVALID;
+  if (keyTokens > 0 && countKeys(value) !== keyTokens) return DUPLICATE;
   return { ok: true, value };
 }
 
@@ -156,4 +178,97 @@ function countKeys(value: JsonValue): number {
   count = keys.length;
   for (let i = 0; i < keys.length; i++) count += countKeys(value[keys[i]!]!);
   return count;
+}
+
+const SPACE = 0x20;
+const TAB = 0x09;
+const LINE_FEED = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+
+/**
+ * The path of every duplicate key in `text`, in text order: the path of the
+ * object holding it plus the key (a duplicate top-level key has a path of
+ * length 1). Keys are compared after unescaping. This is the slow locating
+ * pass, meant to run only after {@link parseStrictJson} reported
+ * `duplicate_key` (valid JSON, depth already bounded); for other text the
+ * result is unspecified, but it never throws and never recurses deeper than
+ * `maxDepth`.
+ *
+ * @example
+ * ```ts
+ * import { duplicateKeyPaths } from "./json.ts";
+ * const paths = duplicateKeyPaths('{"a":{"b":[{"c":1,"c":2}]}}');
+ * console.assert(JSON.stringify(paths) === '[["a","b",0,"c"]]');
+ * ```
+ */
+export function duplicateKeyPaths(text: string, maxDepth: number = JSON_DEPTH): JsonPath[] {
+  const found: JsonPath[] = [];
+  const path: JsonPath = [];
+  let i = 0;
+  const skipSpace = (): void => {
+    for (;;) {
+      const c = text.charCodeAt(i);
+      if (c !== SPACE && c !== TAB && c !== LINE_FEED && c !== CARRIAGE_RETURN) return;
+      i++;
+    }
+  };
+  const readString = (): string => {
+    if (text.charCodeAt(i) !== QUOTE) throw new SyntaxError("Expected a string");
+    const end = stringEnd(text, i);
+    if (end < 0) throw new SyntaxError("Unterminated string");
+    const raw = text.slice(i, end + 1);
+    i = end + 1;
+    return JSON.parse(raw) as string;
+  };
+  const readValue = (depth: number): void => {
+    skipSpace();
+    const c = text.charCodeAt(i);
+    if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      if (depth >= maxDepth) throw new RangeError("Too deep");
+      i++;
+      skipSpace();
+      const close = c === OPEN_BRACE ? CLOSE_BRACE : CLOSE_BRACKET;
+      if (text.charCodeAt(i) === close) {
+        i++;
+        return;
+      }
+      const seen = new Set<string>();
+      for (let index = 0;; index++) {
+        skipSpace();
+        if (c === OPEN_BRACE) {
+          const key = readString();
+          path.push(key);
+          if (seen.has(key)) found.push([...path]);
+          else seen.add(key);
+          skipSpace();
+          if (text.charCodeAt(i++) !== COLON) throw new SyntaxError("Expected a colon");
+        } else {
+          path.push(index);
+        }
+        readValue(depth + 1);
+        path.pop();
+        skipSpace();
+        if (text.charCodeAt(i++) !== COMMA) return;
+      }
+    }
+    if (c === QUOTE) {
+      readString();
+      return;
+    }
+    // A literal or number: up to the next delimiter.
+    while (i < text.length) {
+      const d = text.charCodeAt(i);
+      if (
+        d === COMMA || d === CLOSE_BRACE || d === CLOSE_BRACKET || d === SPACE || d === TAB ||
+        d === LINE_FEED || d === CARRIAGE_RETURN
+      ) break;
+      i++;
+    }
+  };
+  try {
+    readValue(0);
+  } catch {
+    // Not valid JSON: the duplicates found so far.
+  }
+  return found;
 }

@@ -77,11 +77,37 @@ Deno.test("a duplicate top-level key is answered with invalid_request and never 
   });
 });
 
-Deno.test("a duplicate key nested in params is answered with invalid_request and never executed", async () => {
+const PARAMS_DUPLICATES: ReadonlyArray<readonly [string, string]> = [
+  [
+    "a duplicate key in params",
+    '{"required_capabilities":["status"],"required_capabilities":["status"]}',
+  ],
+  [
+    "a duplicate key nested deeper in params",
+    '{"required_capabilities":["status"],"client_tools":[{"name":"a","input_schema":' +
+    '{"type":"object","type":"object"}}]}',
+  ],
+];
+for (const [name, params] of PARAMS_DUPLICATES) {
+  Deno.test(`${name} is answered with invalid_params and the request's id, never executed`, async () => {
+    await withBackend({}, async (b) => {
+      await b.send(
+        '{"protocol":"magi-code.local-agent","version":1,"id":"d1","method":"initialize",' +
+          `"params":${params}}\n`,
+      );
+      const res = await b.waitResponse("d1");
+      assert.deepEqual(res.error, { code: "invalid_params" });
+      assert.equal(await b.workspace.exists(b.workspace.mcHome), false, "no startup effects");
+      await assertUsable(b);
+    });
+  });
+}
+
+Deno.test("a duplicate params key at the top level is answered with invalid_request and id null", async () => {
   await withBackend({}, async (b) => {
     await b.send(
       '{"protocol":"magi-code.local-agent","version":1,"id":"d1","method":"initialize",' +
-        '"params":{"required_capabilities":["status"],"required_capabilities":["status"]}}\n',
+        '"params":{"required_capabilities":["status"]},"params":{"required_capabilities":["status"]}}\n',
     );
     const res = await b.waitResponse(null);
     assert.deepEqual(res.error, { code: "invalid_request" });

@@ -53,6 +53,62 @@ const CASES: [string, string, unknown][] = [
     code: "invalid_request",
     close: false,
   }],
+  ["a duplicate params field", req({}).slice(0, -1) + ',"params":{}}', {
+    ok: false,
+    id: null,
+    code: "invalid_request",
+    close: false,
+  }],
+  [
+    "a duplicate key in params",
+    req({ params: {} }).replace('"params":{}', '"params":{"a":1,"a":2}'),
+    {
+      ok: false,
+      id: "r1",
+      code: "invalid_params",
+      close: false,
+    },
+  ],
+  [
+    "a duplicate key deep in params",
+    req({ params: {} }).replace('"params":{}', '"params":{"x":[{"y":{"a":1,"\\u0061":2}}]}'),
+    { ok: false, id: "r1", code: "invalid_params", close: false },
+  ],
+  [
+    "duplicates in params and at the top level",
+    req({ params: {} }).replace('"params":{}', '"params":{"a":1,"a":2},"id":"r2"'),
+    { ok: false, id: null, code: "invalid_request", close: false },
+  ],
+  [
+    "a duplicate in params with an invalid id",
+    req({ id: "r 1", params: {} }).replace('"params":{}', '"params":{"a":1,"a":2}'),
+    { ok: false, id: null, code: "invalid_request", close: false },
+  ],
+  [
+    "a duplicate in params with an invalid method",
+    req({ method: "bad method", params: {} }).replace('"params":{}', '"params":{"a":1,"a":2}'),
+    { ok: false, id: "r1", code: "invalid_request", close: false },
+  ],
+  [
+    "a duplicate in params with an unknown envelope field",
+    req({ extra: 1, params: {} }).replace('"params":{}', '"params":{"a":1,"a":2}'),
+    { ok: false, id: "r1", code: "invalid_request", close: false },
+  ],
+  [
+    "a duplicate in params with a protocol mismatch",
+    req({ version: 2, params: {} }).replace('"params":{}', '"params":{"a":1,"a":2}'),
+    { ok: false, id: "r1", code: "protocol_mismatch", close: true },
+  ],
+  [
+    "a duplicate in params with a syntax error",
+    req({ params: {} }).replace('"params":{}', '"params":{"a":1,"a":2,}'),
+    { ok: false, id: null, code: "invalid_request", close: false },
+  ],
+  [
+    "a duplicate inside another member",
+    req({ id: {} }).replace('"id":{}', '"id":{"a":1,"a":2}'),
+    { ok: false, id: null, code: "invalid_request", close: false },
+  ],
   ["an array", "[]", { ok: false, id: null, code: "invalid_request", close: false }],
   ["null", "null", { ok: false, id: null, code: "invalid_request", close: false }],
   ["a wrong protocol", req({ protocol: "other" }), {

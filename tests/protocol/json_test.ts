@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { parseStrictJson } from "../../src/protocol/json.ts";
+import { duplicateKeyPaths, type JsonPath, parseStrictJson } from "../../src/protocol/json.ts";
 
 function nested(levels: number, open = "[", close = "]", inner = ""): string {
   return open.repeat(levels) + inner + close.repeat(levels);
@@ -40,48 +40,83 @@ for (const [name, text, expected] of ACCEPTED) {
   });
 }
 
-const REJECTED: [string, string, "invalid_frame" | "invalid_request"][] = [
-  ["33 nested arrays", nested(33), "invalid_frame"],
-  ["33 nested objects", nestedObjects(33), "invalid_frame"],
-  ["33 levels of mixed containers", '[{"a":'.repeat(16) + "[]" + "}]".repeat(16), "invalid_frame"],
-  ["deep nesting with a syntax error", nested(40, "[", "", "x"), "invalid_frame"],
-  ["a duplicate key at depth 1", '{"a":1,"a":2}', "invalid_request"],
-  ["a duplicate key deep inside", '{"x":[{"y":{"a":1,"b":2,"a":3}}]}', "invalid_request"],
-  ["a duplicate key via a \\u escape", '{"a":1,"\\u0061":2}', "invalid_request"],
-  ["a duplicate key via escapes on both", '{"\\u0061":1,"\\u0061":2}', "invalid_request"],
-  ["a duplicate key via a \\/ escape", '{"/":1,"\\/":2}', "invalid_request"],
+const REJECTED: [
+  string,
+  string,
+  "invalid_frame" | "invalid_request",
+  "depth" | "syntax" | "duplicate_key",
+][] = [
+  ["33 nested arrays", nested(33), "invalid_frame", "depth"],
+  ["33 nested objects", nestedObjects(33), "invalid_frame", "depth"],
+  [
+    "33 levels of mixed containers",
+    '[{"a":'.repeat(16) + "[]" + "}]".repeat(16),
+    "invalid_frame",
+    "depth",
+  ],
+  ["deep nesting with a syntax error", nested(40, "[", "", "x"), "invalid_frame", "depth"],
+  ["a duplicate key at depth 1", '{"a":1,"a":2}', "invalid_request", "duplicate_key"],
+  [
+    "a duplicate key deep inside",
+    '{"x":[{"y":{"a":1,"b":2,"a":3}}]}',
+    "invalid_request",
+    "duplicate_key",
+  ],
+  ["a duplicate key via a \\u escape", '{"a":1,"\\u0061":2}', "invalid_request", "duplicate_key"],
+  [
+    "a duplicate key via escapes on both",
+    '{"\\u0061":1,"\\u0061":2}',
+    "invalid_request",
+    "duplicate_key",
+  ],
+  ["a duplicate key via a \\/ escape", '{"/":1,"\\/":2}', "invalid_request", "duplicate_key"],
   [
     "a duplicate among many keys",
     JSON.stringify(Object.fromEntries(
       Array.from({ length: 40 }, (_, i) => [`k${i}`, i]),
     )).replace("}", ',"k3":0}'),
     "invalid_request",
+    "duplicate_key",
   ],
-  ["a duplicate __proto__ key", '{"__proto__":1,"__proto__":2}', "invalid_request"],
-  ["a duplicate key after an escaped backslash", '{"a\\\\":1,"a\\\\":2}', "invalid_request"],
-  ["a duplicate empty key", '{"":1,"":2}', "invalid_request"],
-  ["two values", '{"a":1} {"b":2}', "invalid_request"],
-  ["an empty text", "", "invalid_request"],
-  ["only whitespace", " \r ", "invalid_request"],
-  ["a trailing comma", '{"a":1,}', "invalid_request"],
-  ["an unterminated string", '{"a":"x}', "invalid_request"],
-  ["single quotes", "{'a':1}", "invalid_request"],
-  ["a byte order mark", '\ufeff{"a":1}', "invalid_request"],
-  ["NaN", "NaN", "invalid_request"],
-  ["an unescaped control character", '"a\u0001"', "invalid_request"],
-  ["an invalid escape", '"\\x41"', "invalid_request"],
-  ["unbalanced closers", "]]]", "invalid_request"],
+  [
+    "a duplicate __proto__ key",
+    '{"__proto__":1,"__proto__":2}',
+    "invalid_request",
+    "duplicate_key",
+  ],
+  [
+    "a duplicate key after an escaped backslash",
+    '{"a\\\\":1,"a\\\\":2}',
+    "invalid_request",
+    "duplicate_key",
+  ],
+  ["a duplicate empty key", '{"":1,"":2}', "invalid_request", "duplicate_key"],
+  ["two values", '{"a":1} {"b":2}', "invalid_request", "syntax"],
+  ["an empty text", "", "invalid_request", "syntax"],
+  ["only whitespace", " \r ", "invalid_request", "syntax"],
+  ["a trailing comma", '{"a":1,}', "invalid_request", "syntax"],
+  ["an unterminated string", '{"a":"x}', "invalid_request", "syntax"],
+  ["single quotes", "{'a':1}", "invalid_request", "syntax"],
+  ["a byte order mark", '\ufeff{"a":1}', "invalid_request", "syntax"],
+  ["NaN", "NaN", "invalid_request", "syntax"],
+  ["an unescaped control character", '"a\u0001"', "invalid_request", "syntax"],
+  ["an invalid escape", '"\\x41"', "invalid_request", "syntax"],
+  ["unbalanced closers", "]]]", "invalid_request", "syntax"],
 ];
 
-for (const [name, text, code] of REJECTED) {
-  Deno.test(`parseStrictJson() rejects ${name} with ${code}`, () => {
-    assert.deepEqual(parseStrictJson(text), { ok: false, code });
+for (const [name, text, code, reason] of REJECTED) {
+  Deno.test(`parseStrictJson() rejects ${name} with ${code} (${reason})`, () => {
+    assert.deepEqual(parseStrictJson(text), { ok: false, code, reason });
   });
 }
 
 Deno.test("parseStrictJson() honours a custom maxDepth", () => {
   assert.equal(parseStrictJson(nested(3), 3).ok, true);
-  assert.deepEqual(parseStrictJson(nested(4), 3), { ok: false, code: "invalid_frame" });
+  assert.deepEqual(parseStrictJson(nested(4), 3), {
+    ok: false,
+    code: "invalid_frame",
+    reason: "depth",
+  });
 });
 
 Deno.test("parseStrictJson() never throws on random text", () => {
@@ -105,4 +140,37 @@ Deno.test("parseStrictJson() never throws on random text", () => {
       assert.deepEqual(result.value, plain);
     }
   }
+});
+
+const DUPLICATE_PATHS: [string, string, JsonPath[]][] = [
+  ["a top-level duplicate", '{"a":1,"b":2,"a":3}', [["a"]]],
+  ["a duplicate in a nested object", '{"p":{"x":1,"x":2}}', [["p", "x"]]],
+  ["a duplicate inside an array", '{"p":[1,{"k":[],"k":{}}]}', [["p", 1, "k"]]],
+  ["a duplicate via escapes", '{"p":{"\\u0061":1, "a" :2}}', [["p", "a"]]],
+  [
+    "several duplicates in text order",
+    ' {"a":{"z":1,"z":2},"b":[{"y":1,"y":2}],"a":0}\r',
+    [["a", "z"], ["b", 0, "y"], ["a"]],
+  ],
+  ["keys with brackets and escaped quotes", '{"[\\"{":1,"[\\"{":2}', [['["{']]],
+  ["no duplicate", '{"a":{"a":1},"b":[{"a":1},{"a":2}]}', []],
+];
+
+for (const [name, text, expected] of DUPLICATE_PATHS) {
+  Deno.test(`duplicateKeyPaths() locates ${name}`, () => {
+    assert.deepEqual(duplicateKeyPaths(text), expected);
+  });
+}
+
+Deno.test("duplicateKeyPaths() never throws on random text", () => {
+  let seed = 11;
+  const rand = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+  const alphabet = '{}[]",:\\ u0a1tfn-.eE\r\n';
+  for (let n = 0; n < 3000; n++) {
+    let text = "";
+    const len = Math.floor(rand() * 40);
+    for (let i = 0; i < len; i++) text += alphabet[Math.floor(rand() * alphabet.length)];
+    assert.ok(Array.isArray(duplicateKeyPaths(text)), text);
+  }
+  assert.deepEqual(duplicateKeyPaths("[".repeat(100_000)), []);
 });
