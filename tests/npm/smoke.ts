@@ -61,6 +61,47 @@ if (typeof main !== "function" || typeof SummaryRecordSchema.parse !== "function
 console.log("library ok");
 `;
 
+const TYPED_CONSUMER = `import { z } from "zod";
+import { defineTool, LIMITS, LocalAgentClient, type SummaryRecord } from "@magi/tools";
+import { main } from "@magi/tools/cli";
+
+export const tool = defineTool({
+  name: "typed",
+  description: "Typed arguments.",
+  input: z.strictObject({ count: z.number() }),
+  effect: "read",
+  run: ({ count }) => count + 1,
+});
+const bound: number = LIMITS.input_frame_bytes;
+const exit: Promise<number> = main(["--version"]);
+export type Init = Awaited<ReturnType<LocalAgentClient["initialize"]>>;
+const frameBytes = (init: Init): number => init.limits.input_frame_bytes;
+const kind = (record: SummaryRecord): string => record.type;
+export { bound, exit, frameBytes, kind };
+`;
+
+/** Type-check a TypeScript consumer of the installed package against its `.d.ts` files. */
+async function typeCheckConsumer(app: string): Promise<void> {
+  const { default: ts } = await import("npm:typescript@^5.9");
+  const file = join(app, "consumer.ts");
+  await Deno.writeTextFile(file, TYPED_CONSUMER);
+  const program = ts.createProgram([file], {
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    lib: ["lib.es2022.d.ts", "lib.dom.d.ts"],
+    types: [],
+  });
+  const diagnostics = ts.getPreEmitDiagnostics(program).filter((d) => d.file?.fileName === file);
+  if (diagnostics.length > 0) {
+    const text = diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+    throw new Error(`Smoke test: the package's types do not check: ${text.join("; ")}`);
+  }
+}
+
 async function run(
   command: string,
   args: string[],
@@ -124,6 +165,7 @@ export async function smokeTest(options: SmokeOptions): Promise<SmokeReport> {
     await Deno.writeTextFile(join(app, "check.mjs"), LIBRARY_CHECK);
     const library = await mustRun("node", ["check.mjs"], { cwd: app });
     if (library.trim() !== "library ok") throw new Error(`Library check printed: ${library}`);
+    await typeCheckConsumer(app);
 
     const backend = join(options.root, "src/reference_backend/main.ts");
     const agent = `${JSON.stringify(Deno.execPath())} run -A ${
