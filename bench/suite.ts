@@ -107,7 +107,7 @@ export interface PlacementResults {
   rssCallsPerSec: number;
 }
 
-async function pinned(cpus: string, script: string, args: string[]): Promise<unknown> {
+async function pinnedOnce(cpus: string, script: string, args: string[]): Promise<unknown> {
   const result = await new Deno.Command("taskset", {
     args: ["-c", cpus, Deno.execPath(), "run", "-A", `${HARNESS}${script}`, ...args],
     stdout: "piped",
@@ -116,6 +116,21 @@ async function pinned(cpus: string, script: string, args: string[]): Promise<unk
   const text = new TextDecoder().decode(result.stdout).trim();
   if (!result.success) throw new Error(`Benchmark driver failed: ${script} ${args.join(" ")}`);
   return JSON.parse(text.split("\n").at(-1)!);
+}
+
+/**
+ * Run a driver pinned to `cpus`; print its JSON result. A failed driver is
+ * retried once after 5 s (the tree is shared with work in progress, which
+ * can be mid-edit), and the retry is reported on stderr.
+ */
+async function pinned(cpus: string, script: string, args: string[]): Promise<unknown> {
+  try {
+    return await pinnedOnce(cpus, script, args);
+  } catch (error) {
+    console.error(`bench: ${error instanceof Error ? error.message : error}; retrying once`);
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    return await pinnedOnce(cpus, script, args);
+  }
 }
 
 function median(values: number[]): number {

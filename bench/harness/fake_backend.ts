@@ -79,7 +79,7 @@ function env(name: string, fallback: number): number {
 }
 
 interface Pending {
-  t0: number;
+  /** Result text received so far (UTF-16 units; bytes for the ASCII benchmark payloads). */
   bytes: number;
   resolve: () => void;
 }
@@ -138,7 +138,7 @@ export async function serveFakeBackend(): Promise<void> {
   function call(): Promise<void> {
     const callId = `c${++callSeq}`;
     return new Promise((resolve) => {
-      pending.set(callId, { t0: performance.now(), bytes: 0, resolve });
+      pending.set(callId, { bytes: 0, resolve });
       emit("client.tool.call", {
         session_id: SESSION_ID,
         run_id: runId,
