@@ -1,11 +1,22 @@
 /**
  * Child processes for the host: spawn with piped stdin/stdout, and reap in
- * steps (close stdin, grace, SIGTERM, grace, SIGKILL). The one file that knows
- * `Deno.Command`; the npm build swaps this adapter for Node's (`node/process.ts`).
+ * steps (close stdin, grace, SIGTERM, grace, SIGKILL). The one file that
+ * spawns processes on Deno; the npm build swaps this adapter for Node's
+ * (`node/process.ts`).
+ *
+ * Each child starts in its own session and process group (`setsid`), so a
+ * Ctrl-C typed in the terminal reaches only the host, which then runs its
+ * cancel flow; signals the host sends go to the child's whole group.
+ * `Deno.Command` cannot start a new session, so this uses Deno's
+ * `node:child_process` (`detached: true` calls `setsid`), whose pipes are
+ * real Unix pipes.
  *
  * @module
  */
 
+import { type ChildProcess, spawn } from "node:child_process";
+import { constants as osConstants } from "node:os";
+import { Readable, Writable } from "node:stream";
 import { type ChildHandle, type ExitInfo, SpawnError, type SpawnOptions } from "./types.ts";
 
 export { type ChildHandle, type ExitInfo, SpawnError, type SpawnOptions } from "./types.ts";
@@ -17,7 +28,10 @@ export function supportsProcessIsolation(): boolean {
 }
 
 /**
- * Spawn `command` with `args`, stdin and stdout piped. Throws
+ * Spawn `command` with `args`, stdin and stdout piped, in its own session and
+ * process group when the host may read its whole environment (Deno's
+ * `node:child_process` needs that to pass it on); otherwise in the host's
+ * process group (a terminal's Ctrl-C then reaches the child too). Throws
  * {@link SpawnError} when it cannot start.
  *
  * @example
@@ -32,6 +46,96 @@ export function spawnChild(
   command: string,
   args: readonly string[],
   options: SpawnOptions = {},
+): ChildHandle {
+  return canStartSessions()
+    ? spawnInOwnSession(command, args, options)
+    : spawnInHostGroup(command, args, options);
+}
+
+/** Whether children can start in their own session: the whole environment is readable. */
+function canStartSessions(): boolean {
+  try {
+    return Deno.permissions.querySync({ name: "env" }).state === "granted";
+  } catch {
+    return false;
+  }
+}
+
+function exitInfoOf(code: number | null, signal: NodeJS.Signals | null): ExitInfo {
+  if (signal !== null) {
+    const number = (osConstants.signals as Record<string, number | undefined>)[signal] ?? 0;
+    return { code: 128 + number, signal };
+  }
+  return { code: code ?? 1, signal: null };
+}
+
+const NODE_STDERR = { inherit: "inherit", null: "ignore", piped: "pipe" } as const;
+
+function spawnInOwnSession(
+  command: string,
+  args: readonly string[],
+  options: SpawnOptions,
+): ChildHandle {
+  let child: ChildProcess;
+  try {
+    child = spawn(command, [...args], {
+      // setsid(): a terminal's SIGINT goes to the host's foreground group only.
+      detached: true,
+      stdio: ["pipe", "pipe", NODE_STDERR[options.stderr ?? "inherit"]],
+      env: { ...Deno.env.toObject(), ...(options.env ?? {}) },
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+    });
+  } catch (error) {
+    throw new SpawnError(command, { cause: error });
+  }
+  // A start failure is reported as an "error" event; the pid tells at once.
+  child.on("error", () => {});
+  if (child.pid === undefined) throw new SpawnError(command);
+  const pid = child.pid;
+  let exited = false;
+  const status = new Promise<ExitInfo>((resolveExit) => {
+    child.once("exit", (code, signal) => {
+      exited = true;
+      resolveExit(exitInfoOf(code, signal));
+    });
+  });
+  const stdin = child.stdin!;
+  const stdout = child.stdout!;
+  // Writes after the child closed its stdin fail with EPIPE: the Web Stream reports it.
+  stdin.on("error", () => {});
+  stdout.on("error", () => {});
+  child.stderr?.on("error", () => {});
+  return {
+    pid,
+    stdin: Writable.toWeb(stdin) as WritableStream<Uint8Array>,
+    stdout: Readable.toWeb(stdout) as unknown as ReadableStream<Uint8Array>,
+    stderr: child.stderr === null
+      ? null
+      : Readable.toWeb(child.stderr) as unknown as ReadableStream<Uint8Array>,
+    exited: status,
+    get hasExited() {
+      return exited;
+    },
+    kill(signal = "SIGTERM") {
+      if (exited) return;
+      try {
+        // The child leads its own process group: signal the whole group.
+        Deno.kill(-pid, signal);
+      } catch {
+        try {
+          child.kill(signal);
+        } catch {
+          // Already gone between the check and the kill.
+        }
+      }
+    },
+  };
+}
+
+function spawnInHostGroup(
+  command: string,
+  args: readonly string[],
+  options: SpawnOptions,
 ): ChildHandle {
   let process: Deno.ChildProcess;
   try {

@@ -14,6 +14,7 @@ import {
   MAX_FRAME_CHARS,
 } from "./channel.ts";
 import type { LogBuffer } from "./log_buffer.ts";
+import { type ChildHandle, type ExitInfo, spawnChild, SpawnError } from "../../runtime/mod.ts";
 
 /** How a call on a process ended (before the runner applies grace and kill). */
 export type ProcessOutcome =
@@ -63,7 +64,8 @@ export class ToolProcess {
   /** Resolves once the child exited and its pipes are drained. */
   readonly finished: Promise<void>;
   readonly #spec: ToolProcessSpec;
-  readonly #child: Deno.ChildProcess;
+  readonly #child: ChildHandle;
+  readonly #stderr: ReadableStream<Uint8Array>;
   readonly #writer: WritableStreamDefaultWriter<Uint8Array>;
   readonly #prefix: string;
   readonly #ready: Promise<ProcessOutcome | null>;
@@ -81,20 +83,25 @@ export class ToolProcess {
       crypto.randomUUID().replaceAll("-", "");
     this.#prefix = `${FRAME_MARK}${token} `;
     this.#ready = new Promise((resolve) => this.#resolveReady = resolve);
-    this.#child = new Deno.Command(spec.denoPath, {
-      args: ["run", ...spec.flags, RUNNER_PATH],
-      cwd: spec.cwd,
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-      env: { NO_COLOR: "1" },
-    }).spawn();
+    // Its own process group (spawnChild): a terminal's Ctrl-C reaches the host only, which
+    // then cancels the call instead of the tool process dying under it.
+    try {
+      this.#child = spawnChild(spec.denoPath, ["run", ...spec.flags, RUNNER_PATH], {
+        cwd: spec.cwd,
+        stderr: "piped",
+        env: { NO_COLOR: "1" },
+      });
+    } catch (error) {
+      // The reason (for example a missing --allow-run) rather than the generic wrapper.
+      throw error instanceof SpawnError && error.cause instanceof Error ? error.cause : error;
+    }
+    this.#stderr = this.#child.stderr!;
     this.pid = this.#child.pid;
     this.#writer = this.#child.stdin.getWriter();
     this.#send({ t: "init", token, name: spec.name, url: spec.url });
     const stdout = this.#readStdout();
     const stderr = this.#readStderr();
-    this.finished = this.#child.status.then(async (status) => {
+    this.finished = this.#child.exited.then(async (status) => {
       this.#alive = false;
       let timer: ReturnType<typeof setTimeout> | undefined;
       // A grandchild holding the pipes open must not keep the answer waiting.
@@ -218,7 +225,7 @@ export class ToolProcess {
 
   async #readStderr(): Promise<void> {
     try {
-      for await (const text of this.#child.stderr.pipeThrough(new TextDecoderStream())) {
+      for await (const text of this.#stderr.pipeThrough(new TextDecoderStream())) {
         this.#stderrTail = (this.#stderrTail + text).slice(-STDERR_TAIL_CHARS);
         this.#log(text);
       }
@@ -279,7 +286,7 @@ export class ToolProcess {
     }
   }
 
-  #exitOutcome(status: Deno.CommandStatus): ProcessOutcome {
+  #exitOutcome(status: ExitInfo): ProcessOutcome {
     const crash = this.#crash;
     if (crash !== undefined) {
       return {
