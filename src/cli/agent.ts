@@ -6,7 +6,9 @@
  * @module
  */
 
+import { fileURLToPath } from "node:url";
 import { findOnPath, getEnv, runtimeExecutable } from "../runtime/mod.ts";
+import { UsageError } from "./exit_codes.ts";
 import { splitCommandLine } from "./split.ts";
 
 /** A resolved backend command. */
@@ -21,9 +23,12 @@ export interface AgentCommand {
   label: string;
 }
 
-/** Path of this repository's reference backend entry point. */
-export function referenceBackendPath(): string {
-  return new URL("../reference_backend/main.ts", import.meta.url).pathname;
+/**
+ * Path of this repository's reference backend entry point, as a file system
+ * path (percent-escapes such as `%20` decoded). `base` is this module's URL.
+ */
+export function referenceBackendPath(base: string = import.meta.url): string {
+  return fileURLToPath(new URL("../reference_backend/main.ts", base));
 }
 
 /** The reference backend as an agent command. */
@@ -46,7 +51,17 @@ export async function resolveAgentCommand(flag: string | undefined): Promise<Age
   const fromEnv = getEnv("MAGI_CODE_AGENT");
   const line = flag ?? (fromEnv !== undefined && fromEnv.trim() !== "" ? fromEnv : undefined);
   if (line !== undefined) {
-    const [command, ...args] = splitCommandLine(line);
+    let words: string[];
+    try {
+      words = splitCommandLine(line);
+    } catch (error) {
+      // Name where the bad command line came from.
+      if (!(error instanceof UsageError)) throw error;
+      throw new UsageError(
+        `${flag !== undefined ? "--agent" : "MAGI_CODE_AGENT"}: ${error.message}`,
+      );
+    }
+    const [command, ...args] = words;
     return {
       command: command!,
       args,

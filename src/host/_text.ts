@@ -43,7 +43,9 @@ export interface IssueLike {
  */
 export function formatIssues(issues: readonly IssueLike[]): string {
   const shown = issues.slice(0, MAX_ISSUES).map((issue) => {
-    const message = issue.message.replace(/^Invalid input: /, "");
+    const message = issue.message.replace(/^Invalid input: /, "")
+      // A missing key: zod says "expected string, received undefined".
+      .replace(/^expected .*, received undefined$/, "required");
     return `${formatPath(issue.path)}: ${message}`;
   });
   const more = issues.length > MAX_ISSUES ? ` (and ${issues.length - MAX_ISSUES} more)` : "";

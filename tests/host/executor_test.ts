@@ -134,6 +134,14 @@ Deno.test("execute() answers invalid_arguments with a short reason and does not 
   assert.equal(runs, 0);
 });
 
+Deno.test("execute() names a missing argument as required", async () => {
+  const input = z.strictObject({ path: z.string(), count: z.int() });
+  const { executor, call } = setup([tool("read", () => "", { input })]);
+  const result = await executor.execute(call("read", {}), never);
+  expectResult(result, { outcome: "error", errorCode: "invalid_arguments" });
+  assert.equal(result.text, "Invalid arguments: path: required; count: required");
+});
+
 Deno.test("execute() answers invalid_arguments for arguments that are not an object", async () => {
   const { executor, call } = setup([tool("t", () => "")]);
   const result = await executor.execute(call("t", "text"), never);
