@@ -29,6 +29,8 @@ export interface RunCallsDeps {
   stopped: () => { reason: CancelReason; grace: boolean } | null;
   /** Count one activity identity (throws past the run's bound). */
   countActivity: () => void;
+  /** Save a finished call's activity in history (name and final state, never its result). */
+  record: (name: string, state: "completed" | "failed") => Promise<void>;
 }
 
 const encoder = new TextEncoder();
@@ -95,9 +97,11 @@ export class RunCalls {
       if (this.#made >= CLIENT_TOOLS_LIMITS.calls_per_run) throw new RunFailure("execution_failed");
       this.#made++;
       this.#deps.countActivity();
-      return await this.#deps.calls.start(this.#deps.scope, tool, spec.arguments, {
+      const result = await this.#deps.calls.start(this.#deps.scope, tool, spec.arguments, {
         stopped: this.#deps.stopped,
       });
+      await this.#deps.record(tool.name, result.outcome === "success" ? "completed" : "failed");
+      return result;
     } finally {
       this.#releaseSlot();
     }

@@ -61,6 +61,15 @@ export class Run implements RunActions {
       signal: this.#abort.signal,
       stopped: () => this.#stopped(),
       countActivity: () => this.#countActivity(),
+      record: (name, state) =>
+        deps.attachment.file
+          .append("activity", {
+            run_id: this.id,
+            name,
+            state,
+            summary: boundSummary(`Client tool ${name}`),
+          })
+          .then(() => {}, () => this.#degrade()),
     });
   }
 

@@ -48,7 +48,7 @@ Deno.test("serve --stdio runs a whole turn with a client tool call and its resul
     assert.deepEqual(seqs, seqs.map((_, i) => i + 1), "seq increases by one from 1");
     const lines = (await Deno.readTextFile(`${child.mcHome}/sessions/${sessionId}.jsonl`))
       .trim().split("\n").map((l) => JSON.parse(l));
-    assert.deepEqual(lines.map((l) => l.type), ["user", "assistant", "run_finished"]);
+    assert.deepEqual(lines.map((l) => l.type), ["user", "activity", "assistant", "run_finished"]);
     assert.ok(lines.every((l) => typeof l.timestamp === "string" && l.cwd.startsWith("/")));
   } finally {
     assert.equal(await child.close(), 0);
