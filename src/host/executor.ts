@@ -88,7 +88,11 @@ export interface ExecutorOptions {
   limits: ClientToolsLimits;
   /** Working directory handed to tools as `ctx.cwd`. */
   cwd: string;
-  /** How long a signalled tool may take to settle; default `limits.cancel_grace_ms`. */
+  /**
+   * How long a signalled tool may take to settle; default
+   * {@link answerGraceMs}`(limits.cancel_grace_ms)`, so the answer reaches the
+   * backend within its cancel grace.
+   */
   graceMs?: number;
   /**
    * Bytes (excluding LF) of a `client.tool.result` request frame whose `text`
@@ -108,6 +112,28 @@ export interface ExecutorOptions {
 }
 
 const MAX_TIMER_MS = 2_147_483_647;
+
+/** The most the host keeps back from the backend's bounds for the answer's way back, ms. */
+export const DELIVERY_MARGIN_MS = 500;
+
+/**
+ * The part of a backend bound (`cancel_grace_ms`, `deadline_ms`) kept back
+ * for delivering the answer: half of it, at most {@link DELIVERY_MARGIN_MS}.
+ */
+export function deliveryMarginMs(boundMs: number): number {
+  return Math.min(Math.max(0, boundMs) / 2, DELIVERY_MARGIN_MS);
+}
+
+/**
+ * The grace a signalled tool gets: `cancel_grace_ms` minus the delivery
+ * margin. The backend counts its grace from emitting `client.tool.cancel`;
+ * the host's starts later and the answer still has to travel, so an
+ * abandoned or killed tool's `cancelled` answer arrives within the backend's
+ * grace instead of just after it finalized the call.
+ */
+export function answerGraceMs(cancelGraceMs: number): number {
+  return Math.max(0, cancelGraceMs - deliveryMarginMs(cancelGraceMs));
+}
 
 type Stop =
   | { readonly kind: "cancel" }
@@ -147,7 +173,7 @@ export class ToolExecutor {
     this.#registry = registry;
     this.#limits = options.limits;
     this.#cwd = options.cwd;
-    this.#graceMs = options.graceMs ?? options.limits.cancel_grace_ms;
+    this.#graceMs = options.graceMs ?? answerGraceMs(options.limits.cancel_grace_ms);
     this.#envelopeBytes = options.envelopeBytes ?? defaultEnvelopeBytes(options.limits);
     this.#slots = new Slots(options.limits.concurrent_calls);
     this.#onLog = options.onLog;
@@ -229,14 +255,17 @@ export class ToolExecutor {
 
     const stop = new AbortController();
     // Timers overflow past 2^31-1 ms; a non-finite deadline falls back to the largest allowed.
-    const deadlineMs = Number.isFinite(call.deadlineMs)
+    const backendDeadlineMs = Number.isFinite(call.deadlineMs)
       ? Math.min(Math.max(0, call.deadlineMs), MAX_TIMER_MS)
       : this.#limits.max_timeout_ms;
+    // deadline_ms counts from the backend's emission, which was before `started`: stop the
+    // tool a margin early so the timeout answer beats the backend's own deadline cancel.
+    const deadlineMs = Math.round(backendDeadlineMs - deliveryMarginMs(backendDeadlineMs));
     const deadlineAt = Date.now() - (performance.now() - started) + deadlineMs;
     const onCancel = () => stop.abort({ kind: "cancel" } satisfies Stop);
     signal.addEventListener("abort", onCancel, { once: true });
     const deadlineTimer = setTimeout(
-      () => stop.abort({ kind: "deadline", ms: deadlineMs } satisfies Stop),
+      () => stop.abort({ kind: "deadline", ms: backendDeadlineMs } satisfies Stop),
       deadlineMs - (performance.now() - started),
     );
     try {

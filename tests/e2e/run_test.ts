@@ -98,7 +98,12 @@ Deno.test("run: a tool past its deadline is cancelled and the turn goes on", asy
   const result = await runCli(run("DEADLINE"), WITH_SCENARIO);
   assert.equal(result.code, 0, result.stderr);
   const tool = one(result.records, "tool.result");
-  assert.notEqual(tool.outcome, "success");
+  assert.equal(tool.outcome, "error");
+  assert.equal(tool.error_code, "timeout");
+  // Answered before the backend finalized the call; the tool honoured its signal.
+  assert.equal(tool.delivery, "complete");
+  assert.equal(tool.killed, false);
+  assert.equal(tool.abandoned, false);
   assert.equal(one(result.records, "turn.finished").outcome, "completed");
 });
 
@@ -150,6 +155,13 @@ Deno.test("run: --timeout cancels a tool that ignores its signal, exit 1", async
   assert.equal(finished.outcome, "cancelled");
   assert.equal(finished.cancelled_by, "timeout");
   assert.equal(one(result.records, "tool.cancel").reason, "run_cancelled");
+  // The tool ignored its signal: its process was killed within the backend's cancel grace,
+  // so the `cancelled` answer was still recorded.
+  const tool = one(result.records, "tool.result");
+  assert.equal(tool.outcome, "cancelled");
+  assert.equal(tool.killed, true);
+  assert.equal(tool.abandoned, false);
+  assert.equal(tool.delivery, "complete");
 });
 
 Deno.test("run: a second SIGINT kills a backend that does not finish, exit 130", async () => {

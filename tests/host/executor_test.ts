@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { z } from "zod";
 import { defineTool, type Tool, type ToolContext } from "../../src/host/define.ts";
 import {
+  answerGraceMs,
   type ExecutorOptions,
   type ToolCallRequest,
   type ToolCallResult,
@@ -116,7 +117,8 @@ Deno.test("execute() returns a JSON value as JSON text and passes parsed argumen
   assert.equal(seen?.sessionId, "s1");
   assert.equal(seen?.runId, "r1");
   assert.equal(seen?.cwd, "/work");
-  assert.ok(seen!.deadline >= before + 5_000 - 50 && seen!.deadline <= Date.now() + 5_000);
+  // The host stops the tool DELIVERY_MARGIN_MS before the backend's deadline.
+  assert.ok(seen!.deadline >= before + 4_500 - 50 && seen!.deadline <= Date.now() + 4_500);
   assert.equal(seen?.signal.aborted, false);
 });
 
@@ -245,6 +247,29 @@ Deno.test("execute() answers cancelled, not success, for a tool that returns aft
   const pending = executor.execute(call("late"), controller.signal);
   controller.abort();
   expectResult(await pending, { outcome: "cancelled" });
+});
+
+Deno.test("answerGraceMs() keeps half the cancel grace, at most 500 ms, for delivery", () => {
+  const table: [number, number][] = [[2_000, 1_500], [600, 300], [0, 0], [10_000, 9_500]];
+  for (const [grace, expected] of table) assert.equal(answerGraceMs(grace), expected, `${grace}`);
+});
+
+Deno.test("execute() stops a tool a delivery margin before the backend's deadline_ms", async () => {
+  let deadline = 0;
+  const { executor, call } = setup([
+    tool("wait", (_args, ctx) => {
+      deadline = ctx.deadline;
+      return new Promise((_resolve, reject) =>
+        ctx.signal.addEventListener("abort", () => reject(new Error("stopped")))
+      );
+    }),
+  ]);
+  const before = Date.now();
+  const result = await executor.execute(call("wait", {}, { deadlineMs: 100 }), never);
+  expectResult(result, { outcome: "error", errorCode: "timeout" });
+  assert.match(result.text, /deadline of 100 ms/);
+  // Half of a 100 ms deadline is kept back: the tool's deadline is 50 ms after the call.
+  assert.ok(deadline >= before + 45 && deadline < before + 100, `${deadline - before} ms`);
 });
 
 Deno.test("execute() abandons a tool that ignores the signal after the grace period", async () => {
