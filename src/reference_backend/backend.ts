@@ -24,6 +24,7 @@ import { runStartup } from "./startup.ts";
 import { type Admission, statusObject } from "./status.ts";
 import { Run } from "./turn.ts";
 import { CatalogState } from "./catalog.ts";
+import { scanCatalog } from "./catalog_scan.ts";
 import { toolCardsDescriptor } from "./cards.ts";
 import { SessionListing } from "./listing.ts";
 import { effortInfo, type SelectionFields, SelectionState } from "./selection_state.ts";
@@ -209,7 +210,17 @@ export class Backend {
       cwd: this.#options.cwd,
       env: this.#options.env,
       signal: this.#startupAbort.signal,
-    }).then((outcome) => {
+    }).then(async (outcome) => {
+      // The startup selection's effort metadata comes from the local cache (never fetched).
+      const scan = outcome.ok
+        ? await scanCatalog({
+          mcHome: outcome.runtime.mcHome,
+          providers: outcome.runtime.providers,
+          selectedProvider: outcome.runtime.provider,
+          env: this.#options.env,
+          signal: this.#startupAbort.signal,
+        }).catch(() => null)
+        : null;
       if (pending.settled) return;
       pending.settled = true;
       if (!outcome.ok) {
@@ -227,7 +238,7 @@ export class Backend {
         provider: runtime.provider,
         model: runtime.model,
         requested: "default",
-        ...effortInfo(null, runtime.provider, runtime.model),
+        ...effortInfo(scan?.ok ? scan.scan : null, runtime.provider, runtime.model),
       };
       this.#startupSelection = startupSelection;
       this.#selection = new SelectionState(startupSelection);
@@ -311,6 +322,26 @@ export class Backend {
       });
   }
 
+  /**
+   * Turn admission observes the local catalog: when the selection's effort semantics
+   * changed, the selection is refreshed and the turn fails with `stale_selection`.
+   */
+  async #admitTurn(): Promise<ErrorCode | null> {
+    const selection = this.#selection;
+    const context = this.#context(new AbortController().signal);
+    if (selection === null || context === null) return null;
+    const scan = await scanCatalog({
+      mcHome: context.runtime.mcHome,
+      providers: context.runtime.providers,
+      selectedProvider: selection.fields.provider,
+      env: context.env,
+    });
+    if (!scan.ok) return null;
+    const before = selection.revision;
+    selection.observe(scan.scan);
+    return selection.revision === before ? null : "stale_selection";
+  }
+
   #operationCancel(operationId: string): ResponsePayload {
     const op = this.#sessionOp;
     if (op === null || op.settled || op.id !== operationId) return error("stale_operation");
@@ -378,6 +409,7 @@ export class Backend {
       attachment,
       runtime,
       cards: this.#negotiated.has("tool.cards"),
+      admit: () => this.#admitTurn(),
       tools: this.#tools,
       approvals: this.#approvals,
       calls: this.#calls,

@@ -32,6 +32,11 @@ export interface RunDeps {
   calls: CallBook;
   /** Whether the client negotiated `tool.cards` (live `tool.card` events). */
   cards: boolean;
+  /**
+   * Admission check before the input append (e.g. a changed effort observation →
+   * `stale_selection`): a code fails the run with persistence `not_started`.
+   */
+  admit?: () => Promise<ErrorCode | null>;
 }
 
 type Outcome = "completed" | "cancelled" | "failed";
@@ -87,6 +92,11 @@ export class Run implements RunActions {
   async execute(prompt: string): Promise<void> {
     const { attachment, sessions, channel } = this.#deps;
     const messageId = `u-${crypto.randomUUID()}`;
+    const refused = await this.#deps.admit?.().catch(() => null) ?? null;
+    if (refused !== null) {
+      await this.#finish("failed", refused, "not_started", null);
+      return;
+    }
     let revision: string;
     try {
       if (!(await sessions.ensureWritable(attachment))) throw new Error("Lease unavailable");

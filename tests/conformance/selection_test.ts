@@ -253,3 +253,27 @@ Deno.test("reopening restores the saved selection, or says it is unavailable", o
     });
   });
 });
+
+Deno.test(
+  "a changed effort observation fails the next turn with stale_selection",
+  opts,
+  async () => {
+    await withSelection(async (b, ws) => {
+      const sid = String((await b.call("session.create")).session_id);
+      await b.call("selection.set", await selectParams(b, sid, "scripted-2"));
+      const before = (await b.call("status")).selection as Record<string, unknown>;
+      await writeCatalog(ws, "scripted", [{ id: "scripted-1", efforts: [] }, { id: "scripted-2" }]);
+      const run = await startTurn(b, "hello", sid);
+      const fin = await waitFinished(b, run);
+      assert.equal(fin.data.outcome, "failed");
+      assert.equal(fin.data.error_code, "stale_selection");
+      assert.equal(fin.data.persistence, "not_started");
+      assert.ok(!b.frames.some((f) => f.type === "event" && f.event === "input.persisted"));
+      const after = (await b.call("status")).selection as Record<string, unknown>;
+      assert.notEqual(after.revision, before.revision);
+      assert.equal(after.effort_support, "unknown");
+      const again = await startTurn(b, "hello again", sid);
+      assert.equal((await waitFinished(b, again)).data.outcome, "completed");
+    });
+  },
+);
