@@ -1,10 +1,18 @@
 /**
  * Decoding cost of strict request frames against plain `JSON.parse`.
  *
- * Run: `deno bench -A bench/decode_bench.ts`. Each group has `JSON.parse` as
- * its baseline, so the table shows how many times slower the strict path is.
- * Frames are realistic requests: a small `status`, a nested `initialize`-like
- * frame (~4 KiB) and a `client.tool.result` with a long text (~64 KiB).
+ * Run: `deno bench -A bench/decode_bench.ts`. Each group has `JSON.parse` of
+ * the frame's text as its baseline. For byte input (what a pipe delivers) the
+ * fair baseline is `TextDecoder + JSON.parse`; the full strict path is
+ * `FrameDecoder + decodeRequest` (bytes with LF → framing, UTF-8, strict JSON,
+ * envelope). Frames use the spec's shapes and are sized to what their labels
+ * say (checked at load, all under the 65,536-byte input limit):
+ *
+ * - 100 B: a `session.open` request (about the smallest request with params).
+ * - 4 KiB: an `initialize` with `client.tools` and a `client_tools` array of
+ *   tool definitions (`local-agent-client-tools`, section 1).
+ * - 64 KiB: the same `initialize` with 32 tools with larger input schemas,
+ *   close to the input frame limit (the largest request a client sends).
  *
  * @module
  */
@@ -18,63 +26,82 @@ function request(id: string, method: string, params: unknown): string {
   return JSON.stringify({ protocol: "magi-code.local-agent", version: 1, id, method, params });
 }
 
-/** About 100 bytes. */
-const small = request("r-000001", "session.open", { session_id: "s-01" });
-
-/** About 4 KiB: a nested initialize frame with client tool definitions. */
-function nestedInitialize(): string {
-  const tools = [];
-  for (let i = 0; tools.length < 32; i++) {
-    tools.push({
-      name: `tool_${i}`,
-      description: "Looks up a ticket by its key and returns the summary fields.",
-      input_schema: {
-        type: "object",
-        properties: { key: { type: "string", maxLength: 32 }, verbose: { type: "boolean" } },
-        required: ["key"],
-        additionalProperties: false,
-      },
-      timeout_ms: 30000,
-    });
-    const text = request("r-000002", "initialize", {
-      required_capabilities: ["status", "shutdown", "client.tools"],
-      client_tools: { version: 1, tools },
-    });
-    if (text.length > 4096 - 300) break;
+/** One tool definition; `properties` extra string properties make its schema bigger. */
+function tool(index: number, properties: number): unknown {
+  const props: Record<string, unknown> = {
+    key: { type: "string", pattern: "^[A-Z]+-[0-9]+$", maxLength: 32 },
+    verbose: { type: "boolean", description: 'Include the "full" history.' },
+  };
+  for (let p = 0; p < properties; p++) {
+    props[`field_${p}`] = {
+      type: "string",
+      description: `Filter ${p}: matches the ticket's field exactly (case-sensitive).`,
+      enum: ["open", "closed", "blocked", `custom_${p}`],
+    };
   }
-  return request("r-000002", "initialize", {
-    required_capabilities: ["status", "shutdown", "client.tools"],
-    client_tools: { version: 1, tools },
-  });
+  return {
+    name: `lookup_ticket_${index}`,
+    description: "Fetch one ticket by its key.\nReturns the summary fields as JSON text.",
+    input_schema: {
+      type: "object",
+      properties: props,
+      required: ["key"],
+      additionalProperties: false,
+    },
+    effect: index % 2 === 0 ? "read" : "write",
+    timeout_ms: 30_000,
+  };
 }
-const medium = nestedInitialize();
 
-/** About 64 KiB: a client.tool.result with a long text containing escapes. */
-function toolResult(): string {
-  const line = 'src/main.ts:12:  const value = "quoted \\ path";\tfound match é\n';
-  let text = "";
-  while (text.length < 50_000) text += line;
-  const frame = request("r-000003", "client.tool.result", {
-    session_id: "s-01",
-    run_id: "run-01",
-    call_id: "call-01",
-    part: { index: 0, final: true, content: [{ type: "text", text }] },
+/** An `initialize` with `tools` definitions of `properties` extra properties each. */
+function initialize(id: string, tools: number, properties: number): string {
+  return request(id, "initialize", {
+    required_capabilities: ["client.tools", "session.create", "turn.start", "status", "shutdown"],
+    client_tools: Array.from({ length: tools }, (_, i) => tool(i, properties)),
   });
-  return frame;
 }
-const large = toolResult();
+
+/** The largest frame of `build(n)` whose byte length is at most `limit`. */
+function largest(build: (n: number) => string, limit: number): string {
+  let best = build(0);
+  for (let n = 1; utf8(build(n)) <= limit; n++) best = build(n);
+  return best;
+}
 
 const encoder = new TextEncoder();
-const sizes: [string, string][] = [["100 B", small], ["4 KiB", medium], ["64 KiB", large]];
-for (const [label, text] of sizes) {
+function utf8(text: string): number {
+  return encoder.encode(text).length;
+}
+
+const small = request("r1", "session.open", { session_id: "s1" });
+const medium = largest((n) => initialize("r-000002", 10, n), 4096);
+const large = largest((n) => initialize("r-000003", 32, n), INPUT_FRAME_BYTES - 64);
+
+const sizes: [string, string, number, number][] = [
+  ["100 B", small, 90, 112],
+  ["4 KiB", medium, 3800, 4096],
+  ["64 KiB", large, 60_000, INPUT_FRAME_BYTES],
+];
+for (const [label, text, min, max] of sizes) {
   const bytes = encoder.encode(text + "\n");
-  if (bytes.length - 1 > INPUT_FRAME_BYTES) throw new RangeError(`Bench frame too large: ${label}`);
-  const group = `${label} (${bytes.length - 1} bytes)`;
+  const size = bytes.length - 1;
+  if (size < min || size > max) {
+    throw new RangeError(`Bench frame ${label} is ${size} bytes, not in ${min}..${max}`);
+  }
+  if (!decodeRequest(text).ok) throw new Error(`Bench frame ${label} does not decode`);
+  const group = `${label} (${size} bytes)`;
   Deno.bench({ name: `JSON.parse ${label}`, group, baseline: true }, () => {
     JSON.parse(text);
   });
   Deno.bench({ name: `parseStrictJson ${label}`, group }, () => {
     parseStrictJson(text);
+  });
+  Deno.bench({ name: `decodeRequest ${label}`, group }, () => {
+    decodeRequest(text);
+  });
+  const utf8Decoder = new TextDecoder("utf-8", { fatal: true });
+  Deno.bench({ name: `TextDecoder + JSON.parse ${label}`, group }, () => {
+    JSON.parse(utf8Decoder.decode(bytes.subarray(0, size)));
   });
   // One decoder per connection, as in the host and the backend.
   const decoder = new FrameDecoder();
@@ -82,9 +109,5 @@ for (const [label, text] of sizes) {
     for (const item of decoder.push(bytes)) {
       if (item.kind === "frame") decodeRequest(item.text);
     }
-  });
-  const utf8 = new TextDecoder("utf-8", { fatal: true });
-  Deno.bench({ name: `TextDecoder + JSON.parse ${label}`, group }, () => {
-    JSON.parse(utf8.decode(bytes.subarray(0, bytes.length - 1)));
   });
 }

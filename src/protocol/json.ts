@@ -4,10 +4,11 @@
  * `JSON.parse` accepts duplicate object keys (last one wins) and any nesting
  * its stack allows. A frame must instead hold exactly one JSON value with
  * unique keys in every object and at most {@link JSON_DEPTH} nested
- * containers. {@link parseStrictJson} enforces both with one structural scan
- * (string contents are skipped with `indexOf`) that checks depth and counts
- * key tokens, then `JSON.parse` checks the syntax and builds the value, and a
- * walk compares the parsed objects' key count with the token count.
+ * containers. {@link parseStrictJson} lets `JSON.parse` check the syntax and
+ * build the value, then one walk of the value checks the depth and compares
+ * the parsed objects' key count with the number of key tokens in the text
+ * (counted from the text's colons, or by a structural scan when the text has
+ * `\u` escapes). Only a failed parse scans the text for its depth.
  *
  * @module
  */
@@ -82,18 +83,81 @@ const DUPLICATE: JsonParseResult = Object.freeze({
  * ```
  */
 export function parseStrictJson(text: string, maxDepth: number = JSON_DEPTH): JsonParseResult {
-  const keyTokens = scanStructure(text, maxDepth);
-  if (keyTokens < 0) return keyTokens === DEEP ? TOO_DEEP : INVALID;
   let value: JsonValue;
   try {
     value = JSON.parse(text) as JsonValue;
   } catch {
-    return INVALID;
+    // Depth is reported before syntax: only a failed parse pays for the scan.
+    return scanStructure(text, maxDepth) === DEEP ? TOO_DEEP : INVALID;
   }
-  // JSON.parse keeps the last of duplicate keys, so an object holds fewer
-  // keys than the text has key tokens exactly when some key is duplicated.
-  if (keyTokens > 0 && countKeys(value) !== keyTokens) return DUPLICATE;
-  return { ok: true, value };
+  if (typeof value !== "object" || value === null) return { ok: true, value };
+  // JSON.parse keeps the last of duplicate keys, so the parsed objects hold
+  // fewer keys than the text has key tokens exactly when a key is duplicated.
+  // Every colon outside a string literal separates a key, and without `\u`
+  // escapes every colon inside a literal is one colon of a parsed string:
+  // then the text's colons equal parsed keys plus colons in parsed strings
+  // exactly when no key is duplicated (a dropped member takes at least its
+  // key's colon along). With `\u` escapes (`\u003a` is a colon) the exact
+  // token scan counts the keys instead.
+  const exactColons = text.indexOf("\\u") < 0;
+  walkPolluted = !isPrototypeClean();
+  walkKeys = 0;
+  walkColons = 0;
+  if (!walk(value, 1, maxDepth, exactColons)) return TOO_DEEP;
+  const keyTokens = exactColons ? countColons(text) - walkColons : scanStructure(text, maxDepth);
+  return keyTokens === walkKeys ? { ok: true, value } : DUPLICATE;
+}
+
+// Tallies of the last walk (walks are synchronous and never nest).
+let walkKeys = 0;
+let walkColons = 0;
+let walkPolluted = false;
+
+/** Whether `Object.prototype` has no enumerable keys, so `for…in` sees own keys only. */
+function isPrototypeClean(): boolean {
+  for (const _ in Object.prototype) return false;
+  return true;
+}
+
+/**
+ * Count the own keys of every object in `value` into `walkKeys` and, when
+ * `colons`, the colons in its strings (keys and values) into `walkColons`.
+ * `depth` is the nesting of `value` itself; false when it exceeds `maxDepth`
+ * (the walk then stops, so recursion stays bounded).
+ */
+function walk(value: object, depth: number, maxDepth: number, colons: boolean): boolean {
+  if (depth > maxDepth) return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      if (typeof item === "object") {
+        if (item !== null && !walk(item, depth + 1, maxDepth, colons)) return false;
+      } else if (colons && typeof item === "string") walkColons += countColons(item);
+    }
+    return true;
+  }
+  const object = value as Record<string, unknown>;
+  for (const key in object) {
+    if (walkPolluted && !Object.hasOwn(object, key)) continue;
+    walkKeys++;
+    if (colons) walkColons += countColons(key);
+    const item = object[key];
+    if (typeof item === "object") {
+      if (item !== null && !walk(item, depth + 1, maxDepth, colons)) return false;
+    } else if (colons && typeof item === "string") walkColons += countColons(item);
+  }
+  return true;
+}
+
+/** Number of `:` in `text`. */
+function countColons(text: string): number {
+  let count = 0;
+  let at = text.indexOf(":");
+  while (at >= 0) {
+    count++;
+    at = text.indexOf(":", at + 1);
+  }
+  return count;
 }
 
 const DEEP = -1;
@@ -163,21 +227,6 @@ function stringEnd(text: string, start: number): number {
     if (((q - 1 - b) & 1) === 0) return q;
     from = q + 1;
   }
-}
-
-/** Own keys of every object in a parsed value (depth is already bounded). */
-function countKeys(value: JsonValue): number {
-  if (typeof value !== "object" || value === null) return 0;
-  let count = 0;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) count += countKeys(value[i]!);
-    return count;
-  }
-  // Object.keys, not for-in: inherited enumerable properties must not count.
-  const keys = Object.keys(value);
-  count = keys.length;
-  for (let i = 0; i < keys.length; i++) count += countKeys(value[keys[i]!]!);
-  return count;
 }
 
 const SPACE = 0x20;

@@ -24,6 +24,12 @@ const ACCEPTED: [string, string, unknown][] = [
   ["32 nested objects", nestedObjects(32), JSON.parse(nestedObjects(32))],
   ["a single __proto__ key", '{"__proto__":{"a":1}}', JSON.parse('{"__proto__":{"a":1}}')],
   ["brackets inside strings", '{"a":"[[[[{{{{"}', { a: "[[[[{{{{" }],
+  ["colons in keys and values", '{"a:b":"c:d:e","x":["::",{"y:":":"}]}', {
+    "a:b": "c:d:e",
+    x: ["::", { "y:": ":" }],
+  }],
+  ["an escaped colon in a value", '{"a":"\\u003a","b":1}', { a: ":", b: 1 }],
+  ["a colon as a top-level string", '"a:b"', "a:b"],
   [
     "many distinct keys",
     JSON.stringify(Object.fromEntries(
@@ -91,6 +97,26 @@ const REJECTED: [
     "duplicate_key",
   ],
   ["a duplicate empty key", '{"":1,"":2}', "invalid_request", "duplicate_key"],
+  ["a duplicate key with colons", '{"a:b":1,"a:b":2}', "invalid_request", "duplicate_key"],
+  [
+    "a duplicate whose dropped value has colons",
+    '{"a":"::","a":1}',
+    "invalid_request",
+    "duplicate_key",
+  ],
+  [
+    "a duplicate masked by an escaped colon",
+    '{"a":1,"a":"\\u003a"}',
+    "invalid_request",
+    "duplicate_key",
+  ],
+  [
+    "a duplicate masked by escaped colons in a key",
+    '{"\\u003a":{"a":1,"a":2}}',
+    "invalid_request",
+    "duplicate_key",
+  ],
+  ["100,000 nested arrays", nested(100_000), "invalid_frame", "depth"],
   ["two values", '{"a":1} {"b":2}', "invalid_request", "syntax"],
   ["an empty text", "", "invalid_request", "syntax"],
   ["only whitespace", " \r ", "invalid_request", "syntax"],
@@ -109,6 +135,17 @@ for (const [name, text, code, reason] of REJECTED) {
     assert.deepEqual(parseStrictJson(text), { ok: false, code, reason });
   });
 }
+
+Deno.test("parseStrictJson() counts own keys only when Object.prototype has an enumerable key", () => {
+  const proto = Object.prototype as Record<string, unknown>;
+  proto["polluted"] = 1;
+  try {
+    assert.deepEqual(parseStrictJson('{"a":{"b":1}}'), { ok: true, value: { a: { b: 1 } } });
+    assert.equal(parseStrictJson('{"a":1,"a":2}').ok, false);
+  } finally {
+    delete proto["polluted"];
+  }
+});
 
 Deno.test("parseStrictJson() honours a custom maxDepth", () => {
   assert.equal(parseStrictJson(nested(3), 3).ok, true);
@@ -173,4 +210,29 @@ Deno.test("duplicateKeyPaths() never throws on random text", () => {
     assert.ok(Array.isArray(duplicateKeyPaths(text)), text);
   }
   assert.deepEqual(duplicateKeyPaths("[".repeat(100_000)), []);
+});
+
+Deno.test("parseStrictJson() finds exactly the duplicates duplicateKeyPaths() locates (random objects)", () => {
+  let seed = 3;
+  const rand = (n: number) =>
+    Math.floor(((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32) * n);
+  const atoms = ['"a"', '"a:"', '":"', '"\\u003a"', '"b"', '"\\u0061"', '"x:\\\\u"'];
+  const value = (depth: number): string => {
+    const kind = depth > 3 ? 0 : rand(3);
+    if (kind === 0) return [atoms[rand(atoms.length)]!, "1", "null"][rand(3)]!;
+    const size = rand(4);
+    const items = Array.from(
+      { length: size },
+      () => kind === 1 ? value(depth + 1) : `${atoms[rand(atoms.length)]} : ${value(depth + 1)}`,
+    );
+    return kind === 1 ? `[${items.join(",")}]` : `{${items.join(",")}}`;
+  };
+  let duplicates = 0;
+  for (let n = 0; n < 3000; n++) {
+    const text = value(0);
+    const expected = duplicateKeyPaths(text).length === 0;
+    if (!expected) duplicates++;
+    assert.equal(parseStrictJson(text).ok, expected, text);
+  }
+  assert.ok(duplicates > 100, "the generator makes duplicates");
 });
