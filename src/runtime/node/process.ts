@@ -8,7 +8,8 @@
  * requires: Node's own `"pipe"` stdio is a socket pair, so each stream is a
  * FIFO made with `mkfifo(1)` in a private temporary directory, opened on both
  * ends and unlinked before the child starts (the child sees an anonymous
- * FIFO, like Deno's pipes).
+ * FIFO, like Deno's pipes). Like Deno's adapter, each child starts in its own
+ * session and process group (`detached`), and signals go to the whole group.
  *
  * @module
  */
@@ -154,6 +155,8 @@ export function spawnChild(
   let child: ChildProcess;
   try {
     child = spawn(command, [...args], {
+      // setsid(), as on Deno: a terminal's SIGINT goes to the host's foreground group only.
+      detached: true,
       stdio: [childIn, childOut, childErr ?? (stderrMode === "null" ? "ignore" : "inherit")],
       env,
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
@@ -189,11 +192,17 @@ export function spawnChild(
       return exited;
     },
     kill(signal = "SIGTERM") {
-      if (exited) return;
+      // Without a pid the child never started; -0 would be the host's own group.
+      if (exited || child.pid === undefined) return;
       try {
-        child.kill(signal);
+        // The child leads its own process group: signal the whole group.
+        process.kill(-child.pid, signal);
       } catch {
-        // Already gone between the check and the kill.
+        try {
+          child.kill(signal);
+        } catch {
+          // Already gone between the check and the kill.
+        }
       }
     },
   };
