@@ -8,14 +8,11 @@
 
 import type { ErrorCode } from "../protocol/errors.ts";
 import { LIMITS } from "../protocol/limits.ts";
-import { BASE_CAPABILITIES, type ClientToolResultParams } from "../protocol/schemas/mod.ts";
+import type { ClientToolResultParams } from "../protocol/schemas/mod.ts";
 import { ApprovalBook } from "./approvals.ts";
 import { EventChannel } from "./channel.ts";
-import {
-  clientToolsDescriptor,
-  type RegisteredTool,
-  validateClientTools,
-} from "./client_tool_defs.ts";
+import { type RegisteredTool, validateClientTools } from "./client_tool_defs.ts";
+import { ADMISSIBLE, advertised } from "./capabilities.ts";
 import { CallBook } from "./client_tools.ts";
 import type { Method } from "../protocol/schemas/mod.ts";
 import type { Outbox, ResponsePayload } from "./outbox.ts";
@@ -23,25 +20,23 @@ import { type Attachment, Sessions } from "./sessions.ts";
 import { runStartup } from "./startup.ts";
 import { type Admission, statusObject } from "./status.ts";
 import { Run } from "./turn.ts";
+import { OperationSlot } from "./operation_slot.ts";
 import { CatalogState } from "./catalog.ts";
-import { scanCatalog } from "./catalog_scan.ts";
-import { toolCardsDescriptor } from "./cards.ts";
 import { SessionListing } from "./listing.ts";
-import { effortInfo, type SelectionFields, SelectionState } from "./selection_state.ts";
+import { type SelectionFields, SelectionState } from "./selection_state.ts";
 import {
   catalogStatusWork,
   catalogWork,
   discoverWork,
   historyWork,
   listWork,
+  observeForTurn,
   refreshWork,
   restoreSelection,
   selectWork,
+  startupSelectionOf,
   type WorkContext,
 } from "./workers.ts";
-
-/** Capabilities this backend can admit in `required_capabilities`. */
-const ADMISSIBLE = new Set<string>([...BASE_CAPABILITIES, "tool.cards", "client.tools"]);
 
 /** Test hook: delay every session-worker operation by this many ms (cancellable). */
 const DELAY_ENV = "MAGI_OPERATION_DELAY_MS";
@@ -52,7 +47,6 @@ interface Pending {
   id: string;
   reply: Reply;
   settled: boolean;
-  abort?: AbortController;
 }
 
 /** Options of {@link Backend}. */
@@ -76,7 +70,7 @@ export class Backend {
   #tools = new Map<string, RegisteredTool>();
   #sessions: Sessions | null = null;
   #init: Pending | null = null;
-  #sessionOp: Pending | null = null;
+  readonly #slot = new OperationSlot();
   #run: Run | null = null;
   #runDone: Promise<void> | null = null;
   #selection: SelectionState | null = null;
@@ -169,12 +163,7 @@ export class Backend {
       this.#admission = { phase: "failed", code: "startup_cancelled", contextId: null };
       init.reply(error("startup_cancelled"));
     }
-    const op = this.#sessionOp;
-    if (op !== null && !op.settled) {
-      op.settled = true;
-      op.abort?.abort();
-      op.reply(error("operation_cancelled"));
-    }
+    this.#slot.cancelAll();
     this.#run?.cancel("shutdown");
     const done = this.#runDone;
     let finished = true;
@@ -197,9 +186,7 @@ export class Backend {
     if (required.some((name) => !ADMISSIBLE.has(name))) {
       return reply(error("unsupported_capability"));
     }
-    const negotiatedTools = required.includes("client.tools");
-    const negotiatedCards = required.includes("tool.cards");
-    const tools = negotiatedTools ? validateClientTools(defs) : [];
+    const tools = required.includes("client.tools") ? validateClientTools(defs) : [];
     if (tools === null) return reply(error("invalid_params"));
     this.#admission = { phase: "starting" };
     this.#negotiated = new Set(required);
@@ -211,15 +198,8 @@ export class Backend {
       env: this.#options.env,
       signal: this.#startupAbort.signal,
     }).then(async (outcome) => {
-      // The startup selection's effort metadata comes from the local cache (never fetched).
-      const scan = outcome.ok
-        ? await scanCatalog({
-          mcHome: outcome.runtime.mcHome,
-          providers: outcome.runtime.providers,
-          selectedProvider: outcome.runtime.provider,
-          env: this.#options.env,
-          signal: this.#startupAbort.signal,
-        }).catch(() => null)
+      const startupSelection = outcome.ok
+        ? await startupSelectionOf(outcome.runtime, this.#options.env, this.#startupAbort.signal)
         : null;
       if (pending.settled) return;
       pending.settled = true;
@@ -234,24 +214,9 @@ export class Backend {
         cwd: runtime.cwd,
         instanceId: this.#outbox.instanceId,
       });
-      const startupSelection: SelectionFields = {
-        provider: runtime.provider,
-        model: runtime.model,
-        requested: "default",
-        ...effortInfo(scan?.ok ? scan.scan : null, runtime.provider, runtime.model),
-      };
-      this.#startupSelection = startupSelection;
-      this.#selection = new SelectionState(startupSelection);
-      const capabilities: string[] = [...BASE_CAPABILITIES];
-      const descriptors: Record<string, unknown> = {};
-      if (negotiatedCards) {
-        capabilities.push("tool.cards");
-        descriptors["tool.cards"] = toolCardsDescriptor();
-      }
-      if (negotiatedTools) {
-        capabilities.push("client.tools");
-        descriptors["client.tools"] = clientToolsDescriptor(tools);
-      }
+      this.#startupSelection = startupSelection as SelectionFields;
+      this.#selection = new SelectionState(startupSelection as SelectionFields);
+      const { capabilities, descriptors } = advertised(required, tools);
       const result: Record<string, unknown> = {
         capabilities,
         limits: { ...LIMITS },
@@ -304,50 +269,25 @@ export class Backend {
     reply: Reply,
     work: (context: WorkContext) => Promise<ResponsePayload>,
   ): void {
-    if (this.#run !== null || this.#sessionOp !== null) return reply(error("busy"));
-    const abort = new AbortController();
-    const context = this.#context(abort.signal);
-    if (context === null) return reply(error("not_initialized"));
-    const pending: Pending = { id, reply, settled: false, abort };
-    this.#sessionOp = pending;
+    if (this.#run !== null || this.#slot.busy) return reply(error("busy"));
+    const operation = this.#slot.begin(id, reply);
+    const context = this.#context(operation.signal);
+    if (context === null) return this.#slot.finish(operation, error("not_initialized"));
     const delay = Number(this.#options.env(DELAY_ENV) ?? 0);
-    void pause(Number.isFinite(delay) ? delay : 0, abort.signal)
-      .then(() => abort.signal.aborted ? error("operation_cancelled") : work(context))
+    void pause(Number.isFinite(delay) ? delay : 0, operation.signal)
+      .then(() => operation.signal.aborted ? error("operation_cancelled") : work(context))
       .catch(() => error("operation_cancelled"))
-      .then((payload) => {
-        if (this.#sessionOp === pending) this.#sessionOp = null;
-        if (pending.settled) return;
-        pending.settled = true;
-        reply(abort.signal.aborted ? error("operation_cancelled") : payload);
-      });
+      .then((payload) => this.#slot.finish(operation, payload));
   }
 
-  /**
-   * Turn admission observes the local catalog: when the selection's effort semantics
-   * changed, the selection is refreshed and the turn fails with `stale_selection`.
-   */
-  async #admitTurn(): Promise<ErrorCode | null> {
-    const selection = this.#selection;
+  /** Turn admission: a changed effort observation → `stale_selection` (see workers.ts). */
+  #admitTurn(): Promise<ErrorCode | null> {
     const context = this.#context(new AbortController().signal);
-    if (selection === null || context === null) return null;
-    const scan = await scanCatalog({
-      mcHome: context.runtime.mcHome,
-      providers: context.runtime.providers,
-      selectedProvider: selection.fields.provider,
-      env: context.env,
-    });
-    if (!scan.ok) return null;
-    const before = selection.revision;
-    selection.observe(scan.scan);
-    return selection.revision === before ? null : "stale_selection";
+    return context === null ? Promise.resolve(null) : observeForTurn(context);
   }
 
   #operationCancel(operationId: string): ResponsePayload {
-    const op = this.#sessionOp;
-    if (op === null || op.settled || op.id !== operationId) return error("stale_operation");
-    op.settled = true;
-    op.abort?.abort();
-    op.reply(error("operation_cancelled"));
+    if (!this.#slot.cancel(operationId)) return error("stale_operation");
     return { result: { cancellation_requested: true } };
   }
 
@@ -357,30 +297,20 @@ export class Backend {
     params: { session_id?: string },
     reply: Reply,
   ): void {
-    const sessions = this.#sessions;
-    if (sessions === null) return reply(error("not_initialized"));
-    if (this.#run !== null || this.#sessionOp !== null) return reply(error("busy"));
-    const abort = new AbortController();
-    const pending: Pending = { id, reply, settled: false, abort };
-    this.#sessionOp = pending;
-    const context = this.#context(abort.signal);
-    const work = method === "session.create"
-      ? sessions.create().then((result) => ({ ok: true as const, result, preferences: null }))
-      : sessions.open(params.session_id ?? "");
-    void work.catch(() => ({ ok: false as const, code: "session_invalid" as ErrorCode }))
-      .then(async (outcome) => {
-        if (!outcome.ok || context === null) return outcome;
-        const notices = await restoreSelection(context, outcome.preferences).catch(() => []);
-        const result = { ...outcome.result, notices: [...outcome.result.notices, ...notices] };
-        return { ...outcome, result };
-      })
-      .then((outcome) => {
-        if (this.#sessionOp === pending) this.#sessionOp = null;
-        if (pending.settled) return;
-        pending.settled = true;
-        if (!outcome.ok) return reply(error(outcome.code));
-        reply({ result: outcome.result });
-      });
+    this.#worker(id, reply, async (context) => {
+      const sessions = context.sessions;
+      const outcome = await (method === "session.create"
+        ? sessions.create().then((result) => ({ ok: true as const, result, preferences: null }))
+        : sessions.open(params.session_id ?? "")).catch(() => ({
+          ok: false as const,
+          code: "session_invalid" as ErrorCode,
+        }));
+      if (!outcome.ok) {
+        return error(outcome.code);
+      }
+      const notices = await restoreSelection(context, outcome.preferences).catch(() => []);
+      return { result: { ...outcome.result, notices: [...outcome.result.notices, ...notices] } };
+    });
   }
 
   #attachmentFor(sessionId: string): Attachment | ErrorCode {
@@ -393,7 +323,7 @@ export class Backend {
   #turnStart(params: { session_id: string; prompt: string }, reply: Reply): void {
     const attachment = this.#attachmentFor(params.session_id);
     if (typeof attachment === "string") return reply(error(attachment));
-    if (this.#run !== null || this.#sessionOp !== null) return reply(error("busy"));
+    if (this.#run !== null || this.#slot.busy) return reply(error("busy"));
     if (params.prompt.trim() === "") return reply(error("invalid_params"));
     const admission = this.#admission;
     if (admission.phase !== "ready" || this.#sessions === null) {

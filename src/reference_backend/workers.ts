@@ -223,3 +223,37 @@ export async function restoreSelection(
   const applies = saved === "default" || info.permitted.includes(saved);
   return applies ? [] : ["saved_selection_notice"];
 }
+
+/** The startup selection, its effort metadata from the local cache when it lists the model. */
+export async function startupSelectionOf(
+  runtime: Runtime,
+  env: (name: string) => string | undefined,
+  signal: AbortSignal,
+): Promise<SelectionFields> {
+  const scanned = await scanCatalog({
+    mcHome: runtime.mcHome,
+    providers: runtime.providers,
+    selectedProvider: runtime.provider,
+    env,
+    signal,
+  }).catch(() => null);
+  const scan = scanned?.ok ? scanned.scan : null;
+  return {
+    provider: runtime.provider,
+    model: runtime.model,
+    requested: "default",
+    ...effortInfo(scan, runtime.provider, runtime.model),
+  };
+}
+
+/**
+ * Turn admission observes the local catalog: when the selection's effort semantics changed,
+ * the selection is refreshed (new revision) and the turn fails with `stale_selection`.
+ */
+export async function observeForTurn(context: WorkContext): Promise<ErrorCode | null> {
+  const scanned = await scanCatalog(catalogContext(context));
+  if (!scanned.ok) return null;
+  const before = context.selection.revision;
+  context.selection.observe(scanned.scan);
+  return context.selection.revision === before ? null : "stale_selection";
+}
