@@ -7,6 +7,7 @@
 
 import { parseArgs } from "node:util";
 import { UsageError } from "./exit_codes.ts";
+import { DEFAULT_STALL_TIMEOUT_MS } from "./liveness.ts";
 
 /** How approvals are answered. */
 export type ApproveMode = "deny" | "allow" | "ask";
@@ -33,6 +34,8 @@ export interface RunArgs {
   lastMessage: string | undefined;
   /** `--timeout` in milliseconds. */
   timeoutMs: number | undefined;
+  /** `--stall-timeout` in milliseconds (default 60,000; 0 disables the liveness probe). */
+  stallTimeoutMs: number;
 }
 
 /** `tools` options. */
@@ -210,6 +213,7 @@ function parseRun(argv: string[]): CliArgs {
     deltas: { type: "boolean" },
     "last-message": { type: "string" },
     timeout: { type: "string" },
+    "stall-timeout": { type: "string" },
     help: { type: "boolean", short: "h" },
   });
   if (values.help) return { command: "help", topic: "run" };
@@ -230,6 +234,17 @@ function parseRun(argv: string[]): CliArgs {
     }
     timeoutMs = Math.round(seconds * 1000);
   }
+  let stallTimeoutMs = DEFAULT_STALL_TIMEOUT_MS;
+  const stall = values["stall-timeout"];
+  if (stall !== undefined) {
+    const seconds = Number(stall);
+    if (!/^\d+(\.\d+)?$/.test(String(stall)) || seconds > 86_400) {
+      throw new UsageError(
+        `Option --stall-timeout must be a number of seconds in [0, 86400]: ${stall}`,
+      );
+    }
+    stallTimeoutMs = Math.round(seconds * 1000);
+  }
   return {
     command: "run",
     prompt: positionals[0],
@@ -241,6 +256,7 @@ function parseRun(argv: string[]): CliArgs {
     deltas: values.deltas === true,
     lastMessage: optionalString(values["last-message"], "--last-message"),
     timeoutMs,
+    stallTimeoutMs,
   };
 }
 

@@ -24,6 +24,20 @@ export class HostFailure extends Error {
   }
 }
 
+/**
+ * The OS reason of a file system error, without Deno's decorations: "No such
+ * file or directory (os error 2): open '/x/y'" → "No such file or directory";
+ * a permission error loses its "run again with the --allow-… flag" hint.
+ */
+export function osReason(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message
+    .replace(/,? run again with the --allow-[a-z-]+ flag.*$/s, "")
+    .replace(/ \(os error \d+\)/, "")
+    .replace(/: [a-z]+ '.*'$/s, "")
+    .trim();
+}
+
 /** Map any error to a host failure; `started` is true once the backend was ready. */
 export function classify(error: unknown, started: boolean): HostFailure {
   if (error instanceof HostFailure) return error;

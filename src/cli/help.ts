@@ -6,7 +6,8 @@
 
 const EXIT_CODES = `Exit codes:
   0    the turn completed (tools/demo: success)
-  1    the run failed, or --timeout cancelled it
+  1    the run failed, --timeout cancelled it, --last-message could not be written,
+       or the summaries could not be written to stdout (the turn is then cancelled)
   2    usage error, or a tool module / tool registry error (names the file and reason)
   3    the backend did not start: command not found, initialize error, failed status,
        or --timeout before the turn started
@@ -54,6 +55,10 @@ Options:
   --timeout SECONDS    deadline for the whole invocation: before the turn starts it
                        fails startup (exit 3); during the turn it sends turn.cancel and
                        exits 1 once run.finished arrives (4 if it never does)
+  --stall-timeout SECONDS
+                       after this long without output from the backend (default 60;
+                       0 disables), probe it with status; unanswered within
+                       min(SECONDS, 10) it is stalled: host.error backend_stalled, exit 4
   -h, --help           this help
 
 SIGINT: the first cancels the turn and waits for run.finished, the second kills the

@@ -6,6 +6,7 @@
  */
 
 import { LocalAgentClient } from "../client/client.ts";
+import { BackendExited, ClientClosed } from "../client/errors.ts";
 import type { AgentEvent } from "../client/events.ts";
 import { loadToolDirs, ToolLoadError } from "../host/discovery.ts";
 import { ToolExecutor } from "../host/executor.ts";
@@ -28,7 +29,8 @@ import type { SummaryWriter } from "../summary/writer.ts";
 import type { AgentCommand } from "./agent.ts";
 import type { ApprovalDecider } from "./approvals.ts";
 import { EXIT } from "./exit_codes.ts";
-import { classify, HostFailure } from "./failure.ts";
+import { classify, HostFailure, osReason } from "./failure.ts";
+import { LivenessProbe, tapActivity } from "./liveness.ts";
 import { closeBackend } from "./shutdown.ts";
 import { StopState } from "./stop.ts";
 import { runTurn } from "./turn.ts";
@@ -67,6 +69,8 @@ export interface HostRunOptions {
   lastMessage: string | undefined;
   /** Whole-invocation deadline, ms. */
   timeoutMs: number | undefined;
+  /** Quiet time before the liveness probe, ms; 0 or absent disables it. */
+  stallTimeoutMs?: number;
   /** Summary output. */
   writer: SummaryWriter;
 }
@@ -98,7 +102,11 @@ export async function runHost(options: HostRunOptions): Promise<number> {
       ...(options.env === undefined ? {} : { env: options.env }),
     });
   } catch (error) {
-    const message = error instanceof SpawnError ? error.message : String(error);
+    // Only the command's basename (the command line may hold secrets), as host.ready does.
+    const reason = error instanceof SpawnError && error.cause !== undefined
+      ? `: ${osReason(error.cause)}`
+      : "";
+    const message = `Cannot start the backend command: ${options.agent.label}${reason}`;
     writer.emit({
       type: "host.error",
       code: "backend_unavailable",
@@ -114,7 +122,22 @@ export async function runHost(options: HostRunOptions): Promise<number> {
   if (options.timeoutMs !== undefined) {
     timer = setTimeout(() => stop.timeout(), options.timeoutMs);
   }
-  const client = new LocalAgentClient(child);
+  const stallMs = options.stallTimeoutMs ?? 0;
+  let liveness: LivenessProbe | null = null;
+  let stalled = false;
+  // With a stall timeout every chunk from the backend counts as a sign of life.
+  const client = new LocalAgentClient(
+    stallMs > 0
+      ? {
+        stdin: child.stdin,
+        stdout: tapActivity(child.stdout, () => liveness?.activity()),
+        exited: child.exited,
+      }
+      : child,
+  );
+  // Nobody reads the summaries any more: cancel the turn and shut down (exit 1).
+  const onOutputFailed = () => stop.outputFailed();
+  writer.failure.addEventListener("abort", onOutputFailed, { once: true });
   const events = client.events()[Symbol.asyncIterator]();
   let session: ToolCallSession | null = null;
   let executor: ToolExecutor | null = null;
@@ -124,13 +147,27 @@ export async function runHost(options: HostRunOptions): Promise<number> {
   try {
     exitCode = await drive();
   } catch (error) {
-    if (stop.hard.signal.aborted && stop.hardCause === "signal") {
+    if (stop.hard.signal.aborted && stop.hardCause === "signal" && !stalled) {
       exitCode = EXIT.interrupted;
+      // stdout still ends with a final record (docs/summaries.md).
+      writer.emit({
+        type: "host.error",
+        code: "interrupted",
+        message: "Interrupted: a second SIGINT stopped the backend at once",
+        exit_code: EXIT.interrupted,
+      });
     } else {
-      const failure = classify(
-        error instanceof HostFailure ? error : client.failure ?? error,
-        started,
-      );
+      let cause = stalled
+        ? stalledFailure()
+        : error instanceof HostFailure
+        ? error
+        : client.failure ?? error;
+      if (cause instanceof ClientClosed && !stalled) {
+        // A broken pipe while the backend is exiting (e.g. it exits at once): report its exit.
+        const info = await exitWithin(child, EXIT_STATUS_WAIT_MS);
+        if (info !== undefined) cause = new BackendExited(info.code, info.signal);
+      }
+      const failure = classify(cause, started);
       writer.emit({
         type: "host.error",
         code: failure.code,
@@ -141,6 +178,8 @@ export async function runHost(options: HostRunOptions): Promise<number> {
     }
   } finally {
     clearTimeout(timer);
+    (liveness as LivenessProbe | null)?.stop();
+    writer.failure.removeEventListener("abort", onOutputFailed);
     unsubscribe();
     (session as ToolCallSession | null)?.abortAll();
     // Every exit path stops the tool processes (even one stuck in a loop) and waits for them.
@@ -153,7 +192,18 @@ export async function runHost(options: HostRunOptions): Promise<number> {
     removeInterrupt();
     if (events.return !== undefined) await events.return().catch(() => {});
   }
+  await writer.flush();
+  // Summaries lost: never report success (the turn was cancelled when stdout failed).
+  if (writer.failed && exitCode === EXIT.ok) return EXIT.runFailed;
   return exitCode;
+
+  function stalledFailure(): HostFailure {
+    return new HostFailure(
+      "backend_stalled",
+      `Backend stalled: no output for ${stallMs / 1000} s and status was not answered`,
+      EXIT.protocol,
+    );
+  }
 
   async function drive(): Promise<number> {
     const startup = AbortSignal.any([stop.soft.signal, stop.hard.signal]);
@@ -190,6 +240,16 @@ export async function runHost(options: HostRunOptions): Promise<number> {
       throw error;
     }
     started = true;
+    if (stallMs > 0) {
+      liveness = new LivenessProbe({
+        stallMs,
+        probe: (signal) => client.status({ signal }),
+        onStalled: () => {
+          stalled = true;
+          stop.kill("watchdog");
+        },
+      });
+    }
     const runOfCall = new Map<string, string>();
     const tools = new ToolExecutor(registry!, {
       limits: descriptor.limits,
@@ -300,6 +360,7 @@ export async function runHost(options: HostRunOptions): Promise<number> {
         signal: stop.hard.signal,
       });
     } catch (error) {
+      if (stalled) throw stalledFailure();
       if (stop.hardCause === "watchdog") {
         throw new HostFailure(
           "backend_exited",
@@ -317,12 +378,27 @@ export async function runHost(options: HostRunOptions): Promise<number> {
       new Promise((resolve) => stop.hard.signal.addEventListener("abort", resolve, { once: true })),
     ]);
     const finished = outcome.finished;
-    const cancelledBy = finished.outcome === "cancelled" ? stop.cause : null;
-    const code = finished.outcome === "completed"
+    const cause = finished.outcome === "cancelled" ? stop.cause : null;
+    const cancelledBy = cause === "output" ? null : cause;
+    let code: number = finished.outcome === "completed"
       ? EXIT.ok
       : cancelledBy === "signal"
       ? EXIT.interrupted
       : EXIT.runFailed;
+    // Written before turn.finished, so the record's exit_code is the process's.
+    if (options.lastMessage !== undefined) {
+      try {
+        await writeTextFile(options.lastMessage, outcome.lastMessage ?? "");
+      } catch (error) {
+        writeStderrLine(
+          `magi-tools: Cannot write --last-message file: ${options.lastMessage}: ${
+            osReason(error)
+          }`,
+        );
+        if (code === EXIT.ok) code = EXIT.runFailed;
+      }
+    }
+    if (writer.failed && code === EXIT.ok) code = EXIT.runFailed;
     writer.emit({
       type: "turn.finished",
       session_id: sessionId,
@@ -334,24 +410,23 @@ export async function runHost(options: HostRunOptions): Promise<number> {
       cancelled_by: cancelledBy,
       exit_code: code,
     });
-    if (options.lastMessage !== undefined) {
-      try {
-        await writeTextFile(options.lastMessage, outcome.lastMessage ?? "");
-      } catch (error) {
-        writeStderrLine(
-          `magi-tools: Cannot write --last-message file: ${options.lastMessage}: ${
-            error instanceof Error ? error.message : String(error)
-          }`,
-        );
-        return code === EXIT.ok ? EXIT.runFailed : code;
-      }
-    }
     return code;
   }
 
   function stoppedBeforeTurn(): number {
+    if (stalled) throw stalledFailure();
+    if (stop.cause === "output") return EXIT.runFailed;
     if (stop.cause === "timeout") {
       throw new HostFailure("startup_failed", "Timed out before the turn started", EXIT.startup);
+    }
+    // After host.ready, stdout still ends with a final record (docs/summaries.md).
+    if (started) {
+      writer.emit({
+        type: "host.error",
+        code: "interrupted",
+        message: "Interrupted before the turn started",
+        exit_code: EXIT.interrupted,
+      });
     }
     return EXIT.interrupted;
   }
@@ -359,6 +434,22 @@ export async function runHost(options: HostRunOptions): Promise<number> {
 
 /** At most this many process-isolated tools are started before their first call. */
 const PREWARM_MAX_TOOLS = 8;
+
+/** How long to wait for the backend's exit status after its pipe broke. */
+const EXIT_STATUS_WAIT_MS = 2_000;
+
+/** The child's exit within `ms`, or undefined. */
+async function exitWithin(child: ChildHandle, ms: number) {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const limit = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  try {
+    return await Promise.race([child.exited, limit]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** How long calls ended by the executor's close may take to record their results. */
 const CALLS_SETTLE_MS = 1_000;

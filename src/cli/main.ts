@@ -35,7 +35,12 @@ const encoder = new TextEncoder();
 
 function summaryWriter(): SummaryWriter {
   return new SummaryWriter(writeStdout, {
-    onError: () => writeStderrLine("magi-tools: Cannot write to stdout"),
+    onError: (error) =>
+      writeStderrLine(
+        `magi-tools: Cannot write summaries to stdout: ${
+          error instanceof Error ? error.message : String(error)
+        }`,
+      ),
   });
 }
 
@@ -86,6 +91,8 @@ async function readPrompt(args: RunArgs): Promise<string> {
     try {
       prompt = await readStdinText(PROMPT_BYTES * 4);
     } catch (error) {
+      // The strict UTF-8 decoder throws a TypeError for invalid bytes.
+      if (error instanceof TypeError) throw new UsageError("Prompt on stdin is not valid UTF-8");
       throw new UsageError(
         `Cannot read the prompt from stdin: ${error instanceof Error ? error.message : error}`,
       );
@@ -134,6 +141,7 @@ async function runCommand(args: RunArgs): Promise<number> {
       deltas: args.deltas,
       lastMessage: args.lastMessage,
       timeoutMs: args.timeoutMs,
+      stallTimeoutMs: args.stallTimeoutMs,
       writer,
     });
     await writer.flush();

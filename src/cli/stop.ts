@@ -6,8 +6,8 @@
  * @module
  */
 
-/** Why the invocation is stopping. */
-export type StopCause = "signal" | "timeout";
+/** Why the invocation is stopping (`output`: the summaries cannot be written to stdout). */
+export type StopCause = "signal" | "timeout" | "output";
 
 /** Soft and hard stop state shared by the run steps. */
 export class StopState {
@@ -49,6 +49,11 @@ export class StopState {
   /** `--timeout` expired. */
   timeout(): void {
     if (this.#cause === null) this.#softStop("timeout");
+  }
+
+  /** stdout failed: no one reads the summaries any more, so stop the turn. */
+  outputFailed(): void {
+    if (this.#cause === null) this.#softStop("output");
   }
 
   /** Hard stop. */

@@ -47,9 +47,46 @@ export function spawnChild(
   args: readonly string[],
   options: SpawnOptions = {},
 ): ChildHandle {
-  return canStartSessions()
-    ? spawnInOwnSession(command, args, options)
-    : spawnInHostGroup(command, args, options);
+  if (canStartSessions()) return spawnInOwnSession(command, args, options);
+  const setsid = setsidFor(command, options.cwd);
+  if (setsid === "missing") throw new SpawnError(command);
+  return spawnWithCommand(command, args, options, setsid);
+}
+
+/**
+ * Where `setsid(1)` is, when the host may run it and `command` was found (the
+ * wrapper would hide a missing command); `"missing"` when `command` does not
+ * exist; null when either cannot be checked (no permission, no `setsid`).
+ */
+function setsidFor(command: string, cwd: string | undefined): string | "missing" | null {
+  try {
+    const setsid = ["/usr/bin/setsid", "/bin/setsid"].find((path) => isExecutable(path));
+    if (setsid === undefined) return null;
+    if (Deno.permissions.querySync({ name: "run", command: setsid }).state !== "granted") {
+      return null;
+    }
+    const candidates = command.includes("/")
+      ? [command.startsWith("/") ? command : `${cwd ?? Deno.cwd()}/${command}`]
+      : (Deno.env.get("PATH") ?? "").split(":").filter((dir) => dir !== "").map((dir) =>
+        `${dir}/${command}`
+      );
+    return candidates.some((path) => isExecutable(path)) ? setsid : "missing";
+  } catch {
+    return null;
+  }
+}
+
+/** Whether `path` is an executable file; throws when the host may not look. */
+function isExecutable(path: string): boolean {
+  try {
+    const info = Deno.statSync(path);
+    return info.isFile && info.mode !== null && (info.mode & 0o111) !== 0;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
+      return false;
+    }
+    throw error;
+  }
 }
 
 /** Whether children can start in their own session: the whole environment is readable. */
@@ -132,15 +169,21 @@ function spawnInOwnSession(
   };
 }
 
-function spawnInHostGroup(
+/**
+ * Spawn with `Deno.Command`: through `setsid` (which calls setsid() and execs
+ * the command in place: same pid, same exit status) when given, else in the
+ * host's process group.
+ */
+function spawnWithCommand(
   command: string,
   args: readonly string[],
   options: SpawnOptions,
+  setsid: string | null,
 ): ChildHandle {
   let process: Deno.ChildProcess;
   try {
-    process = new Deno.Command(command, {
-      args: [...args],
+    process = new Deno.Command(setsid ?? command, {
+      args: setsid === null ? [...args] : ["--", command, ...args],
       stdin: "piped",
       stdout: "piped",
       stderr: options.stderr ?? "inherit",
@@ -173,9 +216,15 @@ function spawnInHostGroup(
     kill(signal = "SIGTERM") {
       if (exited) return;
       try {
-        process.kill(signal);
+        // Under setsid the child leads its own process group: signal the whole group.
+        if (setsid !== null) Deno.kill(-process.pid, signal);
+        else process.kill(signal);
       } catch {
-        // Already gone between the check and the kill.
+        try {
+          process.kill(signal);
+        } catch {
+          // Already gone between the check and the kill.
+        }
       }
     },
   };

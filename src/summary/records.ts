@@ -408,11 +408,13 @@ export type TurnFinishedRecord = z.infer<typeof TurnFinishedRecordSchema>;
 export const HOST_ERROR_CODES = [
   "protocol_violation",
   "backend_exited",
+  "backend_stalled",
   "backend_unavailable",
   "startup_failed",
   "descriptor_mismatch",
   "request_failed",
   "client_closed",
+  "interrupted",
 ] as const;
 
 /** `host.error`: why the host stops abnormally (a fixed code and a short message). */
@@ -422,11 +424,13 @@ export const HostErrorRecordSchema: z.ZodObject<
       {
         protocol_violation: "protocol_violation";
         backend_exited: "backend_exited";
+        backend_stalled: "backend_stalled";
         backend_unavailable: "backend_unavailable";
         startup_failed: "startup_failed";
         descriptor_mismatch: "descriptor_mismatch";
         request_failed: "request_failed";
         client_closed: "client_closed";
+        interrupted: "interrupted";
       }
     >;
     message: z.ZodString;

@@ -47,12 +47,23 @@ export class SummaryWriter {
   #onError: ((error: unknown) => void) | undefined;
   #tail: Promise<void> = Promise.resolve();
   #failed = false;
+  #failure = new AbortController();
 
   /** Create a writer over `sink`. */
   constructor(sink: SummarySink, options: SummaryWriterOptions = {}) {
     this.#sink = sink;
     this.#now = options.now ?? (() => new Date());
     this.#onError = options.onError;
+  }
+
+  /** Whether the sink failed (later records are discarded). */
+  get failed(): boolean {
+    return this.#failed;
+  }
+
+  /** Aborted (with the sink's error) when the sink fails. */
+  get failure(): AbortSignal {
+    return this.#failure.signal;
   }
 
   /**
@@ -74,6 +85,7 @@ export class SummaryWriter {
       } catch (error) {
         this.#failed = true;
         this.#onError?.(error);
+        this.#failure.abort(error);
       }
     });
     return record;

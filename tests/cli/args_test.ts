@@ -16,7 +16,17 @@ Deno.test("parseCli() parses run options with defaults", () => {
     deltas: false,
     lastMessage: undefined,
     timeoutMs: undefined,
+    stallTimeoutMs: 60_000,
   });
+});
+
+Deno.test("parseCli() converts --stall-timeout to ms; 0 disables the probe", () => {
+  const args = parseCli(["run", "--stall-timeout", "0", "x"]);
+  assert.ok(args.command === "run");
+  assert.equal(args.stallTimeoutMs, 0);
+  const other = parseCli(["run", "--stall-timeout", "2.5", "x"]);
+  assert.ok(other.command === "run");
+  assert.equal(other.stallTimeoutMs, 2_500);
 });
 
 Deno.test("parseCli() collects repeated --tools and converts --timeout to ms", () => {

@@ -185,6 +185,11 @@ Deno.test("run: a second SIGINT kills a backend that does not finish, exit 130",
     assert.equal(sent, 2);
     assert.equal(result.code, 130, result.stderr);
     assert.equal(ofType(result.records, "turn.finished").length, 0);
+    // stdout still ends with a final record.
+    const last = result.records.at(-1);
+    assert.equal(last?.type, "host.error");
+    assert.equal(last?.code, "interrupted");
+    assert.equal(last?.exit_code, 130);
     const pid = Number(await Deno.readTextFile(pidFile));
     assert.ok(pid > 0);
     await assert.rejects(Deno.stat(`/proc/${pid}`), Deno.errors.NotFound, "backend still running");

@@ -1,6 +1,14 @@
 /** Ctrl-C typed on a real terminal (a pseudo-terminal driven by python3). */
 import assert from "node:assert/strict";
-import { FIXTURE_TOOLS, one, type Rec, REFERENCE_AGENT, ROOT, SCENARIO } from "./_cli.ts";
+import {
+  fakeAgent,
+  FIXTURE_TOOLS,
+  one,
+  type Rec,
+  REFERENCE_AGENT,
+  ROOT,
+  SCENARIO,
+} from "./_cli.ts";
 
 const PTY = `${ROOT}tests/e2e/fixtures/pty_ctrl_c.py`;
 
@@ -17,6 +25,8 @@ async function runOnTerminal(
   trigger: string,
   args: string[],
   secondAfterMs?: number,
+  env: Record<string, string> = {},
+  flags: string[] = ["-A"],
 ): Promise<{ code: number; records: Rec[]; stderr: string }> {
   const home = await Deno.makeTempDir({ prefix: "magi-tools-pty-" });
   try {
@@ -27,7 +37,7 @@ async function runOnTerminal(
         ...(secondAfterMs === undefined ? [] : ["--second-after", String(secondAfterMs)]),
         Deno.execPath(),
         "run",
-        "-A",
+        ...flags,
         `${ROOT}mod.ts`,
         ...args,
       ],
@@ -38,6 +48,7 @@ async function runOnTerminal(
         MC_HOME: home,
         MAGI_CODE_AGENT: REFERENCE_AGENT,
         MAGI_SCENARIO: SCENARIO,
+        ...env,
       },
     }).output();
     const result = JSON.parse(new TextDecoder().decode(output.stdout)) as {
@@ -65,5 +76,54 @@ Deno.test({
     assert.equal(finished.outcome, "cancelled");
     assert.equal(finished.cancelled_by, "signal");
     assert.equal(result.records.filter((r) => r.type === "host.error").length, 0);
+  },
+});
+
+Deno.test({
+  name: "run: Ctrl-C on the terminal runs the cancel flow under the start task's least flags too",
+  ignore: !(await hasPython()),
+  fn: async () => {
+    // Without full --allow-env the children start through setsid(1).
+    const flags = [
+      "--no-prompt",
+      "--allow-read",
+      "--allow-write",
+      "--allow-env=MAGI_CODE_AGENT,PATH",
+      "--allow-run",
+    ];
+    const args = ["run", "--tools", FIXTURE_TOOLS, "SLEEPY"];
+    const result = await runOnTerminal('"tool.call"', args, undefined, {}, flags);
+    assert.equal(result.code, 130, result.stderr);
+    const finished = one(result.records, "turn.finished");
+    assert.equal(finished.outcome, "cancelled");
+    assert.equal(finished.cancelled_by, "signal");
+  },
+});
+
+Deno.test({
+  name: "run: Ctrl-C twice on the terminal kills the backend's group, exit 130, a final record",
+  ignore: !(await hasPython()),
+  fn: async () => {
+    const pidFile = await Deno.makeTempFile();
+    try {
+      const result = await runOnTerminal(
+        '"turn.started"',
+        ["run", "--tools", FIXTURE_TOOLS, "--agent", fakeAgent("stall_run"), "hello"],
+        300,
+        { FAKE_PID_FILE: pidFile },
+      );
+      assert.equal(result.code, 130, result.stderr);
+      assert.equal(result.records.at(-1)?.type, "host.error");
+      assert.equal(result.records.at(-1)?.code, "interrupted");
+      const pid = Number(await Deno.readTextFile(pidFile));
+      assert.ok(pid > 0);
+      await assert.rejects(
+        Deno.stat(`/proc/${pid}`),
+        Deno.errors.NotFound,
+        "backend still running",
+      );
+    } finally {
+      await Deno.remove(pidFile);
+    }
   },
 });
