@@ -9,10 +9,11 @@
  */
 
 import { isErrorCode, ProtocolError } from "../protocol/errors.ts";
-import { INPUT_FRAME_BYTES, OUTPUT_FRAME_BYTES } from "../protocol/limits.ts";
+import { INPUT_FRAME_BYTES, OUTPUT_FRAME_BYTES, REQUEST_IDS } from "../protocol/limits.ts";
 import { encodeFrame } from "../protocol/framing.ts";
 import { decodeOutputFrame, requestFrame } from "../protocol/envelope.ts";
 import type { JsonObject } from "../protocol/json.ts";
+import type { z } from "zod";
 import {
   BaseHistoryPageResultSchema,
   EVENT_SCHEMAS,
@@ -24,9 +25,25 @@ import {
 import { readFrames } from "../transport/reader.ts";
 import { FrameWriter } from "../transport/writer.ts";
 import type { ExitInfo } from "../runtime/mod.ts";
-import { BackendExited, ClientClosed, ProtocolViolation } from "./errors.ts";
+import {
+  BackendExited,
+  ClientClosed,
+  ProtocolViolation,
+  RequestBudgetExhausted,
+} from "./errors.ts";
 import { type AgentEvent, EVENT_CAPABILITY } from "./events.ts";
 import { EventQueue } from "./event_queue.ts";
+import { parseExact, parseTolerant } from "./result_check.ts";
+
+/**
+ * Request IDs kept in reserve for `turn.cancel`, `status` and `shutdown`: other
+ * requests are refused locally ({@link RequestBudgetExhausted}) once only these
+ * are left of the backend's `limits.request_ids`.
+ */
+export const REQUEST_ID_RESERVE = 8;
+
+/** Methods that may use the reserved request IDs. */
+const RESERVE_METHODS: ReadonlySet<string> = new Set(["turn.cancel", "status", "shutdown"]);
 
 /** The pipes of a running backend. */
 export interface AgentTransport {
@@ -81,6 +98,8 @@ export class AgentConnection {
   #writer: FrameWriter;
   #pending = new Map<string, Pending>();
   #nextId = 1;
+  #idBudget: number = REQUEST_IDS;
+  #idsSent = 0;
   #instanceId: string | null = null;
   #lastSeq = 0;
   #negotiated = new Set<string>();
@@ -124,6 +143,16 @@ export class AgentConnection {
     return this.#done;
   }
 
+  /**
+   * Request IDs this connection may still send: the backend's advertised
+   * `limits.request_ids` (4096 until the `initialize` result arrives) minus
+   * the requests sent. The last {@link REQUEST_ID_RESERVE} are only used by
+   * `turn.cancel`, `status` and `shutdown`.
+   */
+  get remainingRequestIds(): number {
+    return Math.max(0, this.#idBudget - this.#idsSent);
+  }
+
   /** Best-effort `message.delta` events dropped because the consumer was slow. */
   get droppedDeltas(): number {
     return this.#queue.dropped;
@@ -147,7 +176,9 @@ export class AgentConnection {
    * Send one request with a fresh ID and wait for its validated result.
    * Rejects with `ProtocolError(code)` for an error response, with
    * `ProtocolViolation`/`BackendExited`/`ClientClosed` when the connection
-   * fails, with `RangeError` when the request frame would be too large, and
+   * fails, with `RangeError` when the request frame would be too large, with
+   * `RequestBudgetExhausted` (nothing sent) when the request would use a
+   * reserved request ID (see {@link AgentConnection.remainingRequestIds}), and
    * with the signal's reason when `signal` aborts (the ID stays retired).
    */
   request(method: string, params: JsonObject, options: RequestOptions = {}): Promise<unknown> {
@@ -157,6 +188,10 @@ export class AgentConnection {
       return Promise.reject(new TypeError(`Unknown method: ${method}`));
     }
     if (options.signal?.aborted) return Promise.reject(options.signal.reason);
+    const remaining = this.remainingRequestIds;
+    if (remaining <= (RESERVE_METHODS.has(method) ? 0 : REQUEST_ID_RESERVE)) {
+      return Promise.reject(new RequestBudgetExhausted(method, remaining));
+    }
     const id = `r${this.#nextId++}`;
     options.onRequestId?.(id);
     let bytes: Uint8Array;
@@ -180,6 +215,7 @@ export class AgentConnection {
       };
       signal?.addEventListener("abort", onAbort, { once: true });
       this.#pending.set(id, entry);
+      this.#idsSent++;
       if (!this.#writer.write(bytes)) {
         this.#fail(new ClientClosed("Cannot write to the backend"));
       }
@@ -287,14 +323,18 @@ export class AgentConnection {
       const schema = entry.method === "history.page" && !this.#negotiated.has("tool.cards")
         ? { result: BaseHistoryPageResultSchema }
         : METHOD_SCHEMAS[entry.method as keyof typeof METHOD_SCHEMAS];
-      const parsed = schema.result.safeParse(frame.result);
-      if (!parsed.success) {
-        return this.#fail(new ProtocolViolation(`Invalid ${entry.method} result`));
+      // Unknown additional result fields are ignored; anything else fails closed.
+      const parsed = parseTolerant(schema.result as z.ZodType<unknown>, frame.result);
+      if (!parsed.ok) {
+        return this.#fail(
+          new ProtocolViolation(`Invalid ${entry.method} result: ${parsed.detail}`),
+        );
       }
       this.#settle(frame.id, entry);
       if (entry.method === "initialize") {
         const result = parsed.data as InitializeResult;
         this.#negotiated = new Set(result.capabilities);
+        this.#idBudget = result.limits.request_ids;
       }
       if (entry.method === "shutdown") this.#shutdownAcknowledged = true;
       if (!entry.abandoned) entry.resolve(parsed.data);
@@ -306,8 +346,11 @@ export class AgentConnection {
     if (needs !== undefined && !this.#negotiated.has(needs)) {
       return this.#fail(new ProtocolViolation(`Event of a capability not negotiated: ${name}`));
     }
-    const parsed = EVENT_SCHEMAS[name].safeParse(frame.data);
-    if (!parsed.success) return this.#fail(new ProtocolViolation(`Invalid ${name} data`));
+    // Event data field sets are exact (wire contract).
+    const parsed = parseExact(EVENT_SCHEMAS[name] as z.ZodType<unknown>, frame.data);
+    if (!parsed.ok) {
+      return this.#fail(new ProtocolViolation(`Invalid ${name} data: ${parsed.detail}`));
+    }
     const event = { event: name, data: parsed.data, seq: frame.seq } as AgentEvent;
     for (const listener of this.#listeners) {
       try {

@@ -12,7 +12,12 @@
  * closes.
  */
 export class ProtocolViolation extends Error {
-  /** A fixed phrase naming the violated rule (never backend input). */
+  /**
+   * A bounded phrase naming the violated rule; for invalid result or event
+   * data it names the method or event, the field path and the issue code
+   * (e.g. `Invalid initialize result: limits.input_frame_bytes: expected number`).
+   * Never a value; field names outside the ID grammar show as `?`.
+   */
   readonly reason: string;
   /** Create the error for `reason`. */
   constructor(reason: string, options?: ErrorOptions) {
@@ -73,5 +78,31 @@ export class StaleSnapshot extends Error {
     this.name = "StaleSnapshot";
     this.code = code;
     this.what = what;
+  }
+}
+
+/**
+ * A request was refused locally, before it was sent, because it would use one
+ * of the request IDs the client keeps in reserve (or none are left). The
+ * backend retains a bounded number of request IDs per child (`limits.request_ids`,
+ * 4096 in version 1) and closes the connection with `request_limit` on the next
+ * new one, so the client stops short of that bound: the last few IDs stay
+ * available for `turn.cancel`, `status` and `shutdown`. The connection stays
+ * usable for those; restart the backend to continue.
+ */
+export class RequestBudgetExhausted extends Error {
+  /** The method that was refused. */
+  readonly method: string;
+  /** Request IDs still unused (all of them reserved) when it was refused. */
+  readonly remaining: number;
+  /** Create the error for `method` with `remaining` IDs left. */
+  constructor(method: string, remaining: number) {
+    super(
+      `Request ID budget exhausted: ${method} not sent, ${remaining} request IDs left for ` +
+        "turn.cancel, status and shutdown",
+    );
+    this.name = "RequestBudgetExhausted";
+    this.method = method;
+    this.remaining = remaining;
   }
 }

@@ -4,6 +4,10 @@
  * call ID; `client.tool.cancel` aborts it (also before the tool started);
  * the result parts go back as pipelined `client.tool.result` requests (all
  * parts sent in order without awaiting each response, then all awaited).
+ * When the connection's request-ID budget cannot take a call's parts (every
+ * part is a new request ID; the backend closes on its `request_ids` bound),
+ * no part of it is sent, no further call is run or answered, and
+ * `onRequestBudgetExhausted` is told once.
  *
  * @module
  */
@@ -15,6 +19,8 @@ import type {
   ClientToolResultParams,
 } from "../protocol/schemas/mod.ts";
 import type { AgentEvent } from "../client/events.ts";
+import { REQUEST_ID_RESERVE } from "../client/connection.ts";
+import { RequestBudgetExhausted } from "../client/errors.ts";
 import type { SummaryInput } from "../summary/records.ts";
 
 /** One call as the executor receives it. */
@@ -65,12 +71,23 @@ export interface CallExecutor {
 export interface ResultSender {
   /** Send one `client.tool.result` part. */
   clientToolResult(params: ClientToolResultParams): Promise<unknown>;
+  /**
+   * Request IDs the connection may still send, the last `REQUEST_ID_RESERVE`
+   * kept for `turn.cancel`/`status`/`shutdown` (absent: unbounded).
+   */
+  readonly remainingRequestIds?: number;
 }
 
 /** Options of {@link ToolCallSession}. */
 export interface ToolCallSessionOptions {
   /** Receives `tool.call`, `tool.cancel` and `tool.result` summary records. */
   onRecord?: (record: SummaryInput) => void;
+  /**
+   * Called once when the request-ID budget cannot take a call's result: from
+   * then on no call is run or answered (the connection should be ended, e.g.
+   * with a `host.error` naming the error).
+   */
+  onRequestBudgetExhausted?: (error: RequestBudgetExhausted) => void;
 }
 
 const EARLY_CANCELS = 1024;
@@ -93,12 +110,20 @@ export class ToolCallSession {
   #active = new Map<string, AbortController>();
   #tasks = new Set<Promise<void>>();
   #earlyCancels = new Set<string>();
+  #onExhausted: (error: RequestBudgetExhausted) => void;
+  #exhausted: RequestBudgetExhausted | null = null;
 
   /** Create the session over `sender` (the client) and `executor`. */
   constructor(sender: ResultSender, executor: CallExecutor, options: ToolCallSessionOptions = {}) {
     this.#sender = sender;
     this.#executor = executor;
     this.#onRecord = options.onRecord ?? (() => {});
+    this.#onExhausted = options.onRequestBudgetExhausted ?? (() => {});
+  }
+
+  /** Why calls are no longer run and answered, or null. */
+  get requestBudgetExhausted(): RequestBudgetExhausted | null {
+    return this.#exhausted;
   }
 
   /** Calls running or delivering results. */
@@ -132,6 +157,9 @@ export class ToolCallSession {
       arguments_bytes: new TextEncoder().encode(JSON.stringify(data.arguments)).length,
       deadline_ms: data.deadline_ms,
     });
+    // Nothing more is answered once the budget ran out; a call that could not
+    // send even one part is not run at all.
+    if (this.#exhausted !== null || !this.#fits(1)) return;
     const controller = new AbortController();
     if (this.#earlyCancels.delete(data.call_id)) controller.abort(new Error("cancelled"));
     this.#active.set(data.call_id, controller);
@@ -173,26 +201,33 @@ export class ToolCallSession {
       runId: data.run_id,
     }, controller.signal);
     const parts = result.parts.length > 0 ? result.parts : [""];
-    const sends = parts.map((text, part) => {
-      const params: ClientToolResultParams = {
-        session_id: data.session_id,
-        run_id: data.run_id,
-        call_id: data.call_id,
-        part,
-        last_part: part === parts.length - 1,
-        outcome: result.outcome,
-        text,
-      };
-      if (result.outcome === "error" && result.errorCode !== undefined) {
-        params.error_code = result.errorCode;
-      }
-      return this.#sender.clientToolResult(params);
-    });
+    // All parts or none: a call must never be left with a part missing.
+    const sends = this.#exhausted !== null || !this.#fits(parts.length)
+      ? []
+      : parts.map((text, part) => {
+        const params: ClientToolResultParams = {
+          session_id: data.session_id,
+          run_id: data.run_id,
+          call_id: data.call_id,
+          part,
+          last_part: part === parts.length - 1,
+          outcome: result.outcome,
+          text,
+        };
+        if (result.outcome === "error" && result.errorCode !== undefined) {
+          params.error_code = result.errorCode;
+        }
+        return this.#sender.clientToolResult(params);
+      });
     const settled = await Promise.allSettled(sends);
     const failure = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
     let delivery: "complete" | "rejected" | "failed" = "complete";
     let deliveryError: string | null = null;
-    if (failure !== undefined) {
+    if (sends.length === 0) {
+      delivery = "failed";
+      deliveryError = "RequestBudgetExhausted";
+    } else if (failure !== undefined) {
+      if (failure.reason instanceof RequestBudgetExhausted) this.#exhaust(failure.reason);
       const reason = failure.reason;
       if (reason instanceof ProtocolError) {
         // stale_call / stale_run after a cancel are expected: recorded, not fatal.
@@ -218,5 +253,19 @@ export class ToolCallSession {
       delivery,
       delivery_error: deliveryError,
     });
+  }
+
+  /** Whether `parts` more results fit the sender's budget; marks it exhausted if not. */
+  #fits(parts: number): boolean {
+    const remaining = this.#sender.remainingRequestIds;
+    if (remaining === undefined || remaining - REQUEST_ID_RESERVE >= parts) return true;
+    this.#exhaust(new RequestBudgetExhausted("client.tool.result", remaining));
+    return false;
+  }
+
+  #exhaust(error: RequestBudgetExhausted): void {
+    if (this.#exhausted !== null) return;
+    this.#exhausted = error;
+    this.#onExhausted(error);
   }
 }
