@@ -8,9 +8,10 @@
  *
  * It is a measuring fixture, not a conforming backend: to keep its own cost
  * out of the numbers it parses requests with plain `JSON.parse`, emits no
- * `activity` events, and it does not enforce `request_ids` (4,096) or
- * `calls_per_run` (256; it advertises a larger `calls_per_run` when asked
- * for more calls) so that one host process can serve 100,000 calls.
+ * `activity` events, and it neither enforces nor advertises the real
+ * `request_ids` (4,096) and `calls_per_run` (256) bounds: it advertises
+ * values large enough for the requested calls, so that one host process can
+ * serve 100,000 calls.
  *
  * Environment: `BENCH_STATS_FILE` (required), `BENCH_TOOL` (tool name,
  * default `trivial`), `BENCH_CALLS` (timed calls, default 0),
@@ -225,7 +226,15 @@ export async function serveFakeBackend(): Promise<void> {
         toolId = tools.find((t) => t.name === tool)?.tool_id ?? "";
         respond(id, {
           capabilities: [...BASE_CAPABILITIES, "client.tools"],
-          limits: { ...LIMITS },
+          // The host budgets its requests by request_ids (one per result part): advertise
+          // enough for every call of the run at the most parts a result may have.
+          limits: {
+            ...LIMITS,
+            request_ids: Math.max(
+              LIMITS.request_ids,
+              (calls + warmup) * CLIENT_TOOLS_LIMITS.result_parts + 64,
+            ),
+          },
           status: status(),
           descriptors: {
             "client.tools": {

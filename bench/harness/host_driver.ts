@@ -34,6 +34,8 @@ export interface HostRunSpec {
   concurrency: number;
   /** Sample the host's RSS every this many calls (0: start and end only). */
   rssEvery: number;
+  /** Kill the host and fail after this many ms (default 300,000). */
+  timeoutMs?: number;
 }
 
 /** What {@link measureHost} reports. */
@@ -89,6 +91,15 @@ export async function measureHost(spec: HostRunSpec): Promise<HostRunResult> {
       stdout: "piped",
       stderr: "inherit",
     }).spawn();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        child.kill("SIGKILL");
+      } catch {
+        // Already exited.
+      }
+    }, spec.timeoutMs ?? 300_000);
     let readyMs = -1;
     let lines = 0;
     const splitter = new LineSplitter();
@@ -99,6 +110,8 @@ export async function measureHost(spec: HostRunSpec): Promise<HostRunResult> {
       }
     }
     const status = await child.status;
+    clearTimeout(timer);
+    if (timedOut) throw new Error(`Host run timed out after ${spec.timeoutMs ?? 300_000} ms`);
     if (status.code !== 0 || readyMs < 0) {
       throw new Error(`Host run failed: exit ${status.code}, ready ${readyMs >= 0}`);
     }
