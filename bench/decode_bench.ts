@@ -14,6 +14,9 @@
  * - 64 KiB: the same `initialize` with 32 tools with larger input schemas,
  *   close to the input frame limit (the largest request a client sends).
  *
+ * On a machine shared with other work the averages follow the load; compare
+ * the `min` column (the cost without interference).
+ *
  * @module
  */
 
