@@ -6,6 +6,7 @@
  */
 
 import { redirectConsoleToStderr } from "../host/console.ts";
+import { guardOutput, type OutputGuard } from "../host/output_guard.ts";
 import { PROMPT_BYTES } from "../protocol/limits.ts";
 import { utf8ByteLength } from "../protocol/schemas/common.ts";
 import {
@@ -33,8 +34,9 @@ import { PACKAGE_VERSION } from "./version.ts";
 
 const encoder = new TextEncoder();
 
-function summaryWriter(): SummaryWriter {
-  return new SummaryWriter(writeStdout, {
+/** A summary writer over the guard's stdout, the only writer that reaches fd 1 while guarded. */
+function summaryWriter(guard: OutputGuard): SummaryWriter {
+  return new SummaryWriter(guard.writeStdout, {
     onError: (error) =>
       writeStderrLine(
         `magi-tools: Cannot write summaries to stdout: ${
@@ -59,10 +61,15 @@ export async function main(argv: string[]): Promise<number> {
       case "tools":
         return await toolsCommand(args);
       case "demo": {
-        const writer = summaryWriter();
-        const code = await demoCommand(writer, args.deltas);
-        await writer.flush();
-        return code;
+        const guard = guardOutput();
+        try {
+          const writer = summaryWriter(guard);
+          const code = await demoCommand(writer, args.deltas);
+          await writer.flush();
+          return code;
+        } finally {
+          guard.restore();
+        }
       }
       case "run":
         return await runCommand(args);
@@ -130,7 +137,9 @@ async function runCommand(args: RunArgs): Promise<number> {
         "magi-tools: magi-code is not on PATH and no --agent/MAGI_CODE_AGENT given: using the reference backend",
       );
     }
-    const writer = summaryWriter();
+    // Inline tools' raw stdout writes go to stderr and their exit calls fail the call.
+    const guard = guardOutput();
+    const writer = summaryWriter(guard);
     const code = await runHost({
       prompt,
       toolDirs: args.toolDirs,
@@ -143,8 +152,7 @@ async function runCommand(args: RunArgs): Promise<number> {
       timeoutMs: args.timeoutMs,
       stallTimeoutMs: args.stallTimeoutMs,
       writer,
-    });
-    await writer.flush();
+    }).finally(() => writer.flush()).finally(() => guard.restore());
     return code;
   } finally {
     terminal?.close();

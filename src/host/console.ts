@@ -5,9 +5,9 @@
  * `console.log` would corrupt that stream, so while tools may run the host
  * sends every stdout-writing console method to stderr instead.
  *
- * Only the console is covered: a tool that writes to `Deno.stdout` or
- * `process.stdout` directly is not stopped (the process sandbox, a later
- * issue, gives each tool its own stdout).
+ * Only the console is covered here; `output_guard.ts` routes direct writes
+ * to `Deno.stdout` / `process.stdout` to stderr while `run`/`demo` work, and
+ * process-isolated tools have their own stdout anyway.
  *
  * @module
  */

@@ -1,15 +1,6 @@
 /** Robustness of `run` over real pipes: early backend exits, stalls, output failures, messages. */
 import assert from "node:assert/strict";
-import {
-  fakeAgent,
-  FIXTURE_TOOLS,
-  ofType,
-  one,
-  REFERENCE_AGENT,
-  ROOT,
-  runCli,
-  SCENARIO,
-} from "./_cli.ts";
+import { fakeAgent, FIXTURE_TOOLS, ofType, one, ROOT, runCli } from "./_cli.ts";
 
 function run(prompt: string, ...flags: string[]): string[] {
   return ["run", "--tools", FIXTURE_TOOLS, ...flags, prompt];
@@ -82,39 +73,96 @@ Deno.test("run: a prompt on stdin that is not UTF-8 is a usage error naming the 
   assert.equal(output.stdout.length, 0);
 });
 
-Deno.test("run: a closed stdout cancels the turn (a 30 s tool) and exits 1", async () => {
-  const home = await Deno.makeTempDir({ prefix: "magi-tools-e2e-" });
-  try {
-    const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", `${ROOT}mod.ts`, ...run("SLEEPY")],
-      cwd: ROOT,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-      env: {
-        NO_COLOR: "1",
-        MC_HOME: home,
-        MAGI_CODE_AGENT: REFERENCE_AGENT,
-        MAGI_SCENARIO: SCENARIO,
-      },
-    }).spawn();
-    const stderr = new Response(child.stderr).text();
-    // Read until the tool runs (a 30 s sleep), then close the read end like `head` does.
-    const reader = child.stdout.getReader();
-    let seen = "";
-    while (!seen.includes('"tool.call"')) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      seen += new TextDecoder().decode(value);
-    }
-    await reader.cancel();
-    const guard = setTimeout(() => child.kill("SIGKILL"), 20_000);
-    const status = await child.status;
-    clearTimeout(guard);
-    const text = await stderr;
-    assert.equal(status.code, 1, text);
-    assert.match(text, /Cannot write summaries to stdout/);
-  } finally {
-    await Deno.remove(home, { recursive: true });
-  }
+Deno.test("run: a closed stdout cancels the turn and exits 1", async () => {
+  // The fake backend floods 2,000 deltas (far more than a pipe holds) and then waits for a
+  // turn.cancel that only a host noticing its broken stdout sends.
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      `${ROOT}mod.ts`,
+      ...run("hello", "--deltas", "--agent", fakeAgent("flood")),
+    ],
+    cwd: ROOT,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).spawn();
+  const stderr = new Response(child.stderr).text();
+  // Read one chunk, then close the read end like `head -c 10` does.
+  const reader = child.stdout.getReader();
+  await reader.read();
+  await reader.cancel();
+  const guard = setTimeout(() => child.kill("SIGKILL"), 20_000);
+  const status = await child.status;
+  clearTimeout(guard);
+  const text = await stderr;
+  assert.equal(status.code, 1, text);
+  assert.match(text, /Cannot write summaries to stdout/);
+});
+
+const ROBUST_TOOLS = `${ROOT}tests/e2e/fixtures/robust_tools`;
+const ROBUST = { env: { MAGI_SCENARIO: `${ROOT}tests/e2e/fixtures/scenarios/robust.jsonc` } };
+
+function robust(prompt: string): string[] {
+  return ["run", "--tools", ROBUST_TOOLS, prompt];
+}
+
+for (const [prompt, exit] of [["RUDE_DENO", 7], ["RUDE_PROCESS", 8]] as const) {
+  Deno.test(`run: an inline tool's raw stdout goes to stderr and its exit(${exit}) fails the call (${prompt})`, async () => {
+    const result = await runCli(robust(prompt), ROBUST);
+    // runCli parsed every stdout line as a summary record: nothing else reached stdout.
+    assert.equal(result.code, 0, result.stderr);
+    assert.doesNotMatch(result.stdout, /RAW/);
+    assert.match(result.stderr, /RAW-STDOUT\nRAW-STDOUT\nRAW-PROCESS-STDOUT/);
+    const tool = one(result.records, "tool.result");
+    assert.equal(tool.outcome, "error");
+    assert.equal(tool.error_code, "tool_failed");
+    assert.equal(tool.delivery, "complete");
+    assert.equal(one(result.records, "turn.finished").exit_code, 0);
+  });
+}
+
+Deno.test("run: an inline tool's exit from a stray callback is reported and the host goes on", async () => {
+  const result = await runCli(robust("RUDE_LATER"), ROBUST);
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stderr, /a tool must not end the host process/);
+  assert.equal(one(result.records, "tool.result").outcome, "success");
+  assert.equal(one(result.records, "turn.finished").outcome, "completed");
+});
+
+Deno.test("run: a throwing tool is answered tool_failed with its message only", async () => {
+  const result = await runCli(robust("THROW"), ROBUST);
+  assert.equal(result.code, 0, result.stderr);
+  const tool = one(result.records, "tool.result");
+  assert.equal(tool.error_code, "tool_failed");
+  assert.equal(tool.delivery, "complete");
+  const text = String(one(result.records, "message").text);
+  assert.match(text, /disk on fire/);
+  assert.doesNotMatch(text, /at .*thrower\.ts/, "no stack trace to the model");
+  assert.match(result.stderr, /thrower\.ts/, "the stack goes to stderr");
+});
+
+Deno.test("run: arguments that do not fit the schema are answered invalid_arguments, nothing runs", async () => {
+  const result = await runCli(robust("BADARGS"), ROBUST);
+  assert.equal(result.code, 0, result.stderr);
+  const tool = one(result.records, "tool.result");
+  assert.equal(tool.error_code, "invalid_arguments");
+  assert.equal(tool.delivery, "complete");
+  assert.match(String(one(result.records, "message").text), /message: required/);
+});
+
+Deno.test("run: a call naming an unregistered tool is answered unknown_tool over real pipes", async () => {
+  const agent = `${Deno.execPath()} run -A ${ROOT}tests/e2e/fixtures/rename_calls_backend.ts`;
+  const result = await runCli(["run", "--tools", ROBUST_TOOLS, "--agent", agent, "hello"], {
+    env: { FAKE_ARGS: JSON.stringify({ message: "never runs" }) },
+  });
+  assert.equal(result.code, 0, result.stderr);
+  const tool = one(result.records, "tool.result");
+  assert.equal(tool.name, "not_registered");
+  assert.equal(tool.outcome, "error");
+  assert.equal(tool.error_code, "unknown_tool");
+  assert.equal(tool.delivery, "complete");
+  assert.doesNotMatch(result.stderr, /never runs/);
 });
