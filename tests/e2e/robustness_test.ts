@@ -166,3 +166,19 @@ Deno.test("run: a call naming an unregistered tool is answered unknown_tool over
   assert.equal(tool.delivery, "complete");
   assert.doesNotMatch(result.stderr, /never runs/);
 });
+
+Deno.test("run: an inline tool ignoring its signal is abandoned and answered cancelled in time", async () => {
+  const result = await runCli([
+    ...robust("STUBBORN_INLINE").slice(0, -1),
+    "--timeout",
+    "1",
+    "STUBBORN_INLINE",
+  ], ROBUST);
+  assert.equal(result.code, 1, result.stderr);
+  const tool = one(result.records, "tool.result");
+  assert.equal(tool.outcome, "cancelled");
+  assert.equal(tool.abandoned, true);
+  assert.equal(tool.killed, false);
+  assert.equal(tool.delivery, "complete");
+  assert.equal(one(result.records, "turn.finished").cancelled_by, "timeout");
+});
