@@ -127,3 +127,23 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "run: --approve ask with nobody answering lets the approval expire: deny, no call",
+  ignore: !(await hasPython()),
+  fn: async () => {
+    // MAGI_APPROVAL_EXPIRY_MS shortens the reference backend's 60 s approval expiry.
+    const result = await runOnTerminal(
+      "NEVER-TYPE-CTRL-C",
+      ["run", "--tools", FIXTURE_TOOLS, "--approve", "ask", "APPROVE"],
+      undefined,
+      { MAGI_APPROVAL_EXPIRY_MS: "500" },
+    );
+    assert.equal(result.code, 0, result.stderr);
+    const approval = one(result.records, "approval");
+    assert.equal(approval.decision, "deny");
+    assert.equal(approval.decided_by, "expiry");
+    assert.equal(result.records.filter((r) => r.type === "tool.call").length, 0);
+    assert.equal(one(result.records, "turn.finished").outcome, "completed");
+  },
+});
