@@ -9,7 +9,7 @@
 import type { ErrorCode } from "../protocol/errors.ts";
 import { LIMITS } from "../protocol/limits.ts";
 import type { ClientToolResultParams } from "../protocol/schemas/mod.ts";
-import { ApprovalBook } from "./approvals.ts";
+import { APPROVAL_EXPIRY_ENV, ApprovalBook, approvalExpiryFrom } from "./approvals.ts";
 import { EventChannel } from "./channel.ts";
 import { type RegisteredTool, validateClientTools } from "./client_tool_defs.ts";
 import { ADMISSIBLE, advertised } from "./capabilities.ts";
@@ -62,7 +62,7 @@ export class Backend {
   readonly #outbox: Outbox;
   readonly #options: BackendOptions;
   readonly #channel: EventChannel;
-  readonly #approvals = new ApprovalBook();
+  readonly #approvals: ApprovalBook;
   readonly #calls: CallBook;
   readonly #startupAbort = new AbortController();
   #admission: Admission = { phase: "uninitialized" };
@@ -83,6 +83,9 @@ export class Backend {
     this.#outbox = outbox;
     this.#options = options;
     this.#channel = new EventChannel(outbox);
+    this.#approvals = new ApprovalBook({
+      expiryMs: approvalExpiryFrom(options.env(APPROVAL_EXPIRY_ENV)),
+    });
     this.#calls = new CallBook((event, data) => this.#channel.critical(event, data));
   }
 
@@ -219,7 +222,7 @@ export class Backend {
       const { capabilities, descriptors } = advertised(required, tools);
       const result: Record<string, unknown> = {
         capabilities,
-        limits: { ...LIMITS },
+        limits: { ...LIMITS, approval_expiry_ms: this.#approvals.expiryMs },
         status: this.#status(),
       };
       if (Object.keys(descriptors).length > 0) result.descriptors = descriptors;

@@ -68,7 +68,7 @@ export class RunCalls {
       run_id: scope.runId,
       approval_id: ticket.approvalId,
       summary: boundSummary(summary),
-      expires_in_ms: approvals.expiryMs,
+      expires_in_ms: ticket.remainingMs(),
     });
     if (!sent || signal.aborted) approvals.denyRun(scope.runId);
     return await ticket.decision;

@@ -182,3 +182,53 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "an unanswered approval expires: default deny, no call, the run completes; a late answer is stale_approval (reference, MAGI_APPROVAL_EXPIRY_MS)",
+  ignore: !REFERENCE,
+  fn: async () => {
+    const ws = await Workspace.create();
+    try {
+      const scenario = await ws.writeScenario({
+        turns: [{
+          steps: [
+            { call: { tool: "save_note", arguments: { text: "x" }, label: "note" } },
+            { diagnostic: { code: "after_approval", summary: "The approval was decided" } },
+            { sleep: 1_000 },
+            { say: "{{results}}" },
+          ],
+        }],
+      });
+      const env = { MAGI_SCENARIO: scenario, MAGI_APPROVAL_EXPIRY_MS: "300" };
+      await withBackend({ workspace: ws, env }, async (b) => {
+        const init = await initialize(b, TOOLS);
+        const limits = init.limits as Record<string, unknown>;
+        assert.equal(limits.approval_expiry_ms, 300, "the advertised bound is the effective one");
+        const run = await startTurn(b, "save a note");
+        const asked = await b.waitEvent("approval.requested", ofRun(run), { from: run.from });
+        const expires = asked.data.expires_in_ms as number;
+        assert.ok(expires > 0 && expires <= 300, `expires_in_ms ${expires}`);
+        // Nobody answers: expiry decides, the run goes on to its next step.
+        await b.waitEvent("diagnostic", (d) => ofRun(run)(d) && d.code === "after_approval", {
+          from: asked.index,
+        });
+        const late = await b.request("approval.answer", {
+          session_id: run.sessionId,
+          run_id: run.runId,
+          approval_id: asked.data.approval_id,
+          allow: true,
+        });
+        assert.deepEqual(late.error, { code: "stale_approval" }, "expired: never authorized");
+        const fin = await waitFinished(b, run);
+        assert.equal(fin.data.outcome, "completed");
+        assert.equal(runEvents(b, run).some((e) => e.event === "client.tool.call"), false);
+        const reply = runEvents(b, run).filter((e) => e.event === "message.reconcile")
+          .map((e) => String(e.data.text)).join("");
+        assert.equal(reply, "save_note → denied", "the model saw a denied result");
+      });
+    } finally {
+      await ws.dispose();
+    }
+  },
+});

@@ -6,7 +6,15 @@
 import assert from "node:assert/strict";
 import { REFERENCE } from "./_command.ts";
 import { withBackend, Workspace } from "./_harness.ts";
-import { initialize, ofRun, readTool, startTurn, toolPrompt } from "./_fixtures.ts";
+import {
+  initialize,
+  ofRun,
+  readTool,
+  startTurn,
+  toolPrompt,
+  waitFinished,
+  withScenario,
+} from "./_fixtures.ts";
 import { frame } from "./_wire.ts";
 
 Deno.test("a client that stops reading stdout makes the backend exit 1 without stderr", async () => {
@@ -87,4 +95,31 @@ Deno.test("EOF during an active turn drains and exits within the bounds", async 
       assert.equal(cancel.data.reason, "shutdown");
     }
   });
+});
+
+/*
+ * output_unavailable. Critical run events wait at most 2,000 ms for output room; a failed
+ * wait fails the run with output_unavailable. Over a pipe whose reader stops, the reference
+ * backend's transport deadline always fires first: the oldest pending frame was enqueued
+ * before the critical event began to wait, and its 2,000 ms deadline ends the child (exit 1,
+ * the test above). A reader that drains makes room, so the wait succeeds. The code is
+ * therefore reached over pipes only through the scripted provider (see
+ * docs/reference-backend.md, "Reachability of error codes").
+ */
+Deno.test({
+  name: "a run failing with output_unavailable reports it in run.finished (reference scenario)",
+  ignore: !REFERENCE,
+  fn: async () => {
+    await withScenario(
+      { turns: [{ steps: [{ say: "partial" }, { fail: "output_unavailable" }] }] },
+      async (b) => {
+        await initialize(b);
+        const run = await startTurn(b, "go");
+        const fin = await waitFinished(b, run);
+        assert.equal(fin.data.outcome, "failed");
+        assert.equal(fin.data.error_code, "output_unavailable");
+        assert.equal(fin.data.persistence, "durable");
+      },
+    );
+  },
 });

@@ -281,3 +281,32 @@ Deno.test({
     });
   },
 });
+
+Deno.test({
+  name:
+    "shutdown during a slow session.open answers it operation_cancelled and keeps the attachment unchanged (reference)",
+  ignore: !REFERENCE,
+  fn: async () => {
+    await inWorkspace(async (ws) => {
+      let sid = "";
+      await withBackend({ workspace: ws }, async (b) => {
+        await initialize(b);
+        sid = await durableSession(b);
+      });
+      await withBackend({ workspace: ws, env: { MAGI_OPERATION_DELAY_MS: "5000" } }, async (b) => {
+        await initialize(b);
+        const from = b.frames.length;
+        const open = await b.sendRequest("session.open", { session_id: sid });
+        assert.deepEqual((await b.request("session.create")).error, { code: "busy" });
+        assert.equal((await b.call("status")).session_id, null, "not attached while pending");
+        assert.deepEqual(await b.call("shutdown"), { state: "stopping" });
+        assert.deepEqual((await b.waitResponse(open, 2_000, from)).error, {
+          code: "operation_cancelled",
+        });
+        await b.expectExit(0);
+      });
+      const leases = await filesNamed(`${ws.mcHome}/sessions`, ".lock");
+      assert.deepEqual(leases, [], "a cancelled open leaves no writer lease behind");
+    });
+  },
+});

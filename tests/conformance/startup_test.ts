@@ -11,11 +11,18 @@ import { REFERENCE } from "./_command.ts";
 import { Backend, withBackend, Workspace } from "./_harness.ts";
 import { initialize, PART1_CAPABILITIES } from "./_fixtures.ts";
 
-/** Initialize in a workspace whose settings make startup fail with `code`. */
-async function expectStartupFailure(settings: string, code: string): Promise<void> {
+/**
+ * Initialize in a workspace whose settings (text, or a preparation step) make startup fail
+ * with `code`.
+ */
+async function expectStartupFailure(
+  setup: string | ((ws: Workspace) => Promise<void>),
+  code: string,
+): Promise<void> {
   const ws = await Workspace.create();
   try {
-    await ws.writeSettings(settings);
+    if (typeof setup === "string") await ws.writeSettings(setup);
+    else await setup(ws);
     await withBackend({ workspace: ws }, async (b) => {
       const res = await b.request("initialize", { required_capabilities: [...PART1_CAPABILITIES] });
       assert.deepEqual(res.error, { code });
@@ -72,6 +79,16 @@ Deno.test({
       JSON.stringify({ mcp: { servers: { x: { enabled: true, command: "/bin/false" } } } }),
       "mcp_unavailable",
     ),
+});
+
+Deno.test({
+  name: "an unusable storage root ($MC_HOME/sessions is a regular file) fails with startup_failed",
+  ignore: !REFERENCE,
+  fn: () =>
+    expectStartupFailure(async (ws) => {
+      await Deno.mkdir(ws.mcHome, { recursive: true });
+      await Deno.writeTextFile(`${ws.mcHome}/sessions`, "not a directory\n");
+    }, "startup_failed"),
 });
 
 Deno.test({
