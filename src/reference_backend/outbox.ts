@@ -91,16 +91,12 @@ export class Outbox {
   }
 
   /**
-   * Wait until pending frames are below `below` (default: the response reserve), at most
-   * `timeoutMs`.
-   * Resolves false on timeout, abort or writer failure.
+   * Wait until pending frames leave the response reserve free (fewer than 24 pending), at
+   * most `timeoutMs`. Resolves false on timeout, abort or writer failure.
    */
-  async waitForRoom(
-    timeoutMs: number,
-    options: { below?: number; signal?: AbortSignal } = {},
-  ): Promise<boolean> {
+  async waitForRoom(timeoutMs: number, options: { signal?: AbortSignal } = {}): Promise<boolean> {
     const { signal } = options;
-    const limit = options.below ?? PENDING_OUTPUT_FRAMES - RESPONSE_RESERVE;
+    const limit = PENDING_OUTPUT_FRAMES - RESPONSE_RESERVE;
     const until = Date.now() + timeoutMs;
     while (this.#writer.pending >= limit) {
       if (this.#writer.failed !== null || signal?.aborted || Date.now() >= until) return false;

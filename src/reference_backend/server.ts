@@ -3,6 +3,11 @@
  * request ID registry and the gate, dispatch to the backend, and closing (shutdown, EOF,
  * fatal input errors) with bounded cleanup and draining.
  *
+ * Reading never waits for output: requests (`turn.cancel` and `shutdown` included) are
+ * admitted while output is slow or stalled. The writer alone enforces the 32-frame bound
+ * and the 2,000 ms deadline (exit 1); callers bound their in-flight requests, and run
+ * events leave 8 of the 32 frames to responses (see `channel.ts`).
+ *
  * Exit codes: 0 after a clean close whose output drained within 2,000 ms (also after
  * `protocol_mismatch`, `request_limit` and `frame_too_large`, which close the connection
  * once their error is written); 1 on transport failure or when cleanup/draining expired.
@@ -17,9 +22,6 @@ import { readFrames } from "../transport/reader.ts";
 import { Backend } from "./backend.ts";
 import { admitRequest } from "./dispatch.ts";
 import { Outbox } from "./outbox.ts";
-
-/** Pending output frames at which the read loop waits for the writer before the next frame. */
-const READ_PAUSE_PENDING = 16;
 
 /** Options of {@link serve}. */
 export interface ServeOptions {
@@ -92,11 +94,6 @@ export function serve(options: ServeOptions): Promise<number> {
   const readLoop = async (): Promise<void> => {
     for await (const item of readFrames(options.stdin, { signal: readAbort.signal })) {
       if (closing) break;
-      // Let the writer flush before answering more of a pipelined batch; a stalled
-      // writer still fails by its own deadline.
-      if (outbox.pending >= READ_PAUSE_PENDING) {
-        await outbox.waitForRoom(OUTPUT_DEADLINE_MS, { below: READ_PAUSE_PENDING });
-      }
       if (item.kind === "frame") {
         onFrame(item.text);
         continue;

@@ -123,3 +123,43 @@ Deno.test({
     );
   },
 });
+
+Deno.test({
+  name:
+    "shutdown is admitted while a long reply drains slowly to the client; the run ends cancelled (reference scenario)",
+  ignore: !REFERENCE,
+  fn: async () => {
+    // 300 segments of 16,000 bytes (4 reconcile parts each): far longer than the test runs.
+    const steps = Array.from({ length: 300 }, () => ({ say: "0123456789abcdef", repeat: 1_000 }));
+    await withScenario({ turns: [{ steps }] }, async (b) => {
+      await initialize(b);
+      const run = await startTurn(b, "talk slowly");
+      await b.waitEvent("message.reconcile", ofRun(run), { from: run.from });
+      // Read stdout in short bursts: output drains, but more slowly than the run produces it,
+      // well within the 2,000 ms output deadline.
+      let reading = true;
+      const trickle = (async () => {
+        while (reading) {
+          b.resumeReading();
+          await b.settle(5);
+          b.pauseReading();
+          await b.settle(30);
+        }
+        b.resumeReading();
+      })();
+      try {
+        await b.settle(300);
+        const from = b.frames.length;
+        const id = await b.sendRequest("shutdown", {});
+        const stopping = await b.waitResponse(id, 8_000, from);
+        assert.deepEqual(stopping.result, { state: "stopping" });
+        const fin = await waitFinished(b, run);
+        assert.equal(fin.data.outcome, "cancelled", "shutdown was admitted before the reply ended");
+      } finally {
+        reading = false;
+        await trickle;
+      }
+      await b.expectExit(0);
+    });
+  },
+});
