@@ -1,6 +1,7 @@
 /**
- * The backend's operations over one child's state: initialization, status, sessions,
- * turns, approvals and client tool results. Long work runs as async tasks; the read loop
+ * The backend's operations over one child's state: initialization, status, turns, approvals
+ * and client tool results; session, history, catalog and selection operations go to the
+ * session worker (`session_worker.ts`). Long work runs as async tasks; the read loop
  * never waits for it.
  *
  * @module
@@ -8,38 +9,20 @@
 
 import type { ErrorCode } from "../protocol/errors.ts";
 import { LIMITS } from "../protocol/limits.ts";
-import type { ClientToolResultParams } from "../protocol/schemas/mod.ts";
+import type { ClientToolResultParams, Method } from "../protocol/schemas/mod.ts";
 import { APPROVAL_EXPIRY_ENV, ApprovalBook, approvalExpiryFrom } from "./approvals.ts";
+import { ADMISSIBLE, advertised } from "./capabilities.ts";
 import { EventChannel } from "./channel.ts";
 import { type RegisteredTool, validateClientTools } from "./client_tool_defs.ts";
-import { ADMISSIBLE, advertised } from "./capabilities.ts";
 import { CallBook } from "./client_tools.ts";
-import type { Method } from "../protocol/schemas/mod.ts";
 import type { Outbox, ResponsePayload } from "./outbox.ts";
-import { type Attachment, Sessions } from "./sessions.ts";
+import { type SelectionFields, SelectionState } from "./selection_state.ts";
+import { attachmentOf, Sessions } from "./sessions.ts";
+import { type BaseContext, SessionWorker } from "./session_worker.ts";
 import { runStartup } from "./startup.ts";
 import { type Admission, statusObject } from "./status.ts";
 import { Run } from "./turn.ts";
-import { OperationSlot } from "./operation_slot.ts";
-import { CatalogState } from "./catalog.ts";
-import { SessionListing } from "./listing.ts";
-import { type SelectionFields, SelectionState } from "./selection_state.ts";
-import {
-  catalogStatusWork,
-  catalogWork,
-  discoverWork,
-  historyWork,
-  listWork,
-  observeForTurn,
-  refreshWork,
-  restoreSelection,
-  selectWork,
-  startupSelectionOf,
-  type WorkContext,
-} from "./workers.ts";
-
-/** Test hook: delay every session-worker operation by this many ms (cancellable). */
-const DELAY_ENV = "MAGI_OPERATION_DELAY_MS";
+import { observeForTurn, startupSelectionOf } from "./workers.ts";
 
 type Reply = (payload: ResponsePayload) => void;
 
@@ -70,13 +53,11 @@ export class Backend {
   #tools = new Map<string, RegisteredTool>();
   #sessions: Sessions | null = null;
   #init: Pending | null = null;
-  readonly #slot = new OperationSlot();
+  readonly #worker: SessionWorker;
   #run: Run | null = null;
   #runDone: Promise<void> | null = null;
   #selection: SelectionState | null = null;
   #startupSelection: SelectionFields | null = null;
-  readonly #catalog = new CatalogState();
-  readonly #listing = new SessionListing();
 
   /** Operate over `outbox`. */
   constructor(outbox: Outbox, options: BackendOptions) {
@@ -87,6 +68,11 @@ export class Backend {
       expiryMs: approvalExpiryFrom(options.env(APPROVAL_EXPIRY_ENV)),
     });
     this.#calls = new CallBook((event, data) => this.#channel.critical(event, data));
+    this.#worker = new SessionWorker({
+      env: options.env,
+      context: () => this.#context(),
+      runActive: () => this.#run !== null,
+    });
   }
 
   /** Whether initialization was admitted (pending, ready or failed). */
@@ -111,9 +97,6 @@ export class Backend {
     if (phase.phase === "starting") return respond(error("not_initialized"));
     if (phase.phase === "failed") return respond(error(phase.code));
     switch (method) {
-      case "session.create":
-      case "session.open":
-        return this.#sessionWork(id, method, params as { session_id?: string }, respond);
       case "turn.start":
         return this.#turnStart(params as { session_id: string; prompt: string }, respond);
       case "turn.cancel":
@@ -123,31 +106,17 @@ export class Backend {
       case "client.tool.result":
         return respond(this.#toolResult(params as ClientToolResultParams));
       case "operation.cancel":
-        return respond(this.#operationCancel((params as { operation_id: string }).operation_id));
-      case "history.page":
-      case "selection.set": {
-        const sessionId = (params as { session_id: string }).session_id;
-        const attachment = this.#attachmentFor(sessionId);
-        if (typeof attachment === "string") return respond(error(attachment));
-        return this.#worker(
-          id,
-          respond,
-          (context) =>
-            method === "history.page"
-              ? historyWork(context, attachment, params as Record<string, unknown>)
-              : selectWork(context, attachment, params as Record<string, unknown>),
-        );
-      }
+        return respond(this.#worker.cancel((params as { operation_id: string }).operation_id));
+      case "session.create":
+      case "session.open":
       case "session.list":
-        return this.#worker(id, respond, (c) => listWork(c, params as Record<string, unknown>));
       case "session.discover":
-        return this.#worker(id, respond, (c) => discoverWork(c, params as Record<string, unknown>));
+      case "history.page":
+      case "selection.set":
       case "model.catalog":
-        return this.#worker(id, respond, (c) => catalogWork(c, params as Record<string, unknown>));
       case "model.catalog.status":
-        return this.#worker(id, respond, (c) => catalogStatusWork(c));
       case "model.refresh":
-        return this.#worker(id, respond, (c) => refreshWork(c, params as Record<string, unknown>));
+        return this.#worker.run(id, method, params, respond);
       default:
         return respond(error("unsupported_method"));
     }
@@ -166,7 +135,7 @@ export class Backend {
       this.#admission = { phase: "failed", code: "startup_cancelled", contextId: null };
       init.reply(error("startup_cancelled"));
     }
-    this.#slot.cancelAll();
+    this.#worker.cancelAll();
     this.#run?.cancel("shutdown");
     const done = this.#runDone;
     let finished = true;
@@ -239,8 +208,8 @@ export class Backend {
     });
   }
 
-  /** The context of a worker operation, or null before readiness. */
-  #context(signal: AbortSignal): WorkContext | null {
+  /** The child's part of a worker operation's context, or null before readiness. */
+  #context(): BaseContext | null {
     const admission = this.#admission;
     const sessions = this.#sessions;
     const selection = this.#selection;
@@ -255,78 +224,21 @@ export class Backend {
       sessions,
       selection,
       startup,
-      catalog: this.#catalog,
-      listing: this.#listing,
       env: this.#options.env,
-      signal,
       cards: this.#negotiated.has("tool.cards"),
     };
   }
 
-  /**
-   * Run `work` on the single session worker: `busy` while a run or another operation is
-   * active; `operation.cancel` and shutdown settle it with `operation_cancelled`.
-   */
-  #worker(
-    id: string,
-    reply: Reply,
-    work: (context: WorkContext) => Promise<ResponsePayload>,
-  ): void {
-    if (this.#run !== null || this.#slot.busy) return reply(error("busy"));
-    const operation = this.#slot.begin(id, reply);
-    const context = this.#context(operation.signal);
-    if (context === null) return this.#slot.finish(operation, error("not_initialized"));
-    const delay = Number(this.#options.env(DELAY_ENV) ?? 0);
-    void pause(Number.isFinite(delay) ? delay : 0, operation.signal)
-      .then(() => operation.signal.aborted ? error("operation_cancelled") : work(context))
-      .catch(() => error("operation_cancelled"))
-      .then((payload) => this.#slot.finish(operation, payload));
-  }
-
   /** Turn admission: a changed effort observation → `stale_selection` (see workers.ts). */
   #admitTurn(): Promise<ErrorCode | null> {
-    const context = this.#context(new AbortController().signal);
+    const context = this.#worker.contextFor(new AbortController().signal);
     return context === null ? Promise.resolve(null) : observeForTurn(context);
   }
 
-  #operationCancel(operationId: string): ResponsePayload {
-    if (!this.#slot.cancel(operationId)) return error("stale_operation");
-    return { result: { cancellation_requested: true } };
-  }
-
-  #sessionWork(
-    id: string,
-    method: "session.create" | "session.open",
-    params: { session_id?: string },
-    reply: Reply,
-  ): void {
-    this.#worker(id, reply, async (context) => {
-      const sessions = context.sessions;
-      const outcome = await (method === "session.create"
-        ? sessions.create().then((result) => ({ ok: true as const, result, preferences: null }))
-        : sessions.open(params.session_id ?? "")).catch(() => ({
-          ok: false as const,
-          code: "session_invalid" as ErrorCode,
-        }));
-      if (!outcome.ok) {
-        return error(outcome.code);
-      }
-      const notices = await restoreSelection(context, outcome.preferences).catch(() => []);
-      return { result: { ...outcome.result, notices: [...outcome.result.notices, ...notices] } };
-    });
-  }
-
-  #attachmentFor(sessionId: string): Attachment | ErrorCode {
-    const attached = this.#sessions?.attached ?? null;
-    if (attached === null) return "session_missing";
-    if (attached.id !== sessionId) return "stale_session";
-    return attached;
-  }
-
   #turnStart(params: { session_id: string; prompt: string }, reply: Reply): void {
-    const attachment = this.#attachmentFor(params.session_id);
+    const attachment = attachmentOf(this.#sessions, params.session_id);
     if (typeof attachment === "string") return reply(error(attachment));
-    if (this.#run !== null || this.#slot.busy) return reply(error("busy"));
+    if (this.#run !== null || this.#worker.busy) return reply(error("busy"));
     if (params.prompt.trim() === "") return reply(error("invalid_params"));
     const admission = this.#admission;
     if (admission.phase !== "ready" || this.#sessions === null) {
@@ -355,7 +267,7 @@ export class Backend {
   }
 
   #turnCancel(params: { session_id: string; run_id: string }): ResponsePayload {
-    const attachment = this.#attachmentFor(params.session_id);
+    const attachment = attachmentOf(this.#sessions, params.session_id);
     if (typeof attachment === "string") return error(attachment);
     const run = this.#run;
     if (run === null || run.id !== params.run_id || run.finished) return error("stale_run");
@@ -364,7 +276,7 @@ export class Backend {
   }
 
   #approvalAnswer(params: ApprovalAnswer): ResponsePayload {
-    const attachment = this.#attachmentFor(params.session_id);
+    const attachment = attachmentOf(this.#sessions, params.session_id);
     if (typeof attachment === "string") return error(attachment);
     const recorded = this.#approvals.answer({
       sessionId: params.session_id,
@@ -375,7 +287,7 @@ export class Backend {
   }
 
   #toolResult(params: ClientToolResultParams): ResponsePayload {
-    const attachment = this.#attachmentFor(params.session_id);
+    const attachment = attachmentOf(this.#sessions, params.session_id);
     if (typeof attachment === "string") return error(attachment);
     const run = this.#run;
     if (run === null || run.id !== params.run_id || run.finished) return error("stale_run");
@@ -390,20 +302,6 @@ interface ApprovalAnswer {
   run_id: string;
   approval_id: string;
   allow: boolean;
-}
-
-/** Wait `ms` (resolves early when `signal` aborts). */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  if (ms <= 0) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done, { once: true });
-  });
 }
 
 function error(code: ErrorCode): ResponsePayload {

@@ -163,3 +163,17 @@ async function exists(path: string): Promise<boolean> {
     return false;
   }
 }
+
+/**
+ * The attachment a request addresses by `sessionId`: `session_missing` when nothing is
+ * attached, `stale_session` when another session is.
+ */
+export function attachmentOf(
+  sessions: Sessions | null,
+  sessionId: unknown,
+): Attachment | "session_missing" | "stale_session" {
+  const attached = sessions?.attached ?? null;
+  if (attached === null) return "session_missing";
+  if (attached.id !== sessionId) return "stale_session";
+  return attached;
+}

@@ -1,25 +1,24 @@
 /**
- * One run: input persistence, the scripted provider's steps, cleanup of calls and
- * approvals, the outcome record and exactly one `run.finished` after all of it.
+ * One run: input persistence, the scripted provider's steps (`run_steps.ts`), cleanup of
+ * calls and approvals, the outcome record and exactly one `run.finished` after all of it.
  *
  * @module
  */
 
 import type { ErrorCode } from "../protocol/errors.ts";
-import { EVENT_CHUNK_BYTES, RUN_ACTIVITIES } from "../protocol/limits.ts";
+import { RUN_ACTIVITIES } from "../protocol/limits.ts";
 import type { ApprovalBook } from "./approvals.ts";
 import type { EventChannel } from "./channel.ts";
 import type { RegisteredTool } from "./client_tool_defs.ts";
-import type { CallBook, CancelReason, ToolResult } from "./client_tools.ts";
+import type { CallBook, CancelReason } from "./client_tools.ts";
 import { planTurn } from "./planner.ts";
-import { executeSteps, type RunActions, RunCancelled, RunFailure } from "./provider.ts";
-import { type CallStep, pickTurn, type Step } from "./scenario.ts";
+import { executeSteps, RunCancelled, RunFailure } from "./provider.ts";
+import { pickTurn, type Step } from "./scenario.ts";
 import { RunCalls } from "./run_calls.ts";
-import { ContentBudget, splitUtf8 } from "./segments.ts";
+import { RunSteps } from "./run_steps.ts";
 import type { Attachment, Sessions } from "./sessions.ts";
 import { type Runtime, SCRIPTED_PROVIDER } from "./startup.ts";
 import { boundSummary } from "./summary.ts";
-import { cardContent } from "./cards.ts";
 
 /** What a run needs from the child. */
 export interface RunDeps {
@@ -42,13 +41,13 @@ export interface RunDeps {
 type Outcome = "completed" | "cancelled" | "failed";
 
 /** One admitted run. */
-export class Run implements RunActions {
+export class Run {
   /** Run ID (UUID). */
   readonly id: string = crypto.randomUUID();
   readonly #deps: RunDeps;
   readonly #abort = new AbortController();
-  readonly #budget = new ContentBudget();
   readonly #calls: RunCalls;
+  readonly #steps: RunSteps;
   #cancelReason: CancelReason | null = null;
   #degraded = false;
   #finished = false;
@@ -75,6 +74,16 @@ export class Run implements RunActions {
             summary: boundSummary(`Client tool ${name}`),
           })
           .then(() => {}, () => this.#degrade()),
+    });
+    this.#steps = new RunSteps({
+      scope: this.#scope(),
+      channel: deps.channel,
+      attachment: deps.attachment,
+      calls: this.#calls,
+      cards: deps.cards,
+      signal: this.#abort.signal,
+      countActivity: () => this.#countActivity(),
+      degrade: () => this.#degrade(),
     });
   }
 
@@ -123,7 +132,7 @@ export class Run implements RunActions {
       if (this.#deps.runtime.provider !== SCRIPTED_PROVIDER) {
         throw new RunFailure("execution_failed");
       }
-      await executeSteps(this.#plan(prompt), this, this.#abort.signal);
+      await executeSteps(this.#plan(prompt), this.#steps, this.#abort.signal);
       if (channel.failed) throw new RunFailure("output_unavailable");
     } catch (error) {
       if (error instanceof RunFailure) [outcome, errorCode] = ["failed", error.code];
@@ -160,150 +169,6 @@ export class Run implements RunActions {
     this.#abort.abort();
     this.#deps.calls.cancelRun(this.id, reason, { grace: reason !== "shutdown" });
     this.#deps.approvals.denyRun(this.id);
-  }
-
-  /** One assistant segment: budget, best-effort deltas, authoritative reconciliation, append. */
-  async say(text: string): Promise<void> {
-    if (!this.#budget.admit(text)) throw new RunFailure("content_limit");
-    const messageId = `a-${crypto.randomUUID()}`;
-    const chunks = splitUtf8(text, EVENT_CHUNK_BYTES);
-    const base = { ...this.#scope(), message_id: messageId };
-    chunks.forEach((chunk, part) => {
-      if (chunk !== "") this.#deps.channel.delta("message.delta", { ...base, part, text: chunk });
-    });
-    for (const [part, chunk] of chunks.entries()) {
-      const sent = await this.#deps.channel.critical("message.reconcile", {
-        ...base,
-        part,
-        text: chunk,
-        last_part: part === chunks.length - 1,
-        partial: false,
-      });
-      if (!sent) throw new RunFailure("output_unavailable");
-    }
-    await this.#deps.attachment.file
-      .append("assistant", { run_id: this.id, message_id: messageId, text })
-      .catch(() => this.#degrade());
-  }
-
-  /** Client tool calls, started together, at most `concurrent_calls` outstanding. */
-  callTools(calls: readonly CallStep[]): Promise<ToolResult[]> {
-    return this.#calls.callTools(calls);
-  }
-
-  /** A simulated built-in tool activity (approval first when asked), with its tool card. */
-  async builtin(step: Extract<Step, { kind: "builtin" }>): Promise<ToolResult> {
-    if (step.approval && !(await this.#calls.approve(`Allow ${step.tool}: ${step.summary}`))) {
-      return { outcome: "denied", errorCode: null, text: "Denied" };
-    }
-    if (this.#abort.signal.aborted) throw new RunCancelled();
-    this.#countActivity();
-    const activityId = `act-${crypto.randomUUID()}`;
-    const activity = { ...this.#scope(), activity_id: activityId, kind: "tool" };
-    const summary = boundSummary(step.summary);
-    const cardId = `card-${crypto.randomUUID()}`;
-    await this.#deps.channel.critical("activity", {
-      ...activity,
-      state: "started",
-      name: step.tool,
-      summary,
-    });
-    await this.#card(cardId, activityId, step, "started");
-    await this.#deps.channel.critical("activity", {
-      ...activity,
-      state: step.outcome,
-      name: step.tool,
-      summary,
-    });
-    const card = await this.#card(cardId, activityId, step, step.outcome);
-    await this.#deps.attachment.file
-      .append("activity", {
-        run_id: this.id,
-        activity_id: activityId,
-        name: step.tool,
-        state: step.outcome,
-        summary,
-      })
-      .catch(() => this.#degrade());
-    await this.#deps.attachment.file
-      .append("tool_card", {
-        run_id: this.id,
-        card_id: cardId,
-        activity_id: activityId,
-        state: step.outcome,
-        ...card,
-      })
-      .catch(() => this.#degrade());
-    const ok = step.outcome === "completed";
-    return {
-      outcome: ok ? "success" : "error",
-      errorCode: ok ? null : "tool_failed",
-      text: step.output,
-    };
-  }
-
-  /** Durable title metadata. */
-  async title(text: string): Promise<void> {
-    await this.#deps.attachment.file.append("title", { run_id: this.id, title: text })
-      .catch(() => this.#degrade());
-  }
-
-  /** A stored reasoning summary with its provenance (no live event: none exists). */
-  async reasoning(step: Extract<Step, { kind: "reasoning" }>): Promise<void> {
-    const fields: Record<string, unknown> = {
-      run_id: this.id,
-      message_id: `rs-${crypto.randomUUID()}`,
-      text: step.text,
-      provider_summary: step.providerSummary,
-    };
-    if (step.item !== null) fields.item_id = step.item;
-    await this.#deps.attachment.file.append("reasoning_summary", fields)
-      .catch(() => this.#degrade());
-  }
-
-  /** A compaction: activity started/completed and a `compaction` record. */
-  async compaction(step: Extract<Step, { kind: "compaction" }>): Promise<void> {
-    this.#countActivity();
-    const base = {
-      ...this.#scope(),
-      activity_id: `act-${crypto.randomUUID()}`,
-      kind: "compaction",
-      name: "compaction",
-      summary: "Compacting the conversation",
-    };
-    await this.#deps.channel.critical("activity", { ...base, state: "started" });
-    await this.#deps.channel.critical("activity", { ...base, state: "completed" });
-    const fields: Record<string, unknown> = { run_id: this.id, summary: step.summary };
-    if (step.title !== null) fields.title = step.title;
-    await this.#deps.attachment.file.append("compaction", fields).catch(() => this.#degrade());
-  }
-
-  async #card(
-    cardId: string,
-    activityId: string,
-    step: Extract<Step, { kind: "builtin" }>,
-    state: "started" | "completed" | "failed",
-  ) {
-    const card = cardContent(step, state);
-    if (this.#deps.cards) {
-      await this.#deps.channel.critical("tool.card", {
-        ...this.#scope(),
-        card_id: cardId,
-        activity_id: activityId,
-        state,
-        ...card,
-      });
-    }
-    return card;
-  }
-
-  /** A diagnostic event. */
-  async diagnostic(code: string, summary: string): Promise<void> {
-    await this.#deps.channel.critical("diagnostic", {
-      ...this.#scope(),
-      code,
-      summary: boundSummary(summary),
-    });
   }
 
   #plan(prompt: string): Step[] {
