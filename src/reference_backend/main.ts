@@ -7,7 +7,9 @@
  *
  * Environment: `MC_HOME` (storage root, default `$HOME/.magi-code`), `MAGI_SCENARIO`
  * (scenario file, overrides settings), `MAGI_BACKEND_SELF_CHECK=1` (validate own output;
- * a violation ends the child with exit 70 and a message on stderr — tests only).
+ * a violation ends the child with exit 70 and a message on stderr — tests only), and the
+ * test/demo hooks `MAGI_OPERATION_DELAY_MS` (slow session-worker operations) and
+ * `MAGI_APPROVAL_EXPIRY_MS` (approval expiry, 50–60,000 ms; advertised truthfully).
  *
  * @module
  */
