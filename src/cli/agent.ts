@@ -1,13 +1,21 @@
 /**
  * Which backend to start: `--agent`, else `MAGI_CODE_AGENT`, else
- * `magi-code serve --stdio` when `magi-code` is on PATH, else this repo's
- * reference backend.
+ * `magi-code serve --stdio` when `magi-code` is on PATH, else, on Deno, this
+ * repo's reference backend. On Node.js (the npm package, which does not ship
+ * the reference backend) having none of the three is a usage error asking
+ * for `--agent`.
  *
  * @module
  */
 
 import { fileURLToPath } from "node:url";
-import { findOnPath, getEnv, runtimeExecutable } from "../runtime/mod.ts";
+import {
+  findOnPath,
+  getEnv,
+  runtimeExecutable,
+  type RuntimeName,
+  runtimeName,
+} from "../runtime/mod.ts";
 import { UsageError } from "./exit_codes.ts";
 import { splitCommandLine } from "./split.ts";
 
@@ -46,8 +54,25 @@ function basename(path: string): string {
   return parts[parts.length - 1] || path;
 }
 
-/** Resolve the agent command from the `--agent` value (if any) and the environment. */
-export async function resolveAgentCommand(flag: string | undefined): Promise<AgentCommand> {
+/** Options of {@link resolveAgentCommand}. */
+export interface ResolveAgentOptions {
+  /** The runtime deciding the reference-backend fallback; default the current one. */
+  readonly runtime?: RuntimeName;
+}
+
+/** The usage error when no backend is named and none can be found (Node.js only). */
+export const NO_AGENT_MESSAGE =
+  "No backend: pass --agent CMD (or set MAGI_CODE_AGENT, or put magi-code on PATH); the reference backend is only available on Deno";
+
+/**
+ * Resolve the agent command from the `--agent` value (if any) and the
+ * environment. Throws `UsageError` for a malformed command line and, on
+ * Node.js, when no backend is named and `magi-code` is not on `PATH`.
+ */
+export async function resolveAgentCommand(
+  flag: string | undefined,
+  options: ResolveAgentOptions = {},
+): Promise<AgentCommand> {
   const fromEnv = getEnv("MAGI_CODE_AGENT");
   const line = flag ?? (fromEnv !== undefined && fromEnv.trim() !== "" ? fromEnv : undefined);
   if (line !== undefined) {
@@ -73,5 +98,7 @@ export async function resolveAgentCommand(flag: string | undefined): Promise<Age
   if (onPath !== null) {
     return { command: onPath, args: ["serve", "--stdio"], source: "path", label: "magi-code" };
   }
+  // The reference backend is a Deno program shipped with the Deno package only.
+  if ((options.runtime ?? runtimeName()) !== "deno") throw new UsageError(NO_AGENT_MESSAGE);
   return referenceBackendCommand();
 }

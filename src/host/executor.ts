@@ -10,7 +10,9 @@
  *
  * Where a tool runs: by default in its own warm `deno run` process with
  * exactly its declared permissions (`sandbox/process_runner.ts`, imported
- * lazily, Deno only); with `isolation: "inline"` in the host process.
+ * lazily, Deno only); with `isolation: "inline"`, or wherever the runtime has
+ * no process sandbox (Node.js: `supportsProcessIsolation()` is false),
+ * in the host process.
  *
  * When the signal fires, the tool gets `graceMs` to settle. A process-isolated
  * tool that does not is killed (SIGKILL) and its process replaced; an inline
@@ -35,6 +37,7 @@ import { permissionDeniedText } from "./sandbox/channel.ts";
 import { LogBuffer, type ToolLog } from "./sandbox/log_buffer.ts";
 import { isolationOf } from "./sandbox/permissions.ts";
 import type { IsolatedOutcome, ProcessRunner } from "./sandbox/process_runner.ts";
+import { supportsProcessIsolation } from "../runtime/mod.ts";
 
 export type { ToolLog } from "./sandbox/log_buffer.ts";
 
@@ -277,7 +280,8 @@ export class ToolExecutor {
         released = true;
       };
       try {
-        const settled = isolationOf(entry.tool) === "inline"
+        // Without a process sandbox (Node.js) every tool runs inline.
+        const settled = isolationOf(entry.tool) === "inline" || !supportsProcessIsolation()
           ? await this.#run(entry, parsed.data, call, { stop, deadlineAt })
           : await this.#runIsolated(entry, call, { stop, deadlineAt });
         // A grace timer only starts once the signal fired, so "abandoned"/"killed" imply aborted.
@@ -350,7 +354,7 @@ export class ToolExecutor {
       const cwd = this.#cwd;
       const denoPath = this.#denoPath;
       // Deno only, and loaded only when a process-isolated tool is used.
-      this.#runner = typeof Deno === "undefined"
+      this.#runner = !supportsProcessIsolation()
         ? Promise.resolve(null)
         : import("./sandbox/process_runner.ts").then(({ ProcessRunner }) =>
           new ProcessRunner({ cwd, ...(denoPath === undefined ? {} : { denoPath }) })
@@ -368,7 +372,7 @@ export class ToolExecutor {
     if (runner === null) {
       const why = this.#closed
         ? "the tool host is shutting down"
-        : 'process isolation needs Deno; declare isolation: "inline" to run this tool in-process';
+        : "this runtime has no process sandbox";
       return { kind: "answer", answer: crashed(why) };
     }
     const { stop } = control;

@@ -28,3 +28,30 @@ Deno.test("resolveAgentCommand() names MAGI_CODE_AGENT when its value is malform
     else Deno.env.set("MAGI_CODE_AGENT", saved);
   }
 });
+
+Deno.test("resolveAgentCommand() falls back to the reference backend on Deno only; on Node.js it asks for --agent", async () => {
+  const saved = { agent: Deno.env.get("MAGI_CODE_AGENT"), path: Deno.env.get("PATH") };
+  const empty = await Deno.makeTempDir({ prefix: "magi-tools-no-agent-" });
+  Deno.env.delete("MAGI_CODE_AGENT");
+  Deno.env.set("PATH", empty);
+  try {
+    const onDeno = await resolveAgentCommand(undefined, { runtime: "deno" });
+    assert.equal(onDeno.source, "reference");
+    await assert.rejects(
+      resolveAgentCommand(undefined, { runtime: "node" }),
+      (error: unknown) => error instanceof UsageError && /pass --agent/.test(error.message),
+    );
+    const named = await resolveAgentCommand("magi-code serve --stdio", { runtime: "node" });
+    assert.deepEqual([named.source, named.command, named.args], [
+      "flag",
+      "magi-code",
+      ["serve", "--stdio"],
+    ]);
+  } finally {
+    if (saved.agent === undefined) Deno.env.delete("MAGI_CODE_AGENT");
+    else Deno.env.set("MAGI_CODE_AGENT", saved.agent);
+    if (saved.path === undefined) Deno.env.delete("PATH");
+    else Deno.env.set("PATH", saved.path);
+    await Deno.remove(empty);
+  }
+});

@@ -2,13 +2,14 @@
  * The npm package smoke test (run by `npm-build.ts` after a build): pack
  * `npm/`, install the tarball into a scratch folder, and under Node.js run
  * one turn of a `.mjs` tool against the reference backend (started with
- * Deno) through the package's `magi-tools` bin; then use the library API
+ * Deno) through the package's `magi-tools` bin, and check that without a
+ * backend it asks for `--agent`; then use the library API
  * from Node (`defineTool`, `LIMITS`). Throws with the reason on any failure.
  *
  * @module
  */
 
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 
 /** Options of {@link smokeTest}. */
 export interface SmokeOptions {
@@ -38,9 +39,8 @@ export default defineTool({
   description: "Return the given text in upper case.",
   input: z.strictObject({ text: z.string().describe("Text to shout") }),
   effect: "read",
-  // Node.js has no process sandbox: tools run in the host process. Declared
-  // explicitly until the executor falls back to inline by itself on Node.
-  isolation: "inline",
+  // No isolation declared: Node.js has no process sandbox, so the executor
+  // runs every tool inline by itself.
   run: ({ text }, ctx) => {
     ctx.signal.throwIfAborted();
     return text.toUpperCase() + "!";
@@ -204,6 +204,22 @@ export async function smokeTest(options: SmokeOptions): Promise<SmokeReport> {
     );
     const finished = find("turn.finished");
     expect(finished?.outcome === "completed", "turn.finished is not completed", records);
+    // No reference backend on Node.js: without --agent, MAGI_CODE_AGENT or magi-code on PATH
+    // the CLI asks for --agent (exit 2, nothing on stdout).
+    const nodeDir = dirname(
+      (await mustRun("node", ["-p", "process.execPath"], { cwd: app })).trim(),
+    );
+    const noAgent = await run("node", ["node_modules/.bin/magi-tools", "run", "hello"], {
+      cwd: app,
+      env: { MC_HOME: mcHome, NO_COLOR: "1", PATH: nodeDir, MAGI_CODE_AGENT: "" },
+    });
+    expect(
+      noAgent.code === 2 && noAgent.stdout === "" && /pass --agent/.test(noAgent.stderr),
+      `without a backend: exit ${noAgent.code}, stdout ${JSON.stringify(noAgent.stdout)}, stderr ${
+        JSON.stringify(noAgent.stderr)
+      }`,
+      [],
+    );
     return { code: result.code, records, nodeVersion };
   } finally {
     if (!options.keep) await Deno.remove(scratch, { recursive: true }).catch(() => {});
