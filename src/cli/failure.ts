@@ -4,7 +4,12 @@
  * @module
  */
 
-import { BackendExited, ClientClosed, ProtocolViolation } from "../client/errors.ts";
+import {
+  BackendExited,
+  ClientClosed,
+  ProtocolViolation,
+  RequestBudgetExhausted,
+} from "../client/errors.ts";
 import { ProtocolError } from "../protocol/errors.ts";
 import type { HostErrorRecord } from "../summary/records.ts";
 import { EXIT } from "./exit_codes.ts";
@@ -49,6 +54,9 @@ export function classify(error: unknown, started: boolean): HostFailure {
   }
   if (error instanceof ClientClosed) {
     return new HostFailure("client_closed", error.message, EXIT.protocol);
+  }
+  if (error instanceof RequestBudgetExhausted) {
+    return new HostFailure("request_budget_exhausted", error.message, EXIT.runFailed);
   }
   if (error instanceof ProtocolError) {
     return new HostFailure("request_failed", `Request failed: ${error.code}`, EXIT.runFailed);

@@ -6,7 +6,7 @@
  */
 
 import { LocalAgentClient } from "../client/client.ts";
-import { BackendExited, ClientClosed } from "../client/errors.ts";
+import { BackendExited, ClientClosed, RequestBudgetExhausted } from "../client/errors.ts";
 import type { AgentEvent } from "../client/events.ts";
 import { loadToolDirs, ToolLoadError } from "../host/discovery.ts";
 import { ToolExecutor } from "../host/executor.ts";
@@ -14,7 +14,7 @@ import { isolationOf } from "../host/sandbox/mod.ts";
 import { RegistryError, ToolRegistry } from "../host/registry.ts";
 import { ToolCallSession } from "../host/session.ts";
 import { ProtocolError } from "../protocol/errors.ts";
-import type { InitializeResult } from "../protocol/schemas/mod.ts";
+import type { InitializeResult, Selection } from "../protocol/schemas/mod.ts";
 import {
   type ChildHandle,
   onInterrupt,
@@ -143,6 +143,7 @@ export async function runHost(options: HostRunOptions): Promise<number> {
   let executor: ToolExecutor | null = null;
   let unsubscribe = () => {};
   let started = false;
+  let budgetError: RequestBudgetExhausted | null = null;
   let exitCode: number = EXIT.ok;
   try {
     exitCode = await drive();
@@ -284,6 +285,12 @@ export async function runHost(options: HostRunOptions): Promise<number> {
         writer.emit(record);
         if (record.type === "tool.result") runOfCall.delete(record.call_id);
       },
+      // No further tool result can be sent: cancel the turn (turn.cancel uses the
+      // connection's reserved IDs), then end with one host.error (exit 1).
+      onRequestBudgetExhausted: (error) => {
+        budgetError = error;
+        stop.budgetExhausted();
+      },
     });
     session = calls;
     unsubscribe = client.subscribe((event: AgentEvent) => calls.handle(event));
@@ -310,11 +317,18 @@ export async function runHost(options: HostRunOptions): Promise<number> {
       if (options.session !== undefined) {
         const opened = await client.sessionOpen(options.session, { signal: startup });
         sessionId = opened.session_id;
+        // The backend restored the session's saved selection (or kept its own and said
+        // saved_selection_unavailable): show which one this turn runs with.
+        const status = await client.status({ signal: startup });
         writer.emit({
           type: "session",
           session_id: sessionId,
           durable: opened.durable,
           resumed: true,
+          ...(status.selection === undefined
+            ? {}
+            : { selection: selectionFields(status.selection) }),
+          notices: opened.notices,
         });
       } else {
         const created = await client.sessionCreate({ signal: startup });
@@ -362,9 +376,10 @@ export async function runHost(options: HostRunOptions): Promise<number> {
     } catch (error) {
       if (stalled) throw stalledFailure();
       if (stop.hardCause === "watchdog") {
+        const why = stop.cause === "budget" ? " (sent because the request-ID budget ran out)" : "";
         throw new HostFailure(
           "backend_exited",
-          "Backend did not finish the run after turn.cancel",
+          `Backend did not finish the run after turn.cancel${why}`,
           EXIT.protocol,
         );
       }
@@ -378,8 +393,18 @@ export async function runHost(options: HostRunOptions): Promise<number> {
       new Promise((resolve) => stop.hard.signal.addEventListener("abort", resolve, { once: true })),
     ]);
     const finished = outcome.finished;
+    if (stop.cause === "budget" && budgetError !== null) {
+      // The run ended (cancelled, or it finished first) without every tool answered.
+      throw new HostFailure(
+        "request_budget_exhausted",
+        `${
+          (budgetError as RequestBudgetExhausted).message
+        }; the turn was cancelled (run.finished ${finished.outcome})`,
+        EXIT.runFailed,
+      );
+    }
     const cause = finished.outcome === "cancelled" ? stop.cause : null;
-    const cancelledBy = cause === "output" ? null : cause;
+    const cancelledBy = cause === "output" || cause === "budget" ? null : cause;
     let code: number = finished.outcome === "completed"
       ? EXIT.ok
       : cancelledBy === "signal"
@@ -430,6 +455,17 @@ export async function runHost(options: HostRunOptions): Promise<number> {
     }
     return EXIT.interrupted;
   }
+}
+
+/** The `session` record's view of a `status.selection`. */
+function selectionFields(selection: Selection | null) {
+  if (selection === null) return null;
+  return {
+    provider: selection.provider,
+    model: selection.model,
+    requested_effort: selection.requested_effort,
+    effective_effort: selection.effective_effort,
+  };
 }
 
 /** At most this many process-isolated tools are started before their first call. */

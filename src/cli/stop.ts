@@ -1,13 +1,17 @@
 /**
- * Stop signals of one invocation: a soft stop (first SIGINT, `--timeout`)
+ * Stop signals of one invocation: a soft stop (first SIGINT, `--timeout`,
+ * summaries unwritable, request-ID budget exhausted)
  * asks the backend to cancel; a hard stop (second SIGINT, watchdog) kills
  * the backend at once.
  *
  * @module
  */
 
-/** Why the invocation is stopping (`output`: the summaries cannot be written to stdout). */
-export type StopCause = "signal" | "timeout" | "output";
+/**
+ * Why the invocation is stopping (`output`: the summaries cannot be written to
+ * stdout; `budget`: the connection's request-ID budget cannot take more tool results).
+ */
+export type StopCause = "signal" | "timeout" | "output" | "budget";
 
 /** Soft and hard stop state shared by the run steps. */
 export class StopState {
@@ -54,6 +58,11 @@ export class StopState {
   /** stdout failed: no one reads the summaries any more, so stop the turn. */
   outputFailed(): void {
     if (this.#cause === null) this.#softStop("output");
+  }
+
+  /** The request-ID budget ran out: no tool result can be sent, so stop the turn. */
+  budgetExhausted(): void {
+    if (this.#cause === null) this.#softStop("budget");
   }
 
   /** Hard stop. */

@@ -8,6 +8,7 @@
  */
 
 import { z } from "zod";
+import { EffortSchema } from "../protocol/schemas/common.ts";
 
 /** Summary schema version. */
 export const SUMMARY_VERSION = 1;
@@ -62,12 +63,35 @@ export const HostReadyRecordSchema: z.ZodObject<
 /** `host.ready`. */
 export type HostReadyRecord = z.infer<typeof HostReadyRecordSchema>;
 
-/** `session`: the attached session. */
+/** The provider/model/effort selection a resumed session runs with. */
+export const SessionSelectionSchema: z.ZodObject<
+  {
+    provider: z.ZodNullable<z.ZodString>;
+    model: z.ZodNullable<z.ZodString>;
+    requested_effort: typeof EffortSchema;
+    effective_effort: z.ZodNullable<typeof EffortSchema>;
+  },
+  z.core.$strict
+> = z.strictObject({
+  provider: NullableString,
+  model: NullableString,
+  requested_effort: EffortSchema,
+  effective_effort: EffortSchema.nullable(),
+});
+
+/**
+ * `session`: the attached session. A resumed session (`--session`) also has
+ * `selection` (from `status` after `session.open`; null when the backend has
+ * none, absent when its `status` has no `selection` field) and `notices`
+ * (`session.open`'s, e.g. `saved_selection_unavailable`).
+ */
 export const SessionRecordSchema: z.ZodObject<
   {
     session_id: z.ZodString;
     durable: z.ZodBoolean;
     resumed: z.ZodBoolean;
+    selection: z.ZodExactOptional<z.ZodNullable<typeof SessionSelectionSchema>>;
+    notices: z.ZodExactOptional<z.ZodArray<z.ZodString>>;
     ts: z.ZodString;
     v: z.ZodLiteral<1>;
     type: z.ZodLiteral<"session">;
@@ -79,6 +103,8 @@ export const SessionRecordSchema: z.ZodObject<
   session_id: Id,
   durable: z.boolean(),
   resumed: z.boolean(),
+  selection: z.exactOptional(SessionSelectionSchema.nullable()),
+  notices: z.exactOptional(z.array(z.string())),
 });
 /** `session`. */
 export type SessionRecord = z.infer<typeof SessionRecordSchema>;
@@ -415,6 +441,7 @@ export const HOST_ERROR_CODES = [
   "request_failed",
   "client_closed",
   "interrupted",
+  "request_budget_exhausted",
 ] as const;
 
 /** `host.error`: why the host stops abnormally (a fixed code and a short message). */
@@ -431,6 +458,7 @@ export const HostErrorRecordSchema: z.ZodObject<
         request_failed: "request_failed";
         client_closed: "client_closed";
         interrupted: "interrupted";
+        request_budget_exhausted: "request_budget_exhausted";
       }
     >;
     message: z.ZodString;

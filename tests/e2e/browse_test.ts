@@ -102,7 +102,7 @@ Deno.test("magi-tools history prints every message; a missing session exits 1", 
   }
 });
 
-Deno.test("magi-tools select saves a selection that models and run --session restore", async () => {
+Deno.test("magi-tools select saves a selection that models and run --session restore (shown in its session record)", async () => {
   const mcHome = await home();
   try {
     const models = await browse(["models"], mcHome);
@@ -129,9 +129,35 @@ Deno.test("magi-tools select saves a selection that models and run --session res
       home: mcHome,
     });
     assert.equal(run.code, 0, run.stderr);
+    const resumed = one(run.records, "session");
+    assert.equal(resumed.resumed, true);
+    assert.deepEqual(resumed.selection, {
+      provider: "scripted",
+      model: "scripted-2",
+      requested_effort: "high",
+      effective_effort: "high",
+    });
+    assert.deepEqual(resumed.notices, []);
     const invalid = await browse(["select", "scripted", "nope", "--session", "s-a"], mcHome);
     assert.equal(invalid.code, 1);
     assert.match(String(one(invalid.records, "host.error").message), /selection_invalid/);
+    // The saved model left the catalog: the backend keeps its startup model and says so.
+    await Deno.writeTextFile(
+      `${mcHome}/catalog/scripted.json`,
+      JSON.stringify({
+        version: 1,
+        provider: "scripted",
+        models: [{ id: "scripted-1", efforts: [] }],
+      }),
+    );
+    const fallback = await runCli(
+      ["run", "--tools", FIXTURE_TOOLS, "--session", "s-a", "and again"],
+      { home: mcHome },
+    );
+    assert.equal(fallback.code, 0, fallback.stderr);
+    const kept = one(fallback.records, "session");
+    assert.deepEqual(kept.notices, ["saved_selection_unavailable"]);
+    assert.equal((kept.selection as Rec | null)?.model, "scripted-1");
   } finally {
     await Deno.remove(mcHome, { recursive: true });
   }
