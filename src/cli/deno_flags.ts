@@ -7,9 +7,11 @@
  * @module
  */
 
+import { accessSync, constants as fsConstants } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
 import type { ToolSet } from "../host/sandbox/mod.ts";
 import { hostDenoFlags, PERMISSION_NAMES, type PermissionName } from "../host/sandbox/mod.ts";
-import { getEnv } from "../runtime/mod.ts";
+import { currentDir, getEnv, runtimeExecutable } from "../runtime/mod.ts";
 import type { AgentCommand } from "./agent.ts";
 
 /** Environment variables the CLI reads to pick the backend. */
@@ -25,6 +27,27 @@ export interface CliFlagOptions {
   readonly cwd?: string;
   /** `PATH` as `run` will see it; default the current `PATH`. */
   readonly path?: string;
+  /**
+   * The `setsid(1)` executable children are started through (for Ctrl-C
+   * isolation), or null for none; default the first of `/usr/bin/setsid`,
+   * `/bin/setsid` that exists and is executable.
+   */
+  readonly setsid?: string | null;
+  /** The Deno executable tool processes run under; default the running one. */
+  readonly denoPath?: string;
+}
+
+/** Where `setsid(1)` is on this machine, or null (the first executable candidate). */
+export function findSetsid(): string | null {
+  for (const path of ["/usr/bin/setsid", "/bin/setsid"]) {
+    try {
+      accessSync(path, fsConstants.X_OK);
+      return path;
+    } catch {
+      // Missing, not executable, or not readable under the current permissions.
+    }
+  }
+  return null;
 }
 
 /**
@@ -32,7 +55,11 @@ export interface CliFlagOptions {
  * {@link hostDenoFlags}: `--allow-env` for `MAGI_CODE_AGENT` and `PATH`, and,
  * when the backend was looked up on `PATH` (found there or not), read access
  * to exactly the `magi-code` candidates on `PATH`, so the lookup sees the
- * same answer. Not included, because they depend on `run`'s own options:
+ * same answer. When a `setsid(1)` exists: `--allow-run` of it and read
+ * access to it and to the programs started through it (the backend command,
+ * found as `run` finds it, and the Deno executable when tools run in
+ * processes), so children start in their own session and a terminal's Ctrl-C
+ * reaches only the host. Not included, because they depend on `run`'s own options:
  * `--cwd DIR` needs `--allow-read=DIR`, `--last-message FILE` needs
  * `--allow-write=FILE`.
  *
@@ -46,16 +73,27 @@ export function cliDenoFlags(registry: ToolSet, options: CliFlagOptions): string
   const host = hostDenoFlags(registry, {
     toolDirs: options.toolDirs,
     runCommands: [options.agent.command],
+    ...(options.denoPath === undefined ? {} : { denoPath: options.denoPath }),
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
   });
   const grants = parseGrants(host);
   add(grants, "env", CLI_ENV);
+  const path = options.path ?? getEnv("PATH") ?? "";
+  const setsid = options.setsid === undefined ? findSetsid() : options.setsid;
+  if (setsid !== null) {
+    // The spawner checks that setsid and each command exist before wrapping them.
+    const denoPath = options.denoPath ?? runtimeExecutable();
+    const runs = grants.get("run");
+    const toolProcesses = runs === true || runs?.has(denoPath) === true;
+    add(grants, "run", [setsid]);
+    add(grants, "read", [
+      setsid,
+      ...commandCandidates(options.agent.command, { cwd: options.cwd ?? currentDir(), path }),
+      ...(toolProcesses ? [denoPath] : []),
+    ]);
+  }
   if (options.agent.source === "path" || options.agent.source === "reference") {
-    const path = options.path ?? getEnv("PATH") ?? "";
-    // Deno's flag lists are comma-separated: a directory with a comma cannot be granted.
-    const candidates = path.split(":").filter((dir) => dir !== "" && !dir.includes(","))
-      .map((dir) => `${dir}/magi-code`);
-    add(grants, "read", candidates);
+    add(grants, "read", commandCandidates("magi-code", { cwd: "/", path }));
   }
   const flags = ["--no-prompt"];
   for (const name of PERMISSION_NAMES) {
@@ -66,6 +104,14 @@ export function cliDenoFlags(registry: ToolSet, options: CliFlagOptions): string
     }
   }
   return flags;
+}
+
+/** Where the spawner looks for `command`: itself when it has a slash, else each `PATH` entry. */
+function commandCandidates(command: string, where: { cwd: string; path: string }): string[] {
+  if (command.includes("/")) return [isAbsolute(command) ? command : resolve(where.cwd, command)];
+  // Deno's flag lists are comma-separated: a directory with a comma cannot be granted.
+  return where.path.split(":").filter((dir) => dir !== "" && !dir.includes(","))
+    .map((dir) => `${dir}/${command}`);
 }
 
 type Grants = Map<PermissionName, true | Set<string>>;

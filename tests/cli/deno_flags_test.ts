@@ -31,6 +31,7 @@ Deno.test("cliDenoFlags() grants the tool dirs, the backend, deno and the CLI's 
     agent: FLAG_AGENT,
     cwd: "/work",
     path: "/usr/bin",
+    setsid: null,
   });
   assert.equal(flags[0], "--no-prompt");
   assert.ok(flags.includes("--allow-read=/work/tools"), flags.join(" "));
@@ -48,6 +49,7 @@ Deno.test("cliDenoFlags() grants reading the magi-code candidates when the backe
     toolDirs: ["/t"],
     agent: reference,
     path: "/usr/local/bin::/bad,dir:/usr/bin",
+    setsid: null,
   });
   assert.ok(
     flags.includes("--allow-read=/t,/usr/local/bin/magi-code,/usr/bin/magi-code"),
@@ -65,4 +67,50 @@ Deno.test("cliDenoFlags() merges inline tools' permissions into the host's, keep
   assert.ok(flags.includes("--allow-env"), flags.join(" "));
   assert.ok(flags.includes("--allow-net=x:1"), flags.join(" "));
   assert.ok(!flags.some((f) => f.startsWith("--allow-env=")), flags.join(" "));
+});
+
+Deno.test("cliDenoFlags() grants setsid and reading what it starts when a setsid exists", () => {
+  const registry = { tools: [{ tool: tool("a") }] };
+  const flags = cliDenoFlags(registry, {
+    toolDirs: ["/t"],
+    agent: FLAG_AGENT,
+    path: "/usr/bin",
+    setsid: "/usr/bin/setsid",
+    denoPath: "/opt/deno",
+  });
+  assert.ok(
+    flags.includes("--allow-run=/opt/magi/magi-code,/opt/deno,/usr/bin/setsid"),
+    flags.join(" "),
+  );
+  assert.ok(
+    flags.includes("--allow-read=/t,/usr/bin/setsid,/opt/magi/magi-code,/opt/deno"),
+    flags.join(" "),
+  );
+});
+
+Deno.test("cliDenoFlags() with setsid grants reading a bare backend command's PATH candidates, and deno only for tool processes", () => {
+  const bare: AgentCommand = { ...FLAG_AGENT, command: "magi-code" };
+  const inline = { tools: [{ tool: tool("i", { isolation: "inline" }) }] };
+  const flags = cliDenoFlags(inline, {
+    toolDirs: ["/t"],
+    agent: bare,
+    path: "/a:/b,c:/d",
+    setsid: "/bin/setsid",
+    denoPath: "/opt/deno",
+  });
+  assert.ok(flags.includes("--allow-run=magi-code,/bin/setsid"), flags.join(" "));
+  assert.ok(
+    flags.includes("--allow-read=/t,/bin/setsid,/a/magi-code,/d/magi-code"),
+    flags.join(" "),
+  );
+});
+
+Deno.test("cliDenoFlags() adds nothing for setsid when there is none", () => {
+  const flags = cliDenoFlags({ tools: [] }, {
+    toolDirs: ["/t"],
+    agent: FLAG_AGENT,
+    path: "",
+    setsid: null,
+  });
+  assert.ok(!flags.join(" ").includes("setsid"), flags.join(" "));
 });

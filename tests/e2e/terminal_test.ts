@@ -12,6 +12,14 @@ import {
 
 const PTY = `${ROOT}tests/e2e/fixtures/pty_ctrl_c.py`;
 
+const HAS_SETSID = ["/usr/bin/setsid", "/bin/setsid"].some((path) => {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
+});
+
 async function hasPython(): Promise<boolean> {
   try {
     return (await new Deno.Command("python3", { args: ["-c", "import pty"] }).output()).success;
@@ -94,6 +102,32 @@ Deno.test({
     const args = ["run", "--tools", FIXTURE_TOOLS, "SLEEPY"];
     const result = await runOnTerminal('"tool.call"', args, undefined, {}, flags);
     assert.equal(result.code, 130, result.stderr);
+    const finished = one(result.records, "turn.finished");
+    assert.equal(finished.outcome, "cancelled");
+    assert.equal(finished.cancelled_by, "signal");
+  },
+});
+
+Deno.test({
+  name:
+    "run: Ctrl-C on the terminal runs the cancel flow under the flags tools --deno-flags prints",
+  ignore: !(await hasPython()) || !HAS_SETSID,
+  fn: async () => {
+    // The printed flags grant setsid(1) (and reading what it starts), so children get their
+    // own session: the terminal's SIGINT reaches only the host.
+    const printed = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", `${ROOT}mod.ts`, "tools", "--tools", FIXTURE_TOOLS, "--deno-flags"],
+      cwd: ROOT,
+      stdin: "null",
+      env: { NO_COLOR: "1", MAGI_CODE_AGENT: REFERENCE_AGENT },
+    }).output();
+    assert.equal(printed.code, 0, new TextDecoder().decode(printed.stderr));
+    const flags = new TextDecoder().decode(printed.stdout).trim().split(" ");
+    assert.ok(flags.some((f) => /^--allow-run=.*setsid/.test(f)), flags.join(" "));
+    const args = ["run", "--tools", FIXTURE_TOOLS, "SLEEPY"];
+    const result = await runOnTerminal('"tool.call"', args, undefined, {}, flags);
+    assert.equal(result.code, 130, result.stderr);
+    assert.equal(one(result.records, "tool.result").outcome, "cancelled");
     const finished = one(result.records, "turn.finished");
     assert.equal(finished.outcome, "cancelled");
     assert.equal(finished.cancelled_by, "signal");
