@@ -1,6 +1,7 @@
 /**
- * Host driver: starts the product CLI (`deno run -A mod.ts run --tools DIR
- * --agent "<fake backend>" PROMPT`) with {@link ./fake_backend.ts} as its
+ * Host driver: starts the product CLI (`deno run -A cli.ts run --tools DIR
+ * --agent "<fake backend>" PROMPT`; `cli.ts` is the lean entry the `start`
+ * task uses, `mod.ts` also loads the whole library surface first) with {@link ./fake_backend.ts} as its
  * backend, times spawn → the `host.ready` summary record, drains the host's
  * stdout, waits for exit, and prints one JSON line: the spawn-to-ready time,
  * the host's exit code and the fake backend's stats.
@@ -69,7 +70,7 @@ export async function measureHost(spec: HostRunSpec): Promise<HostRunResult> {
       args: [
         "run",
         "-A",
-        `${REPO}mod.ts`,
+        `${REPO}cli.ts`,
         "run",
         "--tools",
         spec.toolDir,

@@ -1,7 +1,7 @@
 /**
  * Benchmark tool `trivial` declared `isolation: "process"`: returns `hello`
  * (5 bytes) when it runs in its own process, and `inline` (6 bytes) when it
- * runs inside the host (`mod.ts` is the main module), so the suite can tell
+ * runs inside the host (the main module is not the sandbox runner), so the suite can tell
  * an isolated run from a host that ignores the declaration.
  *
  * @module
@@ -16,5 +16,5 @@ export default defineTool({
   input: z.strictObject({}),
   effect: "read",
   isolation: "process",
-  run: () => (Deno.mainModule.endsWith("/mod.ts") ? "inline" : "hello"),
+  run: () => (Deno.mainModule.endsWith("/sandbox/runner.ts") ? "hello" : "inline"),
 });

@@ -1,0 +1,139 @@
+/**
+ * `run` and `demo` as the CLI entry dispatches them: read the prompt, pick
+ * the backend, guard stdout, and hand over to `runHost`. Loaded lazily by
+ * `main.ts`, and lean itself: the host (client, zod schemas, tool loading)
+ * is imported while the prompt is read and the backend command resolved.
+ *
+ * @module
+ */
+
+import { guardOutput, type OutputGuard } from "../host/output_guard.ts";
+import { PROMPT_BYTES } from "../protocol/limits.ts";
+import {
+  currentDir,
+  isDirectory,
+  openTerminal,
+  readStdinText,
+  realPath,
+  stdinIsTerminal,
+  type Terminal,
+  writeStderrLine,
+} from "../runtime/mod.ts";
+import type { SummaryWriter } from "../summary/writer.ts";
+import { resolveAgentCommand } from "./agent.ts";
+import { ApprovalDecider } from "./approvals.ts";
+import type { RunArgs } from "./args.ts";
+import { UsageError } from "./exit_codes.ts";
+
+const encoder = new TextEncoder();
+
+/** A summary writer over the guard's stdout, the only writer that reaches fd 1 while guarded. */
+function summaryWriter(
+  Writer: typeof import("../summary/writer.ts").SummaryWriter,
+  guard: OutputGuard,
+): SummaryWriter {
+  return new Writer(guard.writeStdout, {
+    onError: (error) =>
+      writeStderrLine(
+        `magi-tools: Cannot write summaries to stdout: ${
+          error instanceof Error ? error.message : String(error)
+        }`,
+      ),
+  });
+}
+
+/** `demo`: the built-in demonstration against the reference backend; resolves with the exit code. */
+export async function demoCommandGuarded(deltas: boolean): Promise<number> {
+  const [{ demoCommand }, { SummaryWriter }] = await Promise.all([
+    import("./demo.ts"),
+    import("../summary/writer.ts"),
+  ]);
+  const guard = guardOutput();
+  try {
+    const writer = summaryWriter(SummaryWriter, guard);
+    const code = await demoCommand(writer, deltas);
+    await writer.flush();
+    return code;
+  } finally {
+    guard.restore();
+  }
+}
+
+async function readPrompt(args: RunArgs): Promise<string> {
+  let prompt = args.prompt;
+  if (prompt === undefined) {
+    if (stdinIsTerminal()) {
+      throw new UsageError("No prompt: pass PROMPT or pipe it on stdin");
+    }
+    try {
+      prompt = await readStdinText(PROMPT_BYTES * 4);
+    } catch (error) {
+      // The strict UTF-8 decoder throws a TypeError for invalid bytes.
+      if (error instanceof TypeError) throw new UsageError("Prompt on stdin is not valid UTF-8");
+      throw new UsageError(
+        `Cannot read the prompt from stdin: ${error instanceof Error ? error.message : error}`,
+      );
+    }
+    prompt = prompt.replace(/\r?\n$/, "");
+  }
+  if (prompt.trim() === "") throw new UsageError("The prompt is blank");
+  // The prompt is at most 4 × PROMPT_BYTES here: encoding it once is cheap.
+  const bytes = encoder.encode(prompt).length;
+  if (bytes > PROMPT_BYTES) {
+    throw new UsageError(`The prompt exceeds ${PROMPT_BYTES} UTF-8 bytes: ${bytes}`);
+  }
+  return prompt;
+}
+
+/** `run`: one turn with the given tools; resolves with the exit code. */
+export async function runCommand(args: RunArgs): Promise<number> {
+  // Load the host (client, schemas, executor) while the prompt is read and the agent resolved.
+  const hostModule = import("./host_run.ts");
+  hostModule.catch(() => {}); // Awaited below; a usage error first must not leave it unhandled.
+  let cwd = currentDir();
+  if (args.cwd !== undefined) {
+    if (!(await isDirectory(args.cwd))) {
+      throw new UsageError(`Option --cwd is not a directory: ${args.cwd}`);
+    }
+    cwd = await realPath(args.cwd);
+  }
+  let terminal: Terminal | null = null;
+  if (args.approve === "ask") {
+    terminal = openTerminal();
+    if (terminal === null) {
+      throw new UsageError("Option --approve ask needs a terminal (/dev/tty)");
+    }
+  }
+  try {
+    const prompt = await readPrompt(args);
+    const agent = await resolveAgentCommand(args.agent);
+    if (agent.source === "reference") {
+      writeStderrLine(
+        "magi-tools: magi-code is not on PATH and no --agent/MAGI_CODE_AGENT given: using the reference backend",
+      );
+    }
+    const [{ runHost }, { SummaryWriter }] = await Promise.all([
+      hostModule,
+      import("../summary/writer.ts"),
+    ]);
+    // Inline tools' raw stdout writes go to stderr and their exit calls fail the call.
+    const guard = guardOutput();
+    const writer = summaryWriter(SummaryWriter, guard);
+    const code = await runHost({
+      prompt,
+      toolDirs: args.toolDirs,
+      agent,
+      cwd,
+      session: args.session,
+      approvals: new ApprovalDecider(args.approve, terminal),
+      deltas: args.deltas,
+      lastMessage: args.lastMessage,
+      timeoutMs: args.timeoutMs,
+      stallTimeoutMs: args.stallTimeoutMs,
+      writer,
+    }).finally(() => writer.flush()).finally(() => guard.restore());
+    return code;
+  } finally {
+    terminal?.close();
+  }
+}
