@@ -3,8 +3,8 @@
  *
  * A tool module is a `.ts`, `.mts`, `.js` or `.mjs` file directly inside a
  * tool directory whose name does not start with `_` or `.` and is not a test
- * (`*_test.*`) or a declaration file (`*.d.ts`). Files are loaded in name
- * order, directory by directory. Each must `export default defineTool(...)`.
+ * (`*_test.*`) or a declaration file (`*.d.ts`). Files are imported
+ * concurrently and registered in name order, directory by directory. Each must `export default defineTool(...)`.
  * Anything else fails the whole load with a {@link ToolLoadError} naming the
  * file: a host never silently drops a tool.
  *
@@ -56,7 +56,11 @@ export function isToolModuleName(name: string): boolean {
 }
 
 /**
- * Import every tool module of `dirs`, in order.
+ * Import every tool module of `dirs`: all directories are listed first, then
+ * every module is imported concurrently, and the results are checked in
+ * order (directory by directory, name order), so the error reported is the
+ * first one in that order. Every module is evaluated even when an earlier
+ * one fails.
  *
  * @throws {ToolLoadError} for a missing or unreadable directory, a module that
  * fails to import or throws while loading, a missing default export, a default
@@ -71,19 +75,30 @@ export function isToolModuleName(name: string): boolean {
  * ```
  */
 export async function loadToolDirs(dirs: readonly string[]): Promise<LoadedTool[]> {
+  const files: string[] = [];
+  for (const dir of dirs) files.push(...await listModules(dir));
+  // Import every module at once (the loader fetches and compiles them together), then check
+  // them in order: the error reported is the first in name order, as with one-by-one loading.
+  const imports = files.map((file) => {
+    const url = pathToFileURL(resolve(file)).href;
+    return importTool(file, url).then(
+      (tool) => ({ tool, url }),
+      (error: unknown) => ({ error }),
+    );
+  });
+  const settled = await Promise.all(imports);
   const loaded: LoadedTool[] = [];
   const fileOfName = new Map<string, string>();
-  for (const dir of dirs) {
-    for (const file of await listModules(dir)) {
-      const url = pathToFileURL(resolve(file)).href;
-      const tool = await importTool(file, url);
-      const earlier = fileOfName.get(tool.name);
-      if (earlier !== undefined) {
-        throw new ToolLoadError(file, `tool name ${tool.name} is already defined in ${earlier}`);
-      }
-      fileOfName.set(tool.name, file);
-      loaded.push(Object.freeze({ tool, file, url }));
+  for (const [index, file] of files.entries()) {
+    const outcome = settled[index]!;
+    if ("error" in outcome) throw outcome.error;
+    const { tool, url } = outcome;
+    const earlier = fileOfName.get(tool.name);
+    if (earlier !== undefined) {
+      throw new ToolLoadError(file, `tool name ${tool.name} is already defined in ${earlier}`);
     }
+    fileOfName.set(tool.name, file);
+    loaded.push(Object.freeze({ tool, file, url }));
   }
   return loaded;
 }

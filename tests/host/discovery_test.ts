@@ -111,3 +111,18 @@ Deno.test("loadToolDirs() rejects a tool name used in two directories", async ()
     /tool name second is already defined in tests\/host\/fixtures\/ok\/b_second\.ts$/,
   );
 });
+
+Deno.test("loadToolDirs() imports modules concurrently but reports the first failure in name order", async () => {
+  // Written at test time so the repository's fmt/lint/check stay clean.
+  const dir = await mkdtemp(join(tmpdir(), "magi-discovery-"));
+  try {
+    await writeFile(join(dir, "a_missing_default.ts"), "export const x = 1;\n");
+    await writeFile(join(dir, "b_throws.ts"), 'throw new Error("second");\n');
+    await writeFile(join(dir, "c_broken.ts"), "export default defineTool({ name: \n");
+    const error = await loadError([dir]);
+    assert.equal(error.file, join(dir, "a_missing_default.ts"));
+    assert.equal(error.reason, "no default export");
+  } finally {
+    await rm(dir, { recursive: true });
+  }
+});
