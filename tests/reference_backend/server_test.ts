@@ -8,14 +8,17 @@ type Frame = Record<string, unknown> & { type: string; id?: string | null; event
 const WRITE_DELAY_MS = 20;
 
 /** `serve()` over in-memory streams whose output is accepted slowly but steadily. */
-async function slowServe(env: Record<string, string>, cwd: string) {
+function slowServe(env: Record<string, string>, cwd: string) {
   const frames: Frame[] = [];
   const decoder = new TextDecoder();
   let input!: ReadableStreamDefaultController<Uint8Array>;
   const stdin = new ReadableStream<Uint8Array>({ start: (c) => void (input = c) });
   const stdout = new WritableStream<Uint8Array>({
     write(chunk) {
-      frames.push(JSON.parse(decoder.decode(chunk)) as Frame);
+      // One write may carry several frames when the writer coalesces.
+      for (const line of decoder.decode(chunk).split("\n")) {
+        if (line !== "") frames.push(JSON.parse(line) as Frame);
+      }
       return new Promise((resolve) => setTimeout(resolve, WRITE_DELAY_MS));
     },
   });
@@ -45,7 +48,7 @@ Deno.test("serve() admits shutdown at once while a long reply drains slowly: onl
     const scenario = `${root}/scenario.json`;
     const steps = Array.from({ length: 200 }, () => ({ say: "0123456789abcdef", repeat: 1_000 }));
     await Deno.writeTextFile(scenario, JSON.stringify({ turns: [{ steps }] }));
-    const child = await slowServe(
+    const child = slowServe(
       { MC_HOME: `${root}/mc_home`, MAGI_SCENARIO: scenario },
       `${root}/cwd`,
     );
