@@ -23,7 +23,7 @@ import {
   METHOD_SCHEMAS,
 } from "../protocol/schemas/mod.ts";
 import { readFrames } from "../transport/reader.ts";
-import { FrameWriter } from "../transport/writer.ts";
+import { COALESCE_BYTES, FrameWriter } from "../transport/writer.ts";
 import type { ExitInfo } from "../runtime/mod.ts";
 import {
   BackendExited,
@@ -121,6 +121,8 @@ export class AgentConnection {
     this.#writer = new FrameWriter(transport.stdin, {
       maxPending: options.maxPendingWrites ?? 1024,
       deadlineMs: options.writeDeadlineMs ?? 10_000,
+      // Pipelined result parts queued together go out in one write.
+      batchBytes: COALESCE_BYTES,
       onFatal: (reason) => {
         this.#fail(new ClientClosed(`Cannot write to the backend: ${reason}`));
       },

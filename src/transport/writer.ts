@@ -19,21 +19,34 @@ export type WriterFailure = "overflow" | "deadline" | "broken";
 
 /** Options of {@link FrameWriter}. */
 export interface FrameWriterOptions {
-  /** Pending frames allowed, including the one being written; default `PENDING_OUTPUT_FRAMES`. */
+  /** Pending frames allowed, including the ones being written; default `PENDING_OUTPUT_FRAMES`. */
   maxPending?: number;
   /** Deadline of each frame from its enqueue; default `OUTPUT_DEADLINE_MS`. */
   deadlineMs?: number;
+  /**
+   * Coalesce: when the sink is free, write every queued frame (in order) as
+   * one chunk of at most this many bytes; a larger frame goes alone. Default
+   * 0: one frame per write. {@link COALESCE_BYTES} is a good value for pipes.
+   */
+  batchBytes?: number;
   /** Called at most once, on the first failure. Must not throw. */
   onFatal: (reason: WriterFailure) => void;
 }
 
-type Pending = { frame: Uint8Array; enqueuedAt: number };
+/** A batch size for {@link FrameWriterOptions.batchBytes}: 256 KiB, a few pipe buffers. */
+export const COALESCE_BYTES = 256 * 1024;
 
 /**
- * Writes frames to `sink` strictly in order, one at a time. {@link write}
- * never blocks: it enqueues or fails. Any failure is fatal for the
- * connection: `onFatal` is called once, queued frames are dropped, the sink
- * is aborted, and later writes return false.
+ * Writes frames to `sink` strictly in order, one write at a time (with
+ * `batchBytes`, the frames queued when the sink becomes free go out together
+ * in one write). {@link write} never blocks: it enqueues or fails. Any
+ * failure is fatal for the connection: `onFatal` is called once, queued
+ * frames are dropped, the sink is aborted, and later writes return false.
+ *
+ * One timer watches the deadlines: it is armed for the oldest pending
+ * frame's deadline and, when it fires, fails the writer if the oldest frame
+ * still pending has reached its own deadline, else re-arms for it. Progress
+ * never resets it, and while frames keep flowing it is not touched per frame.
  *
  * @example
  * ```ts
@@ -50,31 +63,43 @@ export class FrameWriter {
   #writer: WritableStreamDefaultWriter<Uint8Array>;
   #maxPending: number;
   #deadlineMs: number;
+  #batchBytes: number;
   #onFatal: (reason: WriterFailure) => void;
-  #queue: Pending[] = [];
+  /** Pending frames and their enqueue times (`performance.now()`), from index `#head`. */
+  #frames: Uint8Array[] = [];
+  #times: number[] = [];
+  #head = 0;
   #writing = false;
   #failed: WriterFailure | null = null;
   #closing: Promise<void> | null = null;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #idle = new Set<(drained: boolean) => void>();
+  #onTimer = () => {
+    this.#timer = undefined;
+    this.#watch();
+  };
 
   /** Take the sink's writer lock; release it with {@link close}. */
   constructor(sink: WritableStream<Uint8Array>, options: FrameWriterOptions) {
     this.#maxPending = options.maxPending ?? PENDING_OUTPUT_FRAMES;
     this.#deadlineMs = options.deadlineMs ?? OUTPUT_DEADLINE_MS;
+    this.#batchBytes = options.batchBytes ?? 0;
     if (!Number.isSafeInteger(this.#maxPending) || this.#maxPending < 1) {
       throw new RangeError(`Pending frame bound must be a positive integer: ${this.#maxPending}`);
     }
     if (!Number.isFinite(this.#deadlineMs) || this.#deadlineMs <= 0) {
       throw new RangeError(`Output deadline must be a positive number: ${this.#deadlineMs}`);
     }
+    if (!Number.isSafeInteger(this.#batchBytes) || this.#batchBytes < 0) {
+      throw new RangeError(`Batch size must be a non-negative integer: ${this.#batchBytes}`);
+    }
     this.#onFatal = options.onFatal;
     this.#writer = sink.getWriter();
   }
 
-  /** Frames enqueued and not yet fully written (including the one in flight). */
+  /** Frames enqueued and not yet fully written (including the ones in flight). */
   get pending(): number {
-    return this.#queue.length;
+    return this.#frames.length - this.#head;
   }
 
   /** The failure, once one happened. */
@@ -89,12 +114,14 @@ export class FrameWriter {
    */
   write(frame: Uint8Array): boolean {
     if (this.#failed !== null || this.#closing !== null) return false;
-    if (this.#queue.length >= this.#maxPending) {
+    if (this.#frames.length - this.#head >= this.#maxPending) {
       this.#fail("overflow");
       return false;
     }
-    this.#queue.push({ frame, enqueuedAt: performance.now() });
-    if (this.#queue.length === 1) this.#armDeadline();
+    this.#frames.push(frame);
+    this.#times.push(performance.now());
+    // A timer left from earlier frames fires no later than this frame's deadline.
+    if (this.#timer === undefined) this.#watch();
     if (!this.#writing) void this.#pump();
     return true;
   }
@@ -105,7 +132,7 @@ export class FrameWriter {
    */
   drain(timeoutMs: number): Promise<boolean> {
     if (this.#failed !== null) return Promise.resolve(false);
-    if (this.#queue.length === 0) return Promise.resolve(true);
+    if (this.pending === 0) return Promise.resolve(true);
     return new Promise((resolve) => {
       const done = (drained: boolean) => {
         clearTimeout(timer);
@@ -128,51 +155,99 @@ export class FrameWriter {
   }
 
   async #close(): Promise<void> {
-    if (this.#failed === null && this.#queue.length > 0) {
+    if (this.#failed === null && this.pending > 0) {
       await new Promise<boolean>((resolve) => this.#idle.add(resolve));
     }
+    this.#clearTimer();
     if (this.#failed === null) await this.#writer.close().catch(() => {});
     this.#writer.releaseLock();
   }
 
   async #pump(): Promise<void> {
     this.#writing = true;
-    while (this.#queue.length > 0 && this.#failed === null) {
-      const head = this.#queue[0]!;
+    while (this.#head < this.#frames.length && this.#failed === null) {
+      const count = this.#batchCount();
+      const chunk = count === 1 ? this.#frames[this.#head]! : this.#concat(count);
       try {
-        await this.#writer.write(head.frame);
+        await this.#writer.write(chunk);
       } catch {
         this.#fail("broken");
         break;
       }
       if (this.#failed !== null) break;
-      this.#queue.shift();
-      this.#armDeadline();
+      this.#advance(count);
     }
     this.#writing = false;
-    if (this.#failed === null && this.#queue.length === 0) this.#settle(true);
+    if (this.#failed === null && this.pending === 0) this.#settle(true);
   }
 
-  /** Time the oldest pending frame; later frames have later deadlines. */
-  #armDeadline(): void {
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    const head = this.#queue[0];
-    if (head === undefined || this.#failed !== null) return;
-    const remaining = head.enqueuedAt + this.#deadlineMs - performance.now();
+  /** Frames of the next write: all queued ones up to `batchBytes` (at least one). */
+  #batchCount(): number {
+    const frames = this.#frames;
+    const end = frames.length;
+    let count = 1;
+    let bytes = frames[this.#head]!.length;
+    while (this.#head + count < end) {
+      bytes += frames[this.#head + count]!.length;
+      if (bytes > this.#batchBytes) break;
+      count++;
+    }
+    return count;
+  }
+
+  #concat(count: number): Uint8Array {
+    let size = 0;
+    for (let i = 0; i < count; i++) size += this.#frames[this.#head + i]!.length;
+    const chunk = new Uint8Array(size);
+    let at = 0;
+    for (let i = 0; i < count; i++) {
+      const frame = this.#frames[this.#head + i]!;
+      chunk.set(frame, at);
+      at += frame.length;
+    }
+    return chunk;
+  }
+
+  /** Drop `count` written frames from the head. */
+  #advance(count: number): void {
+    this.#head += count;
+    if (this.#head === this.#frames.length) {
+      this.#frames = [];
+      this.#times = [];
+      this.#head = 0;
+    } else if (this.#head >= 1024) {
+      this.#frames = this.#frames.slice(this.#head);
+      this.#times = this.#times.slice(this.#head);
+      this.#head = 0;
+    }
+  }
+
+  /**
+   * Check the oldest pending frame's deadline: fail when it passed, else arm
+   * the timer for it. Nothing pending: the timer stays off.
+   */
+  #watch(): void {
+    if (this.#failed !== null || this.#head === this.#frames.length) return;
+    const remaining = this.#times[this.#head]! + this.#deadlineMs - performance.now();
     if (remaining <= 0) {
       this.#fail("deadline");
       return;
     }
-    this.#timer = setTimeout(() => this.#fail("deadline"), remaining);
+    this.#timer = setTimeout(this.#onTimer, remaining);
+  }
+
+  #clearTimer(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
   }
 
   #fail(reason: WriterFailure): void {
     if (this.#failed !== null) return;
     this.#failed = reason;
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    this.#queue = [];
+    this.#clearTimer();
+    this.#frames = [];
+    this.#times = [];
+    this.#head = 0;
     this.#writer.abort(new Error(`Output failed: ${reason}`)).catch(() => {});
     this.#settle(false);
     this.#onFatal(reason);

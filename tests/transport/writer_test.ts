@@ -159,3 +159,114 @@ Deno.test("FrameWriter rejects invalid options", () => {
     RangeError,
   );
 });
+
+Deno.test("FrameWriter with batchBytes writes the frames queued meanwhile as one chunk, in order", async () => {
+  const chunks: string[] = [];
+  const inFlight = Promise.withResolvers<() => void>();
+  const sink = new WritableStream<Uint8Array>({
+    write(chunk) {
+      chunks.push(new TextDecoder().decode(chunk));
+      if (chunks.length > 1) return;
+      // The first write stays in flight until the other frames are queued.
+      return new Promise<void>((resolve) => inFlight.resolve(resolve));
+    },
+  });
+  const writer = new FrameWriter(sink, { onFatal: () => {}, batchBytes: 1024 });
+  assert.equal(writer.write(frame(0)), true);
+  const release = await inFlight.promise;
+  for (let n = 1; n < 10; n++) assert.equal(writer.write(frame(n)), true);
+  assert.equal(writer.pending, 10);
+  release();
+  assert.equal(await writer.drain(5_000), true);
+  assert.deepEqual(chunks, [
+    `{"n":0}\n`,
+    Array.from({ length: 9 }, (_, i) => `{"n":${i + 1}}\n`).join(""),
+  ]);
+  await writer.close();
+});
+
+Deno.test("FrameWriter with batchBytes never makes a chunk larger than the bound", async () => {
+  const sizes: number[] = [];
+  const bytes: number[] = [];
+  const sink = new WritableStream<Uint8Array>({
+    async write(chunk) {
+      sizes.push(chunk.length);
+      bytes.push(...chunk);
+      await Promise.resolve();
+    },
+  });
+  const writer = new FrameWriter(sink, { onFatal: () => {}, batchBytes: 20 });
+  const big = te.encode(`{"big":"${"x".repeat(40)}"}\n`);
+  const frames = [frame(1), frame(2), frame(3), big, frame(4), frame(5)];
+  for (const f of frames) writer.write(f);
+  assert.equal(await writer.drain(5_000), true);
+  // The first frame goes at once; then at most 20 bytes, or one larger frame alone.
+  assert.deepEqual(sizes, [8, 16, big.length, 16]);
+  assert.deepEqual(new Uint8Array(bytes), new Uint8Array(frames.flatMap((f) => [...f])));
+  await writer.close();
+});
+
+Deno.test("FrameWriter with batchBytes keeps each frame's deadline from its own enqueue", async () => {
+  // The first write never completes: the oldest frame's deadline fails the writer
+  // even though later frames were enqueued (they must not push the deadline back).
+  const { reasons, onFatal } = fatalLog();
+  const writer = new FrameWriter(stalledSink(), { onFatal, deadlineMs: 60, batchBytes: 1024 });
+  const t0 = performance.now();
+  writer.write(frame(1));
+  const late = setTimeout(() => writer.write(frame(2)), 30);
+  assert.equal(await writer.drain(5_000), false);
+  clearTimeout(late);
+  assert.deepEqual(reasons, ["deadline"]);
+  // Failed by the first frame's deadline (60 ms), not the second's (about 90 ms).
+  assert.ok(performance.now() - t0 < 85, `failed after ${performance.now() - t0} ms`);
+  await writer.close();
+});
+
+Deno.test("FrameWriter with batchBytes fails by the oldest frame still pending after a batch", async () => {
+  // A batch of frames 1–2 takes 40 ms; frame 3 was enqueued at 0 ms with them
+  // but after the batch started, so it waits for the next write, which stalls:
+  // its deadline (60 ms from its enqueue) fails the writer.
+  const { reasons, onFatal } = fatalLog();
+  let writes = 0;
+  const timers = new Set<ReturnType<typeof setTimeout>>();
+  const sink = new WritableStream<Uint8Array>({
+    write: () =>
+      writes++ === 0
+        ? new Promise<void>((resolve) => {
+          const timer = setTimeout(() => {
+            timers.delete(timer);
+            resolve();
+          }, 40);
+          timers.add(timer);
+        })
+        : new Promise<void>(() => {}),
+  });
+  const writer = new FrameWriter(sink, { onFatal, deadlineMs: 60, batchBytes: 1024 });
+  const t0 = performance.now();
+  writer.write(frame(1));
+  writer.write(frame(2));
+  assert.equal(await writer.drain(5_000), false);
+  assert.deepEqual(reasons, ["deadline"]);
+  assert.equal(writes, 2);
+  const elapsed = performance.now() - t0;
+  assert.ok(elapsed >= 55 && elapsed < 100, `failed after ${elapsed} ms`);
+  for (const timer of timers) clearTimeout(timer);
+  await writer.close();
+});
+
+Deno.test("FrameWriter with batchBytes counts maxPending in frames, not chunks", async () => {
+  const { reasons, onFatal } = fatalLog();
+  const writer = new FrameWriter(stalledSink(), { onFatal, maxPending: 4, batchBytes: 1024 });
+  for (let n = 1; n <= 4; n++) assert.equal(writer.write(frame(n)), true);
+  assert.equal(writer.pending, 4);
+  assert.equal(writer.write(frame(5)), false);
+  assert.deepEqual(reasons, ["overflow"]);
+  await writer.close();
+});
+
+Deno.test("FrameWriter rejects a negative batchBytes", () => {
+  assert.throws(
+    () => new FrameWriter(new WritableStream(), { onFatal: () => {}, batchBytes: -1 }),
+    RangeError,
+  );
+});
