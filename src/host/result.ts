@@ -99,7 +99,27 @@ export function splitResultText(text: string, options: SplitOptions): string[] {
   let bytes = 0;
   let escaped = 0;
   let i = 0;
+  // Characters that are one byte both in UTF-8 and escaped are taken in runs
+  // (found by the regex engine) instead of one by one: `plain` is where the
+  // next other character is.
+  let plain = -1;
   while (i < text.length) {
+    if (plain < i) plain = nextSpecial(text, i);
+    if (plain > i) {
+      const room = Math.min(partBytes - bytes, escapedBudget - escaped);
+      if (room <= 0) {
+        parts.push(text.slice(start, i));
+        start = i;
+        bytes = 0;
+        escaped = 0;
+        continue;
+      }
+      const take = Math.min(room, plain - i);
+      bytes += take;
+      escaped += take;
+      i += take;
+      continue;
+    }
     const unit = text.charCodeAt(i);
     let width = 1;
     let size: number;
@@ -134,6 +154,15 @@ export function splitResultText(text: string, options: SplitOptions): string[] {
   }
   parts.push(text.slice(start));
   return parts;
+}
+
+/** Any character that is not printable ASCII other than `"` and `\\`. */
+const SPECIAL = /[^\x20\x21\x23-\x5b\x5d-\x7e]/g;
+
+/** Index of the first character at or after `from` that {@link SPECIAL} matches, else the length. */
+function nextSpecial(text: string, from: number): number {
+  SPECIAL.lastIndex = from;
+  return SPECIAL.exec(text)?.index ?? text.length;
 }
 
 /** Bytes `JSON.stringify` uses for one ASCII character inside a string. */

@@ -183,10 +183,13 @@ const encoder = new TextEncoder();
  * ```
  */
 export function encodeFrame(value: unknown, maxBytes: number = OUTPUT_FRAME_BYTES): Uint8Array {
-  const text = stringify(value);
-  const bytes = utf8Length(text) + 1;
-  if (bytes > maxBytes) throw new FrameTooLargeError(bytes, maxBytes);
-  return encoder.encode(text + "\n");
+  const text = stringify(value) + "\n";
+  // UTF-8 never has fewer bytes than UTF-16 units: a text too long in units is
+  // rejected without encoding it; otherwise one native pass encodes and measures.
+  if (text.length > maxBytes) throw new FrameTooLargeError(utf8Length(text), maxBytes);
+  const bytes = encoder.encode(text);
+  if (bytes.length > maxBytes) throw new FrameTooLargeError(bytes.length, maxBytes);
+  return bytes;
 }
 
 /** Bytes of `value` as a frame, including LF (see {@link encodeFrame}). */
@@ -200,8 +203,11 @@ function stringify(value: unknown): string {
   return text;
 }
 
+const NON_ASCII = /[\u0080-\uffff]/;
+
 /** UTF-8 length of a well-formed string (`JSON.stringify` output always is). */
 function utf8Length(text: string): number {
+  if (!NON_ASCII.test(text)) return text.length;
   let bytes = text.length;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);

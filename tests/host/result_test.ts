@@ -132,3 +132,84 @@ Deno.test("splitResultText() rejects bounds that cannot hold one character", () 
     RangeError,
   );
 });
+
+/** The character-by-character split (before plain runs were taken at once): the reference. */
+function referenceSplit(text: string, partBytes: number, escapedBudget: number): string[] {
+  const parts: string[] = [];
+  let start = 0;
+  let bytes = 0;
+  let escaped = 0;
+  for (let i = 0; i < text.length;) {
+    const unit = text.charCodeAt(i);
+    let width = 1;
+    let size = 3;
+    let escapedSize = 3;
+    if (unit < 0x80) {
+      size = 1;
+      escapedSize = JSON.stringify(text[i]).length - 2;
+    } else if (unit < 0x800) size = escapedSize = 2;
+    else if (unit >= 0xd800 && unit <= 0xdfff) {
+      const next = text.charCodeAt(i + 1);
+      if (unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+        width = 2;
+        size = escapedSize = 4;
+      } else escapedSize = 6;
+    }
+    if (bytes + size > partBytes || escaped + escapedSize > escapedBudget) {
+      parts.push(text.slice(start, i));
+      start = i;
+      bytes = escaped = 0;
+    }
+    bytes += size;
+    escaped += escapedSize;
+    i += width;
+  }
+  parts.push(text.slice(start));
+  return parts;
+}
+
+Deno.test("splitResultText() cuts random mixed text exactly where the per-character rule does", () => {
+  const alphabet = [
+    "a",
+    "b",
+    " ",
+    "~",
+    '"',
+    "\\",
+    "\n",
+    "\u0001",
+    "é",
+    "€",
+    "😀",
+    "\ud800",
+    "\udc00",
+  ];
+  let seed = 7;
+  const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+  for (let round = 0; round < 300; round++) {
+    const plainRun = random() < 0.5 ? "x".repeat(Math.floor(random() * 60)) : "";
+    let text = "";
+    for (let n = Math.floor(random() * 80); n > 0; n--) {
+      text += random() < 0.2 ? plainRun : alphabet[Math.floor(random() * alphabet.length)];
+    }
+    const partBytes = 4 + Math.floor(random() * 20);
+    const budget = 6 + Math.floor(random() * 20);
+    assert.deepEqual(
+      splitResultText(text, { partBytes, frameBytes: 100 + budget, envelopeBytes: 100 }),
+      referenceSplit(text, partBytes, budget),
+      JSON.stringify({ text, partBytes, budget }),
+    );
+  }
+});
+
+Deno.test("splitResultText() splits a 1 MiB ASCII text into parts of exactly partBytes", () => {
+  const text = "abcdefgh".repeat(131_072);
+  const parts = splitResultText(text, {
+    partBytes: 16_384,
+    frameBytes: 1_048_576,
+    envelopeBytes: 500,
+  });
+  assert.equal(parts.length, 64);
+  assert.ok(parts.every((part) => part.length === 16_384));
+  assert.equal(parts.join(""), text);
+});

@@ -9,8 +9,12 @@ import { z } from "zod";
 import { ERROR_CODES, type ErrorCode } from "../errors.ts";
 import { ID_BYTES } from "../limits.ts";
 
+const NON_ASCII = /[\u0080-\uffff]/;
+
 /** Number of UTF-8 bytes `text` encodes to (a lone surrogate counts as U+FFFD, 3 bytes). */
 export function utf8ByteLength(text: string): number {
+  // ASCII (the common case) is found by the regex engine, much faster than the loop.
+  if (!NON_ASCII.test(text)) return text.length;
   let bytes = 0;
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);
