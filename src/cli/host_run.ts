@@ -1,6 +1,7 @@
 /**
- * `run`: tools → registry → backend → initialize → descriptor check →
- * session → one turn → shutdown → reaped child → exit code.
+ * `run`: backend spawned while tools load → registry → initialize →
+ * descriptor check → session → one turn → shutdown → reaped child → exit
+ * code. A tool load failure stops the unused backend (EOF, then signals).
  *
  * @module
  */
@@ -19,7 +20,6 @@ import {
   type ChildHandle,
   onInterrupt,
   runtimeName,
-  spawnChild,
   SpawnError,
   supportsProcessIsolation,
   writeStderrLine,
@@ -27,6 +27,7 @@ import {
 } from "../runtime/mod.ts";
 import type { SummaryWriter } from "../summary/writer.ts";
 import type { AgentCommand } from "./agent.ts";
+import { type BackendStart, discardBackend, startBackend } from "./backend_start.ts";
 import type { ApprovalDecider } from "./approvals.ts";
 import { EXIT } from "./exit_codes.ts";
 import { classify, HostFailure, osReason } from "./failure.ts";
@@ -73,6 +74,11 @@ export interface HostRunOptions {
   stallTimeoutMs?: number;
   /** Summary output. */
   writer: SummaryWriter;
+  /**
+   * The backend, already started by the caller ({@link startBackend}, as `run` does before
+   * the host's modules load); default: started here, before the tool modules load.
+   */
+  backend?: BackendStart;
 }
 
 /** Load tools and build the registry; a failure is reported on stderr (exit 2). */
@@ -92,16 +98,22 @@ export async function loadRegistry(dirs: string[]): Promise<ToolRegistry | null>
 /** Run one turn against a spawned backend; returns the exit code. Never throws for backend faults. */
 export async function runHost(options: HostRunOptions): Promise<number> {
   const { writer } = options;
-  const registry = await loadRegistry(options.toolDirs);
-  if (registry === null) return EXIT.usage;
-
-  let child: ChildHandle;
+  // The backend starts while the tool modules load; initialize waits for the registry.
+  const start = options.backend ?? startBackend(options.agent, options);
+  let registry: ToolRegistry | null;
   try {
-    child = spawnChild(options.agent.command, options.agent.args, {
-      cwd: options.cwd,
-      ...(options.env === undefined ? {} : { env: options.env }),
-    });
+    registry = await loadRegistry(options.toolDirs);
   } catch (error) {
+    await discardBackend(start);
+    throw error;
+  }
+  if (registry === null) {
+    await discardBackend(start);
+    return EXIT.usage;
+  }
+
+  if (start.child === undefined) {
+    const error = start.error;
     // Only the command's basename (the command line may hold secrets), as host.ready does.
     const reason = error instanceof SpawnError && error.cause !== undefined
       ? `: ${osReason(error.cause)}`
@@ -115,6 +127,7 @@ export async function runHost(options: HostRunOptions): Promise<number> {
     });
     return EXIT.startup;
   }
+  const child: ChildHandle = start.child;
 
   const stop = new StopState();
   const removeInterrupt = onInterrupt(() => stop.interrupt());
@@ -270,15 +283,6 @@ export async function runHost(options: HostRunOptions): Promise<number> {
       },
     });
     executor = tools;
-    // Start the tool processes while the session and the model start (a first call then
-    // skips the ~0.1–0.2 s process start); host.ready does not wait. Each warm process holds
-    // a Deno runtime, so large tool sets start on first use instead.
-    const isolated = registry!.tools.filter((t) => isolationOf(t.tool) === "process").length;
-    if (isolated <= PREWARM_MAX_TOOLS) {
-      tools.prewarm().catch((error: unknown) => {
-        writeStderrLine(`magi-tools: Cannot prewarm tool processes: ${String(error)}`);
-      });
-    }
     const calls = new ToolCallSession(client, tools, {
       onRecord: (record) => {
         if (record.type === "tool.call") runOfCall.set(record.call_id, record.run_id);
@@ -311,6 +315,16 @@ export async function runHost(options: HostRunOptions): Promise<number> {
         ? {}
         : { runtime: runtimeName(), isolation: "inline" as const }),
     });
+    // Start the tool processes while the session and the model start (a first call then
+    // skips the ~0.1–0.2 s process start); after host.ready, so startup does not wait for
+    // the spawns. Each warm process holds a Deno runtime, so large tool sets start on first
+    // use instead.
+    const isolated = registry!.tools.filter((t) => isolationOf(t.tool) === "process").length;
+    if (isolated <= PREWARM_MAX_TOOLS) {
+      tools.prewarm().catch((error: unknown) => {
+        writeStderrLine(`magi-tools: Cannot prewarm tool processes: ${String(error)}`);
+      });
+    }
 
     let sessionId: string;
     try {

@@ -2,7 +2,8 @@
  * `run` and `demo` as the CLI entry dispatches them: read the prompt, pick
  * the backend, guard stdout, and hand over to `runHost`. Loaded lazily by
  * `main.ts`, and lean itself: the host (client, zod schemas, tool loading)
- * is imported while the prompt is read and the backend command resolved.
+ * is imported while the prompt is read and the backend command resolved,
+ * and the backend is spawned before waiting for it.
  *
  * @module
  */
@@ -22,6 +23,7 @@ import {
 import type { SummaryWriter } from "../summary/writer.ts";
 import { resolveAgentCommand } from "./agent.ts";
 import { ApprovalDecider } from "./approvals.ts";
+import { discardBackend, startBackend } from "./backend_start.ts";
 import type { RunArgs } from "./args.ts";
 import { UsageError } from "./exit_codes.ts";
 
@@ -112,14 +114,21 @@ export async function runCommand(args: RunArgs): Promise<number> {
         "magi-tools: magi-code is not on PATH and no --agent/MAGI_CODE_AGENT given: using the reference backend",
       );
     }
-    const [{ runHost }, { SummaryWriter }] = await Promise.all([
-      hostModule,
-      import("../summary/writer.ts"),
-    ]);
+    // The backend boots while the host's and the tools' modules load.
+    const backend = startBackend(agent, { cwd });
+    let modules;
+    try {
+      modules = await Promise.all([hostModule, import("../summary/writer.ts")]);
+    } catch (error) {
+      await discardBackend(backend);
+      throw error;
+    }
+    const [{ runHost }, { SummaryWriter }] = modules;
     // Inline tools' raw stdout writes go to stderr and their exit calls fail the call.
     const guard = guardOutput();
     const writer = summaryWriter(SummaryWriter, guard);
     const code = await runHost({
+      backend,
       prompt,
       toolDirs: args.toolDirs,
       agent,
