@@ -353,11 +353,17 @@ export class ToolExecutor {
     if (this.#runner === undefined) {
       const cwd = this.#cwd;
       const denoPath = this.#denoPath;
+      const concurrent = this.#limits.concurrent_calls;
       // Deno only, and loaded only when a process-isolated tool is used.
       this.#runner = !supportsProcessIsolation()
         ? Promise.resolve(null)
         : import("./sandbox/process_runner.ts").then(({ ProcessRunner }) =>
-          new ProcessRunner({ cwd, ...(denoPath === undefined ? {} : { denoPath }) })
+          new ProcessRunner({
+            cwd,
+            ...(denoPath === undefined ? {} : { denoPath }),
+            // Calls of one tool may overlap up to concurrent_calls: keep that many warm.
+            maxIdle: concurrent,
+          })
         );
     }
     return this.#runner;

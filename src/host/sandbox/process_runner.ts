@@ -41,34 +41,73 @@ export interface ProcessRunnerOptions {
   readonly cwd: string;
   /** The `deno` executable; default `Deno.execPath()`. */
   readonly denoPath?: string;
-  /** Idle warm processes kept per tool; default 1. */
+  /**
+   * Idle warm processes kept per tool; default {@link DEFAULT_MAX_IDLE} (the protocol's
+   * `concurrent_calls`), so calls of one tool that overlap find warm processes.
+   */
   readonly maxIdle?: number;
+  /**
+   * Idle warm processes kept over all tools; default the larger of
+   * {@link DEFAULT_MAX_IDLE_TOTAL} and `maxIdle`. Over it, the process idle longest (of any
+   * tool) is closed.
+   */
+  readonly maxIdleTotal?: number;
 }
+
+/** Default idle processes per tool: `concurrent_calls` of the `client.tools` limits. */
+export const DEFAULT_MAX_IDLE = 4;
+
+/** Default idle processes over all tools (the host prewarms at most 8 tools). */
+export const DEFAULT_MAX_IDLE_TOTAL = 8;
 
 interface Pool {
   readonly idle: ToolProcess[];
   readonly all: Set<ToolProcess>;
 }
 
-/** Runs process-isolated tools. */
+/**
+ * Runs process-isolated tools on warm processes.
+ *
+ * Bounds: a call takes an idle process of its tool, or spawns one when none
+ * is idle, so busy processes are at most the calls running at once (the
+ * executor's `concurrent_calls` slots). A finished call's process goes back
+ * to its tool's idle pool unless that holds `maxIdle` already (then it is
+ * closed); over `maxIdleTotal` idle processes in all, the one idle longest is
+ * closed. So live processes ≤ running calls + `maxIdleTotal`, plus processes
+ * exiting after a close or kill.
+ */
 export class ProcessRunner {
   readonly #cwd: string;
   readonly #denoPath: string;
   readonly #maxIdle: number;
+  readonly #maxIdleTotal: number;
   readonly #pools = new Map<string, Pool>();
+  /** Every idle process, longest idle first, with its pool. */
+  readonly #idle = new Map<ToolProcess, Pool>();
   #closed = false;
 
   /** A runner; spawns nothing until the first call or {@link ProcessRunner.prewarm}. */
   constructor(options: ProcessRunnerOptions) {
     this.#cwd = options.cwd;
     this.#denoPath = options.denoPath ?? Deno.execPath();
-    this.#maxIdle = Math.max(0, options.maxIdle ?? 1);
+    this.#maxIdle = Math.max(0, options.maxIdle ?? DEFAULT_MAX_IDLE);
+    this.#maxIdleTotal = Math.max(
+      0,
+      options.maxIdleTotal ?? Math.max(DEFAULT_MAX_IDLE_TOTAL, this.#maxIdle),
+    );
   }
 
   /** Start one idle process for `tool` if it has none. */
   prewarm(tool: Tool, file: string): void {
     const pool = this.#pool(tool.name);
-    if (!this.#closed && pool.idle.length === 0) pool.idle.push(this.#spawn(tool, file, pool));
+    if (!this.#closed && pool.idle.length === 0 && this.#maxIdle > 0) {
+      this.#park(this.#spawn(tool, file, pool), pool);
+    }
+  }
+
+  /** Idle processes over all tools (for tests and diagnostics). */
+  get idleCount(): number {
+    return this.#idle.size;
   }
 
   /** Process IDs of `name`'s live processes (idle first). */
@@ -83,8 +122,8 @@ export class ProcessRunner {
       return { kind: "crashed", message: "the tool host is shutting down" };
     }
     const pool = this.#pool(call.tool.name);
-    let process = pool.idle.pop();
-    while (process !== undefined && !process.alive) process = pool.idle.pop();
+    let process = this.#take(pool);
+    while (process !== undefined && !process.alive) process = this.#take(pool);
     let proc: ToolProcess;
     try {
       proc = process ?? this.#spawn(call.tool, call.file, pool);
@@ -125,6 +164,7 @@ export class ProcessRunner {
     this.#closed = true;
     const all = [...this.#pools.values()].flatMap((pool) => [...pool.all]);
     for (const pool of this.#pools.values()) pool.idle.length = 0;
+    this.#idle.clear();
     await Promise.all(all.map((proc) => proc.busy ? (proc.kill(), proc.finished) : proc.close()));
   }
 
@@ -155,22 +195,45 @@ export class ProcessRunner {
     pool.all.add(proc);
     void proc.finished.then(() => {
       pool.all.delete(proc);
-      const index = pool.idle.indexOf(proc);
-      if (index >= 0) pool.idle.splice(index, 1);
+      this.#unpark(proc, pool);
     });
     return proc;
   }
 
+  /** The most recently parked idle process of `pool`, taken out of the idle sets. */
+  #take(pool: Pool): ToolProcess | undefined {
+    const proc = pool.idle.pop();
+    if (proc !== undefined) this.#idle.delete(proc);
+    return proc;
+  }
+
+  /** Make `proc` idle; over the total bound, close the process idle longest. */
+  #park(proc: ToolProcess, pool: Pool): void {
+    pool.idle.push(proc);
+    this.#idle.set(proc, pool);
+    while (this.#idle.size > this.#maxIdleTotal) {
+      const [oldest, its] = this.#idle.entries().next().value!;
+      this.#unpark(oldest, its);
+      void oldest.close();
+    }
+  }
+
+  #unpark(proc: ToolProcess, pool: Pool): void {
+    this.#idle.delete(proc);
+    const index = pool.idle.indexOf(proc);
+    if (index >= 0) pool.idle.splice(index, 1);
+  }
+
   #release(proc: ToolProcess, pool: Pool, how: { killed: boolean; tool: Tool; file: string }) {
     if (!how.killed && proc.alive && !proc.busy) {
-      if (!this.#closed && pool.idle.length < this.#maxIdle) pool.idle.push(proc);
+      if (!this.#closed && pool.idle.length < this.#maxIdle) this.#park(proc, pool);
       else void proc.close();
       return;
     }
     if (proc.alive) proc.kill();
     // Killed or dead during a call: start its replacement now, so the next call finds it warm.
     if (!this.#closed && pool.idle.length === 0 && this.#maxIdle > 0) {
-      pool.idle.push(this.#spawn(how.tool, how.file, pool));
+      this.#park(this.#spawn(how.tool, how.file, pool), pool);
     }
   }
 }
