@@ -1,11 +1,19 @@
 /**
- * The NDJSON summary writer: validates each record, stamps `ts` and `v`, and
- * writes one line per record through an ordered queue. `emit()` never waits,
- * so tool calls never wait on summary output.
+ * The NDJSON summary writer: stamps `ts` and `v` on each record and writes
+ * one line per record through an ordered queue. `emit()` never waits, so
+ * tool calls never wait on summary output. Records emitted close together
+ * (before the event loop's next turn, or while a write is in flight) go out
+ * in one write.
+ *
+ * Records are built by typed code, so they are not re-validated in
+ * production; with `selfCheck` (default: `MAGI_TOOLS_SELF_CHECK=1` in the
+ * environment, which the test suites set) every record is validated against
+ * its zod schema before it is queued.
  *
  * @module
  */
 
+import { getEnv } from "../runtime/mod.ts";
 import {
   SUMMARY_VERSION,
   type SummaryInput,
@@ -22,6 +30,23 @@ export interface SummaryWriterOptions {
   now?: () => Date;
   /** Called once when the sink fails; later records are discarded. */
   onError?: (error: unknown) => void;
+  /**
+   * Validate every record against its schema (a host self-check; throws
+   * TypeError on a mismatch). Default: {@link selfCheckFromEnv}.
+   */
+  selfCheck?: boolean;
+}
+
+/** Environment variable that turns on the self-checks (`1`). */
+export const SELF_CHECK_ENV = "MAGI_TOOLS_SELF_CHECK";
+
+/** Whether `MAGI_TOOLS_SELF_CHECK=1` (false when the variable cannot be read). */
+export function selfCheckFromEnv(): boolean {
+  try {
+    return getEnv(SELF_CHECK_ENV) === "1";
+  } catch {
+    return false; // No permission to read it: production defaults.
+  }
 }
 
 const encoder = new TextEncoder();
@@ -45,15 +70,26 @@ export class SummaryWriter {
   #sink: SummarySink;
   #now: () => Date;
   #onError: ((error: unknown) => void) | undefined;
-  #tail: Promise<void> = Promise.resolve();
+  #selfCheck: boolean;
+  /** Lines queued and not yet handed to the sink. */
+  #queued = "";
+  /** The write loop while it runs. */
+  #pump: Promise<void> | null = null;
+  /** Starts the write loop on the event loop's next turn. */
+  #timer: ReturnType<typeof setTimeout> | undefined;
   #failed = false;
   #failure = new AbortController();
+  #start = () => {
+    this.#timer = undefined;
+    this.#pump ??= this.#write();
+  };
 
   /** Create a writer over `sink`. */
   constructor(sink: SummarySink, options: SummaryWriterOptions = {}) {
     this.#sink = sink;
     this.#now = options.now ?? (() => new Date());
     this.#onError = options.onError;
+    this.#selfCheck = options.selfCheck ?? selfCheckFromEnv();
   }
 
   /** Whether the sink failed (later records are discarded). */
@@ -67,32 +103,55 @@ export class SummaryWriter {
   }
 
   /**
-   * Validate and queue one record; returns it as written. Throws TypeError
-   * when the record does not match its schema (a host bug, never input).
+   * Stamp and queue one record; returns it as written. With `selfCheck`,
+   * throws TypeError when the record does not match its schema (a host bug,
+   * never input).
    */
   emit(input: SummaryInput): SummaryRecord {
-    const candidate = { ...input, ts: this.#now().toISOString(), v: SUMMARY_VERSION };
-    const parsed = SummaryRecordSchema.safeParse(candidate);
-    if (!parsed.success) {
-      throw new TypeError(`Invalid summary record: ${input.type}: ${parsed.error.message}`);
-    }
-    const record = parsed.data;
-    const bytes = encoder.encode(JSON.stringify(record) + "\n");
-    this.#tail = this.#tail.then(async () => {
-      if (this.#failed) return;
-      try {
-        await this.#sink(bytes);
-      } catch (error) {
-        this.#failed = true;
-        this.#onError?.(error);
-        this.#failure.abort(error);
+    // `type`, `ts` and `v` lead each line (readers match on a `{"type":"…"` prefix).
+    const record = Object.assign(
+      { type: input.type, ts: this.#now().toISOString(), v: SUMMARY_VERSION },
+      input,
+    ) as SummaryRecord;
+    if (this.#selfCheck) {
+      const parsed = SummaryRecordSchema.safeParse(record);
+      if (!parsed.success) {
+        throw new TypeError(`Invalid summary record: ${input.type}: ${parsed.error.message}`);
       }
-    });
+    }
+    if (this.#failed) return record;
+    this.#queued += JSON.stringify(record) + "\n";
+    // Written on the next turn (or after the write in flight): records of one turn share a write.
+    if (this.#pump === null && this.#timer === undefined) this.#timer = setTimeout(this.#start, 0);
     return record;
   }
 
-  /** Wait until every queued record was written (or the sink failed). */
+  /** Write the queued records now; resolves when every one was written (or the sink failed). */
   flush(): Promise<void> {
-    return this.#tail;
+    if (this.#timer !== undefined) {
+      clearTimeout(this.#timer);
+      this.#timer = undefined;
+    }
+    if (this.#queued !== "") this.#pump ??= this.#write();
+    return this.#pump ?? Promise.resolve();
+  }
+
+  async #write(): Promise<void> {
+    try {
+      while (this.#queued !== "" && !this.#failed) {
+        const bytes = encoder.encode(this.#queued);
+        this.#queued = "";
+        try {
+          await this.#sink(bytes);
+        } catch (error) {
+          this.#failed = true;
+          this.#queued = "";
+          this.#onError?.(error);
+          this.#failure.abort(error);
+        }
+      }
+    } finally {
+      this.#pump = null;
+    }
   }
 }

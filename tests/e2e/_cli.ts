@@ -60,6 +60,7 @@ export async function runCli(args: string[], options: CliOptions = {}): Promise<
       MC_HOME: home,
       MAGI_CODE_AGENT: REFERENCE_AGENT,
       MAGI_BACKEND_SELF_CHECK: "1",
+      MAGI_TOOLS_SELF_CHECK: "1",
       ...options.env,
     },
   }).spawn();

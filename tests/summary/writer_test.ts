@@ -1,15 +1,19 @@
 import assert from "node:assert/strict";
 import { SummaryRecordSchema } from "../../src/summary/records.ts";
-import { SummaryWriter } from "../../src/summary/writer.ts";
+import { SELF_CHECK_ENV, selfCheckFromEnv, SummaryWriter } from "../../src/summary/writer.ts";
 
-function capture(): { lines: string[]; writer: SummaryWriter } {
+/** A writer over a capturing sink; `lines` are the lines written, `writes` the sink calls. */
+function capture(): { lines: string[]; writes: string[]; writer: SummaryWriter } {
   const lines: string[] = [];
+  const writes: string[] = [];
   const decoder = new TextDecoder();
   const writer = new SummaryWriter((bytes) => {
-    lines.push(decoder.decode(bytes));
+    const chunk = decoder.decode(bytes);
+    writes.push(chunk);
+    lines.push(...chunk.split(/(?<=\n)/));
     return Promise.resolve();
-  }, { now: () => new Date("2026-01-02T03:04:05.678Z") });
-  return { lines, writer };
+  }, { now: () => new Date("2026-01-02T03:04:05.678Z"), selfCheck: true });
+  return { lines, writes, writer };
 }
 
 Deno.test("SummaryWriter writes one JSON object per line with ts and v", async () => {
@@ -35,6 +39,90 @@ Deno.test("SummaryWriter rejects a record that does not match its schema", () =>
     () => writer.emit({ type: "session", session_id: "", durable: false } as any),
     TypeError,
   );
+});
+
+Deno.test("SummaryWriter without selfCheck does not validate records (typed code builds them)", async () => {
+  const written: string[] = [];
+  const writer = new SummaryWriter((bytes) => {
+    written.push(new TextDecoder().decode(bytes));
+    return Promise.resolve();
+  }, { selfCheck: false });
+  // deno-lint-ignore no-explicit-any
+  writer.emit({ type: "session", session_id: "", durable: false } as any);
+  await writer.flush();
+  assert.equal(written.length, 1);
+});
+
+Deno.test("SummaryWriter selfCheck defaults to MAGI_TOOLS_SELF_CHECK=1", () => {
+  const saved = Deno.env.get(SELF_CHECK_ENV);
+  try {
+    Deno.env.set(SELF_CHECK_ENV, "1");
+    assert.equal(selfCheckFromEnv(), true);
+    assert.throws(
+      // deno-lint-ignore no-explicit-any
+      () => new SummaryWriter(() => Promise.resolve()).emit({ type: "session" } as any),
+      TypeError,
+    );
+    Deno.env.set(SELF_CHECK_ENV, "0");
+    assert.equal(selfCheckFromEnv(), false);
+    Deno.env.delete(SELF_CHECK_ENV);
+    assert.equal(selfCheckFromEnv(), false);
+  } finally {
+    if (saved === undefined) Deno.env.delete(SELF_CHECK_ENV);
+    else Deno.env.set(SELF_CHECK_ENV, saved);
+  }
+});
+
+Deno.test("SummaryWriter writes the records of one turn in one write, in order", async () => {
+  const { lines, writes, writer } = capture();
+  for (let n = 0; n < 5; n++) {
+    writer.emit({ type: "turn.started", session_id: "s1", run_id: `r${n}` });
+  }
+  assert.equal(writes.length, 0); // Nothing is written before the next turn of the event loop.
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.equal(writes.length, 1);
+  assert.deepEqual(lines.map((line) => JSON.parse(line).run_id), ["r0", "r1", "r2", "r3", "r4"]);
+});
+
+Deno.test("SummaryWriter queues records emitted during a write for the next write", async () => {
+  const writes: string[] = [];
+  let release: () => void = () => {};
+  const writer = new SummaryWriter((bytes) => {
+    writes.push(new TextDecoder().decode(bytes));
+    return writes.length === 1
+      ? new Promise<void>((resolve) => release = resolve)
+      : Promise.resolve();
+  }, { selfCheck: true });
+  writer.emit({ type: "turn.started", session_id: "s", run_id: "r1" });
+  const first = writer.flush();
+  writer.emit({ type: "turn.started", session_id: "s", run_id: "r2" });
+  writer.emit({ type: "turn.started", session_id: "s", run_id: "r3" });
+  assert.equal(writes.length, 1);
+  release();
+  await first;
+  assert.equal(writes.length, 2);
+  assert.deepEqual(
+    writes[1]!.trimEnd().split("\n").map((line) => JSON.parse(line).run_id),
+    ["r2", "r3"],
+  );
+});
+
+Deno.test("SummaryWriter after a failed write aborts its failure signal and discards later records", async () => {
+  let calls = 0;
+  let reported: unknown = null;
+  const writer = new SummaryWriter(() => {
+    calls++;
+    return Promise.reject(new Error("EPIPE"));
+  }, { onError: (error) => reported = error, selfCheck: true });
+  writer.emit({ type: "turn.started", session_id: "s", run_id: "r1" });
+  await writer.flush();
+  assert.equal(writer.failed, true);
+  assert.equal(writer.failure.aborted, true);
+  assert.equal((reported as Error).message, "EPIPE");
+  const record = writer.emit({ type: "turn.started", session_id: "s", run_id: "r2" });
+  assert.equal(record.type, "turn.started");
+  await writer.flush();
+  assert.equal(calls, 1);
 });
 
 Deno.test("SummaryWriter reports a failing sink once and keeps accepting records", async () => {
