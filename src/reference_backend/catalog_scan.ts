@@ -216,6 +216,13 @@ function project(
   };
 }
 
+/**
+ * One provider's status. `state` is the first that applies of `not_enabled`,
+ * `catalog_unavailable`, `authentication_unavailable`, `available`; `reasons` lists every
+ * applicable fixed code, ascending: `provider_not_enabled` alone for an unused provider,
+ * else `authentication_missing` (no credential) and/or `provider_catalog_unavailable` (no
+ * valid cache).
+ */
 function statusOf(
   provider: string,
   cache: CatalogCache | null,
@@ -230,23 +237,15 @@ function statusOf(
       reasons: ["provider_not_enabled"],
     };
   }
-  if (cache === null) {
-    return {
-      provider,
-      state: "catalog_unavailable",
-      cached_models: 0,
-      reasons: ["provider_catalog_unavailable"],
-    };
-  }
-  if (!flags.ready) {
-    return {
-      provider,
-      state: "authentication_unavailable",
-      cached_models: cached,
-      reasons: ["authentication_missing"],
-    };
-  }
-  return { provider, state: "available", cached_models: cached, reasons: [] };
+  const reasons: string[] = [];
+  if (!flags.ready) reasons.push("authentication_missing");
+  if (cache === null) reasons.push("provider_catalog_unavailable");
+  const state = cache === null
+    ? "catalog_unavailable"
+    : flags.ready
+    ? "available"
+    : "authentication_unavailable";
+  return { provider, state, cached_models: cached, reasons };
 }
 
 /** Whether the serialized choices fit the snapshot bound. */

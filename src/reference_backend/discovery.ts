@@ -1,8 +1,8 @@
 /**
  * Bounded scanning of `$MC_HOME/sessions` for `session.list` and `session.discover`.
  *
- * An inventory pass reads the directory (at most 4,096 iterations, sidecars and locks
- * included). Primary candidates are `<id>.jsonl` regular files; a `.jsonl` name whose stem
+ * A `session.list` inventory pass reads the directory (at most 4,096 iterations, sidecars
+ * and locks included); `session.discover` has no such ceiling (see `discover.ts`). Primary candidates are `<id>.jsonl` regular files; a `.jsonl` name whose stem
  * is not a session ID, or an unreadable/unsafe root, is `discovery_unavailable`. Each
  * candidate is validated like `session.open` (8 MiB / 10,000 lines per file, 64 MiB /
  * 100,000 lines per request): wrong or missing recorded workspace → excluded; malformed
@@ -14,6 +14,7 @@
  * @module
  */
 
+import { createHash } from "node:crypto";
 import { sha256Hex } from "../protocol/canonical.ts";
 import type { ErrorCode } from "../protocol/errors.ts";
 import {
@@ -81,23 +82,36 @@ export async function readInventory(
   return { ok: true, inventory: { ids, locks, names: names.join("/") } };
 }
 
-/** The per-request read budget and deadline of one scan. */
+/** The per-request (for `session.discover`, per-page) read budget and deadline of one scan. */
 export class ScanBudget {
   #bytes = 0;
   #lines = 0;
-  readonly #deadline = Date.now() + DISCOVERY_SCAN_MS;
+  readonly #deadline: number;
+  readonly #now: () => number;
   readonly #signal: AbortSignal | undefined;
 
-  /** A budget cancelled by `signal`. */
-  constructor(signal?: AbortSignal) {
+  /** A budget cancelled by `signal`; `now` is the clock (tests). */
+  constructor(signal?: AbortSignal, options: { now?: () => number } = {}) {
     this.#signal = signal;
+    this.#now = options.now ?? Date.now;
+    this.#deadline = this.#now() + DISCOVERY_SCAN_MS;
   }
 
   /** Between files: the cancellation and deadline check. */
   check(): ErrorCode | null {
     if (this.#signal?.aborted) return "operation_cancelled";
-    if (Date.now() > this.#deadline) return "discovery_limit";
+    if (this.#now() > this.#deadline) return "discovery_limit";
     return null;
+  }
+
+  /** Bytes that may still be read. */
+  get bytesLeft(): number {
+    return Math.max(0, DISCOVERY_SCAN_BYTES - this.#bytes);
+  }
+
+  /** Lines that may still be read. */
+  get linesLeft(): number {
+    return Math.max(0, DISCOVERY_SCAN_LINES - this.#lines);
   }
 
   /** Charge one file's read work; false when over the request's bounds. */
@@ -113,7 +127,17 @@ export type Candidate =
   | { kind: "listed"; entry: ListedSession; fingerprint: string }
   | { kind: "excluded" | "invalid"; fingerprint: string };
 
-/** Validate candidate `id` in `dir` against canonical `cwd`. */
+/**
+ * A candidate over a bound: `discovery_limit`, with `exhausted` when the scan budget (not
+ * the per-file bound) was what ran out, so a `session.discover` page can end before it.
+ */
+export type CandidateFailure = ScanFailure & { exhausted?: boolean };
+
+/**
+ * Validate candidate `id` in `dir` against canonical `cwd`. A file is read within the
+ * per-file bounds and what is left of the budget; a failed read charges the full
+ * per-file budget. Fingerprints cover identity, content (also of omitted files) and lease.
+ */
 export async function validateCandidate(
   dir: string,
   id: string,
@@ -123,7 +147,7 @@ export async function validateCandidate(
     attachedId: string | null;
     budget: ScanBudget;
   },
-): Promise<{ ok: true; candidate: Candidate } | ScanFailure> {
+): Promise<{ ok: true; candidate: Candidate } | CandidateFailure> {
   const path = `${dir}/${id}.jsonl`;
   let identity: string;
   try {
@@ -133,24 +157,33 @@ export async function validateCandidate(
     return { ok: false, code: "stale_revision" };
   }
   const busy = context.locks.has(id) && id !== context.attachedId;
-  const read = await readStoredSession(path, { sessionId: id, cwd: context.cwd }, {
-    maxBytes: DISCOVERY_SESSION_BYTES,
-    maxLines: DISCOVERY_SESSION_LINES,
+  const { budget } = context;
+  const bounds = {
+    maxBytes: Math.min(DISCOVERY_SESSION_BYTES, budget.bytesLeft),
+    maxLines: Math.min(DISCOVERY_SESSION_LINES, budget.linesLeft),
+  };
+  const squeezed = bounds.maxBytes < DISCOVERY_SESSION_BYTES ||
+    bounds.maxLines < DISCOVERY_SESSION_LINES;
+  const limit = (exhausted: boolean): CandidateFailure => ({
+    ok: false,
+    code: "discovery_limit",
+    exhausted,
   });
+  const read = await readStoredSession(path, { sessionId: id, cwd: context.cwd }, bounds);
   const lease = busy ? "busy" : "free";
   if (!read.ok) {
-    if (read.code === "history_limit") return { ok: false, code: "discovery_limit" };
+    if (read.code === "history_limit") return limit(squeezed);
     if (read.code === "session_missing") return { ok: false, code: "stale_revision" };
-    if (!context.budget.charge(DISCOVERY_SESSION_BYTES, DISCOVERY_SESSION_LINES)) {
-      return { ok: false, code: "discovery_limit" };
-    }
+    if (!budget.charge(DISCOVERY_SESSION_BYTES, DISCOVERY_SESSION_LINES)) return limit(true);
     const kind = read.code === "cwd_mismatch" ? "excluded" : "invalid";
-    return { ok: true, candidate: { kind, fingerprint: `${id}|${identity}|${kind}|${lease}` } };
+    const content = await contentPrint(path);
+    return {
+      ok: true,
+      candidate: { kind, fingerprint: `${id}|${identity}|${content}|${kind}|${lease}` },
+    };
   }
   const stored = read.stored;
-  if (!context.budget.charge(stored.bytes, stored.lines)) {
-    return { ok: false, code: "discovery_limit" };
-  }
+  if (!budget.charge(stored.bytes, stored.lines)) return limit(true);
   const unverified = stored.notices.includes("cwd_unverified");
   const entry: ListedSession = {
     session_id: id,
@@ -161,6 +194,18 @@ export async function validateCandidate(
   };
   const fingerprint = `${id}|${identity}|${sha256Hex(stored.text)}|${lease}`;
   return { ok: true, candidate: { kind: "listed", entry, fingerprint } };
+}
+
+/** A digest of an omitted file's bytes (within the per-file bound), so edits are seen. */
+async function contentPrint(path: string): Promise<string> {
+  try {
+    const info = await Deno.lstat(path);
+    if (!info.isFile || info.size > DISCOVERY_SESSION_BYTES) return "unread";
+    const bytes = await Deno.readFile(path);
+    return createHash("sha256").update(bytes).digest("hex");
+  } catch {
+    return "unreadable";
+  }
 }
 
 /** The latest stored title (title or compaction record), sanitized, or null. */

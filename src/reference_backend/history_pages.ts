@@ -1,13 +1,16 @@
 /**
  * `history.page`: one immutable bounded snapshot per attachment, paged by cursor.
  *
- * The revision is the attached file's revision (`r<lines>-<bytes>`, as acknowledged by
- * `session.open`, `input.persisted`, `run.finished` and `selection.set`). A first page
- * (null cursor) reads and validates the file, checks that it still has the revision's size
- * and builds the projection (8 MiB serialized entries, 10,000 parts, else
- * `history_limit`). A continuation rereads the file and compares its content fingerprint.
- * Any detected mutation invalidates the revision for this attachment stickily
- * (`stale_revision`); reopening gives a fresh attachment.
+ * The revision is the attached file's revision (`r<lines>-<bytes>.<nonce>`, as
+ * acknowledged by `session.open`, `session.create`, `input.persisted`, `run.finished` and
+ * `selection.set`); the nonce is per attachment, so a reopen gives a new revision and the
+ * old revision and cursors never match it. Every page, the first included, rereads the
+ * file and compares the SHA-256 of its content with the digest the revision denotes
+ * (captured at open, extended by each own append): a same-size edit is a mutation too. A
+ * first page (null cursor) builds the projection (8 MiB serialized entries, 10,000 parts,
+ * else `history_limit`). Any detected mutation invalidates the revision for this
+ * attachment stickily (`stale_revision`); reopening gives a fresh attachment. Cursors are
+ * `h<generation>.<page>.<nonce>`: bound to one snapshot of one attachment.
  *
  * @module
  */
@@ -37,7 +40,6 @@ export interface HistoryPage {
 interface Snapshot {
   revision: string;
   generation: number;
-  digest: string;
   /** Start index of each page; page i covers starts[i]..starts[i+1]. */
   starts: number[];
   entries: HistoryEntry[];
@@ -82,17 +84,13 @@ export async function historyPage(
   };
   if (!read.ok) return kill();
   const stored = read.stored;
-  if (`r${stored.lines}-${stored.bytes}` !== revision) return kill();
-  const digest = sha256Hex(stored.text);
+  // The file must still be exactly the content this revision denotes, on every page.
+  if (sha256Hex(stored.text) !== attachment.file.digest) return kill();
   let snapshot = state.snapshot;
-  if (snapshot !== null && snapshot.revision === revision && snapshot.digest !== digest) {
-    return kill();
-  }
   let index = 0;
   if (cursor === null) {
     const built = buildSnapshot(attachment.id, stored.records, {
       revision,
-      digest,
       cards: request.cards,
       generation: ++state.generation,
     });
@@ -101,8 +99,9 @@ export async function historyPage(
     state.snapshot = snapshot;
   } else {
     if (snapshot === null || snapshot.revision !== revision) return stale;
-    const match = /^h(\d+)\.(\d+)$/.exec(cursor);
+    const match = /^h(\d+)\.(\d+)\.([0-9a-f]+)$/.exec(cursor);
     if (match === null || Number(match[1]) !== snapshot.generation) return stale;
+    if (match[3] !== attachment.file.nonce) return stale;
     index = Number(match[2]);
     if (index < 1 || index >= snapshot.starts.length - 1) return stale;
   }
@@ -115,7 +114,7 @@ export async function historyPage(
       session_id: attachment.id,
       revision,
       entries: snapshot.entries.slice(from, to),
-      next_cursor: last ? null : `h${snapshot.generation}.${index + 1}`,
+      next_cursor: last ? null : `h${snapshot.generation}.${index + 1}.${attachment.file.nonce}`,
       complete: last && snapshot.complete,
     },
   };
@@ -124,7 +123,7 @@ export async function historyPage(
 function buildSnapshot(
   sessionId: string,
   records: Parameters<typeof projectHistory>[0],
-  meta: { revision: string; digest: string; cards: boolean; generation: number },
+  meta: { revision: string; cards: boolean; generation: number },
 ): Snapshot | null {
   const projection = projectHistory(records, { cards: meta.cards });
   const entries = projection.entries;
@@ -153,7 +152,6 @@ function buildSnapshot(
   return {
     revision: meta.revision,
     generation: meta.generation,
-    digest: meta.digest,
     starts,
     entries,
     complete: projection.complete,

@@ -1,6 +1,6 @@
 /**
- * `session.list` (one sticky snapshot per child) and `session.discover` (incremental,
- * provisional pages) over {@link readInventory} and {@link validateCandidate}.
+ * `session.list`: one sticky snapshot per child over {@link readInventory} and
+ * {@link validateCandidate} (`session.discover` is in `discover.ts`).
  *
  * A fresh listing scans everything (at most 256 candidates), checks a second inventory
  * pass against the first and keeps the entries with a fingerprint of names, file
@@ -35,15 +35,6 @@ export interface ListPage {
   next_cursor: string | null;
   complete: boolean;
   notices: string[];
-}
-
-/** A `session.discover` result. */
-export interface DiscoverPage {
-  sessions: ListedSession[];
-  next_cursor: string | null;
-  complete: boolean;
-  provisional: true;
-  notices: [];
 }
 
 type Failure = { ok: false; code: ErrorCode };
@@ -169,59 +160,6 @@ async function fullScan(context: ScanContext): Promise<{ ok: true; scan: FullSca
       entries,
       notices: invalid ? ["sessions_omitted_invalid"] : [],
       fingerprint: sha256Hex(prints.join("\n")),
-    },
-  };
-}
-
-/** Answer one `session.discover` request: scan forward from the cursor. */
-export async function discoverPage(
-  params: { cursor: string | null; limit: number },
-  context: ScanContext,
-): Promise<{ ok: true; page: DiscoverPage } | Failure> {
-  const inventory = await readInventory(context.dir);
-  if (!inventory.ok) return inventory;
-  const { ids, locks } = inventory.inventory;
-  const after = params.cursor;
-  const remaining = after === null ? ids : ids.filter((id) => id > after);
-  const budget = new ScanBudget(context.signal);
-  const sessions: ListedSession[] = [];
-  const wrapper = { sessions: [], next_cursor: CURSOR_PLACEHOLDER, complete: false };
-  let bytes = jsonBytes({ ...wrapper, provisional: true, notices: [] });
-  let last: string | null = null;
-  let examined = 0;
-  for (const id of remaining) {
-    if (sessions.length >= params.limit) break;
-    const stop = budget.check();
-    if (stop !== null) return { ok: false, code: stop };
-    const checked = await validateCandidate(context.dir, id, {
-      cwd: context.cwd,
-      locks,
-      attachedId: context.attachedId,
-      budget,
-    });
-    // A candidate that vanished meanwhile is simply missed: completeness is provisional.
-    if (!checked.ok && checked.code !== "stale_revision") return checked;
-    if (checked.ok && checked.candidate.kind === "listed") {
-      const size = jsonBytes(checked.candidate.entry) + (sessions.length === 0 ? 0 : 1);
-      if (bytes + size > DISCOVERY_PAGE_BYTES) {
-        if (sessions.length === 0) return { ok: false, code: "discovery_limit" };
-        break;
-      }
-      bytes += size;
-      sessions.push(checked.candidate.entry);
-    }
-    last = id;
-    examined++;
-  }
-  const complete = examined === remaining.length;
-  return {
-    ok: true,
-    page: {
-      sessions,
-      next_cursor: complete ? null : last,
-      complete,
-      provisional: true,
-      notices: [],
     },
   };
 }

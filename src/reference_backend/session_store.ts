@@ -4,11 +4,17 @@
  * `user`, `assistant`, `activity`, `run_finished`, `session_preferences`, `title`,
  * `compaction`, `reasoning_summary` and `tool_card` (see `docs/reference-backend.md`).
  *
- * The revision of a file is `r<lines>-<bytes>`: any append changes it.
+ * The revision of an attached file is `r<lines>-<bytes>.<nonce>`: any append changes it,
+ * and the per-attachment nonce makes every attachment's revisions distinct (reopening the
+ * same unchanged file gives a new revision). Each revision also has a content digest (the
+ * SHA-256 of the whole file as this attachment knows it, captured at open and extended by
+ * each append): `history.page` compares it with the file, so an edit of the same size is
+ * still a mutation.
  *
  * @module
  */
 
+import { createHash, type Hash } from "node:crypto";
 import { parseStrictJson } from "../protocol/json.ts";
 import { STORED_HISTORY_BYTES, STORED_HISTORY_LINES } from "../protocol/limits.ts";
 
@@ -32,19 +38,29 @@ export class SessionFile {
   readonly #path: string;
   readonly #sessionId: string;
   readonly #cwd: string;
+  readonly #nonce: string;
+  readonly #hash: Hash;
+  #digest: string;
   #lines: number;
   #bytes: number;
 
-  /** Track `path` for `sessionId`, currently `lines` lines and `bytes` bytes long. */
+  /**
+   * Track `path` for `sessionId`, currently `lines` lines and `bytes` bytes long with
+   * content `text` (all empty by default: a file not yet created).
+   */
   constructor(
     path: string,
-    ids: { sessionId: string; cwd: string; lines?: number; bytes?: number },
+    ids: { sessionId: string; cwd: string; lines?: number; bytes?: number; text?: string },
   ) {
     this.#path = path;
     this.#sessionId = ids.sessionId;
     this.#cwd = ids.cwd;
     this.#lines = ids.lines ?? 0;
     this.#bytes = ids.bytes ?? 0;
+    this.#nonce = randomNonce();
+    this.#hash = createHash("sha256");
+    this.#hash.update(ids.text ?? "", "utf8");
+    this.#digest = this.#hash.copy().digest("hex");
   }
 
   /** Path of the JSONL file. */
@@ -54,7 +70,17 @@ export class SessionFile {
 
   /** The current revision. */
   get revision(): string {
-    return `r${this.#lines}-${this.#bytes}`;
+    return `r${this.#lines}-${this.#bytes}.${this.#nonce}`;
+  }
+
+  /** The per-attachment nonce (12 lowercase hex digits) that every revision carries. */
+  get nonce(): string {
+    return this.#nonce;
+  }
+
+  /** SHA-256 hex of the file content the current revision denotes. */
+  get digest(): string {
+    return this.#digest;
   }
 
   /** Append one record (type and fields); resolves to the new revision. Throws on failure. */
@@ -71,8 +97,15 @@ export class SessionFile {
     await Deno.writeFile(this.#path, bytes, { append: true, create: true });
     this.#lines++;
     this.#bytes += bytes.byteLength;
+    this.#hash.update(bytes);
+    this.#digest = this.#hash.copy().digest("hex");
     return this.revision;
   }
+}
+
+function randomNonce(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(6));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /** A validated stored session. */

@@ -62,8 +62,9 @@ export class Sessions {
   async create(): Promise<AttachResult> {
     const id = crypto.randomUUID();
     this.#lazy.add(id);
-    await this.#switchTo(this.#attachment(id, 0, 0, false, null));
-    return { session_id: id, durable: false, revision: "r0-0", notices: [] };
+    const attachment = this.#attachment(id, { durable: false, lease: null });
+    await this.#switchTo(attachment);
+    return { session_id: id, durable: false, revision: attachment.file.revision, notices: [] };
   }
 
   /** Attach exact `id`, or fail with a code and keep the previous attachment. */
@@ -78,11 +79,14 @@ export class Sessions {
     const current = this.#attached;
     const path = this.#path(id);
     if (this.#lazy.has(id) && !(await exists(path))) {
-      const attachment = current?.id === id ? current : this.#attachment(id, 0, 0, false, null);
+      // Reopening gives a fresh attachment (and revision) that keeps any lease already held.
+      const lease = current?.id === id ? current.lease : null;
+      const attachment = this.#attachment(id, { durable: false, lease });
       await this.#switchTo(attachment);
+      const revision = attachment.file.revision;
       return {
         ok: true,
-        result: { session_id: id, durable: false, revision: "r0-0", notices: [] },
+        result: { session_id: id, durable: false, revision, notices: [] },
         preferences: null,
       };
     }
@@ -94,9 +98,9 @@ export class Sessions {
       if (!acquired.ok) return acquired;
       lease = acquired.lease;
     }
-    const { lines, bytes, notices, records } = read.stored;
+    const { lines, bytes, notices, records, text } = read.stored;
     const preferences = records.findLast((r) => r.type === "session_preferences") ?? null;
-    const attachment = this.#attachment(id, lines, bytes, true, lease);
+    const attachment = this.#attachment(id, { durable: true, lease, lines, bytes, text });
     await this.#switchTo(attachment);
     return {
       ok: true,
@@ -129,12 +133,10 @@ export class Sessions {
 
   #attachment(
     id: string,
-    lines: number,
-    bytes: number,
-    durable: boolean,
-    lease: Lease | null,
+    state: { durable: boolean; lease: Lease | null; lines?: number; bytes?: number; text?: string },
   ): Attachment {
-    const file = new SessionFile(this.#path(id), { sessionId: id, cwd: this.#cwd, lines, bytes });
+    const { durable, lease, ...content } = state;
+    const file = new SessionFile(this.#path(id), { sessionId: id, cwd: this.#cwd, ...content });
     return { id, durable, file, lease };
   }
 

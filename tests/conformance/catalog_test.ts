@@ -144,13 +144,20 @@ Deno.test(
       await Deno.writeTextFile(path, original);
       assert.deepEqual((await b.request("model.catalog", next)).error, { code: "stale_catalog" });
       const fresh = await b.call("model.catalog", { limit: 1 });
-      await b.call("model.catalog", { limit: 1 });
+      const latest = await b.call("model.catalog", { limit: 1 });
+      assert.notEqual(latest.revision, fresh.revision, "unchanged content, new revision");
       const replaced = await b.request("model.catalog", {
         revision: fresh.revision,
         cursor: fresh.next_cursor,
         limit: 1,
       });
       assert.deepEqual(replaced.error, { code: "stale_catalog" }, "a fresh request replaces");
+      const crossed = await b.request("model.catalog", {
+        revision: latest.revision,
+        cursor: fresh.next_cursor,
+        limit: 1,
+      });
+      assert.deepEqual(crossed.error, { code: "stale_catalog" }, "an old snapshot's cursor");
     });
   },
 );
@@ -212,10 +219,24 @@ Deno.test("model.catalog.status reports each provider's state and reasons", opts
       cached_models: 1,
       reasons: [],
     });
-    assert.equal(byName.get("openai")?.state, "authentication_unavailable");
-    assert.equal(byName.get("openai")?.cached_models, 2);
-    assert.equal(byName.get("anthropic")?.state, "catalog_unavailable");
-    assert.equal(byName.get("gemini")?.state, "not_enabled");
+    assert.deepEqual(byName.get("openai"), {
+      provider: "openai",
+      state: "authentication_unavailable",
+      cached_models: 2,
+      reasons: ["authentication_missing"],
+    });
+    assert.deepEqual(byName.get("anthropic"), {
+      provider: "anthropic",
+      state: "catalog_unavailable",
+      cached_models: 0,
+      reasons: ["authentication_missing", "provider_catalog_unavailable"],
+    }, "no key and no cache: both reasons");
+    assert.deepEqual(byName.get("gemini"), {
+      provider: "gemini",
+      state: "not_enabled",
+      cached_models: 0,
+      reasons: ["provider_not_enabled"],
+    });
   });
 });
 

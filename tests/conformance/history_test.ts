@@ -326,3 +326,93 @@ Deno.test("an interrupted turn keeps a partial diagnostic and an incomplete proj
     });
   });
 });
+
+Deno.test("a same-size edit before the first page is stale_revision, stickily", {
+  ignore: !REFERENCE,
+}, async () => {
+  await inWorkspace(async (ws) => {
+    const id = "same-size";
+    const path = await writeSession(ws, id, [
+      record(id, "user", { run_id: "r", message_id: "u", text: "original" }),
+      record(id, "run_finished", { run_id: "r", outcome: "completed", error_code: null }),
+    ]);
+    await withBackend({ workspace: ws }, async (b) => {
+      await initializeAll(b);
+      const opened = await b.call("session.open", { session_id: id });
+      const revision = String(opened.revision);
+      const original = await Deno.readTextFile(path);
+      const replaced = original.replace('"original"', '"REPLACED"');
+      assert.equal(replaced.length, original.length);
+      await Deno.writeTextFile(path, replaced);
+      const page = await b.request("history.page", { session_id: id, revision, cursor: null });
+      assert.deepEqual(page.error, { code: "stale_revision" }, "the revision denotes the old text");
+      await Deno.writeTextFile(path, original);
+      const again = await b.request("history.page", { session_id: id, revision, cursor: null });
+      assert.deepEqual(again.error, { code: "stale_revision" }, "sticky after restoring");
+      await Deno.writeTextFile(path, replaced);
+      const reopened = await b.call("session.open", { session_id: id });
+      const shown = messages(entriesOf(await allHistory(b, id, String(reopened.revision))));
+      assert.equal(shown[0]?.text, "REPLACED", "a reopen projects the current content");
+    });
+  });
+});
+
+Deno.test("a reopen gives a new revision; the old revision and cursors are stale on it", {
+  ignore: !REFERENCE,
+}, async () => {
+  await inWorkspace(async (ws) => {
+    const id = "reopened";
+    const records = Array.from({ length: 60 }, (_, i) => conversation(id, `run-${i}`)).flat();
+    await writeSession(ws, id, records);
+    await withBackend({ workspace: ws }, async (b) => {
+      await initializeAll(b);
+      const first = await b.call("session.open", { session_id: id });
+      const old = String(first.revision);
+      const page = await b.call("history.page", { session_id: id, revision: old, cursor: null });
+      assert.notEqual(page.next_cursor, null);
+      const second = await b.call("session.open", { session_id: id });
+      const revision = String(second.revision);
+      assert.notEqual(revision, old, "same unchanged file, new attachment, new revision");
+      const stale = await b.request("history.page", {
+        session_id: id,
+        revision: old,
+        cursor: null,
+      });
+      assert.deepEqual(stale.error, { code: "stale_revision" });
+      const fresh = await b.call("history.page", { session_id: id, revision, cursor: null });
+      assert.equal(fresh.next_cursor === page.next_cursor, false, "cursors are per attachment");
+      const crossed = await b.request("history.page", {
+        session_id: id,
+        revision,
+        cursor: page.next_cursor,
+      });
+      assert.deepEqual(crossed.error, { code: "stale_revision" }, "old cursor, new attachment");
+      const created = await b.call("session.create");
+      const lazy = await b.call("session.open", { session_id: created.session_id });
+      assert.notEqual(lazy.revision, created.revision, "a lazy handle reopened too");
+    });
+  });
+});
+
+Deno.test("a projection over 8 MiB of serialized entries is history_limit", {
+  ignore: !REFERENCE,
+}, async () => {
+  await inWorkspace(async (ws) => {
+    const id = "too-many-bytes";
+    // 560 single-part entries of 16,000 bytes: ~8.97 MB serialized, far under 10,000 parts.
+    const summary = "x".repeat(16_000);
+    const records = Array.from({ length: 560 }, () => record(id, "compaction", { summary }));
+    await writeSession(ws, id, records);
+    await withBackend({ workspace: ws }, async (b) => {
+      await initializeAll(b);
+      const opened = await b.call("session.open", { session_id: id });
+      const res = await b.request("history.page", {
+        session_id: id,
+        revision: opened.revision,
+        cursor: null,
+      });
+      assert.deepEqual(res.error, { code: "history_limit" });
+      assert.equal((await b.call("status")).state, "idle", "connection usable");
+    });
+  });
+});

@@ -255,6 +255,38 @@ Deno.test("reopening restores the saved selection, or says it is unavailable", o
 });
 
 Deno.test(
+  "reopening with a saved effort the model no longer permits says saved_selection_notice",
+  opts,
+  async () => {
+    await inWorkspace(async (ws) => {
+      await caches(ws);
+      let sid = "";
+      await withBackend({ workspace: ws, env: NO_KEYS }, async (b) => {
+        await initializeAll(b);
+        sid = String((await b.call("session.create")).session_id);
+        const params = await selectParams(b, sid, "scripted-2", { mode: "set", value: "low" });
+        await b.call("selection.set", params);
+      });
+      // The cached model still exists and is enabled, but no longer permits "low".
+      await writeCatalog(ws, "scripted", [
+        { id: "scripted-1", efforts: [] },
+        { id: "scripted-2", efforts: ["high"] },
+      ]);
+      await withBackend({ workspace: ws, env: NO_KEYS }, async (b) => {
+        await initializeAll(b);
+        const opened = await b.call("session.open", { session_id: sid });
+        assert.deepEqual(opened.notices, ["saved_selection_notice"]);
+        const selection = (await b.call("status")).selection as Record<string, unknown>;
+        assert.equal(selection.model, "scripted-2", "the saved choice is restored");
+        assert.equal(selection.requested_effort, "low", "saved requested effort kept");
+        assert.deepEqual(selection.permitted_efforts, ["default", "high"]);
+        assert.notEqual(selection.effective_effort, "low", "an unpermitted level is not applied");
+      });
+    });
+  },
+);
+
+Deno.test(
   "a changed effort observation fails the next turn with stale_selection",
   opts,
   async () => {

@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
+import { sha256Hex } from "../../src/protocol/canonical.ts";
 import { readStoredSession, SessionFile } from "../../src/reference_backend/session_store.ts";
+
+async function fileSize(path: string): Promise<number> {
+  return (await Deno.stat(path)).size;
+}
 
 async function withDir(body: (dir: string) => Promise<void>): Promise<void> {
   const dir = await Deno.realPath(await Deno.makeTempDir());
@@ -10,14 +15,22 @@ async function withDir(body: (dir: string) => Promise<void>): Promise<void> {
   }
 }
 
+Deno.test("SessionFile revisions carry a per-file nonce", () => {
+  const a = new SessionFile("/x/s.jsonl", { sessionId: "s", cwd: "/x", lines: 1, bytes: 9 });
+  const b = new SessionFile("/x/s.jsonl", { sessionId: "s", cwd: "/x", lines: 1, bytes: 9 });
+  assert.notEqual(a.revision, b.revision, "same size, different attachments");
+  assert.equal(a.digest, sha256Hex(""), "no text given: the empty content");
+});
+
 Deno.test("SessionFile appends timestamped records that read back valid", async () => {
   await withDir(async (dir) => {
     const file = new SessionFile(`${dir}/s.jsonl`, { sessionId: "s", cwd: dir });
-    assert.equal(file.revision, "r0-0");
+    assert.match(file.revision, /^r0-0\.[0-9a-f]{12}$/);
     const revision = await file.append("user", { text: "hi" });
-    assert.match(revision, /^r1-\d+$/);
+    assert.equal(revision, `r1-${await fileSize(`${dir}/s.jsonl`)}.${file.nonce}`);
     const read = await readStoredSession(`${dir}/s.jsonl`, { sessionId: "s", cwd: dir });
     assert.ok(read.ok);
+    assert.equal(file.digest, sha256Hex(read.stored.text), "digest follows the appends");
     assert.deepEqual(read.stored.notices, []);
     const record = JSON.parse(await Deno.readTextFile(`${dir}/s.jsonl`));
     assert.match(record.timestamp, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
