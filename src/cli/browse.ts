@@ -59,19 +59,22 @@ async function listSessions(
   table: boolean,
 ): Promise<number> {
   let count = 0;
-  let notices: string[] = [];
+  const notices = new Set<string>();
   if (table) out.line(["SESSION", "ELIGIBILITY", "UPDATED", "TITLE"].join("\t"));
   for await (const page of client.sessionPages()) {
-    notices = page.notices;
+    for (const notice of page.notices) notices.add(notice);
     for (const s of page.sessions) {
       count++;
       if (table) {
-        out.line([s.session_id, s.eligibility, s.updated_at ?? "-", s.title ?? "-"].join("\t"));
+        out.line(
+          [s.session_id, s.eligibility, s.updated_at ?? "-", cell(s.title ?? "-")].join("\t"),
+        );
       } else out.record({ type: "session.listed", ...s });
     }
   }
-  if (table) out.line(`${count} session(s)${notices.length > 0 ? ` (${notices.join(", ")})` : ""}`);
-  else out.record({ type: "sessions.done", count, notices });
+  const all = [...notices];
+  if (table) out.line(`${count} session(s)${all.length > 0 ? ` (${all.join(", ")})` : ""}`);
+  else out.record({ type: "sessions.done", count, notices: all });
   return EXIT.ok;
 }
 
@@ -125,12 +128,12 @@ async function showModels(
   const status = await client.status();
   const selection = status.selection ?? null;
   let count = 0;
-  let notices: string[] = [];
+  const notices = new Set<string>();
   if (options.table) {
     out.line(["PROVIDER", "MODEL", "AVAILABILITY", "EFFORTS", "SELECTED"].join("\t"));
   }
   for await (const page of client.catalogPages()) {
-    notices = page.notices;
+    for (const notice of page.notices) notices.add(notice);
     for (const choice of page.choices) {
       count++;
       const selected = selection !== null && choice.provider === selection.provider &&
@@ -139,8 +142,8 @@ async function showModels(
       if (options.table) {
         out.line(
           [
-            choice.provider,
-            choice.model,
+            cell(choice.provider),
+            cell(choice.model),
             choice.availability,
             `${choice.effort_support}:${choice.permitted_efforts.join(",")}`,
             selected ? "*" : "",
@@ -158,8 +161,9 @@ async function showModels(
     effective_effort: after.effective_effort,
   };
   if (options.table) {
-    out.line(`${count} choice(s)${notices.length > 0 ? ` (${notices.join(", ")})` : ""}`);
-  } else out.record({ type: "models.done", count, notices, selection: current });
+    const all = [...notices];
+    out.line(`${count} choice(s)${all.length > 0 ? ` (${all.join(", ")})` : ""}`);
+  } else out.record({ type: "models.done", count, notices: [...notices], selection: current });
   return EXIT.ok;
 }
 
@@ -196,4 +200,13 @@ async function select(
     notices: result.notices,
   });
   return EXIT.ok;
+}
+
+/** A table cell: control characters (tabs, newlines, ESC) shown as `\uXXXX` escapes. */
+export function cell(text: string): string {
+  return text.replace(
+    // deno-lint-ignore no-control-regex
+    /[\u0000-\u001f\u007f-\u009f]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
