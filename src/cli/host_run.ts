@@ -31,7 +31,7 @@ import { type BackendStart, discardBackend, startBackend } from "./backend_start
 import type { ApprovalDecider } from "./approvals.ts";
 import { EXIT } from "./exit_codes.ts";
 import { classify, HostFailure, osReason } from "./failure.ts";
-import { LivenessProbe, tapActivity } from "./liveness.ts";
+import { LivenessProbe } from "./liveness.ts";
 import { closeBackend } from "./shutdown.ts";
 import { StopState } from "./stop.ts";
 import { runTurn } from "./turn.ts";
@@ -143,8 +143,9 @@ export async function runHost(options: HostRunOptions): Promise<number> {
     stallMs > 0
       ? {
         stdin: child.stdin,
-        stdout: tapActivity(child.stdout, () => liveness?.activity()),
+        stdout: child.stdout,
         exited: child.exited,
+        onActivity: () => liveness?.activity(),
       }
       : child,
   );

@@ -22,7 +22,7 @@ import {
   isMethod,
   METHOD_SCHEMAS,
 } from "../protocol/schemas/mod.ts";
-import { readFrames } from "../transport/reader.ts";
+import { pumpFrames } from "../transport/reader.ts";
 import { COALESCE_BYTES, FrameWriter } from "../transport/writer.ts";
 import type { ExitInfo } from "../runtime/mod.ts";
 import {
@@ -53,6 +53,8 @@ export interface AgentTransport {
   stdout: ReadableStream<Uint8Array>;
   /** Resolves when the backend process exits; used to report its exit code. */
   exited?: Promise<ExitInfo>;
+  /** Called for every chunk read from `stdout` (e.g. a liveness watch); must not throw. */
+  onActivity?: () => void;
 }
 
 /** Options of {@link LocalAgentClient}. */
@@ -127,7 +129,7 @@ export class AgentConnection {
         this.#fail(new ClientClosed(`Cannot write to the backend: ${reason}`));
       },
     });
-    this.#done = this.#readLoop(transport.stdout);
+    this.#done = this.#readLoop(transport.stdout, transport.onActivity);
   }
 
   /** The backend's `instance_id`, once the first frame arrived. */
@@ -247,22 +249,23 @@ export class AgentConnection {
     return this.#writer.drain(timeoutMs);
   }
 
-  async #readLoop(stdout: ReadableStream<Uint8Array>): Promise<void> {
+  async #readLoop(stdout: ReadableStream<Uint8Array>, onChunk?: () => void): Promise<void> {
     try {
-      for await (
-        const item of readFrames(stdout, {
-          maxFrameBytes: OUTPUT_FRAME_BYTES - 1,
-          signal: this.#readAbort.signal,
-        })
-      ) {
-        if (this.#failure !== null) break;
+      // Frames of one chunk are handled synchronously, in order (no async generator per frame).
+      await pumpFrames(stdout, (item) => {
+        if (this.#failure !== null) return false;
         if (item.kind === "error") {
-          if (item.code === "incomplete_frame") break; // EOF mid-line: reported as an exit.
+          if (item.code === "incomplete_frame") return false; // EOF mid-line: reported as an exit.
           this.#fail(new ProtocolViolation(`Invalid output line (${item.code})`));
-          break;
+          return false;
         }
         this.#onFrame(item.text);
-      }
+        return this.#failure === null;
+      }, {
+        maxFrameBytes: OUTPUT_FRAME_BYTES - 1,
+        signal: this.#readAbort.signal,
+        ...(onChunk === undefined ? {} : { onChunk }),
+      });
     } catch (error) {
       if (this.#failure === null) {
         this.#fail(new ClientClosed("Cannot read from the backend", { cause: error }));
