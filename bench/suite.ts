@@ -41,8 +41,13 @@ export interface SuiteSizes {
   echoCalls: number;
   /** Spawns per startup measurement (median reported). */
   startups: number;
-  /** Calls of the memory test. */
+  /** Calls of the memory test (after `rssWarmup` untimed calls). */
   rssCalls: number;
+  /**
+   * Untimed calls before the memory test's first RSS sample: RSS is compared from a warmed-up
+   * steady state (JIT, V8 heap sizing, pools), the usual steady-state method.
+   */
+  rssWarmup: number;
   /** Repetitions of each throughput measurement (median reported). */
   repeats: number;
 }
@@ -56,6 +61,7 @@ export const FULL_SIZES: SuiteSizes = {
   echoCalls: 20000,
   startups: 7,
   rssCalls: 100_000,
+  rssWarmup: 5_000,
   repeats: 3,
 };
 
@@ -68,6 +74,7 @@ export const QUICK_SIZES: SuiteSizes = {
   echoCalls: 1000,
   startups: 2,
   rssCalls: 2000,
+  rssWarmup: 200,
   repeats: 1,
 };
 
@@ -255,7 +262,7 @@ export async function runPlacement(
     `--tools=${toolDir}`,
     "--tool=trivial",
     `--calls=${sizes.rssCalls}`,
-    `--warmup=${sizes.warmup}`,
+    `--warmup=${sizes.rssWarmup}`,
     "--concurrency=4",
     `--rss-every=${Math.max(1, Math.round(sizes.rssCalls / 10))}`,
   ]) as HostRunResult;

@@ -1,13 +1,15 @@
 /**
  * Host driver: starts the product CLI (`deno run -A cli.ts run --tools DIR
  * --agent "<fake backend>" PROMPT`; `cli.ts` is the lean entry the `start`
- * task uses, `mod.ts` also loads the whole library surface first) with {@link ./fake_backend.ts} as its
- * backend, times spawn → the `host.ready` summary record, drains the host's
- * stdout, waits for exit, and prints one JSON line: the spawn-to-ready time,
- * the host's exit code and the fake backend's stats.
+ * task runs, `mod.ts` would also load the whole library surface first) with
+ * {@link ./fake_backend.ts} as its backend, times spawn → the `host.ready`
+ * summary record, drains the host's stdout, waits for exit, and prints one
+ * JSON line: the spawn-to-ready time, the host's exit code and the fake
+ * backend's stats.
  *
  * Run: `deno run -A bench/harness/host_driver.ts --tools bench/harness/host_tools
- * --tool trivial --calls 2000 --concurrency 4`.
+ * --tool trivial --calls 2000 --concurrency 4` (`--host-flag=F`, repeatable,
+ * adds a `deno run` flag for the host, e.g. `--v8-flags=--trace-gc`).
  *
  * @module
  */
@@ -20,6 +22,7 @@ import { LineSplitter } from "./lines.ts";
 const REPO = new URL("../../", import.meta.url).pathname;
 const FAKE_BACKEND = new URL("./fake_backend.ts", import.meta.url).pathname;
 const READY_PREFIX = new TextEncoder().encode('{"type":"host.ready"');
+const NEWLINE = new Uint8Array([0x0a]);
 
 /** Options of {@link measureHost}. */
 export interface HostRunSpec {
@@ -37,6 +40,11 @@ export interface HostRunSpec {
   rssEvery: number;
   /** Kill the host and fail after this many ms (default 300,000). */
   timeoutMs?: number;
+  /**
+   * Extra `deno run` flags for the host (investigations), e.g.
+   * `--v8-flags=--trace-gc`; none by default, as the `start` task runs it.
+   */
+  hostFlags?: readonly string[];
 }
 
 /** What {@link measureHost} reports. */
@@ -70,6 +78,7 @@ export async function measureHost(spec: HostRunSpec): Promise<HostRunResult> {
       args: [
         "run",
         "-A",
+        ...(spec.hostFlags ?? []),
         `${REPO}cli.ts`,
         "run",
         "--tools",
@@ -104,8 +113,16 @@ export async function measureHost(spec: HostRunSpec): Promise<HostRunResult> {
     let readyMs = -1;
     let lines = 0;
     const splitter = new LineSplitter();
+    // With other host flags (e.g. --trace-gc, which V8 prints on stdout) non-JSON lines go to
+    // stderr.
+    const forward = spec.hostFlags !== undefined;
     for await (const chunk of child.stdout) {
       for (const line of splitter.push(chunk)) {
+        if (forward && line[0] !== 0x7b) {
+          Deno.stderr.writeSync(line);
+          Deno.stderr.writeSync(NEWLINE);
+          continue;
+        }
         lines++;
         if (readyMs < 0 && startsWith(line, READY_PREFIX)) readyMs = performance.now() - t0;
       }
@@ -139,6 +156,7 @@ if (import.meta.main) {
       warmup: { type: "string", default: "0" },
       concurrency: { type: "string", default: "1" },
       "rss-every": { type: "string", default: "0" },
+      "host-flag": { type: "string", multiple: true },
     },
   });
   const result = await measureHost({
@@ -148,6 +166,7 @@ if (import.meta.main) {
     warmup: Number(values.warmup),
     concurrency: Number(values.concurrency),
     rssEvery: Number(values["rss-every"]),
+    ...(values["host-flag"] === undefined ? {} : { hostFlags: values["host-flag"] }),
   });
   console.log(JSON.stringify(result));
 }
