@@ -4,7 +4,7 @@
  * slots, deadline timers, result splitting). The isolated path adds one
  * NDJSON round trip over the tool process's pipes.
  *
- * Run: `deno bench -A bench/sandbox_bench.ts`.
+ * Run: `deno task bench:sandbox` (`deno bench -A bench/sandbox_bench.ts`).
  *
  * @module
  */
