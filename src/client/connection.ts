@@ -33,6 +33,7 @@ import {
 } from "./errors.ts";
 import { type AgentEvent, EVENT_CAPABILITY } from "./events.ts";
 import { EventQueue } from "./event_queue.ts";
+import { FAST_EVENT_CHECKS, FAST_RESULT_CHECKS } from "./fast_checks.ts";
 import { parseExact, parseTolerant } from "./result_check.ts";
 
 /**
@@ -328,8 +329,11 @@ export class AgentConnection {
       const schema = entry.method === "history.page" && !this.#negotiated.has("tool.cards")
         ? { result: BaseHistoryPageResultSchema }
         : METHOD_SCHEMAS[entry.method as keyof typeof METHOD_SCHEMAS];
-      // Unknown additional result fields are ignored; anything else fails closed.
-      const parsed = parseTolerant(schema.result as z.ZodType<unknown>, frame.result);
+      // Unknown additional result fields are ignored; anything else fails closed. A
+      // result the hand-written check accepts is exactly valid (zod would accept it).
+      const parsed = FAST_RESULT_CHECKS.get(entry.method)?.(frame.result)
+        ? { ok: true as const, data: frame.result as unknown }
+        : parseTolerant(schema.result as z.ZodType<unknown>, frame.result);
       if (!parsed.ok) {
         return this.#fail(
           new ProtocolViolation(`Invalid ${entry.method} result: ${parsed.detail}`),
@@ -351,8 +355,11 @@ export class AgentConnection {
     if (needs !== undefined && !this.#negotiated.has(needs)) {
       return this.#fail(new ProtocolViolation(`Event of a capability not negotiated: ${name}`));
     }
-    // Event data field sets are exact (wire contract).
-    const parsed = parseExact(EVENT_SCHEMAS[name] as z.ZodType<unknown>, frame.data);
+    // Event data field sets are exact (wire contract). Data the hand-written check
+    // accepts is exactly valid; anything else is decided (and described) by zod.
+    const parsed = FAST_EVENT_CHECKS.get(name)?.(frame.data)
+      ? { ok: true as const, data: frame.data as unknown }
+      : parseExact(EVENT_SCHEMAS[name] as z.ZodType<unknown>, frame.data);
     if (!parsed.ok) {
       return this.#fail(new ProtocolViolation(`Invalid ${name} data: ${parsed.detail}`));
     }
