@@ -33,6 +33,7 @@ import type { RegisteredTool, ToolRegistry } from "./registry.ts";
 import { resultToText, splitResultText } from "./result.ts";
 import { formatIssues, truncateText } from "./_text.ts";
 import { Slots } from "./_slots.ts";
+import { SharedDeadlines } from "./_deadlines.ts";
 import { permissionDeniedText } from "./sandbox/channel.ts";
 import { LogBuffer, type ToolLog } from "./sandbox/log_buffer.ts";
 import { isolationOf } from "./sandbox/permissions.ts";
@@ -154,6 +155,8 @@ interface Answer {
   readonly outcome: ToolCallOutcome;
   readonly errorCode?: string;
   readonly text: string;
+  /** `text` already split and measured (a success), so it is not done twice. */
+  readonly split?: { readonly parts: string[]; readonly bytes: number };
   readonly abandoned?: boolean;
   readonly killed?: boolean;
 }
@@ -166,6 +169,7 @@ export class ToolExecutor {
   readonly #graceMs: number;
   readonly #envelopeBytes: number;
   readonly #slots: Slots;
+  readonly #deadlines = new SharedDeadlines();
   readonly #onLog: ((log: ToolLog) => void) | undefined;
   readonly #denoPath: string | undefined;
   #runner: Promise<ProcessRunner | null> | undefined;
@@ -267,9 +271,10 @@ export class ToolExecutor {
     const deadlineAt = Date.now() - (performance.now() - started) + deadlineMs;
     const onCancel = () => stop.abort({ kind: "cancel" } satisfies Stop);
     signal.addEventListener("abort", onCancel, { once: true });
-    const deadlineTimer = setTimeout(
-      () => stop.abort({ kind: "deadline", ms: backendDeadlineMs } satisfies Stop),
+    // One shared timer serves every call's deadline (no timer created per call).
+    const cancelDeadline = this.#deadlines.schedule(
       deadlineMs - (performance.now() - started),
+      () => stop.abort({ kind: "deadline", ms: backendDeadlineMs } satisfies Stop),
     );
     try {
       const acquired = await this.#slots.acquire(stop.signal);
@@ -299,7 +304,7 @@ export class ToolExecutor {
         release();
       }
     } finally {
-      clearTimeout(deadlineTimer);
+      cancelDeadline();
       signal.removeEventListener("abort", onCancel);
     }
   }
@@ -444,7 +449,8 @@ export class ToolExecutor {
         text: `Result too large: ${bytes} bytes exceeds the limit of ${limit} bytes`,
       };
     }
-    const parts = this.#split(text).length;
+    const split = this.#split(text);
+    const parts = split.length;
     if (parts > this.#limits.result_parts) {
       return {
         outcome: "error",
@@ -453,7 +459,7 @@ export class ToolExecutor {
           `Result too large: ${bytes} bytes needs ${parts} parts, more than the limit of ${this.#limits.result_parts} parts`,
       };
     }
-    return { outcome: "success", text };
+    return { outcome: "success", text, split: { parts: split, bytes } };
   }
 
   #split(text: string): string[] {
@@ -468,8 +474,8 @@ export class ToolExecutor {
     const result: ToolCallResult = {
       outcome: answer.outcome,
       text: answer.text,
-      parts: Object.freeze(this.#split(answer.text)),
-      bytes: utf8ByteLength(answer.text),
+      parts: Object.freeze(answer.split?.parts ?? this.#split(answer.text)),
+      bytes: answer.split?.bytes ?? utf8ByteLength(answer.text),
       durationMs: Math.round(performance.now() - started),
       abandoned: answer.abandoned ?? false,
       killed: answer.killed ?? false,

@@ -13,6 +13,7 @@
  */
 
 import { ProtocolError } from "../protocol/errors.ts";
+import { utf8ByteLength } from "../protocol/schemas/common.ts";
 import type {
   ClientToolCallData,
   ClientToolCancelData,
@@ -154,7 +155,7 @@ export class ToolCallSession {
       call_id: data.call_id,
       name: data.name,
       tool_id: data.tool_id,
-      arguments_bytes: new TextEncoder().encode(JSON.stringify(data.arguments)).length,
+      arguments_bytes: utf8ByteLength(JSON.stringify(data.arguments)),
       deadline_ms: data.deadline_ms,
     });
     // Nothing more is answered once the budget ran out; a call that could not
