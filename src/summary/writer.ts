@@ -1,9 +1,11 @@
 /**
  * The NDJSON summary writer: stamps `ts` and `v` on each record and writes
  * one line per record through an ordered queue. `emit()` never waits, so
- * tool calls never wait on summary output. Records emitted close together
- * (before the event loop's next turn, or while a write is in flight) go out
- * in one write.
+ * tool calls never wait on summary output. Records emitted close together go
+ * out in one write: a record waits at most `lingerMs` (default
+ * {@link SUMMARY_LINGER_MS}) for others, or until {@link SUMMARY_BATCH_CHARS}
+ * are queued, and records emitted while a write is in flight go out in the
+ * next one. {@link SummaryWriter.flush} writes at once.
  *
  * Records are built by typed code, so they are not re-validated in
  * production; with `selfCheck` (default: `MAGI_TOOLS_SELF_CHECK=1` in the
@@ -30,12 +32,23 @@ export interface SummaryWriterOptions {
   now?: () => Date;
   /** Called once when the sink fails; later records are discarded. */
   onError?: (error: unknown) => void;
+  /** How long a record may wait for others to share its write, ms; default {@link SUMMARY_LINGER_MS}. */
+  lingerMs?: number;
   /**
    * Validate every record against its schema (a host self-check; throws
    * TypeError on a mismatch). Default: {@link selfCheckFromEnv}.
    */
   selfCheck?: boolean;
 }
+
+/**
+ * Default wait of a summary record for others to share its write, ms: short
+ * for a reader, long enough to batch the records of many fast tool calls.
+ */
+export const SUMMARY_LINGER_MS = 5;
+
+/** Queued characters at which the records are written without waiting longer. */
+export const SUMMARY_BATCH_CHARS = 64 * 1024;
 
 /** Environment variable that turns on the self-checks (`1`). */
 export const SELF_CHECK_ENV = "MAGI_TOOLS_SELF_CHECK";
@@ -71,6 +84,7 @@ export class SummaryWriter {
   #now: () => Date;
   #onError: ((error: unknown) => void) | undefined;
   #selfCheck: boolean;
+  #lingerMs: number;
   /** Lines queued and not yet handed to the sink. */
   #queued = "";
   /** The write loop while it runs. */
@@ -90,6 +104,10 @@ export class SummaryWriter {
     this.#now = options.now ?? (() => new Date());
     this.#onError = options.onError;
     this.#selfCheck = options.selfCheck ?? selfCheckFromEnv();
+    this.#lingerMs = options.lingerMs ?? SUMMARY_LINGER_MS;
+    if (!Number.isFinite(this.#lingerMs) || this.#lingerMs < 0) {
+      throw new RangeError(`Summary linger must be a non-negative number: ${this.#lingerMs}`);
+    }
   }
 
   /** Whether the sink failed (later records are discarded). */
@@ -121,8 +139,9 @@ export class SummaryWriter {
     }
     if (this.#failed) return record;
     this.#queued += JSON.stringify(record) + "\n";
-    // Written on the next turn (or after the write in flight): records of one turn share a write.
-    if (this.#pump === null && this.#timer === undefined) this.#timer = setTimeout(this.#start, 0);
+    if (this.#pump !== null) return record; // Goes out with the next write.
+    if (this.#queued.length >= SUMMARY_BATCH_CHARS) this.flush();
+    else if (this.#timer === undefined) this.#timer = setTimeout(this.#start, this.#lingerMs);
     return record;
   }
 

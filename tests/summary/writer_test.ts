@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { SummaryRecordSchema } from "../../src/summary/records.ts";
-import { SELF_CHECK_ENV, selfCheckFromEnv, SummaryWriter } from "../../src/summary/writer.ts";
+import {
+  SELF_CHECK_ENV,
+  selfCheckFromEnv,
+  SUMMARY_BATCH_CHARS,
+  SUMMARY_LINGER_MS,
+  SummaryWriter,
+} from "../../src/summary/writer.ts";
 
 /** A writer over a capturing sink; `lines` are the lines written, `writes` the sink calls. */
 function capture(): { lines: string[]; writes: string[]; writer: SummaryWriter } {
@@ -73,15 +79,34 @@ Deno.test("SummaryWriter selfCheck defaults to MAGI_TOOLS_SELF_CHECK=1", () => {
   }
 });
 
-Deno.test("SummaryWriter writes the records of one turn in one write, in order", async () => {
+Deno.test("SummaryWriter writes the records emitted within lingerMs in one write, in order", async () => {
   const { lines, writes, writer } = capture();
-  for (let n = 0; n < 5; n++) {
+  writer.emit({ type: "turn.started", session_id: "s1", run_id: "r0" });
+  await new Promise((resolve) => setTimeout(resolve, 1));
+  for (let n = 1; n < 5; n++) {
     writer.emit({ type: "turn.started", session_id: "s1", run_id: `r${n}` });
   }
-  assert.equal(writes.length, 0); // Nothing is written before the next turn of the event loop.
-  await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.equal(writes.length, 0); // The first record waits up to SUMMARY_LINGER_MS for others.
+  await new Promise((resolve) => setTimeout(resolve, SUMMARY_LINGER_MS + 20));
   assert.equal(writes.length, 1);
   assert.deepEqual(lines.map((line) => JSON.parse(line).run_id), ["r0", "r1", "r2", "r3", "r4"]);
+});
+
+Deno.test("SummaryWriter writes at once when SUMMARY_BATCH_CHARS are queued", async () => {
+  const { writes, writer } = capture();
+  const line = JSON.stringify(
+    writer.emit({ type: "turn.started", session_id: "s1", run_id: "r0" }),
+  ).length + 1;
+  for (let n = line; n < SUMMARY_BATCH_CHARS; n += line) {
+    writer.emit({ type: "turn.started", session_id: "s1", run_id: "r0" });
+  }
+  await Promise.resolve();
+  assert.equal(writes.length, 1);
+  await writer.flush();
+});
+
+Deno.test("SummaryWriter rejects a negative lingerMs", () => {
+  assert.throws(() => new SummaryWriter(() => Promise.resolve(), { lingerMs: -1 }), RangeError);
 });
 
 Deno.test("SummaryWriter queues records emitted during a write for the next write", async () => {
