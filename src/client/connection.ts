@@ -22,7 +22,7 @@ import {
   isMethod,
   METHOD_SCHEMAS,
 } from "../protocol/schemas/mod.ts";
-import { pumpFrames } from "../transport/reader.ts";
+import { readFrames } from "../transport/reader.ts";
 import { COALESCE_BYTES, FrameWriter } from "../transport/writer.ts";
 import type { ExitInfo } from "../runtime/mod.ts";
 import {
@@ -42,6 +42,16 @@ import { parseExact, parseTolerant } from "./result_check.ts";
  * are left of the backend's `limits.request_ids`.
  */
 export const REQUEST_ID_RESERVE = 8;
+
+/**
+ * Requests written and not yet answered, at most (the protocol: "Caller must
+ * bound in-flight requests independently"). Each answer is one output frame
+ * of the backend, whose pending output is bounded at 32 frames (overflow ends
+ * the backend), so half of that is left for its events. Further requests wait
+ * here, in order, until answers arrive; `turn.cancel`, `status` and
+ * `shutdown` are never held back.
+ */
+export const MAX_IN_FLIGHT_REQUESTS = 16;
 
 /** Methods that may use the reserved request IDs. */
 const RESERVE_METHODS: ReadonlySet<string> = new Set(["turn.cancel", "status", "shutdown"]);
@@ -86,6 +96,8 @@ export type EventListener = (event: AgentEvent) => void;
 
 interface Pending {
   method: string;
+  /** Whether the frame was handed to the writer (it counts as in flight until answered). */
+  sent: boolean;
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
   abandoned: boolean;
@@ -99,6 +111,11 @@ interface Pending {
  */
 export class AgentConnection {
   #writer: FrameWriter;
+  /** Requests written and not yet answered. */
+  #inFlight = 0;
+  /** Request frames held back by {@link MAX_IN_FLIGHT_REQUESTS}, oldest first. */
+  #held: { entry: Pending; bytes: Uint8Array }[] = [];
+  #heldHead = 0;
   #pending = new Map<string, Pending>();
   #nextId = 1;
   #idBudget: number = REQUEST_IDS;
@@ -213,6 +230,7 @@ export class AgentConnection {
       };
       const entry: Pending = {
         method,
+        sent: false,
         resolve,
         reject,
         abandoned: false,
@@ -221,9 +239,9 @@ export class AgentConnection {
       signal?.addEventListener("abort", onAbort, { once: true });
       this.#pending.set(id, entry);
       this.#idsSent++;
-      if (!this.#writer.write(bytes)) {
-        this.#fail(new ClientClosed("Cannot write to the backend"));
-      }
+      if (this.#inFlight < MAX_IN_FLIGHT_REQUESTS || RESERVE_METHODS.has(method)) {
+        this.#send(entry, bytes);
+      } else this.#held.push({ entry, bytes });
     });
   }
 
@@ -242,6 +260,11 @@ export class AgentConnection {
    */
   async endInput(): Promise<void> {
     this.#inputEnded = true;
+    // Requests still held back go out before EOF (the backend is being shut down).
+    const held = this.#held.slice(this.#heldHead);
+    this.#held = [];
+    this.#heldHead = 0;
+    for (const { entry, bytes } of held) this.#send(entry, bytes);
     await this.#writer.close();
   }
 
@@ -252,21 +275,23 @@ export class AgentConnection {
 
   async #readLoop(stdout: ReadableStream<Uint8Array>, onChunk?: () => void): Promise<void> {
     try {
-      // Frames of one chunk are handled synchronously, in order (no async generator per frame).
-      await pumpFrames(stdout, (item) => {
-        if (this.#failure !== null) return false;
+      // One frame at a time through the async generator: an events() consumer gets to run
+      // between the frames of one chunk, as synchronous subscribers do (record order).
+      for await (
+        const item of readFrames(stdout, {
+          maxFrameBytes: OUTPUT_FRAME_BYTES - 1,
+          signal: this.#readAbort.signal,
+          ...(onChunk === undefined ? {} : { onChunk }),
+        })
+      ) {
+        if (this.#failure !== null) break;
         if (item.kind === "error") {
-          if (item.code === "incomplete_frame") return false; // EOF mid-line: reported as an exit.
+          if (item.code === "incomplete_frame") break; // EOF mid-line: reported as an exit.
           this.#fail(new ProtocolViolation(`Invalid output line (${item.code})`));
-          return false;
+          break;
         }
         this.#onFrame(item.text);
-        return this.#failure === null;
-      }, {
-        maxFrameBytes: OUTPUT_FRAME_BYTES - 1,
-        signal: this.#readAbort.signal,
-        ...(onChunk === undefined ? {} : { onChunk }),
-      });
+      }
     } catch (error) {
       if (this.#failure === null) {
         this.#fail(new ClientClosed("Cannot read from the backend", { cause: error }));
@@ -379,6 +404,23 @@ export class AgentConnection {
   #settle(id: string, entry: Pending): void {
     this.#pending.delete(id);
     entry.cleanup();
+    if (entry.sent) this.#inFlight--;
+    while (this.#inFlight < MAX_IN_FLIGHT_REQUESTS && this.#heldHead < this.#held.length) {
+      const next = this.#held[this.#heldHead]!;
+      this.#held[this.#heldHead++] = undefined as never;
+      if (this.#heldHead === this.#held.length) {
+        this.#held = [];
+        this.#heldHead = 0;
+      }
+      this.#send(next.entry, next.bytes);
+    }
+  }
+
+  #send(entry: Pending, bytes: Uint8Array): void {
+    if (this.#failure !== null) return;
+    entry.sent = true;
+    this.#inFlight++;
+    if (!this.#writer.write(bytes)) this.#fail(new ClientClosed("Cannot write to the backend"));
   }
 
   /** Fail closed once: reject pending requests, end the event queue, close stdin. */
@@ -390,6 +432,8 @@ export class AgentConnection {
       if (!entry.abandoned) entry.reject(error);
     }
     this.#pending.clear();
+    this.#held = [];
+    this.#heldHead = 0;
     this.#queue.end(clean ? null : error);
     this.#readAbort.abort();
     void Promise.resolve(this.#writer.close()).catch(() => {});

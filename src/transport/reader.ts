@@ -13,6 +13,8 @@ export interface ReadFramesOptions {
   maxFrameBytes?: number;
   /** Stops reading (the generator returns without `end()` items) when aborted. */
   signal?: AbortSignal;
+  /** Called for every chunk read, before its frames (e.g. a liveness watch); must not throw. */
+  onChunk?: () => void;
 }
 
 /**
@@ -34,7 +36,7 @@ export async function* readFrames(
   stream: ReadableStream<Uint8Array>,
   options: ReadFramesOptions = {},
 ): AsyncGenerator<FrameItem> {
-  const { signal } = options;
+  const { signal, onChunk } = options;
   const decoder = new FrameDecoder(
     options.maxFrameBytes === undefined ? {} : { maxFrameBytes: options.maxFrameBytes },
   );
@@ -53,85 +55,13 @@ export async function* readFrames(
         yield* decoder.end();
         return;
       }
+      onChunk?.();
       const chunk = read.value;
       for (let at = 0; at < chunk.length; at += READ_BATCH_BYTES) {
         for (const item of decoder.push(chunk.subarray(at, at + READ_BATCH_BYTES))) {
           yield item;
           if (item.kind === "error" && item.fatal) return;
         }
-      }
-    }
-  } finally {
-    signal?.removeEventListener("abort", onAbort);
-    if (!done) await reader.cancel().catch(() => {});
-    reader.releaseLock();
-  }
-}
-
-/** Options of {@link pumpFrames}. */
-export interface PumpFramesOptions extends ReadFramesOptions {
-  /** Called for every chunk read, before its frames (e.g. a liveness watch). */
-  onChunk?: () => void;
-}
-
-/**
- * Like {@link readFrames}, without an async generator: `onItem` is called
- * synchronously for each item of a chunk, in order (the same items, the same
- * batching by `READ_BATCH_BYTES`, `end()` items at EOF). Reading stops after
- * a fatal item, when `onItem` returns false, or when `signal` aborts; the
- * stream is always released (an unfinished stream is cancelled). Rejects
- * only when reading the stream fails.
- *
- * @example
- * ```ts
- * import { pumpFrames } from "./reader.ts";
- * const texts: string[] = [];
- * await pumpFrames(new Blob(['{"a":1}\n{"b":2}\n']).stream(), (item) => {
- *   if (item.kind === "frame") texts.push(item.text);
- * });
- * console.assert(texts.length === 2);
- * ```
- */
-export async function pumpFrames(
-  stream: ReadableStream<Uint8Array>,
-  onItem: (item: FrameItem) => boolean | void,
-  options: PumpFramesOptions = {},
-): Promise<void> {
-  const { signal, onChunk } = options;
-  const decoder = new FrameDecoder(
-    options.maxFrameBytes === undefined ? {} : { maxFrameBytes: options.maxFrameBytes },
-  );
-  const reader = stream.getReader();
-  let done = false;
-  const onAbort = () => {
-    reader.cancel(signal?.reason).catch(() => {});
-  };
-  signal?.addEventListener("abort", onAbort, { once: true });
-  /** Deliver `items`; false when reading must stop. */
-  const deliver = (items: FrameItem[]): boolean => {
-    for (const item of items) {
-      if (onItem(item) === false) return false;
-      if (item.kind === "error" && item.fatal) return false;
-    }
-    return true;
-  };
-  try {
-    while (!signal?.aborted) {
-      const read = await reader.read();
-      if (signal?.aborted) return;
-      if (read.done) {
-        done = true;
-        deliver(decoder.end());
-        return;
-      }
-      onChunk?.();
-      const chunk = read.value;
-      if (chunk.length <= READ_BATCH_BYTES) {
-        if (!deliver(decoder.push(chunk))) return;
-        continue;
-      }
-      for (let at = 0; at < chunk.length; at += READ_BATCH_BYTES) {
-        if (!deliver(decoder.push(chunk.subarray(at, at + READ_BATCH_BYTES)))) return;
       }
     }
   } finally {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { FrameItem } from "../../src/protocol/framing.ts";
 import { INPUT_FRAME_BYTES, READ_BATCH_BYTES } from "../../src/protocol/limits.ts";
-import { pumpFrames, readFrames } from "../../src/transport/reader.ts";
+import { readFrames } from "../../src/transport/reader.ts";
 
 const te = new TextEncoder();
 
@@ -132,68 +132,11 @@ Deno.test("readFrames() stops when the signal aborts during a pending read", asy
   assert.equal(stream.locked, false);
 });
 
-/** Everything {@link pumpFrames} delivers for `chunks`. */
-async function pumpAll(chunks: Uint8Array[], maxFrameBytes?: number): Promise<FrameItem[]> {
-  const items: FrameItem[] = [];
-  await pumpFrames(
-    source(chunks).stream,
-    (item) => void items.push(item),
-    maxFrameBytes === undefined ? {} : { maxFrameBytes },
-  );
-  return items;
-}
-
-Deno.test("pumpFrames() delivers the same items as readFrames() for any chunking", async () => {
-  const text = '{"a":1}\n\n{"b":"é"}\r\n{"c":' + "1".repeat(100) + '}\n{"partial"';
-  const bytes = te.encode(text);
-  for (const size of [1, 3, 7, 64, bytes.length]) {
-    const chunks: Uint8Array[] = [];
-    for (let at = 0; at < bytes.length; at += size) chunks.push(bytes.subarray(at, at + size));
-    assert.deepEqual(await pumpAll(chunks), await collect(readFrames(source(chunks).stream)));
+Deno.test("readFrames() reports each chunk read through onChunk before its frames", async () => {
+  const { stream } = source([te.encode('{"a":1}\n{"b":2}\n'), te.encode('{"c":3}\n')]);
+  const log: string[] = [];
+  for await (const item of readFrames(stream, { onChunk: () => log.push("chunk") })) {
+    if (item.kind === "frame") log.push(item.text);
   }
-});
-
-Deno.test("pumpFrames() splits a large chunk into read batches with the same result", async () => {
-  const frame = `{"x":"${"y".repeat(READ_BATCH_BYTES)}"}\n`;
-  const items = await pumpAll([te.encode(frame + frame)], INPUT_FRAME_BYTES);
-  assert.equal(items.length, 2);
-  assert.ok(items.every((item) => item.kind === "frame"));
-});
-
-Deno.test("pumpFrames() stops after frame_too_large and cancels the stream", async () => {
-  const { stream, log } = source([te.encode("x".repeat(20)), te.encode('{"a":1}\n')]);
-  const items: FrameItem[] = [];
-  await pumpFrames(stream, (item) => void items.push(item), { maxFrameBytes: 10 });
-  assert.deepEqual(items, [{ kind: "error", code: "frame_too_large", fatal: true }]);
-  assert.equal(log.cancelled, true);
-  assert.equal(stream.locked, false);
-});
-
-Deno.test("pumpFrames() stops when onItem returns false, and reports each chunk", async () => {
-  const { stream, log } = source([te.encode('{"a":1}\n{"b":2}\n'), te.encode('{"c":3}\n')]);
-  const texts: string[] = [];
-  let chunks = 0;
-  await pumpFrames(stream, (item) => {
-    if (item.kind === "frame") texts.push(item.text);
-    return texts.length < 1;
-  }, { onChunk: () => chunks++ });
-  assert.deepEqual(texts, ['{"a":1}']);
-  assert.equal(chunks, 1);
-  assert.equal(log.cancelled, true);
-  assert.equal(stream.locked, false);
-});
-
-Deno.test("pumpFrames() stops when the signal aborts during a pending read", async () => {
-  const controller = new AbortController();
-  let cancelled = false;
-  const stream = new ReadableStream<Uint8Array>({
-    cancel() {
-      cancelled = true;
-    },
-  });
-  const done = pumpFrames(stream, () => {}, { signal: controller.signal });
-  controller.abort();
-  await done;
-  assert.equal(cancelled, true);
-  assert.equal(stream.locked, false);
+  assert.deepEqual(log, ["chunk", '{"a":1}', '{"b":2}', "chunk", '{"c":3}']);
 });
