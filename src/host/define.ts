@@ -107,7 +107,12 @@ export interface ToolSpec<I extends z.ZodObject> {
    * with the host's permissions, not killable (abandoned after the grace).
    */
   isolation?: "process" | "inline";
-  /** Heap cap for the tool's process, MiB (`--max-old-space-size`); process isolation only. */
+  /**
+   * Memory cap for the tool's process, MiB, at least {@link MIN_MEMORY_MB}; process
+   * isolation only. It caps the whole process: the V8 heap (`--max-old-space-size`) and,
+   * on Linux, its resident set while a call runs (ArrayBuffers included), which counts
+   * Deno's own baseline of about 40–60 MiB.
+   */
   memoryMb?: number;
   /**
    * Do the work. Return a string (sent as-is) or any JSON value (sent as JSON
@@ -122,6 +127,19 @@ export interface ToolSpec<I extends z.ZodObject> {
  * @internal
  */
 export const TOOL_MARK: unique symbol = Symbol.for("magi-tools.tool") as never;
+
+/**
+ * Least `memoryMb`: a Deno process with the tool runner and zod loaded
+ * already holds about 40–60 MiB resident.
+ */
+export const MIN_MEMORY_MB = 64;
+
+/**
+ * What the host knows of a tool without its code: everything but `input`
+ * and `run`. A process-isolated tool exists in the host only as this (plus
+ * its input JSON Schema); see `sandbox/description.ts`.
+ */
+export type ToolInfo = Readonly<Omit<ToolSpec<z.ZodObject>, "input" | "run">>;
 
 /** A validated, frozen tool definition. */
 export interface Tool<I extends z.ZodObject = z.ZodObject> extends Readonly<ToolSpec<I>> {
@@ -216,6 +234,11 @@ export function defineTool<I extends z.ZodObject>(spec: ToolSpec<I>): Tool<I> {
   const memoryMb: unknown = spec.memoryMb;
   if (memoryMb !== undefined && (!Number.isInteger(memoryMb) || (memoryMb as number) < 1)) {
     throw new TypeError(`Tool memoryMb must be a positive integer: ${name}: ${show(memoryMb)}`);
+  }
+  if (memoryMb !== undefined && (memoryMb as number) < MIN_MEMORY_MB) {
+    throw new TypeError(
+      `Tool memoryMb must be at least ${MIN_MEMORY_MB} (a Deno process alone holds about 40–60 MiB): ${name}: ${memoryMb}`,
+    );
   }
   if (memoryMb !== undefined && isolation === "inline") {
     throw new TypeError(`Tool memoryMb needs process isolation, not inline: ${name}`);

@@ -1,5 +1,15 @@
 /**
- * Tool discovery: import every tool module in the given directories.
+ * Tool discovery: find every tool module in the given directories and load
+ * it without giving its code the host's permissions.
+ *
+ * Under Deno (process isolation available), the host never imports a
+ * process-isolated tool module: a zero-permission `deno run` child describes
+ * every module (`sandbox/describe_client.ts`), so a module's top-level code
+ * runs with no permission at all, and a process tool exists in the host only
+ * as its description ({@link DescribedTool}). Modules that describe
+ * themselves `isolation: "inline"` (an explicit opt-in to host privileges)
+ * are then imported in the host. Without process isolation (Node.js) every
+ * module is imported in the host, as every tool runs inline there.
  *
  * A tool module is a `.ts`, `.mts`, `.js` or `.mjs` file directly inside a
  * tool directory whose name does not start with `_` or `.` and is not a test
@@ -15,11 +25,21 @@ import { readdir, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { isTool, type Tool } from "./define.ts";
+import { type AnyTool, type DescribedTool, describedTool } from "./sandbox/description.ts";
+import type { DescribeOptions } from "./sandbox/describe_client.ts";
+import type { DescribeResult } from "./sandbox/describe.ts";
+import { supportsProcessIsolation } from "../runtime/mod.ts";
+
+export type { AnyTool, DescribedTool };
 
 /** A tool and where it came from. */
 export interface LoadedTool {
-  /** The module's default export. */
-  readonly tool: Tool;
+  /**
+   * The module's default export (inline tools, and every tool without process
+   * isolation), or a process-isolated tool's description (its module is never
+   * imported in the host).
+   */
+  readonly tool: AnyTool;
   /** Module path as found: relative when the directory was given relative. */
   readonly file: string;
   /** The module's file URL, as imported. */
@@ -74,15 +94,33 @@ export function isToolModuleName(name: string): boolean {
  * console.log(loaded.map((entry) => `${entry.tool.name} from ${entry.file}`));
  * ```
  */
-export async function loadToolDirs(dirs: readonly string[]): Promise<LoadedTool[]> {
+export async function loadToolDirs(
+  dirs: readonly string[],
+  options: LoadOptions = {},
+): Promise<LoadedTool[]> {
   const files: string[] = [];
   for (const dir of dirs) files.push(...await listModules(dir));
-  // Import every module at once (the loader fetches and compiles them together), then check
-  // them in order: the error reported is the first in name order, as with one-by-one loading.
-  const imports = files.map((file) => {
-    const url = pathToFileURL(resolve(file)).href;
+  const urls = files.map((file) => pathToFileURL(resolve(file)).href);
+  const isolate = options.describe !== false && supportsProcessIsolation();
+  const described = isolate ? await describeAll(files, urls, options) : null;
+  // Import the modules that run in the host at once (the loader fetches and compiles them
+  // together), then check them in order: the error reported is the first in name order.
+  const imports = files.map((file, index) => {
+    const url = urls[index]!;
+    const description = described?.[index];
+    if (description !== undefined) {
+      if (!description.ok) return Promise.resolve({ error: describeError(file, description) });
+      if (description.tool.isolation !== "inline") {
+        return Promise.resolve({ tool: describedTool(description.tool) as AnyTool, url });
+      }
+    }
     return importTool(file, url).then(
-      (tool) => ({ tool, url }),
+      (tool) => {
+        if (description !== undefined && tool.isolation !== "inline") {
+          return { error: new ToolLoadError(file, "the module described itself differently") };
+        }
+        return { tool: tool as AnyTool, url };
+      },
       (error: unknown) => ({ error }),
     );
   });
@@ -101,6 +139,36 @@ export async function loadToolDirs(dirs: readonly string[]): Promise<LoadedTool[
     loaded.push(Object.freeze({ tool, file, url }));
   }
   return loaded;
+}
+
+/** Options of {@link loadToolDirs}. */
+export interface LoadOptions {
+  /**
+   * How to run the describe child (Deno), or `false` to import every module
+   * in the host (as on Node.js; for tests of in-host loading only).
+   */
+  readonly describe?: DescribeOptions | false;
+}
+
+async function describeAll(
+  files: readonly string[],
+  urls: readonly string[],
+  options: LoadOptions,
+): Promise<DescribeResult[]> {
+  if (files.length === 0) return [];
+  const { describeModules } = await import("./sandbox/describe_client.ts");
+  const modules = files.map((file, index) => ({ file, url: urls[index]! }));
+  return await describeModules(modules, options.describe === false ? {} : options.describe);
+}
+
+function describeError(file: string, result: DescribeResult & { ok: false }): ToolLoadError {
+  if (result.permission !== undefined) {
+    return new ToolLoadError(file, result.reason, {
+      message:
+        `Tool module needs ${result.permission} access at load time, which is not allowed: ${file}`,
+    });
+  }
+  return new ToolLoadError(file, result.reason);
 }
 
 async function listModules(dir: string): Promise<string[]> {

@@ -3,7 +3,8 @@
  *
  * Order of work for a call: look the tool up by name and `tool_id`
  * (`unknown_tool`, nothing runs) → validate the arguments with the tool's zod
- * schema (`invalid_arguments`) → wait for one of `concurrent_calls` slots
+ * schema (`invalid_arguments`; a process tool known only by its description
+ * is validated by its own process, with the same answer) → wait for one of `concurrent_calls` slots
  * (FIFO) → run the tool with an `AbortSignal` that fires on the caller's
  * signal, the backend's deadline or the tool's own `timeoutMs` → turn the
  * return value into text, check `result_bytes`/`result_parts`, split it.
@@ -28,7 +29,7 @@ import { requestFrame } from "../protocol/envelope.ts";
 import { encodedFrameBytes } from "../protocol/framing.ts";
 import { type ClientToolsLimits, ID_BYTES, INPUT_FRAME_BYTES } from "../protocol/limits.ts";
 import { utf8ByteLength } from "../protocol/schemas/common.ts";
-import type { Tool, ToolContext } from "./define.ts";
+import { isTool, type Tool, type ToolContext, type ToolInfo } from "./define.ts";
 import type { RegisteredTool, ToolRegistry } from "./registry.ts";
 import { resultToText, splitResultText } from "./result.ts";
 import { formatIssues, truncateText } from "./_text.ts";
@@ -250,7 +251,11 @@ export class ToolExecutor {
       const why = entry === undefined ? "" : " (tool_id does not match the registered definition)";
       return { outcome: "error", errorCode: "unknown_tool", text: `Unknown tool: ${name}${why}` };
     }
-    const parsed = entry.tool.input.safeParse(call.arguments);
+    // A described (process) tool has no schema in the host: its process validates the
+    // arguments and answers invalid_arguments the same way.
+    const tool = isTool(entry.tool) ? entry.tool : null;
+    const parsed = tool?.input.safeParse(call.arguments) ??
+      { success: true as const, data: undefined };
     if (!parsed.success) {
       return {
         outcome: "error",
@@ -287,7 +292,9 @@ export class ToolExecutor {
       try {
         // Without a process sandbox (Node.js) every tool runs inline.
         const settled = isolationOf(entry.tool) === "inline" || !supportsProcessIsolation()
-          ? await this.#run(entry, parsed.data, call, { stop, deadlineAt })
+          ? tool === null
+            ? { kind: "answer" as const, answer: crashed("the tool's code is not in the host") }
+            : await this.#run(tool, parsed.data ?? {}, call, { stop, deadlineAt })
           : await this.#runIsolated(entry, call, { stop, deadlineAt });
         // A grace timer only starts once the signal fired, so "abandoned"/"killed" imply aborted.
         if (stop.signal.aborted || settled.kind === "abandoned" || settled.kind === "killed") {
@@ -310,13 +317,13 @@ export class ToolExecutor {
   }
 
   async #run(
-    entry: RegisteredTool,
+    tool: Tool,
     args: Record<string, unknown>,
     call: ToolCallRequest,
     control: { stop: AbortController; deadlineAt: number },
   ): Promise<Settled> {
     const { stop } = control;
-    const timeoutMs = entry.tool.timeoutMs;
+    const timeoutMs = tool.timeoutMs;
     const timeoutTimer = timeoutMs === undefined ? undefined : setTimeout(
       () => stop.abort({ kind: "timeout", ms: timeoutMs } satisfies Stop),
       timeoutMs,
@@ -340,7 +347,7 @@ export class ToolExecutor {
           graceTimer = setTimeout(() => resolve({ kind: "abandoned" }), this.#graceMs);
         };
         // Inside the executor so a synchronous throw becomes a rejection.
-        new Promise<unknown>((settle) => settle(entry.tool.run(args, ctx))).then(
+        new Promise<unknown>((settle) => settle(tool.run(args, ctx))).then(
           (value) => resolve({ kind: "value", value }),
           (error: unknown) => resolve({ kind: "thrown", error }),
         );
@@ -517,7 +524,7 @@ function crashed(why: string): Answer {
 }
 
 /** An isolated call's outcome as the executor's {@link Settled}. */
-function settledOf(tool: Tool, outcome: IsolatedOutcome, resultBytes: number): Settled {
+function settledOf(tool: ToolInfo, outcome: IsolatedOutcome, resultBytes: number): Settled {
   switch (outcome.kind) {
     case "killed":
       return outcome;
@@ -531,6 +538,15 @@ function settledOf(tool: Tool, outcome: IsolatedOutcome, resultBytes: number): S
           errorCode: "result_too_large",
           text:
             `Result too large: ${outcome.bytes} bytes exceeds the limit of ${resultBytes} bytes`,
+        },
+      };
+    case "invalid":
+      return {
+        kind: "answer",
+        answer: {
+          outcome: "error",
+          errorCode: "invalid_arguments",
+          text: truncateText(outcome.text, 1024),
         },
       };
     case "thrown":

@@ -12,7 +12,6 @@
  * @module
  */
 
-import { z } from "zod";
 import { toolIdOf } from "../protocol/canonical.ts";
 import { requestFrame } from "../protocol/envelope.ts";
 import { encodedFrameBytes } from "../protocol/framing.ts";
@@ -29,13 +28,17 @@ import {
   ClientToolDefinitionSchema,
 } from "../protocol/schemas/client_tools.ts";
 import { jsonDepth, utf8ByteLength } from "../protocol/schemas/common.ts";
-import type { Tool } from "./define.ts";
+import { isTool } from "./define.ts";
 import type { LoadedTool } from "./discovery.ts";
+import { type AnyTool, inputSchemaOf } from "./sandbox/description.ts";
 
 /** One registered tool: the tool, its wire definition and identity. */
 export interface RegisteredTool {
-  /** The `defineTool` result. */
-  readonly tool: Tool;
+  /**
+   * The `defineTool` result, or for a process-isolated tool under Deno its
+   * description only (the module is never imported in the host).
+   */
+  readonly tool: AnyTool;
   /** Module it came from. */
   readonly file: string;
   /** Exactly what is sent in `client_tools`. */
@@ -224,18 +227,16 @@ function checkCapabilities(given: readonly string[] | undefined): readonly strin
   return Object.freeze([...given]);
 }
 
-function definitionOf(tool: Tool, file: string): ClientToolDefinition {
+function definitionOf(tool: AnyTool, file: string): ClientToolDefinition {
   const where = `${tool.name} (${file})`;
-  let schema: Record<string, unknown>;
-  try {
-    schema = { ...z.toJSONSchema(tool.input, { target: "draft-2020-12", io: "input" }) };
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+  // A described tool's schema was converted in the describe child, the same way.
+  const converted = isTool(tool) ? inputSchemaOf(tool.input) : tool.inputSchema;
+  if (converted.error !== undefined) {
     throw new RegistryError(
-      `Tool input schema cannot be converted to JSON Schema: ${where}: ${reason}`,
-      { cause: error },
+      `Tool input schema cannot be converted to JSON Schema: ${where}: ${converted.error}`,
     );
   }
+  const schema: Record<string, unknown> = { ...converted.schema };
   delete schema["$schema"];
   if (schema["type"] !== "object") {
     throw new RegistryError(`Tool input schema root must be "type":"object": ${where}`);

@@ -88,8 +88,9 @@ Deno.test("cliDenoFlags() grants setsid and reading what it starts when a setsid
   );
 });
 
-Deno.test("cliDenoFlags() with setsid grants reading a bare backend command's PATH candidates, and deno only for tool processes", () => {
+Deno.test("cliDenoFlags() with setsid grants reading a bare backend command's PATH candidates, and deno only when there are tools", () => {
   const bare: AgentCommand = { ...FLAG_AGENT, command: "magi-code" };
+  // Even an all-inline tool set runs deno once: every module is described in a child first.
   const inline = { tools: [{ tool: tool("i", { isolation: "inline" }) }] };
   const flags = cliDenoFlags(inline, {
     toolDirs: ["/t"],
@@ -98,11 +99,19 @@ Deno.test("cliDenoFlags() with setsid grants reading a bare backend command's PA
     setsid: "/bin/setsid",
     denoPath: "/opt/deno",
   });
-  assert.ok(flags.includes("--allow-run=magi-code,/bin/setsid"), flags.join(" "));
+  assert.ok(flags.includes("--allow-run=magi-code,/opt/deno,/bin/setsid"), flags.join(" "));
   assert.ok(
-    flags.includes("--allow-read=/t,/bin/setsid,/a/magi-code,/d/magi-code"),
+    flags.includes("--allow-read=/t,/bin/setsid,/a/magi-code,/d/magi-code,/opt/deno"),
     flags.join(" "),
   );
+  const none = cliDenoFlags({ tools: [] }, {
+    toolDirs: ["/t"],
+    agent: bare,
+    path: "/a:/b,c:/d",
+    setsid: "/bin/setsid",
+    denoPath: "/opt/deno",
+  });
+  assert.ok(none.includes("--allow-run=magi-code,/bin/setsid"), none.join(" "));
 });
 
 Deno.test("cliDenoFlags() adds nothing for setsid when there is none", () => {

@@ -27,6 +27,11 @@ export interface InitMessage {
   readonly token: string;
   readonly name: string;
   readonly url: string;
+  /**
+   * `sandboxFingerprint()` of the tool as the host described it: the runner
+   * refuses to serve a tool whose own differs.
+   */
+  readonly fingerprint?: string;
 }
 
 /** Host → child: run one call. */
@@ -78,6 +83,8 @@ export type ChildMessage =
     /** Set when the error was a denied permission: `read`, `net`, … */
     readonly permission?: string;
     readonly aborted?: boolean;
+    /** The arguments did not match the tool's schema: `message` is the model-facing text. */
+    readonly invalid?: true;
     readonly droppedLogBytes: number;
   }
   | { readonly t: "crash"; readonly message: string; readonly permission?: string };

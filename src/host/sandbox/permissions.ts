@@ -6,7 +6,7 @@
  */
 
 import { isAbsolute, resolve } from "node:path";
-import type { PermissionGrant, Tool, ToolPermissions } from "../define.ts";
+import type { PermissionGrant, ToolInfo, ToolPermissions } from "../define.ts";
 
 /** Permission kinds, in flag order. */
 export const PERMISSION_NAMES = ["read", "write", "net", "env", "run", "sys", "ffi"] as const;
@@ -14,11 +14,20 @@ export const PERMISSION_NAMES = ["read", "write", "net", "env", "run", "sys", "f
 /** One permission kind. */
 export type PermissionName = typeof PERMISSION_NAMES[number];
 
+/**
+ * A flag every sandboxed `deno run` gets, granting nothing: Deno's
+ * `node:child_process` (how the host spawns in its own session) runs a
+ * `deno` child whose arguments carry no permission flag with the parent's
+ * permissions; any explicit flag stops that. It denies one variable nobody
+ * sets.
+ */
+export const NO_INHERIT_FLAG = "--deny-env=MAGI_TOOLS_NO_PERMISSION";
+
 /** Kinds whose entries are file system paths (resolved against the working directory). */
 const PATH_KINDS: ReadonlySet<PermissionName> = new Set(["read", "write", "ffi"]);
 
 /** How a tool runs: `process` (default, sandboxed) or `inline`. */
-export function isolationOf(tool: Pick<Tool, "isolation">): "process" | "inline" {
+export function isolationOf(tool: Pick<ToolInfo, "isolation">): "process" | "inline" {
   return tool.isolation ?? "process";
 }
 
@@ -62,7 +71,11 @@ export interface HostFlagOptions {
   readonly toolDirs?: readonly string[];
   /** Programs the host spawns: the backend command (and anything else the CLI runs). */
   readonly runCommands?: readonly string[];
-  /** The Deno executable isolated tools run under (`Deno.execPath()`). Needed when any tool is isolated. */
+  /**
+   * The Deno executable tool processes and the describe child run under
+   * (`Deno.execPath()`). Needed whenever there is a tool: every module is
+   * first described in a zero-permission child.
+   */
   readonly denoPath?: string;
   /** The npm cache (`<DENO_DIR>/npm`), readable for tool modules that import npm packages. */
   readonly npmCacheDir?: string;
@@ -71,13 +84,13 @@ export interface HostFlagOptions {
 /** What {@link denoFlagsForHost} needs from the registry. */
 export interface ToolSet {
   /** The registered tools. */
-  readonly tools: readonly { readonly tool: Tool }[];
+  readonly tools: readonly { readonly tool: ToolInfo }[];
 }
 
 /**
  * The least `deno run` permission flags the host needs for this tool set:
- * `--allow-run` for the backend command and (when any tool is isolated) the
- * Deno executable, `--allow-read` for the tool directories and the npm cache,
+ * `--allow-run` for the backend command and (when there is any tool: every
+ * module is described in a zero-permission child first) the Deno executable, `--allow-read` for the tool directories and the npm cache,
  * and the union of what inline tools declare (they run with the host's
  * permissions). Process-isolated tools add nothing: their permissions live
  * in their own process. The CLI adds what it needs itself (reading `PATH`
@@ -97,8 +110,12 @@ export function denoFlagsForHost(registry: ToolSet, options: HostFlagOptions = {
   add("read", (options.toolDirs ?? []).map((dir) => resolve(cwd, dir)));
   if (options.npmCacheDir !== undefined) add("read", [options.npmCacheDir]);
   add("run", options.runCommands ?? []);
-  const anyIsolated = registry.tools.some((entry) => isolationOf(entry.tool) === "process");
-  if (anyIsolated && options.denoPath !== undefined) add("run", [options.denoPath]);
+  if (registry.tools.length > 0 && options.denoPath !== undefined) add("run", [options.denoPath]);
+  // memoryMb also caps a tool process's resident set, read from /proc/<pid>/status (Linux).
+  const capped = registry.tools.some((entry) =>
+    isolationOf(entry.tool) === "process" && entry.tool.memoryMb !== undefined
+  );
+  if (capped) add("read", ["/proc"]);
   for (const { tool } of registry.tools) {
     if (isolationOf(tool) !== "inline") continue;
     for (const name of PERMISSION_NAMES) {
@@ -127,7 +144,7 @@ export interface ToolSandboxInfo {
 }
 
 /** {@link ToolSandboxInfo} of one tool (declared entries as written, not resolved). */
-export function toolSandboxInfo(tool: Tool): ToolSandboxInfo {
+export function toolSandboxInfo(tool: ToolInfo): ToolSandboxInfo {
   const permissions: Partial<Record<PermissionName, true | readonly string[]>> = {};
   for (const name of PERMISSION_NAMES) {
     const grant = tool.permissions?.[name];
@@ -142,7 +159,7 @@ export function toolSandboxInfo(tool: Tool): ToolSandboxInfo {
  * `process, memory 128 MiB; read=.; net=127.0.0.1:8765` or
  * `inline (host permissions); no permissions`.
  */
-export function formatToolPermissions(tool: Tool): string {
+export function formatToolPermissions(tool: ToolInfo): string {
   const info = toolSandboxInfo(tool);
   const where = info.isolation === "inline"
     ? "inline (host permissions)"

@@ -10,10 +10,11 @@
 
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { Tool } from "../define.ts";
+import type { ToolInfo } from "../define.ts";
 import type { CallMessage } from "./channel.ts";
 import type { LogBuffer } from "./log_buffer.ts";
-import { permissionFlags } from "./permissions.ts";
+import { NO_INHERIT_FLAG, permissionFlags } from "./permissions.ts";
+import { sandboxFingerprint } from "./description.ts";
 import { type ProcessOutcome, ToolProcess } from "./tool_process.ts";
 
 /** How an isolated call ended: the process's outcome, or killed after the grace period. */
@@ -22,7 +23,7 @@ export type IsolatedOutcome = ProcessOutcome | { readonly kind: "killed" };
 /** One call for {@link ProcessRunner.run}. */
 export interface IsolatedCall {
   /** The tool. */
-  readonly tool: Tool;
+  readonly tool: ToolInfo;
   /** Its module file (as discovered; relative paths resolve against the host's cwd). */
   readonly file: string;
   /** Arguments and context for the child. */
@@ -98,7 +99,7 @@ export class ProcessRunner {
   }
 
   /** Start one idle process for `tool` if it has none. */
-  prewarm(tool: Tool, file: string): void {
+  prewarm(tool: ToolInfo, file: string): void {
     const pool = this.#pool(tool.name);
     if (!this.#closed && pool.idle.length === 0 && this.#maxIdle > 0) {
       this.#park(this.#spawn(tool, file, pool), pool);
@@ -177,9 +178,13 @@ export class ProcessRunner {
     return pool;
   }
 
-  #spawn(tool: Tool, file: string, pool: Pool): ToolProcess {
+  #spawn(tool: ToolInfo, file: string, pool: Pool): ToolProcess {
     const url = pathToFileURL(resolve(file)).href;
-    const flags = ["--no-prompt", ...permissionFlags(tool.permissions, this.#cwd)];
+    const flags = [
+      "--no-prompt",
+      NO_INHERIT_FLAG,
+      ...permissionFlags(tool.permissions, this.#cwd),
+    ];
     if (tool.memoryMb !== undefined) {
       flags.push(`--v8-flags=--max-old-space-size=${tool.memoryMb}`);
     }
@@ -190,6 +195,7 @@ export class ProcessRunner {
       denoPath: this.#denoPath,
       flags,
       cwd: this.#cwd,
+      fingerprint: sandboxFingerprint(tool),
       ...(tool.memoryMb === undefined ? {} : { memoryMb: tool.memoryMb }),
     });
     pool.all.add(proc);
@@ -224,7 +230,7 @@ export class ProcessRunner {
     if (index >= 0) pool.idle.splice(index, 1);
   }
 
-  #release(proc: ToolProcess, pool: Pool, how: { killed: boolean; tool: Tool; file: string }) {
+  #release(proc: ToolProcess, pool: Pool, how: { killed: boolean; tool: ToolInfo; file: string }) {
     if (!how.killed && proc.alive && !proc.busy) {
       if (!this.#closed && pool.idle.length < this.#maxIdle) this.#park(proc, pool);
       else void proc.close();

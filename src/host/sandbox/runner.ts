@@ -20,6 +20,8 @@
 import { isTool, type Tool, type ToolContext } from "../define.ts";
 import { resultToText } from "../result.ts";
 import { utf8ByteLength } from "../../protocol/schemas/common.ts";
+import { formatIssues } from "../_text.ts";
+import { sandboxFingerprint } from "./description.ts";
 import {
   type CallMessage,
   type ChildMessage,
@@ -133,7 +135,17 @@ async function runCall(message: CallMessage, loaded: Tool): Promise<void> {
   let reply: ChildMessage;
   try {
     const parsed = loaded.input.safeParse(message.args);
-    if (!parsed.success) throw new Error("Invalid arguments: the tool process rejected them");
+    if (!parsed.success) {
+      current = undefined;
+      return send({
+        t: "result",
+        id: message.id,
+        ok: false,
+        message: `Invalid arguments: ${formatIssues(parsed.error.issues)}`,
+        invalid: true,
+        droppedLogBytes: 0,
+      });
+    }
     const text = resultToText(await loaded.run(parsed.data, ctx));
     const bytes = utf8ByteLength(text);
     reply = bytes > message.resultBytes
@@ -204,6 +216,10 @@ async function main(): Promise<void> {
     const candidate: unknown = module.default;
     if (!isTool(candidate) || candidate.name !== init.name) {
       throw new Error(`default export is not the tool ${init.name}`);
+    }
+    if (init.fingerprint !== undefined && sandboxFingerprint(candidate) !== init.fingerprint) {
+      // Described in the shared describe child, where another module could alter it.
+      throw new Error(`the tool's definition differs from its description: ${init.name}`);
     }
     tool = candidate;
   } catch (error) {

@@ -14,12 +14,14 @@ import {
   MAX_FRAME_CHARS,
 } from "./channel.ts";
 import type { LogBuffer } from "./log_buffer.ts";
+import { watchRss } from "./rss_watch.ts";
 import { type ChildHandle, type ExitInfo, spawnChild, SpawnError } from "../../runtime/mod.ts";
 
 /** How a call on a process ended (before the runner applies grace and kill). */
 export type ProcessOutcome =
   | { readonly kind: "value"; readonly text: string }
   | { readonly kind: "too_large"; readonly bytes: number }
+  | { readonly kind: "invalid"; readonly text: string }
   | {
     readonly kind: "thrown";
     readonly message: string;
@@ -40,8 +42,10 @@ export interface ToolProcessSpec {
   readonly flags: readonly string[];
   /** The child's working directory. */
   readonly cwd: string;
-  /** Memory cap in MiB, for the crash message. */
+  /** Memory cap in MiB: the crash message, and the resident set watched during calls. */
   readonly memoryMb?: number;
+  /** `sandboxFingerprint()` of the tool as described; the runner checks its own against it. */
+  readonly fingerprint?: string;
 }
 
 const RUNNER_PATH = new URL("./runner.ts", import.meta.url).href;
@@ -98,7 +102,13 @@ export class ToolProcess {
     this.#stderr = this.#child.stderr!;
     this.pid = this.#child.pid;
     this.#writer = this.#child.stdin.getWriter();
-    this.#send({ t: "init", token, name: spec.name, url: spec.url });
+    this.#send({
+      t: "init",
+      token,
+      name: spec.name,
+      url: spec.url,
+      ...(spec.fingerprint === undefined ? {} : { fingerprint: spec.fingerprint }),
+    });
     const stdout = this.#readStdout();
     const stderr = this.#readStderr();
     this.finished = this.#child.exited.then(async (status) => {
@@ -150,7 +160,21 @@ export class ToolProcess {
       pending.sent = true;
       if (pending.cancelled) this.#send({ t: "cancel", id });
     }
-    return await result;
+    const memoryMb = this.#spec.memoryMb;
+    // The heap cap misses ArrayBuffers: while the call runs, the whole resident set is capped.
+    const unwatch = memoryMb === undefined ? () => {} : watchRss(this.pid, memoryMb, () => {
+      this.#crash = { message: `the tool exceeded its memory limit of ${memoryMb} MiB` };
+      try {
+        this.#child.kill("SIGKILL");
+      } catch {
+        // Already gone.
+      }
+    });
+    try {
+      return await result;
+    } finally {
+      unwatch();
+    }
   }
 
   /** Abort the running call's signal. */
@@ -270,6 +294,9 @@ export class ToolProcess {
         if (pending === undefined || pending.id !== message.id) return;
         this.#pending = undefined;
         pending.log.addDropped(message.droppedLogBytes);
+        if (!message.ok && message.invalid === true) {
+          return pending.resolve({ kind: "invalid", text: message.message });
+        }
         if (!message.ok) {
           return pending.resolve({
             kind: "thrown",
@@ -296,8 +323,11 @@ export class ToolProcess {
       };
     }
     if (/out of memory|heap limit|allocation failed/i.test(this.#stderrTail)) {
-      const cap = this.#spec.memoryMb === undefined ? "" : ` of ${this.#spec.memoryMb} MiB`;
-      return { kind: "crashed", message: `the tool process ran out of its memory${cap}` };
+      const cap = this.#spec.memoryMb;
+      const message = cap === undefined
+        ? "the tool process ran out of memory"
+        : `the tool exceeded its memory limit of ${cap} MiB`;
+      return { kind: "crashed", message };
     }
     const how = status.signal !== null
       ? `was killed by ${status.signal}`

@@ -73,7 +73,26 @@ Deno.test("a memory bomb over memoryMb is tool_crashed; the host survives and re
     const result = await box.call("crash", { how: "memory" });
     assert.equal(result.outcome, "error");
     assert.equal(result.errorCode, "tool_crashed");
-    assert.match(result.text, /ran out of its memory of 48 MiB/);
+    assert.match(result.text, /the tool exceeded its memory limit of 64 MiB/);
+    const after = await box.call("crash", { how: "pid" });
+    assert.equal(after.outcome, "success");
+    assert.notEqual(after.text, before.text);
+  } finally {
+    await box.close();
+  }
+});
+
+Deno.test("an off-heap memory bomb (ArrayBuffers) over memoryMb is tool_crashed; the host survives", async () => {
+  const box = await sandbox();
+  try {
+    const before = await box.call("crash", { how: "pid" });
+    const result = await box.call("crash", { how: "buffers" });
+    assert.equal(result.outcome, "error");
+    assert.equal(result.errorCode, "tool_crashed");
+    assert.equal(
+      result.text,
+      "Tool process crashed: the tool exceeded its memory limit of 64 MiB; it restarts for the next call",
+    );
     const after = await box.call("crash", { how: "pid" });
     assert.equal(after.outcome, "success");
     assert.notEqual(after.text, before.text);

@@ -85,7 +85,7 @@ Deno.test("denoFlagsForHost() adds the union of inline tools' permissions, not i
   );
 });
 
-Deno.test("denoFlagsForHost() spawns deno only when some tool is process-isolated; true wins", () => {
+Deno.test("denoFlagsForHost() spawns deno for any tool (modules are described in a child first); true wins", () => {
   const registry = {
     tools: [
       { tool: tool({ name: "a", isolation: "inline", permissions: { net: ["h:1"] } }) },
@@ -95,6 +95,19 @@ Deno.test("denoFlagsForHost() spawns deno only when some tool is process-isolate
   assert.deepEqual(denoFlagsForHost(registry, { cwd: "/w", denoPath: "/bin/deno" }), [
     "--no-prompt",
     "--allow-net",
+    "--allow-run=/bin/deno",
+  ]);
+  assert.deepEqual(denoFlagsForHost({ tools: [] }, { cwd: "/w", denoPath: "/bin/deno" }), [
+    "--no-prompt",
+  ]);
+});
+
+Deno.test("denoFlagsForHost() reads /proc when a process tool has memoryMb (resident-set watch)", () => {
+  const registry = { tools: [{ tool: tool({ name: "a", memoryMb: 128 }) }] };
+  assert.deepEqual(denoFlagsForHost(registry, { cwd: "/w", denoPath: "/bin/deno" }), [
+    "--no-prompt",
+    "--allow-read=/proc",
+    "--allow-run=/bin/deno",
   ]);
 });
 
