@@ -12,24 +12,6 @@ export const DEFAULT_STALL_TIMEOUT_MS = 60_000;
 /** The most a `status` probe may take to be answered, ms. */
 export const STATUS_PROBE_MAX_MS = 10_000;
 
-/**
- * `stream` with `onChunk` called for every chunk read from it (the chunks
- * pass through unchanged).
- */
-export function tapActivity(
-  stream: ReadableStream<Uint8Array>,
-  onChunk: () => void,
-): ReadableStream<Uint8Array> {
-  return stream.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        onChunk();
-        controller.enqueue(chunk);
-      },
-    }),
-  );
-}
-
 /** Options of {@link LivenessProbe}. */
 export interface LivenessOptions {
   /** Quiet time before probing, ms (> 0). */

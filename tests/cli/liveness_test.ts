@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { LivenessProbe, tapActivity } from "../../src/cli/liveness.ts";
+import { LivenessProbe } from "../../src/cli/liveness.ts";
 
 function later(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -52,12 +52,4 @@ Deno.test("LivenessProbe does not probe while output keeps arriving", async () =
   }
   probe.stop();
   assert.equal(probes, 0);
-});
-
-Deno.test("tapActivity() passes chunks through and reports each one", async () => {
-  let seen = 0;
-  const source = ReadableStream.from([new Uint8Array([1]), new Uint8Array([2, 3])]);
-  const chunks = await Array.fromAsync(tapActivity(source, () => seen++));
-  assert.deepEqual(chunks, [new Uint8Array([1]), new Uint8Array([2, 3])]);
-  assert.equal(seen, 2);
 });
