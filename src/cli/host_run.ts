@@ -9,7 +9,7 @@
 import { LocalAgentClient } from "../client/client.ts";
 import { BackendExited, ClientClosed, RequestBudgetExhausted } from "../client/errors.ts";
 import type { AgentEvent } from "../client/events.ts";
-import { loadToolDirs, ToolLoadError } from "../host/discovery.ts";
+import { loadToolDirs, type PreparedToolDirs, ToolLoadError } from "../host/discovery.ts";
 import { ToolExecutor } from "../host/executor.ts";
 import { isolationOf } from "../host/sandbox/mod.ts";
 import { RegistryError, ToolRegistry } from "../host/registry.ts";
@@ -79,12 +79,20 @@ export interface HostRunOptions {
    * the host's modules load); default: started here, before the tool modules load.
    */
   backend?: BackendStart;
+  /**
+   * The tool directories' `prepareToolDirs`, already started by the caller (as `run` does
+   * with the backend, so the describe child boots alongside it); default: started here.
+   */
+  tools?: Promise<PreparedToolDirs>;
 }
 
 /** Load tools and build the registry; a failure is reported on stderr (exit 2). */
-export async function loadRegistry(dirs: string[]): Promise<ToolRegistry | null> {
+export async function loadRegistry(
+  dirs: string[],
+  prepared?: Promise<PreparedToolDirs>,
+): Promise<ToolRegistry | null> {
   try {
-    const loaded = await loadToolDirs(dirs);
+    const loaded = await loadToolDirs(dirs, prepared === undefined ? {} : { prepared });
     return ToolRegistry.fromLoaded(loaded, { requiredCapabilities: REQUIRED_CAPABILITIES });
   } catch (error) {
     if (error instanceof ToolLoadError || error instanceof RegistryError) {
@@ -102,7 +110,7 @@ export async function runHost(options: HostRunOptions): Promise<number> {
   const start = options.backend ?? startBackend(options.agent, options);
   let registry: ToolRegistry | null;
   try {
-    registry = await loadRegistry(options.toolDirs);
+    registry = await loadRegistry(options.toolDirs, options.tools);
   } catch (error) {
     await discardBackend(start);
     throw error;

@@ -114,8 +114,13 @@ export async function runCommand(args: RunArgs): Promise<number> {
         "magi-tools: magi-code is not on PATH and no --agent/MAGI_CODE_AGENT given: using the reference backend",
       );
     }
-    // The backend boots while the host's and the tools' modules load.
+    // The backend boots while the host's modules load and the tool modules are described (in
+    // their zero-permission child; nothing of theirs is imported in the host before the guard).
     const backend = startBackend(agent, { cwd });
+    const tools = import("../host/discovery.ts").then(({ prepareToolDirs }) =>
+      prepareToolDirs(args.toolDirs)
+    );
+    tools.catch(() => {}); // Awaited by runHost; an early failure must not go unhandled.
     let modules;
     try {
       modules = await Promise.all([hostModule, import("../summary/writer.ts")]);
@@ -129,6 +134,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
     const writer = summaryWriter(SummaryWriter, guard);
     const code = await runHost({
       backend,
+      tools,
       prompt,
       toolDirs: args.toolDirs,
       agent,

@@ -98,11 +98,7 @@ export async function loadToolDirs(
   dirs: readonly string[],
   options: LoadOptions = {},
 ): Promise<LoadedTool[]> {
-  const files: string[] = [];
-  for (const dir of dirs) files.push(...await listModules(dir));
-  const urls = files.map((file) => pathToFileURL(resolve(file)).href);
-  const isolate = options.describe !== false && supportsProcessIsolation();
-  const described = isolate ? await describeAll(files, urls, options) : null;
+  const { files, urls, described } = await (options.prepared ?? prepareToolDirs(dirs, options));
   // Import the modules that run in the host at once (the loader fetches and compiles them
   // together), then check them in order: the error reported is the first in name order.
   const imports = files.map((file, index) => {
@@ -141,8 +137,39 @@ export async function loadToolDirs(
   return loaded;
 }
 
+/** The modules of some tool directories, listed and (under Deno) described; nothing imported. */
+export interface PreparedToolDirs {
+  /** Module paths, in load order. */
+  readonly files: readonly string[];
+  /** Their file URLs. */
+  readonly urls: readonly string[];
+  /** Each module's description, or null when modules are imported in the host (Node.js). */
+  readonly described: readonly DescribeResult[] | null;
+}
+
+/**
+ * The first half of {@link loadToolDirs}: list the modules and describe them
+ * in the zero-permission child, importing nothing in the host. `run` starts
+ * it together with the backend so the two boots overlap, and hands the
+ * promise to `loadToolDirs` (`prepared`). Rejects as `loadToolDirs` would
+ * for a directory that cannot be read.
+ */
+export async function prepareToolDirs(
+  dirs: readonly string[],
+  options: LoadOptions = {},
+): Promise<PreparedToolDirs> {
+  const files: string[] = [];
+  for (const dir of dirs) files.push(...await listModules(dir));
+  const urls = files.map((file) => pathToFileURL(resolve(file)).href);
+  const isolate = options.describe !== false && supportsProcessIsolation();
+  const described = isolate ? await describeAll(files, urls, options) : null;
+  return { files, urls, described };
+}
+
 /** Options of {@link loadToolDirs}. */
 export interface LoadOptions {
+  /** {@link prepareToolDirs} of the same directories, already started. */
+  readonly prepared?: Promise<PreparedToolDirs>;
   /**
    * How to run the describe child (Deno), or `false` to import every module
    * in the host (as on Node.js; for tests of in-host loading only).
