@@ -25,7 +25,12 @@ import { readdir, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { isTool, type Tool } from "./define.ts";
-import { type AnyTool, type DescribedTool, describedTool } from "./sandbox/description.ts";
+import {
+  type AnyTool,
+  type DescribedTool,
+  describedTool,
+  sandboxFingerprint,
+} from "./sandbox/description.ts";
 import type { DescribeOptions } from "./sandbox/describe_client.ts";
 import type { DescribeResult } from "./sandbox/describe.ts";
 import { supportsProcessIsolation } from "../runtime/mod.ts";
@@ -112,7 +117,10 @@ export async function loadToolDirs(
     }
     return importTool(file, url).then(
       (tool) => {
-        if (description !== undefined && tool.isolation !== "inline") {
+        if (
+          description !== undefined &&
+          sandboxFingerprint(tool) !== sandboxFingerprint(describedTool(description.tool))
+        ) {
           return { error: new ToolLoadError(file, "the module described itself differently") };
         }
         return { tool: tool as AnyTool, url };

@@ -98,6 +98,11 @@ const rejected: [string, Record<string, unknown>, RegExp][] = [
     /^Tool isolation must be "process" or "inline": echo: thread$/,
   ],
   ["a zero memoryMb", { memoryMb: 0 }, /^Tool memoryMb must be a positive integer: echo: 0$/],
+  [
+    "a memoryMb under the Deno baseline",
+    { memoryMb: 63 },
+    /^Tool memoryMb must be at least 64 \(a Deno process alone holds about 40–60 MiB\): echo: 63$/,
+  ],
   ["a missing run", { run: undefined }, /^Tool run must be a function: echo$/],
   [
     "an unknown field (a typo)",

@@ -146,7 +146,8 @@ async function runChild(modules: readonly ModuleRef[], options: DescribeOptions)
     readTail(child.stderr!),
     child.exited,
   ]).finally(() => clearTimeout(timer));
-  const outcome = answerOf(frame, modules.length);
+  // Only a child that finished on its own counts (describe.ts exits 0 right after its answer).
+  const outcome = status.code === 0 && !timedOut ? answerOf(frame, modules.length) : null;
   if (outcome !== null) return outcome;
   if (timedOut) {
     return { ok: false, reason: `did not finish loading within ${timeoutMs} ms` } as const;

@@ -73,8 +73,8 @@ export function describeTool(tool: Tool): ToolDescription {
 }
 
 /**
- * The fields that decide a tool process's privileges and identity, as one
- * JSON text: the tool's runner compares its own with the host's copy before
+ * The fields that decide a tool's privileges and identity (name, effect,
+ * isolation, permissions, memory cap, timeout), as one JSON text: the tool's runner compares its own with the host's copy before
  * any call, so a description altered by another module in the shared
  * describe child cannot widen a tool's permissions.
  */
@@ -90,6 +90,7 @@ function sandboxFieldsOf(tool: ToolInfo) {
   }
   return {
     name: tool.name,
+    effect: tool.effect,
     isolation: tool.isolation ?? "process",
     permissions,
     ...(tool.memoryMb === undefined ? {} : { memoryMb: tool.memoryMb }),

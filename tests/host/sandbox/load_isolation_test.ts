@@ -72,6 +72,26 @@ Deno.test("loadToolDirs() names a module that ends the describe process at load,
   assert.match(error.message, /the module ended the process while loading \(exit code 0\)$/);
 });
 
+Deno.test("loadToolDirs() names a module that does not finish loading in time", async () => {
+  const error = await loadToolDirs([dir("hang")], { describe: { timeoutMs: 1_000 } }).then(
+    () => assert.fail("expected a ToolLoadError"),
+    (error: unknown) => error,
+  );
+  assert.ok(error instanceof ToolLoadError, String(error));
+  assert.equal(
+    error.message,
+    `Tool module failed to load: ${
+      join(dir("hang"), "tool.ts")
+    }: did not finish loading within 1000 ms`,
+  );
+});
+
+Deno.test("loadToolDirs() names a module that takes the describe channel (its answer is not trusted)", async () => {
+  const error = await loadError([dir("good"), dir("thief")]);
+  assert.equal(error.file, join(dir("thief"), "tool.ts"));
+  assert.match(error.message, /the module interfered with the describe process's channel$/);
+});
+
 Deno.test("loadToolDirs() keeps a process tool as its description only; an inline tool is imported", async () => {
   const loaded = await loadToolDirs([dir("good"), dir("inline")]);
   assert.deepEqual(loaded.map((entry) => entry.tool.name), ["good", "inline_reader"]);
