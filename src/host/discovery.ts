@@ -81,14 +81,18 @@ export function isToolModuleName(name: string): boolean {
 }
 
 /**
- * Import every tool module of `dirs`: all directories are listed first, then
- * every module is imported concurrently, and the results are checked in
- * order (directory by directory, name order), so the error reported is the
- * first one in that order. Every module is evaluated even when an earlier
- * one fails.
+ * Load every tool module of `dirs`: all directories are listed first, then
+ * every module is described in the zero-permission child (Deno; see the
+ * module doc) and the inline ones (on Node.js: all) are imported
+ * concurrently in the host; the results are checked in order (directory by
+ * directory, name order), so the error reported is the first one in that
+ * order. Every module is evaluated even when an earlier one fails.
  *
  * @throws {ToolLoadError} for a missing or unreadable directory, a module that
- * fails to import or throws while loading, a missing default export, a default
+ * fails to import or throws while loading (needing a permission at load time
+ * names it: `Tool module needs read access at load time, which is not
+ * allowed: <file>`), one that ends the describe child or does not finish
+ * loading within its bound, a missing default export, a default
  * export that is not a `defineTool` result, or a tool name already used by an
  * earlier module (the error names both files).
  *
