@@ -80,6 +80,7 @@ export type {
   Tool,
   ToolContext,
   ToolEffect,
+  ToolInfo,
   ToolPermissions,
   ToolSpec,
 } from "./src/host/define.ts";
