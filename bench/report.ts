@@ -109,6 +109,18 @@ export function buildRows(results: readonly PlacementResults[]): Row[] {
       const share = iso && inline
         ? `; ${(iso.callsPerSec / inline.callsPerSec * 100).toFixed(0)}% of inline`
         : "";
+      // Issue 6: an isolated trivial call costs at most 2.5x an inline one, i.e. isolated
+      // calls/s ≥ 40% of inline calls/s in the same placement and mode.
+      const checks: Check[] = [];
+      if (iso && inline) {
+        const slowdown = inline.callsPerSec / iso.callsPerSec;
+        checks.push({
+          target: "isolated ≤ 2.5x inline",
+          ratio: slowdown,
+          shown: `${slowdown.toFixed(2)}x`,
+          pass: verdict(slowdown, { atMost: 2.5 }).pass,
+        });
+      }
       return row({
         measurement: `Trivial call, isolated tool (\`isolation: "process"\`), ${
           c === 1 ? "sequential" : "concurrency 4"
@@ -119,7 +131,7 @@ export function buildRows(results: readonly PlacementResults[]): Row[] {
           : rate(iso) + share,
         mcp: DASH,
         echo: DASH,
-      }, []);
+      }, checks);
     });
   }
   for (

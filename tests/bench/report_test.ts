@@ -75,6 +75,28 @@ Deno.test("buildRows() shows isolated calls against inline ones when measured", 
   assert.match(row?.host ?? "", /^1,500 calls\/s .*; 50% of inline$/);
 });
 
+Deno.test("buildRows() checks isolated calls against issue 6's 2.5x of inline, per mode", () => {
+  const rows = buildRows([{
+    ...RESULTS,
+    isolated: { "1": t(1200), "4": t(1000) },
+    isolatedNote: null,
+  }]);
+  const [seq, c4] = rows.filter((r) => r.measurement.startsWith("Trivial call, isolated tool"));
+  // Sequential: 1,200 of 3,000 inline calls/s is exactly 40%, the bound itself.
+  assert.equal(seq?.target, "isolated ≤ 2.5x inline");
+  assert.equal(seq?.ratio, "2.50x");
+  assert.equal(seq?.result, "PASS");
+  // Concurrency 4: 1,000 of 5,000 inline calls/s is 20%.
+  assert.equal(c4?.ratio, "5.00x");
+  assert.equal(c4?.result, "MISS");
+});
+
+Deno.test("buildRows() gives unmeasured isolated rows no verdict", () => {
+  const row = rowOf("Trivial call, isolated tool");
+  assert.equal(row.target, "—");
+  assert.equal(row.result, "—");
+});
+
 Deno.test("renderTable() renders one header, a separator and one line per row", () => {
   const rows = buildRows([RESULTS]);
   const lines = renderTable(rows).trimEnd().split("\n");
