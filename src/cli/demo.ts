@@ -20,10 +20,15 @@ import { referenceBackendCommand } from "./agent.ts";
 import { ApprovalDecider } from "./approvals.ts";
 import { runHost } from "./host_run.ts";
 
-/** The demo's prompt: one call of each read-only example tool. */
+/**
+ * The demo's prompt: one call of each example tool. `write_note` is a write
+ * tool: the backend asks for approval first, and the demo answers with the
+ * default policy (`--approve deny`), so the note is never written.
+ */
 export const DEMO_PROMPT = 'Please run text_stats {"text":"one two three\\nfour five"} ' +
   'then read_text {"path":"deno.json","length":120} ' +
-  'then ticket_lookup {"id":"MAGI-7"} and summarize.';
+  'then ticket_lookup {"id":"MAGI-7"} ' +
+  'then write_note {"text":"MAGI-7 triaged"} and summarize.';
 
 /** The fake tickets the demo API serves. */
 const TICKETS: Record<string, unknown> = {
