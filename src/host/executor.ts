@@ -323,20 +323,13 @@ export class ToolExecutor {
     control: { stop: AbortController; deadlineAt: number },
   ): Promise<Settled> {
     const { stop } = control;
-    const timeoutMs = tool.timeoutMs;
-    const timeoutTimer = timeoutMs === undefined ? undefined : setTimeout(
-      () => stop.abort({ kind: "timeout", ms: timeoutMs } satisfies Stop),
-      timeoutMs,
-    );
+    const { timeoutTimer, deadline } = armToolTimeout(tool.timeoutMs, control);
     const ctx: ToolContext = Object.freeze({
       signal: stop.signal,
       callId: call.callId,
       sessionId: call.sessionId,
       runId: call.runId,
-      deadline: Math.min(
-        control.deadlineAt,
-        timeoutMs === undefined ? Infinity : Date.now() + timeoutMs,
-      ),
+      deadline,
       cwd: this.#cwd,
     });
     let graceTimer: ReturnType<typeof setTimeout> | undefined;
@@ -394,11 +387,7 @@ export class ToolExecutor {
       return { kind: "answer", answer: crashed(why) };
     }
     const { stop } = control;
-    const timeoutMs = entry.tool.timeoutMs;
-    const timeoutTimer = timeoutMs === undefined ? undefined : setTimeout(
-      () => stop.abort({ kind: "timeout", ms: timeoutMs } satisfies Stop),
-      timeoutMs,
-    );
+    const { timeoutTimer, deadline } = armToolTimeout(entry.tool.timeoutMs, control);
     const log = new LogBuffer();
     let outcome: IsolatedOutcome;
     try {
@@ -410,10 +399,7 @@ export class ToolExecutor {
           callId: call.callId,
           sessionId: call.sessionId,
           runId: call.runId,
-          deadline: Math.min(
-            control.deadlineAt,
-            timeoutMs === undefined ? Infinity : Date.now() + timeoutMs,
-          ),
+          deadline,
           cwd: this.#cwd,
           resultBytes: this.#limits.result_bytes,
         },
@@ -603,4 +589,21 @@ function defaultEnvelopeBytes(limits: ClientToolsLimits): number {
     text: "",
   });
   return encodedFrameBytes(frame) - 1;
+}
+
+/**
+ * Arm the tool's own `timeoutMs` (aborting `control.stop` with a timeout stop)
+ * and compute the call's effective deadline: the earlier of the backend's
+ * deadline and the tool's timeout. The caller clears `timeoutTimer`.
+ */
+function armToolTimeout(
+  timeoutMs: number | undefined,
+  control: { stop: AbortController; deadlineAt: number },
+): { timeoutTimer: ReturnType<typeof setTimeout> | undefined; deadline: number } {
+  if (timeoutMs === undefined) return { timeoutTimer: undefined, deadline: control.deadlineAt };
+  const timeoutTimer = setTimeout(
+    () => control.stop.abort({ kind: "timeout", ms: timeoutMs } satisfies Stop),
+    timeoutMs,
+  );
+  return { timeoutTimer, deadline: Math.min(control.deadlineAt, Date.now() + timeoutMs) };
 }
