@@ -13,6 +13,7 @@
  */
 
 import { INPUT_FRAME_BYTES, OUTPUT_FRAME_BYTES } from "./limits.ts";
+import { utf8ByteLength } from "./utf8.ts";
 
 /** Error codes a {@link FrameDecoder} reports. */
 export type FrameErrorCode =
@@ -186,7 +187,7 @@ export function encodeFrame(value: unknown, maxBytes: number = OUTPUT_FRAME_BYTE
   const text = stringify(value) + "\n";
   // UTF-8 never has fewer bytes than UTF-16 units: a text too long in units is
   // rejected without encoding it; otherwise one native pass encodes and measures.
-  if (text.length > maxBytes) throw new FrameTooLargeError(utf8Length(text), maxBytes);
+  if (text.length > maxBytes) throw new FrameTooLargeError(utf8ByteLength(text), maxBytes);
   const bytes = encoder.encode(text);
   if (bytes.length > maxBytes) throw new FrameTooLargeError(bytes.length, maxBytes);
   return bytes;
@@ -194,29 +195,11 @@ export function encodeFrame(value: unknown, maxBytes: number = OUTPUT_FRAME_BYTE
 
 /** Bytes of `value` as a frame, including LF (see {@link encodeFrame}). */
 export function encodedFrameBytes(value: unknown): number {
-  return utf8Length(stringify(value)) + 1;
+  return utf8ByteLength(stringify(value)) + 1;
 }
 
 function stringify(value: unknown): string {
   const text: string | undefined = JSON.stringify(value);
   if (text === undefined) throw new TypeError("Value has no JSON form");
   return text;
-}
-
-const NON_ASCII = /[\u0080-\uffff]/;
-
-/** UTF-8 length of a well-formed string (`JSON.stringify` output always is). */
-function utf8Length(text: string): number {
-  if (!NON_ASCII.test(text)) return text.length;
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) continue;
-    if (c < 0x800) bytes += 1;
-    else if (c >= 0xd800 && c <= 0xdbff) {
-      bytes += 2; // surrogate pair: 2 UTF-16 units → 4 bytes
-      i++;
-    } else bytes += 2;
-  }
-  return bytes;
 }
