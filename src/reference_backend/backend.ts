@@ -15,7 +15,7 @@ import { ADMISSIBLE, advertised } from "./capabilities.ts";
 import { EventChannel } from "./channel.ts";
 import { type RegisteredTool, validateClientTools } from "./client_tool_defs.ts";
 import { CallBook } from "./client_tools.ts";
-import type { Outbox, ResponsePayload } from "./outbox.ts";
+import { errorPayload as error, type Outbox, type ResponsePayload } from "./outbox.ts";
 import { type SelectionFields, SelectionState } from "./selection_state.ts";
 import { attachmentOf, Sessions } from "./sessions.ts";
 import { type BaseContext, SessionWorker } from "./session_worker.ts";
@@ -302,8 +302,4 @@ interface ApprovalAnswer {
   run_id: string;
   approval_id: string;
   allow: boolean;
-}
-
-function error(code: ErrorCode): ResponsePayload {
-  return { error: { code } };
 }

@@ -24,6 +24,11 @@ export type FatalReason = "overflow" | "deadline" | "broken";
 /** A response payload: exactly one of `result` or `error`. */
 export type ResponsePayload = { result: unknown } | { error: { code: ErrorCode } };
 
+/** An error response payload: the code and nothing else. */
+export function errorPayload(code: ErrorCode): ResponsePayload {
+  return { error: { code } };
+}
+
 /** Options of {@link Outbox}. */
 export interface OutboxOptions {
   /** Called once on a fatal transport failure. */

@@ -15,7 +15,7 @@ import type { ErrorCode } from "../protocol/errors.ts";
 import { CatalogState } from "./catalog.ts";
 import { SessionListing } from "./listing.ts";
 import { OperationSlot } from "./operation_slot.ts";
-import type { ResponsePayload } from "./outbox.ts";
+import { errorPayload as error, type ResponsePayload } from "./outbox.ts";
 import { attachmentOf } from "./sessions.ts";
 import {
   catalogStatusWork,
@@ -179,8 +179,4 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
     const timer = setTimeout(done, ms);
     signal.addEventListener("abort", done, { once: true });
   });
-}
-
-function error(code: ErrorCode): ResponsePayload {
-  return { error: { code } };
 }

@@ -15,7 +15,7 @@ import { scanCatalog } from "./catalog_scan.ts";
 import { historyPage } from "./history_pages.ts";
 import { discoverPage } from "./discover.ts";
 import type { SessionListing } from "./listing.ts";
-import type { ResponsePayload } from "./outbox.ts";
+import { errorPayload as error, type ResponsePayload } from "./outbox.ts";
 import { jsonBytes } from "./paging.ts";
 import { refreshCatalog } from "./refresh.ts";
 import { effortInfo, type SelectionFields, type SelectionState } from "./selection_state.ts";
@@ -39,10 +39,6 @@ export interface WorkContext {
 }
 
 type Params = Record<string, unknown>;
-
-function error(code: ErrorCode): ResponsePayload {
-  return { error: { code } };
-}
 
 function catalogContext(context: WorkContext): CatalogContext {
   return {
