@@ -1,0 +1,95 @@
+/**
+ * Tools that come from a source other than a tool module: an MCP server's
+ * tools, an OpenAPI document's operations. A source turns its configuration
+ * into {@link ExternalTool}s; the registry checks their definitions against
+ * every `client.tools` bound exactly like a module's, and the executor runs
+ * them with the same deadline, cancellation, result bounds and splitting.
+ *
+ * What differs from a `defineTool` module: the input schema is JSON Schema
+ * (the source's own, e.g. an MCP `inputSchema`), arguments are checked by the
+ * source's {@link ExternalToolSpec.validate}, and `run` talks to the source
+ * (an MCP client, an HTTP request in its sandbox) instead of running the
+ * tool's code in the host.
+ *
+ * Status: the shared contract for the MCP and OpenAPI sources. The registry
+ * and executor wiring lands with the first source that uses it.
+ *
+ * @module
+ */
+
+import type { ToolContext, ToolEffect } from "./define.ts";
+
+/** Where an external tool comes from, as `host.ready`, `tools` and the inspector show it. */
+export interface ExternalToolSource {
+  /** `mcp` (an `mcpServers` entry) or `openapi` (an `openapi` entry). */
+  readonly kind: "mcp" | "openapi";
+  /** The config key of the server or API, e.g. `fs` in `mcpServers.fs`. */
+  readonly name: string;
+}
+
+/**
+ * A tool error with its own `error_code` (`^[a-z][a-z0-9_]{0,63}$`), thrown by
+ * {@link ExternalToolSpec.run}: e.g. `tool_unavailable` for a dead MCP server,
+ * `http_404` for an HTTP status. Its message is what the model reads. Any
+ * other thrown error is answered `tool_failed` with its message.
+ */
+export class ExternalToolError extends Error {
+  /** The `client.tool.result` `error_code`. */
+  readonly code: string;
+  /** `message` is model-visible: never put a secret in it. */
+  constructor(code: string, message: string) {
+    super(message);
+    this.name = "ExternalToolError";
+    this.code = code;
+  }
+}
+
+/** Everything a source declares for one tool. */
+export interface ExternalToolSpec {
+  /** `^[A-Za-z][A-Za-z0-9_-]{0,63}$`, unique among the host's tools (the source maps names to fit). */
+  readonly name: string;
+  /** What the model reads: 1–1024 UTF-8 bytes, no control characters except LF and TAB. */
+  readonly description: string;
+  /** The input JSON Schema; its root must be `type: "object"`. Sent as `input_schema`. */
+  readonly inputSchema: Readonly<Record<string, unknown>>;
+  /** `read` or `write` (write tools need approval before each call). */
+  readonly effect: ToolEffect;
+  /** The tool's own limit per call, 1,000–600,000 ms; also sent as `timeout_ms`. */
+  readonly timeoutMs?: number;
+  /** Which source it came from. */
+  readonly source: ExternalToolSource;
+  /**
+   * Check arguments before anything reaches the source: `null` when valid,
+   * else a short model-readable reason (answered `invalid_arguments`).
+   */
+  validate(args: unknown): string | null;
+  /**
+   * Do the call. Resolves to what a tool returns (a string, or a JSON value
+   * turned into text); rejects with {@link ExternalToolError} for an error with
+   * its own code. Must honour `ctx.signal` (cancel, deadline, shutdown).
+   */
+  run(args: Record<string, unknown>, ctx: ToolContext): Promise<unknown>;
+}
+
+/** Brand of {@link ExternalTool}. */
+export const EXTERNAL_MARK: unique symbol = Symbol.for("magi-tools.external-tool") as never;
+
+/** A validated, frozen external tool. */
+export interface ExternalTool extends ExternalToolSpec {
+  /** Brand: this object came from {@link defineExternalTool}. */
+  readonly [EXTERNAL_MARK]: true;
+}
+
+/** Freeze `spec` as an {@link ExternalTool}. Bounds are checked by the registry. */
+export function defineExternalTool(spec: ExternalToolSpec): ExternalTool {
+  if (spec.inputSchema["type"] !== "object") {
+    throw new TypeError(`Tool input_schema must have type "object" at its root: ${spec.name}`);
+  }
+  return Object.freeze({ ...spec, [EXTERNAL_MARK]: true as const });
+}
+
+/** Whether `value` is an {@link ExternalTool}. */
+export function isExternalTool(value: unknown): value is ExternalTool {
+  return typeof value === "object" && value !== null &&
+    (value as Record<PropertyKey, unknown>)[EXTERNAL_MARK] === true;
+}
