@@ -3,6 +3,10 @@
  * descriptor check → session → one turn → shutdown → reaped child → exit
  * code. A tool load failure stops the unused backend (EOF, then signals).
  *
+ * The phases are the methods of {@link HostRun} (start, initialize, turn,
+ * stop); {@link runHost} runs them once, a `batch` slot runs many turns on
+ * one connection.
+ *
  * @module
  */
 
@@ -15,7 +19,11 @@ import { isolationOf } from "../host/sandbox/mod.ts";
 import { RegistryError, ToolRegistry } from "../host/registry.ts";
 import { ToolCallSession } from "../host/session.ts";
 import { ProtocolError } from "../protocol/errors.ts";
-import type { InitializeResult, Selection } from "../protocol/schemas/mod.ts";
+import type {
+  ClientToolsDescriptor,
+  InitializeResult,
+  Selection,
+} from "../protocol/schemas/mod.ts";
 import {
   type ChildHandle,
   onInterrupt,
@@ -25,6 +33,7 @@ import {
   writeStderrLine,
   writeTextFile,
 } from "../runtime/mod.ts";
+import type { HostReadyRecord } from "../summary/records.ts";
 import type { SummaryWriter } from "../summary/writer.ts";
 import type { AgentCommand } from "./agent.ts";
 import { type BackendStart, discardBackend, startBackend } from "./backend_start.ts";
@@ -106,138 +115,203 @@ export async function loadRegistry(
 /** Run one turn against a spawned backend; returns the exit code. Never throws for backend faults. */
 export async function runHost(options: HostRunOptions): Promise<number> {
   const { writer } = options;
-  // The backend starts while the tool modules load; initialize waits for the registry.
-  const start = options.backend ?? startBackend(options.agent, options);
-  let registry: ToolRegistry | null;
-  try {
-    registry = await loadRegistry(options.toolDirs, options.tools);
-  } catch (error) {
-    await discardBackend(start);
-    throw error;
-  }
-  if (registry === null) {
-    await discardBackend(start);
-    return EXIT.usage;
-  }
-
-  if (start.child === undefined) {
-    const error = start.error;
-    // Only the command's basename (the command line may hold secrets), as host.ready does.
-    const reason = error instanceof SpawnError && error.cause !== undefined
-      ? `: ${osReason(error.cause)}`
-      : "";
-    const message = `Cannot start the backend command: ${options.agent.label}${reason}`;
-    writer.emit({
-      type: "host.error",
-      code: "backend_unavailable",
-      message,
-      exit_code: EXIT.startup,
-    });
-    return EXIT.startup;
-  }
-  const child: ChildHandle = start.child;
-
-  const stop = new StopState();
-  const removeInterrupt = onInterrupt(() => stop.interrupt());
+  const host = await HostRun.start(options);
+  if (typeof host === "number") return host;
+  const removeInterrupt = onInterrupt(() => host.stopState.interrupt());
   let timer: ReturnType<typeof setTimeout> | undefined;
   if (options.timeoutMs !== undefined) {
-    timer = setTimeout(() => stop.timeout(), options.timeoutMs);
+    timer = setTimeout(() => host.stopState.timeout(), options.timeoutMs);
   }
-  const stallMs = options.stallTimeoutMs ?? 0;
-  let liveness: LivenessProbe | null = null;
-  let stalled = false;
-  // With a stall timeout every chunk from the backend counts as a sign of life.
-  const client = new LocalAgentClient(
-    stallMs > 0
-      ? {
-        stdin: child.stdin,
-        stdout: child.stdout,
-        exited: child.exited,
-        onActivity: () => liveness?.activity(),
-      }
-      : child,
-  );
   // Nobody reads the summaries any more: cancel the turn and shut down (exit 1).
-  const onOutputFailed = () => stop.outputFailed();
-  writer.failure.addEventListener("abort", onOutputFailed, { once: true });
-  const events = client.events()[Symbol.asyncIterator]();
-  let session: ToolCallSession | null = null;
-  let executor: ToolExecutor | null = null;
-  let unsubscribe = () => {};
-  let started = false;
-  let budgetError: RequestBudgetExhausted | null = null;
+  const unwatch = host.watchOutput(writer);
   let exitCode: number = EXIT.ok;
   try {
-    exitCode = await drive();
+    exitCode = await host.initialize(writer) ?? await host.turn({
+      prompt: options.prompt,
+      session: options.session,
+      writer,
+      deltas: options.deltas,
+      approvals: options.approvals,
+      lastMessage: options.lastMessage,
+    });
   } catch (error) {
-    if (stop.hard.signal.aborted && stop.hardCause === "signal" && !stalled) {
-      exitCode = EXIT.interrupted;
-      // stdout still ends with a final record (docs/summaries.md).
-      writer.emit({
-        type: "host.error",
-        code: "interrupted",
-        message: "Interrupted: a second SIGINT stopped the backend at once",
-        exit_code: EXIT.interrupted,
-      });
-    } else {
-      let cause = stalled
-        ? stalledFailure()
-        : error instanceof HostFailure
-        ? error
-        : client.failure ?? error;
-      if (cause instanceof ClientClosed && !stalled) {
-        // A broken pipe while the backend is exiting (e.g. it exits at once): report its exit.
-        const info = await exitWithin(child, EXIT_STATUS_WAIT_MS);
-        if (info !== undefined) cause = new BackendExited(info.code, info.signal);
-      }
-      const failure = classify(cause, started);
-      writer.emit({
-        type: "host.error",
-        code: failure.code,
-        message: failure.message,
-        exit_code: failure.exitCode,
-      });
-      exitCode = failure.exitCode;
-    }
+    exitCode = await host.failure(error, writer);
   } finally {
     clearTimeout(timer);
-    (liveness as LivenessProbe | null)?.stop();
-    writer.failure.removeEventListener("abort", onOutputFailed);
-    unsubscribe();
-    (session as ToolCallSession | null)?.abortAll();
-    // Every exit path stops the tool processes (even one stuck in a loop) and waits for them.
-    await Promise.all([
-      closeBackend(client, child, stop),
-      (executor as ToolExecutor | null)?.close(),
-    ]);
-    // Calls ended by the close settle at once; their records come before runHost returns.
-    await settleWithin((session as ToolCallSession | null)?.idle(), CALLS_SETTLE_MS);
+    unwatch();
+    await host.stop();
     removeInterrupt();
-    if (events.return !== undefined) await events.return().catch(() => {});
   }
   await writer.flush();
   // Summaries lost: never report success (the turn was cancelled when stdout failed).
   if (writer.failed && exitCode === EXIT.ok) return EXIT.runFailed;
   return exitCode;
+}
 
-  function stalledFailure(): HostFailure {
-    return new HostFailure(
-      "backend_stalled",
-      `Backend stalled: no output for ${stallMs / 1000} s and status was not answered`,
-      EXIT.protocol,
+/** Options of {@link HostRun.start}: the backend, the tools and the connection's settings. */
+export interface HostStartOptions {
+  /** Tool directories (loaded unless `registry` is given). */
+  toolDirs: string[];
+  /** A registry already loaded (a batch shares one between its slots); default: loaded here. */
+  registry?: ToolRegistry;
+  /** Backend command. */
+  agent: AgentCommand;
+  /** Working directory of backend and tools. */
+  cwd: string;
+  /** Extra environment for the backend. */
+  env?: Record<string, string>;
+  /** Quiet time before the liveness probe, ms; 0 or absent disables it. */
+  stallTimeoutMs?: number;
+  /** Where `backend_unavailable` is reported when the backend cannot be spawned. */
+  writer: SummaryWriter;
+  /** The backend, already started by the caller; default: started here. */
+  backend?: BackendStart;
+  /** The tool directories' `prepareToolDirs`, already started by the caller. */
+  tools?: Promise<PreparedToolDirs>;
+}
+
+/** One turn of a {@link HostRun}: its prompt, session and summary output. */
+export interface HostTurnOptions {
+  /** The prompt (non-blank, within the prompt bound). */
+  prompt: string;
+  /** Open this session instead of creating one. */
+  session: string | undefined;
+  /** Summary output of this turn (also receives the connection's tool records meanwhile). */
+  writer: SummaryWriter;
+  /** Emit `message.delta` records. */
+  deltas: boolean;
+  /** Approval decider. */
+  approvals: ApprovalDecider;
+  /** Write the final assistant message here. */
+  lastMessage: string | undefined;
+  /** Emit the connection's `host.ready` record first (a batch item's own summary file). */
+  announce?: boolean;
+}
+
+/**
+ * One backend connection of the host, in phases: {@link HostRun.start} (the
+ * registry and the spawned backend), {@link HostRun.initialize} (handshake,
+ * descriptor check, executor, `host.ready`), {@link HostRun.turn} (a session
+ * and one turn; `run` does one, a batch slot many, a new session each) and
+ * {@link HostRun.stop} (shutdown, tool processes stopped, child reaped).
+ * A failure of any phase is turned into its `host.error` by
+ * {@link HostRun.failure}; after one, the connection is not
+ * {@link HostRun.healthy} and only `stop` is left.
+ */
+export class HostRun {
+  /** Stop state of the current turn (initialize and the first turn share the first one). */
+  stopState: StopState = new StopState();
+  readonly #agent: AgentCommand;
+  readonly #cwd: string;
+  readonly #stallMs: number;
+  readonly #registry: ToolRegistry;
+  readonly #child: ChildHandle;
+  readonly #client: LocalAgentClient;
+  readonly #events: AsyncIterator<AgentEvent>;
+  /** Where the connection's records (tool calls, logs) go: the current turn's writer. */
+  #writer: SummaryWriter;
+  #liveness: LivenessProbe | null = null;
+  #stalled = false;
+  #calls: ToolCallSession | null = null;
+  #executor: ToolExecutor | null = null;
+  #unsubscribe = () => {};
+  /** host.ready was emitted: a stop before the turn still ends stdout with a record. */
+  #started = false;
+  #failed = false;
+  #budgetError: RequestBudgetExhausted | null = null;
+  #init: InitializeResult | null = null;
+  #descriptor: ClientToolsDescriptor | null = null;
+  #ready: Omit<HostReadyRecord, "ts" | "v"> | null = null;
+
+  private constructor(options: HostStartOptions, registry: ToolRegistry, child: ChildHandle) {
+    this.#agent = options.agent;
+    this.#cwd = options.cwd;
+    this.#stallMs = options.stallTimeoutMs ?? 0;
+    this.#registry = registry;
+    this.#child = child;
+    this.#writer = options.writer;
+    // With a stall timeout every chunk from the backend counts as a sign of life.
+    this.#client = new LocalAgentClient(
+      this.#stallMs > 0
+        ? {
+          stdin: child.stdin,
+          stdout: child.stdout,
+          exited: child.exited,
+          onActivity: () => this.#liveness?.activity(),
+        }
+        : child,
     );
+    this.#events = this.#client.events()[Symbol.asyncIterator]();
   }
 
-  async function drive(): Promise<number> {
-    const startup = AbortSignal.any([stop.soft.signal, stop.hard.signal]);
+  /**
+   * Phase 1: spawn the backend (unless given) while the tools load. Resolves with the
+   * connection, or with the exit code when the tools fail to load (2, on stderr) or the
+   * backend cannot be spawned (3, `host.error` on the writer).
+   */
+  static async start(options: HostStartOptions): Promise<HostRun | number> {
+    // The backend starts while the tool modules load; initialize waits for the registry.
+    const start = options.backend ?? startBackend(options.agent, options);
+    let registry: ToolRegistry | null;
+    try {
+      registry = options.registry ?? await loadRegistry(options.toolDirs, options.tools);
+    } catch (error) {
+      await discardBackend(start);
+      throw error;
+    }
+    if (registry === null) {
+      await discardBackend(start);
+      return EXIT.usage;
+    }
+    if (start.child === undefined) {
+      const error = start.error;
+      // Only the command's basename (the command line may hold secrets), as host.ready does.
+      const reason = error instanceof SpawnError && error.cause !== undefined
+        ? `: ${osReason(error.cause)}`
+        : "";
+      const message = `Cannot start the backend command: ${options.agent.label}${reason}`;
+      options.writer.emit({
+        type: "host.error",
+        code: "backend_unavailable",
+        message,
+        exit_code: EXIT.startup,
+      });
+      return EXIT.startup;
+    }
+    return new HostRun(options, registry, start.child);
+  }
+
+  /** Whether more turns can run on this connection (no failure, no hard stop). */
+  get healthy(): boolean {
+    return !this.#failed && !this.stopState.hard.signal.aborted && this.#client.failure === null &&
+      this.#budgetError === null;
+  }
+
+  /** Soft-stop the current turn when `writer` fails; returns the remover. */
+  watchOutput(writer: SummaryWriter): () => void {
+    const onOutputFailed = () => this.stopState.outputFailed();
+    writer.failure.addEventListener("abort", onOutputFailed, { once: true });
+    return () => writer.failure.removeEventListener("abort", onOutputFailed);
+  }
+
+  /**
+   * Phase 2: `initialize`, the descriptor check, the executor and the call session;
+   * emits `host.ready` on `writer`. Resolves with null when ready, or with an exit code
+   * when stopped first; throws on a failure (see {@link HostRun.failure}).
+   */
+  async initialize(writer: SummaryWriter): Promise<number | null> {
+    this.#writer = writer;
+    const client = this.#client;
+    const registry = this.#registry;
+    const startup = AbortSignal.any([this.stopState.soft.signal, this.stopState.hard.signal]);
     let init: InitializeResult;
     try {
       init = await client.initialize({
         required_capabilities: [...REQUIRED_CAPABILITIES],
-        client_tools: registry!.definitions(),
+        client_tools: registry.definitions(),
       }, { signal: startup });
     } catch (error) {
-      if (startup.aborted) return stoppedBeforeTurn();
+      if (startup.aborted) return this.#stoppedBeforeTurn(writer);
       if (error instanceof ProtocolError) {
         throw new HostFailure("startup_failed", `Initialize failed: ${error.code}`, EXIT.startup);
       }
@@ -255,32 +329,34 @@ export async function runHost(options: HostRunOptions): Promise<number> {
       throw new HostFailure("descriptor_mismatch", "No client.tools descriptor", EXIT.protocol);
     }
     try {
-      registry!.verifyDescriptor(descriptor);
+      registry.verifyDescriptor(descriptor);
     } catch (error) {
       if (error instanceof RegistryError) {
         throw new HostFailure("descriptor_mismatch", error.message, EXIT.protocol);
       }
       throw error;
     }
-    started = true;
-    if (stallMs > 0) {
-      liveness = new LivenessProbe({
-        stallMs,
+    this.#init = init;
+    this.#descriptor = descriptor;
+    this.#started = true;
+    if (this.#stallMs > 0) {
+      this.#liveness = new LivenessProbe({
+        stallMs: this.#stallMs,
         probe: (signal) => client.status({ signal }),
         onStalled: () => {
-          stalled = true;
-          stop.kill("watchdog");
+          this.#stalled = true;
+          this.stopState.kill("watchdog");
         },
       });
     }
     const runOfCall = new Map<string, string>();
-    const tools = new ToolExecutor(registry!, {
+    const tools = new ToolExecutor(registry, {
       limits: descriptor.limits,
-      cwd: options.cwd,
+      cwd: this.#cwd,
       onLog: (log) => {
         const runId = runOfCall.get(log.callId);
         if (runId === undefined) return; // Not a call of this connection's session.
-        writer.emit({
+        this.#writer.emit({
           type: "tool.log",
           run_id: runId,
           call_id: log.callId,
@@ -291,30 +367,30 @@ export async function runHost(options: HostRunOptions): Promise<number> {
         });
       },
     });
-    executor = tools;
+    this.#executor = tools;
     const calls = new ToolCallSession(client, tools, {
       onRecord: (record) => {
         if (record.type === "tool.call") runOfCall.set(record.call_id, record.run_id);
-        writer.emit(record);
+        this.#writer.emit(record);
         if (record.type === "tool.result") runOfCall.delete(record.call_id);
       },
       // No further tool result can be sent: cancel the turn (turn.cancel uses the
       // connection's reserved IDs), then end with one host.error (exit 1).
       onRequestBudgetExhausted: (error) => {
-        budgetError = error;
-        stop.budgetExhausted();
+        this.#budgetError = error;
+        this.stopState.budgetExhausted();
       },
     });
-    session = calls;
-    unsubscribe = client.subscribe((event: AgentEvent) => calls.handle(event));
-    writer.emit({
+    this.#calls = calls;
+    this.#unsubscribe = client.subscribe((event: AgentEvent) => calls.handle(event));
+    this.#ready = {
       type: "host.ready",
-      agent: options.agent.label,
+      agent: this.#agent.label,
       instance_id: client.instanceId ?? "",
       provider: init.status.provider,
       model: init.status.model,
       capabilities: init.capabilities,
-      tools: registry!.tools.map((t) => ({
+      tools: registry.tools.map((t) => ({
         name: t.definition.name,
         tool_id: t.toolId,
         effect: t.definition.effect,
@@ -323,22 +399,43 @@ export async function runHost(options: HostRunOptions): Promise<number> {
       ...(supportsProcessIsolation()
         ? {}
         : { runtime: runtimeName(), isolation: "inline" as const }),
-    });
+    };
+    writer.emit(this.#ready);
     // Start the tool processes while the session and the model start (a first call then
     // skips the ~0.1–0.2 s process start); after host.ready, so startup does not wait for
     // the spawns. Each warm process holds a Deno runtime, so large tool sets start on first
     // use instead.
-    const isolated = registry!.tools.filter((t) => isolationOf(t.tool) === "process").length;
+    const isolated = registry.tools.filter((t) => isolationOf(t.tool) === "process").length;
     if (isolated <= PREWARM_MAX_TOOLS) {
       tools.prewarm().catch((error: unknown) => {
         writeStderrLine(`magi-tools: Cannot prewarm tool processes: ${String(error)}`);
       });
     }
+    return null;
+  }
 
+  /**
+   * Phase 3: a session (created, or `session` opened) and one turn in it; emits the
+   * turn's records on `turn.writer`. Resolves with the turn's exit code; throws on a
+   * failure (see {@link HostRun.failure}). Only after {@link HostRun.initialize}.
+   */
+  async turn(turn: HostTurnOptions): Promise<number> {
+    const client = this.#client;
+    const init = this.#init;
+    const descriptor = this.#descriptor;
+    const calls = this.#calls;
+    if (init === null || descriptor === null || calls === null || this.#ready === null) {
+      throw new Error("HostRun.turn() before initialize()");
+    }
+    const stop = this.stopState;
+    const { writer } = turn;
+    this.#writer = writer;
+    if (turn.announce === true) writer.emit(this.#ready);
+    const startup = AbortSignal.any([stop.soft.signal, stop.hard.signal]);
     let sessionId: string;
     try {
-      if (options.session !== undefined) {
-        const opened = await client.sessionOpen(options.session, { signal: startup });
+      if (turn.session !== undefined) {
+        const opened = await client.sessionOpen(turn.session, { signal: startup });
         sessionId = opened.session_id;
         // The backend restored the session's saved selection (or kept its own and said
         // saved_selection_unavailable): show which one this turn runs with.
@@ -364,12 +461,12 @@ export async function runHost(options: HostRunOptions): Promise<number> {
         });
       }
     } catch (error) {
-      if (startup.aborted) return stoppedBeforeTurn();
+      if (startup.aborted) return this.#stoppedBeforeTurn(writer);
       throw error;
     }
-    if (startup.aborted) return stoppedBeforeTurn();
+    if (startup.aborted) return this.#stoppedBeforeTurn(writer);
 
-    const admitted = await client.turnStart(sessionId, options.prompt, {
+    const admitted = await client.turnStart(sessionId, turn.prompt, {
       signal: stop.hard.signal,
     });
     const runId = admitted.run_id;
@@ -388,16 +485,16 @@ export async function runHost(options: HostRunOptions): Promise<number> {
     try {
       outcome = await runTurn({
         client,
-        events,
+        events: this.#events,
         writer,
         sessionId,
         runId,
-        deltas: options.deltas,
-        approvals: options.approvals,
+        deltas: turn.deltas,
+        approvals: turn.approvals,
         signal: stop.hard.signal,
       });
     } catch (error) {
-      if (stalled) throw stalledFailure();
+      if (this.#stalled) throw this.#stalledFailure();
       if (stop.hardCause === "watchdog") {
         const why = stop.cause === "budget" ? " (sent because the request-ID budget ran out)" : "";
         throw new HostFailure(
@@ -416,13 +513,11 @@ export async function runHost(options: HostRunOptions): Promise<number> {
       new Promise((resolve) => stop.hard.signal.addEventListener("abort", resolve, { once: true })),
     ]);
     const finished = outcome.finished;
-    if (stop.cause === "budget" && budgetError !== null) {
+    if (stop.cause === "budget" && this.#budgetError !== null) {
       // The run ended (cancelled, or it finished first) without every tool answered.
       throw new HostFailure(
         "request_budget_exhausted",
-        `${
-          (budgetError as RequestBudgetExhausted).message
-        }; the turn was cancelled (run.finished ${finished.outcome})`,
+        `${this.#budgetError.message}; the turn was cancelled (run.finished ${finished.outcome})`,
         EXIT.runFailed,
       );
     }
@@ -434,14 +529,12 @@ export async function runHost(options: HostRunOptions): Promise<number> {
       ? EXIT.interrupted
       : EXIT.runFailed;
     // Written before turn.finished, so the record's exit_code is the process's.
-    if (options.lastMessage !== undefined) {
+    if (turn.lastMessage !== undefined) {
       try {
-        await writeTextFile(options.lastMessage, outcome.lastMessage ?? "");
+        await writeTextFile(turn.lastMessage, outcome.lastMessage ?? "");
       } catch (error) {
         writeStderrLine(
-          `magi-tools: Cannot write --last-message file: ${options.lastMessage}: ${
-            osReason(error)
-          }`,
+          `magi-tools: Cannot write --last-message file: ${turn.lastMessage}: ${osReason(error)}`,
         );
         if (code === EXIT.ok) code = EXIT.runFailed;
       }
@@ -461,14 +554,77 @@ export async function runHost(options: HostRunOptions): Promise<number> {
     return code;
   }
 
-  function stoppedBeforeTurn(): number {
-    if (stalled) throw stalledFailure();
+  /**
+   * The `host.error` of a phase's failure, emitted on `writer`; resolves with its exit
+   * code. The connection is no longer {@link HostRun.healthy} afterwards.
+   */
+  async failure(error: unknown, writer: SummaryWriter): Promise<number> {
+    this.#failed = true;
+    const stop = this.stopState;
+    if (stop.hard.signal.aborted && stop.hardCause === "signal" && !this.#stalled) {
+      // stdout still ends with a final record (docs/summaries.md).
+      writer.emit({
+        type: "host.error",
+        code: "interrupted",
+        message: "Interrupted: a second SIGINT stopped the backend at once",
+        exit_code: EXIT.interrupted,
+      });
+      return EXIT.interrupted;
+    }
+    let cause = this.#stalled
+      ? this.#stalledFailure()
+      : error instanceof HostFailure
+      ? error
+      : this.#client.failure ?? error;
+    if (cause instanceof ClientClosed && !this.#stalled) {
+      // A broken pipe while the backend is exiting (e.g. it exits at once): report its exit.
+      const info = await exitWithin(this.#child, EXIT_STATUS_WAIT_MS);
+      if (info !== undefined) cause = new BackendExited(info.code, info.signal);
+    }
+    const failure = classify(cause, this.#started);
+    writer.emit({
+      type: "host.error",
+      code: failure.code,
+      message: failure.message,
+      exit_code: failure.exitCode,
+    });
+    return failure.exitCode;
+  }
+
+  /**
+   * Phase 4: stop the liveness probe and the calls, shut the backend down and reap it,
+   * stop the tool processes (even one stuck in a loop) and wait for them. Never throws.
+   */
+  async stop(): Promise<void> {
+    this.#liveness?.stop();
+    this.#unsubscribe();
+    this.#calls?.abortAll();
+    await Promise.all([
+      closeBackend(this.#client, this.#child, this.stopState),
+      this.#executor?.close(),
+    ]);
+    // Calls ended by the close settle at once; their records come before stop() resolves.
+    await settleWithin(this.#calls?.idle(), CALLS_SETTLE_MS);
+    if (this.#events.return !== undefined) await this.#events.return().catch(() => {});
+  }
+
+  #stalledFailure(): HostFailure {
+    return new HostFailure(
+      "backend_stalled",
+      `Backend stalled: no output for ${this.#stallMs / 1000} s and status was not answered`,
+      EXIT.protocol,
+    );
+  }
+
+  #stoppedBeforeTurn(writer: SummaryWriter): number {
+    const stop = this.stopState;
+    if (this.#stalled) throw this.#stalledFailure();
     if (stop.cause === "output") return EXIT.runFailed;
     if (stop.cause === "timeout") {
       throw new HostFailure("startup_failed", "Timed out before the turn started", EXIT.startup);
     }
     // After host.ready, stdout still ends with a final record (docs/summaries.md).
-    if (started) {
+    if (this.#started) {
       writer.emit({
         type: "host.error",
         code: "interrupted",
