@@ -14,9 +14,9 @@
  * @module
  */
 
-import { checkArguments, checkStdio, streamKind } from "./launch.ts";
-import { releaseAllLeasesSync } from "./leases.ts";
-import { serve } from "./server.ts";
+import { checkArguments, checkStdio, streamKind } from "./server/launch.ts";
+import { releaseAllLeasesSync } from "./sessions/leases.ts";
+import { serve } from "./server/server.ts";
 
 /** Run the backend with `args`; resolves with the exit code. */
 export async function main(args: readonly string[]): Promise<number> {

@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
-import { parseCatalogCache, safeIdentifier } from "../../src/reference_backend/catalog_cache.ts";
-import { requestedEffort } from "../../src/reference_backend/workers.ts";
-import { effectiveEffort } from "../../src/reference_backend/selection_state.ts";
+import {
+  parseCatalogCache,
+  safeIdentifier,
+} from "../../src/reference_backend/catalog/catalog_cache.ts";
+import { requestedEffort } from "../../src/reference_backend/worker/operations.ts";
+import { effectiveEffort } from "../../src/reference_backend/catalog/selection_state.ts";
 
 function cache(models: unknown[], provider = "p"): string {
   return JSON.stringify({ version: 1, provider, models });

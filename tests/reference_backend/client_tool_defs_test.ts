@@ -3,7 +3,7 @@ import { toolIdOf } from "../../src/protocol/canonical.ts";
 import {
   clientToolsDescriptor,
   validateClientTools,
-} from "../../src/reference_backend/client_tool_defs.ts";
+} from "../../src/reference_backend/client_tools/definitions.ts";
 
 const tool = (extra: Record<string, unknown> = {}) => ({
   name: "lookup",

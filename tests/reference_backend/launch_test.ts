@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { checkArguments, checkStdio } from "../../src/reference_backend/launch.ts";
+import { checkArguments, checkStdio } from "../../src/reference_backend/server/launch.ts";
 
 const BACKEND = new URL("../../src/reference_backend/main.ts", import.meta.url).pathname;
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { parseScenario, pickTurn } from "../../src/reference_backend/scenario.ts";
+import { parseScenario, pickTurn } from "../../src/reference_backend/provider/scenario.ts";
 
 Deno.test("parseScenario() reads every step kind from JSONC", () => {
   const parsed = parseScenario(`{

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { serve } from "../../src/reference_backend/server.ts";
+import { serve } from "../../src/reference_backend/server/server.ts";
 import { PENDING_OUTPUT_FRAMES, PROTOCOL, VERSION } from "../../src/protocol/limits.ts";
 
 type Frame = Record<string, unknown> & { type: string; id?: string | null; event?: string };

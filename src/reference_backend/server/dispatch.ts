@@ -1,0 +1,44 @@
+/**
+ * Request admission before any operation runs: method and capability gates, the
+ * initialization gate and params validation, in that order.
+ *
+ * @module
+ */
+
+import type { ErrorCode } from "../../protocol/errors.ts";
+import {
+  isMethod,
+  type Method,
+  METHOD_SCHEMAS,
+  OPT_IN_CAPABILITIES,
+} from "../../protocol/schemas/mod.ts";
+
+/** Where the child is in initialization, as the gate sees it. */
+export type Gate = "uninitialized" | "admitted";
+
+/** The gate's verdict: the method and validated params, or the error to answer. */
+export type Admitted =
+  | { ok: true; method: Method; params: unknown }
+  | { ok: false; code: ErrorCode };
+
+/** Decide whether a well-formed request may run. */
+export function admitRequest(
+  request: { method: string; params: unknown },
+  context: { gate: Gate; negotiated: ReadonlySet<string> },
+): Admitted {
+  const { method, params } = request;
+  if (!isMethod(method)) return { ok: false, code: "unsupported_method" };
+  const free = method === "initialize" || method === "shutdown";
+  if (!free && context.gate === "uninitialized") return { ok: false, code: "not_initialized" };
+  if (
+    (OPT_IN_CAPABILITIES as readonly string[]).includes(method) && !context.negotiated.has(method)
+  ) {
+    return { ok: false, code: "unsupported_capability" };
+  }
+  if (method === "client.tool.result" && !context.negotiated.has("client.tools")) {
+    return { ok: false, code: "unsupported_capability" };
+  }
+  const parsed = METHOD_SCHEMAS[method].params.safeParse(params);
+  if (!parsed.success) return { ok: false, code: "invalid_params" };
+  return { ok: true, method, params: parsed.data };
+}

@@ -1,0 +1,181 @@
+/**
+ * The session attachment of one child: lazy handles, durable files and writer leases.
+ *
+ * `create` allocates an attached lazy handle (no file). The first durable append takes
+ * the writer lease and creates the JSONL. `open` attaches an exact ID: a lazy handle of
+ * this child, or a stored file that validates. A failed open leaves the previous
+ * attachment intact; a successful switch releases the previous lease afterwards.
+ *
+ * @module
+ */
+
+import type { ErrorCode } from "../../protocol/errors.ts";
+import { acquireLease, type Lease } from "./leases.ts";
+import { readStoredSession, SessionFile, type StoredRecord } from "./session_store.ts";
+
+/** The attached session. */
+export interface Attachment {
+  /** Session ID. */
+  readonly id: string;
+  /** Whether its JSONL exists. */
+  durable: boolean;
+  /** Append handle. */
+  readonly file: SessionFile;
+  /** Writer lease, once durable. */
+  lease: Lease | null;
+}
+
+/** Result of create/open on the wire. */
+export interface AttachResult {
+  session_id: string;
+  durable: boolean;
+  revision: string;
+  notices: string[];
+}
+
+/** Attachment state and storage for one child. */
+export class Sessions {
+  readonly #dir: string;
+  readonly #cwd: string;
+  readonly #instanceId: string;
+  readonly #lazy = new Set<string>();
+  #attached: Attachment | null = null;
+
+  /** Manage sessions under `<mcHome>/sessions` for canonical `cwd`. */
+  constructor(options: { mcHome: string; cwd: string; instanceId: string }) {
+    this.#dir = `${options.mcHome}/sessions`;
+    this.#cwd = options.cwd;
+    this.#instanceId = options.instanceId;
+  }
+
+  /** The current attachment, if any. */
+  get attached(): Attachment | null {
+    return this.#attached;
+  }
+
+  /** The sessions directory. */
+  get dir(): string {
+    return this.#dir;
+  }
+
+  /** Allocate and attach a lazy handle. */
+  async create(): Promise<AttachResult> {
+    const id = crypto.randomUUID();
+    this.#lazy.add(id);
+    const attachment = this.#attachment(id, { durable: false, lease: null });
+    await this.#switchTo(attachment);
+    return { session_id: id, durable: false, revision: attachment.file.revision, notices: [] };
+  }
+
+  /** Attach exact `id`, or fail with a code and keep the previous attachment. */
+  async open(
+    id: string,
+  ): Promise<
+    { ok: true; result: AttachResult; preferences: StoredRecord | null } | {
+      ok: false;
+      code: ErrorCode;
+    }
+  > {
+    const current = this.#attached;
+    const path = this.#path(id);
+    if (this.#lazy.has(id) && !(await exists(path))) {
+      // Reopening gives a fresh attachment (and revision) that keeps any lease already held.
+      const lease = current?.id === id ? current.lease : null;
+      const attachment = this.#attachment(id, { durable: false, lease });
+      await this.#switchTo(attachment);
+      const revision = attachment.file.revision;
+      return {
+        ok: true,
+        result: { session_id: id, durable: false, revision, notices: [] },
+        preferences: null,
+      };
+    }
+    const read = await readStoredSession(path, { sessionId: id, cwd: this.#cwd });
+    if (!read.ok) return read;
+    let lease = current?.id === id ? current.lease : null;
+    if (lease === null) {
+      const acquired = await acquireLease(this.#lockPath(id), this.#instanceId);
+      if (!acquired.ok) return acquired;
+      lease = acquired.lease;
+    }
+    const { lines, bytes, notices, records, text } = read.stored;
+    const preferences = records.findLast((r) => r.type === "session_preferences") ?? null;
+    const attachment = this.#attachment(id, { durable: true, lease, lines, bytes, text });
+    await this.#switchTo(attachment);
+    return {
+      ok: true,
+      result: { session_id: id, durable: true, revision: attachment.file.revision, notices },
+      preferences,
+    };
+  }
+
+  /** Make `attachment` durable: take its writer lease. False when the lease is unavailable. */
+  async ensureWritable(attachment: Attachment): Promise<boolean> {
+    if (attachment.lease !== null) return true;
+    const acquired = await acquireLease(this.#lockPath(attachment.id), this.#instanceId);
+    if (!acquired.ok) return false;
+    attachment.lease = acquired.lease;
+    return true;
+  }
+
+  /** Mark `attachment` durable after its first append. */
+  markDurable(attachment: Attachment): void {
+    attachment.durable = true;
+    this.#lazy.delete(attachment.id);
+  }
+
+  /** Detach and release the writer lease (shutdown cleanup). */
+  async releaseAll(): Promise<void> {
+    const current = this.#attached;
+    this.#attached = null;
+    await current?.lease?.release();
+  }
+
+  #attachment(
+    id: string,
+    state: { durable: boolean; lease: Lease | null; lines?: number; bytes?: number; text?: string },
+  ): Attachment {
+    const { durable, lease, ...content } = state;
+    const file = new SessionFile(this.#path(id), { sessionId: id, cwd: this.#cwd, ...content });
+    return { id, durable, file, lease };
+  }
+
+  async #switchTo(next: Attachment): Promise<void> {
+    const previous = this.#attached;
+    this.#attached = next;
+    if (previous !== null && previous !== next && previous.lease !== next.lease) {
+      await previous.lease?.release();
+    }
+  }
+
+  #path(id: string): string {
+    return `${this.#dir}/${id}.jsonl`;
+  }
+
+  #lockPath(id: string): string {
+    return `${this.#dir}/${id}.lock`;
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The attachment a request addresses by `sessionId`: `session_missing` when nothing is
+ * attached, `stale_session` when another session is.
+ */
+export function attachmentOf(
+  sessions: Sessions | null,
+  sessionId: unknown,
+): Attachment | "session_missing" | "stale_session" {
+  const attached = sessions?.attached ?? null;
+  if (attached === null) return "session_missing";
+  if (attached.id !== sessionId) return "stale_session";
+  return attached;
+}

@@ -1,0 +1,182 @@
+/**
+ * The single session worker of one child: `session.create`/`open`/`list`,
+ * `session.discover`, `history.page`, `model.catalog(.status)`, `model.refresh` and
+ * `selection.set` run here one at a time (`busy` while another of them or a run is
+ * active), `operation.cancel` and shutdown settle the pending one with
+ * `operation_cancelled`. The catalog snapshot and the `session.list` snapshot live here.
+ *
+ * Test hook: `MAGI_OPERATION_DELAY_MS` delays every operation by that many ms
+ * (cancellable), so tests can reach `operation.cancel`, `busy` and `operation_cancelled`.
+ *
+ * @module
+ */
+
+import type { ErrorCode } from "../../protocol/errors.ts";
+import { CatalogState } from "../catalog/catalog_pages.ts";
+import { SessionListing } from "../sessions/listing.ts";
+import { OperationSlot } from "./operation_slot.ts";
+import { errorPayload as error, type ResponsePayload } from "../server/outbox.ts";
+import { attachmentOf } from "../sessions/sessions.ts";
+import {
+  catalogStatusWork,
+  catalogWork,
+  discoverWork,
+  historyWork,
+  listWork,
+  refreshWork,
+  restoreSelection,
+  selectWork,
+  type WorkContext,
+} from "./operations.ts";
+
+/** Test hook: delay every session-worker operation by this many ms (cancellable). */
+const DELAY_ENV = "MAGI_OPERATION_DELAY_MS";
+
+/** The methods {@link SessionWorker.run} serves. */
+export type WorkerMethod =
+  | "session.create"
+  | "session.open"
+  | "session.list"
+  | "session.discover"
+  | "history.page"
+  | "selection.set"
+  | "model.catalog"
+  | "model.catalog.status"
+  | "model.refresh";
+
+/** What a worker operation needs from the child besides the worker's own state. */
+export type BaseContext = Omit<WorkContext, "catalog" | "listing" | "signal">;
+
+/** Options of {@link SessionWorker}. */
+export interface SessionWorkerOptions {
+  /** Environment lookup (the delay hook). */
+  env: (name: string) => string | undefined;
+  /** The child's part of a work context, or null before readiness. */
+  context: () => BaseContext | null;
+  /** Whether a run is active (operations then answer `busy`). */
+  runActive: () => boolean;
+}
+
+type Reply = (payload: ResponsePayload) => void;
+type Params = Record<string, unknown>;
+
+/** The session worker of one child. */
+export class SessionWorker {
+  readonly #options: SessionWorkerOptions;
+  readonly #slot = new OperationSlot();
+  readonly #catalog = new CatalogState();
+  readonly #listing = new SessionListing();
+
+  /** A worker over the child state `options` gives access to. */
+  constructor(options: SessionWorkerOptions) {
+    this.#options = options;
+  }
+
+  /** Whether an operation (or its cleanup) occupies the worker. */
+  get busy(): boolean {
+    return this.#slot.busy;
+  }
+
+  /** The full context of an operation, or null before readiness. */
+  contextFor(signal: AbortSignal): WorkContext | null {
+    const base = this.#options.context();
+    if (base === null) return null;
+    return { ...base, catalog: this.#catalog, listing: this.#listing, signal };
+  }
+
+  /** Serve request `id` of `method`; `reply` is called exactly once (maybe later). */
+  run(id: string, method: WorkerMethod, params: unknown, reply: Reply): void {
+    const p = params as Params;
+    switch (method) {
+      case "session.create":
+      case "session.open":
+        return this.#schedule(id, reply, (c) => attach(c, method, p));
+      case "history.page":
+      case "selection.set": {
+        const attachment = attachmentOf(this.#options.context()?.sessions ?? null, p.session_id);
+        if (typeof attachment === "string") return reply(error(attachment));
+        return this.#schedule(
+          id,
+          reply,
+          (c) =>
+            method === "history.page"
+              ? historyWork(c, attachment, p)
+              : selectWork(c, attachment, p),
+        );
+      }
+      case "session.list":
+        return this.#schedule(id, reply, (c) => listWork(c, p));
+      case "session.discover":
+        return this.#schedule(id, reply, (c) => discoverWork(c, p));
+      case "model.catalog":
+        return this.#schedule(id, reply, (c) => catalogWork(c, p));
+      case "model.catalog.status":
+        return this.#schedule(id, reply, (c) => catalogStatusWork(c));
+      case "model.refresh":
+        return this.#schedule(id, reply, (c) => refreshWork(c, p));
+    }
+  }
+
+  /** `operation.cancel {operation_id}`. */
+  cancel(operationId: string): ResponsePayload {
+    if (!this.#slot.cancel(operationId)) return error("stale_operation");
+    return { result: { cancellation_requested: true } };
+  }
+
+  /** Shutdown/EOF: answer the pending operation `operation_cancelled`. */
+  cancelAll(): void {
+    this.#slot.cancelAll();
+  }
+
+  /**
+   * Run `work` in the slot: `busy` while a run or another operation is active;
+   * `operation.cancel` and shutdown settle it with `operation_cancelled`.
+   */
+  #schedule(
+    id: string,
+    reply: Reply,
+    work: (context: WorkContext) => Promise<ResponsePayload>,
+  ): void {
+    if (this.#options.runActive() || this.#slot.busy) return reply(error("busy"));
+    const operation = this.#slot.begin(id, reply);
+    const context = this.contextFor(operation.signal);
+    if (context === null) return this.#slot.finish(operation, error("not_initialized"));
+    const delay = Number(this.#options.env(DELAY_ENV) ?? 0);
+    void pause(Number.isFinite(delay) ? delay : 0, operation.signal)
+      .then(() => operation.signal.aborted ? error("operation_cancelled") : work(context))
+      .catch(() => error("operation_cancelled"))
+      .then((payload) => this.#slot.finish(operation, payload));
+  }
+}
+
+/** `session.create` / `session.open`, restoring the saved selection of an opened session. */
+async function attach(
+  context: WorkContext,
+  method: "session.create" | "session.open",
+  params: Params,
+): Promise<ResponsePayload> {
+  const sessions = context.sessions;
+  const outcome =
+    await (method === "session.create"
+      ? sessions.create().then((result) => ({ ok: true as const, result, preferences: null }))
+      : sessions.open(typeof params.session_id === "string" ? params.session_id : "")).catch(
+        () => ({ ok: false as const, code: "session_invalid" as ErrorCode }),
+      );
+  if (!outcome.ok) return error(outcome.code);
+  const notices = await restoreSelection(context, outcome.preferences).catch(() => []);
+  return { result: { ...outcome.result, notices: [...outcome.result.notices, ...notices] } };
+}
+
+/** Wait `ms` (resolves early when `signal` aborts). */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
