@@ -14,7 +14,9 @@ import { LocalAgentClient } from "../client/client.ts";
 import { BackendExited, ClientClosed, RequestBudgetExhausted } from "../client/errors.ts";
 import type { AgentEvent } from "../client/events.ts";
 import { loadToolDirs, type PreparedToolDirs, ToolLoadError } from "../host/discovery.ts";
+import type { ToolInfo } from "../host/define.ts";
 import { ToolExecutor } from "../host/executor.ts";
+import { progressRecord } from "./sources.ts";
 import { isolationOf } from "../host/sandbox/mod.ts";
 import { RegistryError, ToolRegistry } from "../host/registry.ts";
 import { ToolCallSession } from "../host/session.ts";
@@ -366,6 +368,10 @@ export class HostRun {
           truncated_bytes: log.truncatedBytes,
         });
       },
+      onProgress: (callId, name, update) => {
+        const runId = runOfCall.get(callId);
+        if (runId !== undefined) writer.emit(progressRecord(runId, callId, name, update));
+      },
     });
     this.#executor = tools;
     const calls = new ToolCallSession(client, tools, {
@@ -394,6 +400,8 @@ export class HostRun {
         name: t.definition.name,
         tool_id: t.toolId,
         effect: t.definition.effect,
+        source: t.source.kind,
+        source_name: t.source.name,
       })),
       // Without a process sandbox (Node.js) every tool runs inline: say so.
       ...(supportsProcessIsolation()
@@ -405,7 +413,10 @@ export class HostRun {
     // skips the ~0.1–0.2 s process start); after host.ready, so startup does not wait for
     // the spawns. Each warm process holds a Deno runtime, so large tool sets start on first
     // use instead.
-    const isolated = registry.tools.filter((t) => isolationOf(t.tool) === "process").length;
+    const isolated =
+      registry.tools.filter((t) =>
+        t.source.kind === "module" && isolationOf(t.tool as ToolInfo) === "process"
+      ).length;
     if (isolated <= PREWARM_MAX_TOOLS) {
       tools.prewarm().catch((error: unknown) => {
         writeStderrLine(`magi-tools: Cannot prewarm tool processes: ${String(error)}`);

@@ -7,6 +7,7 @@
  * @module
  */
 
+import type { ToolInfo } from "../host/define.ts";
 import { formatToolPermissions, toolSandboxInfo } from "../host/sandbox/mod.ts";
 import { writeStdout } from "../runtime/mod.ts";
 import { resolveAgentCommand } from "./agent.ts";
@@ -27,10 +28,12 @@ export async function toolsCommand(args: ToolsArgs): Promise<number> {
     return EXIT.ok;
   }
   if (args.permissionsJson) {
-    const infos = registry.tools.map((entry) => ({
-      name: entry.tool.name,
-      ...toolSandboxInfo(entry.tool),
-    }));
+    // External tools (MCP, OpenAPI) have no sandbox settings: their work happens in the source.
+    const infos = registry.tools.map((entry) =>
+      entry.source.kind === "module"
+        ? { name: entry.tool.name, ...toolSandboxInfo(entry.tool as ToolInfo) }
+        : { name: entry.tool.name, isolation: "external", source: entry.file }
+    );
     await writeStdout(encoder.encode(JSON.stringify(infos) + "\n"));
     return EXIT.ok;
   }
@@ -46,7 +49,9 @@ export async function toolsCommand(args: ToolsArgs): Promise<number> {
     const d = entry.definition;
     lines.push(
       `${d.name}\t${d.effect}\t${entry.definitionBytes} bytes\t${entry.file}\t${entry.toolId}\t${
-        formatToolPermissions(entry.tool)
+        entry.source.kind === "module"
+          ? formatToolPermissions(entry.tool as ToolInfo)
+          : `external (${entry.source.kind} server ${entry.source.name})`
       }`,
     );
   }
