@@ -4,8 +4,29 @@
  * asks the backend to cancel; a hard stop (second SIGINT, watchdog) kills
  * the backend at once.
  *
+ * One Ctrl-C often reaches the host as several SIGINTs: the terminal signals
+ * the whole foreground process group, and `deno task` and `npx` forward the
+ * one they got to their child as well. SIGINTs within
+ * {@link SIGINT_COALESCE_MS} of the one that took effect are therefore the
+ * same keypress and ignored; a deliberate second Ctrl-C later forces the stop.
+ *
  * @module
  */
+
+/**
+ * SIGINTs arriving within this many milliseconds of the one that took effect
+ * count as the same Ctrl-C (forwarded copies from `deno task`/`npx` arrive
+ * within a few milliseconds, more on a loaded machine).
+ */
+export const SIGINT_COALESCE_MS = 500;
+
+/** Options of {@link StopState}. */
+export interface StopStateOptions {
+  /** SIGINT coalescing window, ms (default {@link SIGINT_COALESCE_MS}; 0 disables it). */
+  coalesceMs?: number;
+  /** Monotonic clock, ms (default `performance.now`). */
+  now?: () => number;
+}
 
 /**
  * Why the invocation is stopping (`output`: the summaries cannot be written to
@@ -13,7 +34,23 @@
  */
 export type StopCause = "signal" | "timeout" | "output" | "budget";
 
-/** Soft and hard stop state shared by the run steps. */
+/**
+ * Soft and hard stop state shared by the run steps.
+ *
+ * @example
+ * ```ts
+ * import { StopState } from "./stop.ts";
+ * let t = 0;
+ * const stop = new StopState({ now: () => t });
+ * stop.interrupt(); // Ctrl-C: soft stop
+ * t = 5;
+ * stop.interrupt(); // the same Ctrl-C forwarded by `deno task`: ignored
+ * console.assert(stop.soft.signal.aborted && !stop.hard.signal.aborted);
+ * t = 2_000;
+ * stop.interrupt(); // a second Ctrl-C: hard stop
+ * console.assert(stop.hardCause === "signal");
+ * ```
+ */
 export class StopState {
   /** Aborted on the first stop request. */
   readonly soft: AbortController = new AbortController();
@@ -22,6 +59,16 @@ export class StopState {
   #cause: StopCause | null = null;
   #hardCause: "signal" | "watchdog" | null = null;
   #listeners = new Set<(cause: StopCause) => void>();
+  readonly #coalesceMs: number;
+  readonly #now: () => number;
+  /** When the last SIGINT that took effect arrived, or null. */
+  #signalAt: number | null = null;
+
+  /** A stop state; `options` set the SIGINT coalescing window and clock (for tests). */
+  constructor(options: StopStateOptions = {}) {
+    this.#coalesceMs = options.coalesceMs ?? SIGINT_COALESCE_MS;
+    this.#now = options.now ?? (() => performance.now());
+  }
 
   /** The first stop's cause, or null. */
   get cause(): StopCause | null {
@@ -43,8 +90,15 @@ export class StopState {
     return () => this.#listeners.delete(listener);
   }
 
-  /** SIGINT: the first is a soft stop; the next (or one after a timeout) is a hard stop. */
+  /**
+   * SIGINT: the first is a soft stop; the next (or one after a timeout) is a hard stop.
+   * One arriving within the coalescing window of the last effective one is the same
+   * Ctrl-C and ignored.
+   */
   interrupt(): void {
+    const now = this.#now();
+    if (this.#signalAt !== null && now - this.#signalAt < this.#coalesceMs) return;
+    this.#signalAt = now;
     if (this.#cause === null) return this.#softStop("signal");
     this.#cause = "signal";
     this.kill("signal");

@@ -177,7 +177,7 @@ Deno.test("run: a second SIGINT kills a backend that does not finish, exit 130",
           setTimeout(() => {
             interrupt();
             sent++;
-          }, 300);
+          }, 1_000);
         }
       },
       killAfterMs: 20_000,

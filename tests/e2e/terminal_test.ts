@@ -1,77 +1,7 @@
 /** Ctrl-C typed on a real terminal (a pseudo-terminal driven by python3). */
 import assert from "node:assert/strict";
-import {
-  fakeAgent,
-  FIXTURE_TOOLS,
-  one,
-  type Rec,
-  REFERENCE_AGENT,
-  ROOT,
-  SCENARIO,
-} from "./_cli.ts";
-
-const PTY = `${ROOT}tests/e2e/fixtures/pty_ctrl_c.py`;
-
-const HAS_SETSID = ["/usr/bin/setsid", "/bin/setsid"].some((path) => {
-  try {
-    return Deno.statSync(path).isFile;
-  } catch {
-    return false;
-  }
-});
-
-async function hasPython(): Promise<boolean> {
-  try {
-    return (await new Deno.Command("python3", { args: ["-c", "import pty"] }).output()).success;
-  } catch {
-    return false;
-  }
-}
-
-/** Run the CLI on a terminal; Ctrl-C once a stdout line contains `trigger`. */
-async function runOnTerminal(
-  trigger: string,
-  args: string[],
-  secondAfterMs?: number,
-  env: Record<string, string> = {},
-  flags: string[] = ["-A"],
-): Promise<{ code: number; records: Rec[]; stderr: string }> {
-  const home = await Deno.makeTempDir({ prefix: "magi-tools-pty-" });
-  try {
-    const output = await new Deno.Command("python3", {
-      args: [
-        PTY,
-        trigger,
-        ...(secondAfterMs === undefined ? [] : ["--second-after", String(secondAfterMs)]),
-        Deno.execPath(),
-        "run",
-        ...flags,
-        `${ROOT}mod.ts`,
-        ...args,
-      ],
-      cwd: ROOT,
-      stdin: "null",
-      env: {
-        NO_COLOR: "1",
-        MC_HOME: home,
-        MAGI_CODE_AGENT: REFERENCE_AGENT,
-        MAGI_SCENARIO: SCENARIO,
-        ...env,
-      },
-    }).output();
-    const result = JSON.parse(new TextDecoder().decode(output.stdout)) as {
-      code: number;
-      stdout: string;
-      stderr: string;
-    };
-    const records = result.stdout.split("\n").filter((line) => line !== "").map((line) =>
-      JSON.parse(line) as Rec
-    );
-    return { code: result.code, records, stderr: result.stderr };
-  } finally {
-    await Deno.remove(home, { recursive: true });
-  }
-}
+import { fakeAgent, FIXTURE_TOOLS, one, REFERENCE_AGENT, ROOT } from "./_cli.ts";
+import { HAS_SETSID, hasPython, runOnTerminal } from "./_terminal.ts";
 
 Deno.test({
   name: "run: Ctrl-C on the terminal during a tool runs the cancel flow and exits 130",
@@ -143,7 +73,7 @@ Deno.test({
       const result = await runOnTerminal(
         '"turn.started"',
         ["run", "--tools", FIXTURE_TOOLS, "--agent", fakeAgent("stall_run"), "hello"],
-        300,
+        1_000,
         { FAKE_PID_FILE: pidFile },
       );
       assert.equal(result.code, 130, result.stderr);

@@ -1,6 +1,7 @@
 /**
  * Request admission before any operation runs: method and capability gates, the
- * initialization gate and params validation, in that order.
+ * initialization gate (a later `initialize` is `already_initialized` whatever its params)
+ * and params validation, in that order.
  *
  * @module
  */
@@ -28,6 +29,10 @@ export function admitRequest(
 ): Admitted {
   const { method, params } = request;
   if (!isMethod(method)) return { ok: false, code: "unsupported_method" };
+  // After admission every initialize is answered the same way, malformed params included.
+  if (method === "initialize" && context.gate === "admitted") {
+    return { ok: false, code: "already_initialized" };
+  }
   const free = method === "initialize" || method === "shutdown";
   if (!free && context.gate === "uninitialized") return { ok: false, code: "not_initialized" };
   if (

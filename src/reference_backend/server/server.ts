@@ -64,6 +64,16 @@ export function serve(options: ServeOptions): Promise<number> {
   const onFrame = (text: string): void => {
     const request = decodeRequest(text);
     if (!request.ok) {
+      // A well-formed envelope whose params are rejected (not an object, a duplicate key)
+      // still retains its ID: reusing it is duplicate_id, and it counts toward the limit.
+      const admission = request.id !== null && request.code === "invalid_params"
+        ? ids.admit(request.id)
+        : "ok";
+      if (admission !== "ok") {
+        outbox.fail(request.id, admission);
+        if (admission === "request_limit") void close();
+        return;
+      }
       outbox.fail(request.id, request.code);
       if (request.close) void close();
       return;
