@@ -25,6 +25,7 @@ import {
   writeStderrLine,
   writeTextFile,
 } from "../runtime/mod.ts";
+import type { TurnFinishedRecord } from "../summary/records.ts";
 import type { SummaryWriter } from "../summary/writer.ts";
 import type { AgentCommand } from "./agent.ts";
 import { type BackendStart, discardBackend, startBackend } from "./backend_start.ts";
@@ -35,6 +36,7 @@ import { LivenessProbe } from "./liveness.ts";
 import { closeBackend } from "./shutdown.ts";
 import { StopState } from "./stop.ts";
 import { runTurn } from "./turn.ts";
+import { ToolErrorTally } from "./tool_errors.ts";
 
 /** Capabilities `run` requires (and sends in `initialize`). */
 export const REQUIRED_CAPABILITIES: readonly string[] = Object.freeze([
@@ -72,6 +74,11 @@ export interface HostRunOptions {
   timeoutMs: number | undefined;
   /** Quiet time before the liveness probe, ms; 0 or absent disables it. */
   stallTimeoutMs?: number;
+  /**
+   * Exit 1 (`turn.finished` `exit_reason:"tool_errors"`) when a turn that
+   * completed had a tool call end in error or be denied (`isToolError` in `tool_errors.ts`).
+   */
+  failOnToolError?: boolean;
   /** Summary output. */
   writer: SummaryWriter;
   /**
@@ -161,6 +168,7 @@ export async function runHost(options: HostRunOptions): Promise<number> {
   const onOutputFailed = () => stop.outputFailed();
   writer.failure.addEventListener("abort", onOutputFailed, { once: true });
   const events = client.events()[Symbol.asyncIterator]();
+  const toolErrors = options.failOnToolError === true ? new ToolErrorTally(writer) : null;
   let session: ToolCallSession | null = null;
   let executor: ToolExecutor | null = null;
   let unsubscribe = () => {};
@@ -213,6 +221,7 @@ export async function runHost(options: HostRunOptions): Promise<number> {
     // Calls ended by the close settle at once; their records come before runHost returns.
     await settleWithin((session as ToolCallSession | null)?.idle(), CALLS_SETTLE_MS);
     removeInterrupt();
+    toolErrors?.stop();
     if (events.return !== undefined) await events.return().catch(() => {});
   }
   await writer.flush();
@@ -433,6 +442,7 @@ export async function runHost(options: HostRunOptions): Promise<number> {
       : cancelledBy === "signal"
       ? EXIT.interrupted
       : EXIT.runFailed;
+    let exitReason: TurnFinishedRecord["exit_reason"];
     // Written before turn.finished, so the record's exit_code is the process's.
     if (options.lastMessage !== undefined) {
       try {
@@ -443,10 +453,23 @@ export async function runHost(options: HostRunOptions): Promise<number> {
             osReason(error)
           }`,
         );
-        if (code === EXIT.ok) code = EXIT.runFailed;
+        if (code === EXIT.ok) {
+          code = EXIT.runFailed;
+          exitReason = "last_message_unwritable";
+        }
       }
     }
-    if (writer.failed && code === EXIT.ok) code = EXIT.runFailed;
+    if (writer.failed && code === EXIT.ok) {
+      code = EXIT.runFailed;
+      exitReason = "summary_output_failed";
+    }
+    if (toolErrors !== null && toolErrors.count > 0 && code === EXIT.ok) {
+      writeStderrLine(
+        `magi-tools: --fail-on-tool-error: ${toolErrors.count} tool error(s) or denial(s) in this turn: exit ${EXIT.runFailed}`,
+      );
+      code = EXIT.runFailed;
+      exitReason = "tool_errors";
+    }
     writer.emit({
       type: "turn.finished",
       session_id: sessionId,
@@ -457,6 +480,7 @@ export async function runHost(options: HostRunOptions): Promise<number> {
       error_code: finished.error_code,
       cancelled_by: cancelledBy,
       exit_code: code,
+      ...(exitReason === undefined ? {} : { exit_reason: exitReason }),
     });
     return code;
   }
