@@ -51,3 +51,66 @@ Deno.test("run --fail-on-tool-error: a denied approval exits 1", async () => {
   assert.equal(ofType(result.records, "tool.call").length, 0);
   assert.equal(one(result.records, "turn.finished").exit_reason, "tool_errors");
 });
+
+/** Run `script` (a module importing the library from `ROOT/mod.ts`) in a child `deno run -A`. */
+async function runScript(script: string, env: Record<string, string> = {}) {
+  const home = await Deno.makeTempDir({ prefix: "magi-tools-e2e-lib-" });
+  try {
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: ["eval", "--ext=ts", script],
+      cwd: ROOT,
+      stdin: "null",
+      env: { NO_COLOR: "1", MC_HOME: home, MAGI_TOOLS_SELF_CHECK: "1", ...env },
+    }).output();
+    const decoder = new TextDecoder();
+    return {
+      code: output.code,
+      stdout: decoder.decode(output.stdout),
+      stderr: decoder.decode(output.stderr),
+    };
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+}
+
+Deno.test("runOneTurn returns the records and writes nothing to stdout", async () => {
+  const script = `
+    import { runOneTurn } from "${ROOT}mod.ts";
+    const { exitCode, records } = await runOneTurn({
+      prompt: "FAILS",
+      toolDirs: ["${TOOLS}"],
+      failOnToolError: true,
+    });
+    const types = records.map((r) => r.type).join(",");
+    Deno.writeTextFileSync(Deno.env.get("OUT"), JSON.stringify({ exitCode, types, records }));
+  `;
+  const out = await Deno.makeTempFile();
+  try {
+    const result = await runScript(script, { ...WITH_SCENARIO.env, OUT: out });
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.stdout, "");
+    const { exitCode, types, records } = JSON.parse(await Deno.readTextFile(out));
+    assert.equal(exitCode, 1);
+    assert.match(types, /^host\.ready,session,turn\.started,.*tool\.result.*,turn\.finished$/);
+    assert.equal(records.at(-1).exit_reason, "tool_errors");
+  } finally {
+    await Deno.remove(out);
+  }
+});
+
+Deno.test("runOneTurn throws a tool module's load error before starting a backend", async () => {
+  const script = `
+    import { runOneTurn } from "${ROOT}mod.ts";
+    try {
+      await runOneTurn({ prompt: "hi", toolDirs: ["${ROOT}tests/e2e/fixtures/broken_tools"],
+        agent: "/nonexistent/backend" });
+      console.error("no error");
+    } catch (error) {
+      console.error(error.name + ": " + error.message);
+    }
+  `;
+  const result = await runScript(script);
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stderr, /^ToolLoadError: .*bad\.ts/m);
+  assert.equal(result.stdout, "");
+});
