@@ -3,8 +3,9 @@
  * `magi-code.local-agent` protocol.
  *
  * As a library: define tools with `defineTool` and a zod 4 schema (import `z`
- * from your own `zod` dependency), connect to a backend with
- * `LocalAgentClient`. As a program (`deno run -A mod.ts run "prompt"`, or the
+ * from your own `zod` dependency), run one turn with them and get the summary
+ * records back with `runOneTurn`, or drive a backend yourself with
+ * `LocalAgentClient` (`docs/library.md`). As a program (`deno run -A mod.ts run "prompt"`, or the
  * `./cli` export): the tool host CLI (`docs/cli.md`).
  *
  * @example Define a tool
@@ -108,6 +109,13 @@ export type {
   ToolSet,
 } from "./src/host/sandbox/mod.ts";
 export * from "./src/summary/mod.ts";
+/*
+ * `run` as a function: one turn with the tools of some directories, the
+ * summary records returned instead of printed (docs/library.md).
+ */
+export { runOneTurn } from "./src/cli/one_turn.ts";
+export type { OneTurnOptions, OneTurnResult } from "./src/cli/one_turn.ts";
+export { UsageError } from "./src/cli/exit_codes.ts";
 
 if (import.meta.main) {
   const { main } = await import("./src/cli/main.ts");

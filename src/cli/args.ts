@@ -36,6 +36,8 @@ export interface RunArgs {
   timeoutMs: number | undefined;
   /** `--stall-timeout` in milliseconds (default 60,000; 0 disables the liveness probe). */
   stallTimeoutMs: number;
+  /** `--fail-on-tool-error`: exit 1 when a tool call ended in error or was denied. */
+  failOnToolError: boolean;
 }
 
 /** `tools` options. */
@@ -214,6 +216,7 @@ function parseRun(argv: string[]): CliArgs {
     "last-message": { type: "string" },
     timeout: { type: "string" },
     "stall-timeout": { type: "string" },
+    "fail-on-tool-error": { type: "boolean" },
     help: { type: "boolean", short: "h" },
   });
   if (values.help) return { command: "help", topic: "run" };
@@ -257,6 +260,7 @@ function parseRun(argv: string[]): CliArgs {
     lastMessage: optionalString(values["last-message"], "--last-message"),
     timeoutMs,
     stallTimeoutMs,
+    failOnToolError: values["fail-on-tool-error"] === true,
   };
 }
 

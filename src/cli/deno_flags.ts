@@ -7,7 +7,7 @@
  * @module
  */
 
-import { accessSync, constants as fsConstants } from "node:fs";
+import { statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import type { ToolSet } from "../host/sandbox/mod.ts";
 import { hostDenoFlags, PERMISSION_NAMES, type PermissionName } from "../host/sandbox/mod.ts";
@@ -37,14 +37,19 @@ export interface CliFlagOptions {
   readonly denoPath?: string;
 }
 
-/** Where `setsid(1)` is on this machine, or null (the first executable candidate). */
+/**
+ * Where `setsid(1)` is on this machine, or null (the first executable candidate).
+ * Checked with `stat` (its mode bits), which needs only read access to the path: an
+ * `access(2)` probe would need `--allow-sys` under Deno, which the `start` task and the
+ * printed flags do not grant, and a refused probe would read as "no setsid".
+ */
 export function findSetsid(): string | null {
   for (const path of ["/usr/bin/setsid", "/bin/setsid"]) {
     try {
-      accessSync(path, fsConstants.X_OK);
-      return path;
+      const info = statSync(path);
+      if (info.isFile() && (info.mode & 0o111) !== 0) return path;
     } catch {
-      // Missing, not executable, or not readable under the current permissions.
+      // Missing, or not readable under the current permissions.
     }
   }
   return null;

@@ -7,7 +7,9 @@
 const EXIT_CODES = `Exit codes:
   0    the turn completed (tools/demo: success)
   1    the run failed, --timeout cancelled it, --last-message could not be written,
-       or the summaries could not be written to stdout (the turn is then cancelled)
+       the summaries could not be written to stdout (the turn is then cancelled), or
+       --fail-on-tool-error and a tool call ended in error or was denied
+       (turn.finished exit_reason says which when the turn itself completed)
   2    usage error, or a tool module / tool registry error (names the file and reason)
   3    the backend did not start: command not found, initialize error, failed status,
        or --timeout before the turn started
@@ -59,6 +61,8 @@ Options:
                        after this long without output from the backend (default 60;
                        0 disables), probe it with status; unanswered within
                        min(SECONDS, 10) it is stalled: host.error backend_stalled, exit 4
+  --fail-on-tool-error exit 1 when any tool call ended in error or was denied
+                       (turn.finished exit_reason "tool_errors"), for CI jobs
   -h, --help           this help
 
 SIGINT: the first cancels the turn and waits for run.finished, the second kills the

@@ -35,7 +35,7 @@ import {
   writeStderrLine,
   writeTextFile,
 } from "../runtime/mod.ts";
-import type { HostReadyRecord } from "../summary/records.ts";
+import type { HostReadyRecord, TurnFinishedRecord } from "../summary/records.ts";
 import type { SummaryWriter } from "../summary/writer.ts";
 import type { AgentCommand } from "./agent.ts";
 import { type BackendStart, discardBackend, startBackend } from "./backend_start.ts";
@@ -46,6 +46,7 @@ import { LivenessProbe } from "./liveness.ts";
 import { closeBackend } from "./shutdown.ts";
 import { StopState } from "./stop.ts";
 import { runTurn } from "./turn.ts";
+import { ToolErrorTally } from "./tool_errors.ts";
 
 /** Capabilities `run` requires (and sends in `initialize`). */
 export const REQUIRED_CAPABILITIES: readonly string[] = Object.freeze([
@@ -83,6 +84,11 @@ export interface HostRunOptions {
   timeoutMs: number | undefined;
   /** Quiet time before the liveness probe, ms; 0 or absent disables it. */
   stallTimeoutMs?: number;
+  /**
+   * Exit 1 (`turn.finished` `exit_reason:"tool_errors"`) when a turn that
+   * completed had a tool call end in error or be denied (`isToolError` in `tool_errors.ts`).
+   */
+  failOnToolError?: boolean;
   /** Summary output. */
   writer: SummaryWriter;
   /**
@@ -126,6 +132,7 @@ export async function runHost(options: HostRunOptions): Promise<number> {
   }
   // Nobody reads the summaries any more: cancel the turn and shut down (exit 1).
   const unwatch = host.watchOutput(writer);
+  const toolErrors = options.failOnToolError === true ? new ToolErrorTally(writer) : null;
   let exitCode: number = EXIT.ok;
   try {
     exitCode = await host.initialize(writer) ?? await host.turn({
@@ -135,6 +142,7 @@ export async function runHost(options: HostRunOptions): Promise<number> {
       deltas: options.deltas,
       approvals: options.approvals,
       lastMessage: options.lastMessage,
+      toolErrors,
     });
   } catch (error) {
     exitCode = await host.failure(error, writer);
@@ -143,6 +151,7 @@ export async function runHost(options: HostRunOptions): Promise<number> {
     unwatch();
     await host.stop();
     removeInterrupt();
+    toolErrors?.stop();
   }
   await writer.flush();
   // Summaries lost: never report success (the turn was cancelled when stdout failed).
@@ -188,6 +197,8 @@ export interface HostTurnOptions {
   lastMessage: string | undefined;
   /** Emit the connection's `host.ready` record first (a batch item's own summary file). */
   announce?: boolean;
+  /** `--fail-on-tool-error`: the tally of this turn's tool errors and denials. */
+  toolErrors?: ToolErrorTally | null;
 }
 
 /**
@@ -539,6 +550,7 @@ export class HostRun {
       : cancelledBy === "signal"
       ? EXIT.interrupted
       : EXIT.runFailed;
+    let exitReason: TurnFinishedRecord["exit_reason"];
     // Written before turn.finished, so the record's exit_code is the process's.
     if (turn.lastMessage !== undefined) {
       try {
@@ -547,10 +559,24 @@ export class HostRun {
         writeStderrLine(
           `magi-tools: Cannot write --last-message file: ${turn.lastMessage}: ${osReason(error)}`,
         );
-        if (code === EXIT.ok) code = EXIT.runFailed;
+        if (code === EXIT.ok) {
+          code = EXIT.runFailed;
+          exitReason = "last_message_unwritable";
+        }
       }
     }
-    if (writer.failed && code === EXIT.ok) code = EXIT.runFailed;
+    if (writer.failed && code === EXIT.ok) {
+      code = EXIT.runFailed;
+      exitReason = "summary_output_failed";
+    }
+    const toolErrors = turn.toolErrors ?? null;
+    if (toolErrors !== null && toolErrors.count > 0 && code === EXIT.ok) {
+      writeStderrLine(
+        `magi-tools: --fail-on-tool-error: ${toolErrors.count} tool error(s) or denial(s) in this turn: exit ${EXIT.runFailed}`,
+      );
+      code = EXIT.runFailed;
+      exitReason = "tool_errors";
+    }
     writer.emit({
       type: "turn.finished",
       session_id: sessionId,
@@ -561,6 +587,7 @@ export class HostRun {
       error_code: finished.error_code,
       cancelled_by: cancelledBy,
       exit_code: code,
+      ...(exitReason === undefined ? {} : { exit_reason: exitReason }),
     });
     return code;
   }

@@ -26,8 +26,7 @@ import { ApprovalDecider } from "./approvals.ts";
 import { discardBackend, startBackend } from "./backend_start.ts";
 import type { RunArgs } from "./args.ts";
 import { UsageError } from "./exit_codes.ts";
-
-const encoder = new TextEncoder();
+import { checkPrompt } from "./prompt.ts";
 
 /** A summary writer over the guard's stdout, the only writer that reaches fd 1 while guarded. */
 function summaryWriter(
@@ -78,13 +77,8 @@ async function readPrompt(args: RunArgs): Promise<string> {
     }
     prompt = prompt.replace(/\r?\n$/, "");
   }
-  if (prompt.trim() === "") throw new UsageError("The prompt is blank");
   // The prompt is at most 4 × PROMPT_BYTES here: encoding it once is cheap.
-  const bytes = encoder.encode(prompt).length;
-  if (bytes > PROMPT_BYTES) {
-    throw new UsageError(`The prompt exceeds ${PROMPT_BYTES} UTF-8 bytes: ${bytes}`);
-  }
-  return prompt;
+  return checkPrompt(prompt);
 }
 
 /** `run`: one turn with the given tools; resolves with the exit code. */
@@ -145,6 +139,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
       lastMessage: args.lastMessage,
       timeoutMs: args.timeoutMs,
       stallTimeoutMs: args.stallTimeoutMs,
+      failOnToolError: args.failOnToolError,
       writer,
     }).finally(() => writer.flush()).finally(() => guard.restore());
     return code;

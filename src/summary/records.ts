@@ -463,6 +463,18 @@ export const DiagnosticRecordSchema: z.ZodObject<
 /** `diagnostic`. */
 export type DiagnosticRecord = z.infer<typeof DiagnosticRecordSchema>;
 
+/**
+ * Why `turn.finished`'s `exit_code` differs from what its `outcome` implies:
+ * `tool_errors` (`--fail-on-tool-error` and a tool call ended in error or was
+ * denied), `last_message_unwritable` (the `--last-message` file could not be
+ * written), `summary_output_failed` (stdout could not be written).
+ */
+export const EXIT_REASONS = [
+  "tool_errors",
+  "last_message_unwritable",
+  "summary_output_failed",
+] as const;
+
 /** `turn.finished`: the run's terminal accounting and the exit code the host will use. */
 export const TurnFinishedRecordSchema: z.ZodObject<
   {
@@ -476,6 +488,15 @@ export const TurnFinishedRecordSchema: z.ZodObject<
     error_code: z.ZodNullable<z.ZodString>;
     cancelled_by: z.ZodNullable<z.ZodEnum<{ signal: "signal"; timeout: "timeout" }>>;
     exit_code: z.ZodInt;
+    exit_reason: z.ZodOptional<
+      z.ZodEnum<
+        {
+          tool_errors: "tool_errors";
+          last_message_unwritable: "last_message_unwritable";
+          summary_output_failed: "summary_output_failed";
+        }
+      >
+    >;
     ts: z.ZodString;
     v: z.ZodLiteral<1>;
     type: z.ZodLiteral<"turn.finished">;
@@ -492,6 +513,11 @@ export const TurnFinishedRecordSchema: z.ZodObject<
   error_code: NullableString,
   cancelled_by: z.enum(["signal", "timeout"]).nullable(),
   exit_code: z.int(),
+  /**
+   * Present only when `exit_code` is not the one `outcome` implies (0 for
+   * `completed`): why. See {@link EXIT_REASONS}.
+   */
+  exit_reason: z.enum(EXIT_REASONS).optional(),
 });
 /** `turn.finished`. */
 export type TurnFinishedRecord = z.infer<typeof TurnFinishedRecordSchema>;

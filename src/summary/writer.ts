@@ -93,6 +93,7 @@ export class SummaryWriter {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #failed = false;
   #failure = new AbortController();
+  #observers = new Set<(record: SummaryRecord) => void>();
   #start = () => {
     this.#timer = undefined;
     this.#pump ??= this.#write();
@@ -137,12 +138,35 @@ export class SummaryWriter {
         throw new TypeError(`Invalid summary record: ${input.type}: ${parsed.error.message}`);
       }
     }
+    for (const observer of this.#observers) observer(record);
     if (this.#failed) return record;
     this.#queued += JSON.stringify(record) + "\n";
     if (this.#pump !== null) return record; // Goes out with the next write.
     if (this.#queued.length >= SUMMARY_BATCH_CHARS) this.flush();
     else if (this.#timer === undefined) this.#timer = setTimeout(this.#start, this.#lingerMs);
     return record;
+  }
+
+  /**
+   * Call `observer` with every record emitted from now on (also after the sink
+   * failed), synchronously inside {@link SummaryWriter.emit}; returns a function
+   * that stops the calls. An observer must not throw.
+   *
+   * @example
+   * ```ts
+   * import { SummaryWriter } from "./writer.ts";
+   * const writer = new SummaryWriter(async () => {});
+   * const types: string[] = [];
+   * const stop = writer.observe((record) => types.push(record.type));
+   * writer.emit({ type: "session", session_id: "s1", durable: false, resumed: false });
+   * stop();
+   * console.assert(types.join() === "session");
+   * ```
+   */
+  observe(observer: (record: SummaryRecord) => void): () => void {
+    const own = (record: SummaryRecord) => observer(record);
+    this.#observers.add(own);
+    return () => this.#observers.delete(own);
   }
 
   /** Write the queued records now; resolves when every one was written (or the sink failed). */

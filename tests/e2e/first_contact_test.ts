@@ -1,0 +1,116 @@
+/** First-contact behaviours (issue 12): flags, errors and messages a new user meets. */
+import assert from "node:assert/strict";
+import { ofType, one, ROOT, runCli } from "./_cli.ts";
+
+const TOOLS = `${ROOT}tests/e2e/fixtures/first_contact_tools`;
+const WITH_SCENARIO = {
+  env: { MAGI_SCENARIO: `${ROOT}tests/e2e/fixtures/scenarios/first_contact.jsonc` },
+};
+
+function run(prompt: string, ...flags: string[]): string[] {
+  return ["run", "--tools", TOOLS, ...flags, prompt];
+}
+
+Deno.test("run --fail-on-tool-error: a tool error exits 1 and turn.finished says why", async () => {
+  const result = await runCli(run("FAILS", "--fail-on-tool-error"), WITH_SCENARIO);
+  assert.equal(result.code, 1, result.stderr);
+  assert.equal(one(result.records, "tool.result").outcome, "error");
+  const finished = one(result.records, "turn.finished");
+  assert.equal(finished.outcome, "completed");
+  assert.equal(finished.exit_code, 1);
+  assert.equal(finished.exit_reason, "tool_errors");
+  assert.match(
+    result.stderr,
+    /--fail-on-tool-error: 1 tool error\(s\) or denial\(s\) in this turn: exit 1/,
+  );
+});
+
+Deno.test("run without --fail-on-tool-error: a tool error still exits 0, no exit_reason", async () => {
+  const result = await runCli(run("FAILS"), WITH_SCENARIO);
+  assert.equal(result.code, 0, result.stderr);
+  const finished = one(result.records, "turn.finished");
+  assert.equal(finished.exit_code, 0);
+  assert.equal("exit_reason" in finished, false);
+});
+
+Deno.test("run --fail-on-tool-error: successful calls exit 0", async () => {
+  const result = await runCli(run("OK", "--fail-on-tool-error"), WITH_SCENARIO);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(one(result.records, "tool.result").outcome, "success");
+  assert.equal("exit_reason" in one(result.records, "turn.finished"), false);
+});
+
+Deno.test("run --fail-on-tool-error: a denied approval exits 1", async () => {
+  // The fixture tools of the main e2e set: `note` is a write tool, denied by default.
+  const result = await runCli(
+    ["run", "--tools", `${ROOT}tests/e2e/fixtures/tools`, "--fail-on-tool-error", "APPROVE"],
+    { env: { MAGI_SCENARIO: `${ROOT}tests/e2e/fixtures/scenarios/results.jsonc` } },
+  );
+  assert.equal(result.code, 1, result.stderr);
+  assert.equal(one(result.records, "approval").decision, "deny");
+  assert.equal(ofType(result.records, "tool.call").length, 0);
+  assert.equal(one(result.records, "turn.finished").exit_reason, "tool_errors");
+});
+
+/** Run `script` (a module importing the library from `ROOT/mod.ts`) in a child `deno run -A`. */
+async function runScript(script: string, env: Record<string, string> = {}) {
+  const home = await Deno.makeTempDir({ prefix: "magi-tools-e2e-lib-" });
+  try {
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: ["eval", "--ext=ts", script],
+      cwd: ROOT,
+      stdin: "null",
+      env: { NO_COLOR: "1", MC_HOME: home, MAGI_TOOLS_SELF_CHECK: "1", ...env },
+    }).output();
+    const decoder = new TextDecoder();
+    return {
+      code: output.code,
+      stdout: decoder.decode(output.stdout),
+      stderr: decoder.decode(output.stderr),
+    };
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+}
+
+Deno.test("runOneTurn returns the records and writes nothing to stdout", async () => {
+  const script = `
+    import { runOneTurn } from "${ROOT}mod.ts";
+    const { exitCode, records } = await runOneTurn({
+      prompt: "FAILS",
+      toolDirs: ["${TOOLS}"],
+      failOnToolError: true,
+    });
+    const types = records.map((r) => r.type).join(",");
+    Deno.writeTextFileSync(Deno.env.get("OUT"), JSON.stringify({ exitCode, types, records }));
+  `;
+  const out = await Deno.makeTempFile();
+  try {
+    const result = await runScript(script, { ...WITH_SCENARIO.env, OUT: out });
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.stdout, "");
+    const { exitCode, types, records } = JSON.parse(await Deno.readTextFile(out));
+    assert.equal(exitCode, 1);
+    assert.match(types, /^host\.ready,session,turn\.started,.*tool\.result.*,turn\.finished$/);
+    assert.equal(records.at(-1).exit_reason, "tool_errors");
+  } finally {
+    await Deno.remove(out);
+  }
+});
+
+Deno.test("runOneTurn throws a tool module's load error before starting a backend", async () => {
+  const script = `
+    import { runOneTurn } from "${ROOT}mod.ts";
+    try {
+      await runOneTurn({ prompt: "hi", toolDirs: ["${ROOT}tests/e2e/fixtures/broken_tools"],
+        agent: "/nonexistent/backend" });
+      console.error("no error");
+    } catch (error) {
+      console.error(error.name + ": " + error.message);
+    }
+  `;
+  const result = await runScript(script);
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stderr, /^ToolLoadError: .*bad\.ts/m);
+  assert.equal(result.stdout, "");
+});
