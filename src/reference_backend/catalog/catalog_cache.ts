@@ -123,8 +123,6 @@ export function formatCatalogCache(value: unknown): string {
 
 /** Whether an identifier may appear on the wire (no controls, not secret-like). */
 export function safeIdentifier(id: string): boolean {
-  // deno-lint-ignore no-control-regex
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(id) || !id.isWellFormed()) return false;
   return safeName(id) !== null;
 }
 

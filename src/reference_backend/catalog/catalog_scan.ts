@@ -3,7 +3,8 @@
  * (explicitly enabled by settings `providers.catalog.enabled`), per-provider status,
  * notices and a fingerprint of cache contents and local readiness.
  *
- * Bounds: at most 32 providers (including the built-ins), 2,048 cached models before
+ * Bounds: at most 32 providers (the three built-ins and 29 others; the scripted provider is
+ * not counted, see {@link countedProviders}), 2,048 cached models before
  * exclusions, 1 MiB per file, 8 MiB per scan, 1 MiB of serialized choices, 256-byte
  * identifiers and a 2,000 ms cooperative deadline, each → `catalog_limit`. A symlinked,
  * non-regular or unreadable cache, or duplicate models → `catalog_unavailable`. A missing,
@@ -70,6 +71,16 @@ export interface CatalogContext {
   signal?: AbortSignal;
 }
 
+/**
+ * How many of `names` count toward `catalog_providers` (32, "includes three built-ins": the
+ * built-ins `openai`, `anthropic`, `gemini` and up to 29 others). The scripted provider is
+ * the reference backend's stand-in for the model itself, not a catalog provider of the
+ * real backend, so it is not counted: 29 cached providers are still accepted beside it.
+ */
+export function countedProviders(names: ReadonlySet<string>): number {
+  return names.size - (names.has(SCRIPTED_PROVIDER) ? 1 : 0);
+}
+
 /** Providers every scan knows (the scripted one plus three built-ins). */
 export const KNOWN_PROVIDERS: readonly string[] = [
   SCRIPTED_PROVIDER,
@@ -114,7 +125,9 @@ export async function scanCatalog(
     for await (const entry of Deno.readDir(dir)) {
       const match = PROVIDER_FILE.exec(entry.name);
       if (match !== null) files.set(match[1] as string, entry.name);
-      if (files.size > CATALOG_PROVIDERS) return fail("catalog_limit");
+      if (files.size - (files.has(SCRIPTED_PROVIDER) ? 1 : 0) > CATALOG_PROVIDERS) {
+        return fail("catalog_limit");
+      }
     }
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) return fail("catalog_unavailable");
@@ -122,7 +135,7 @@ export async function scanCatalog(
   const names = new Set<string>([...KNOWN_PROVIDERS, ...files.keys(), context.selectedProvider]);
   for (const pattern of patterns) names.add(pattern.slice(0, Math.max(0, pattern.indexOf("/"))));
   names.delete("");
-  if (names.size > CATALOG_PROVIDERS) return fail("catalog_limit");
+  if (countedProviders(names) > CATALOG_PROVIDERS) return fail("catalog_limit");
   const providers = [...names].sort(compareUtf8);
   let scanned = 0;
   let models = 0;

@@ -131,9 +131,24 @@ export interface ReadBounds {
   maxBytes?: number;
   /** Most lines. */
   maxLines?: number;
+  /**
+   * Cancels the read: the file read stops and validation yields to the event loop every
+   * {@link YIELD_LINES} lines (so `operation.cancel` and `shutdown` are read meanwhile) and
+   * stops there; the promise then rejects with the signal's reason.
+   */
+  signal?: AbortSignal | undefined;
 }
 
-/** Read and validate the stored session at `path` against canonical `cwd`. */
+/** Validation of a large stored session yields to the event loop after this many lines. */
+export const YIELD_LINES = 2_000;
+
+/**
+ * Read and validate the stored session at `path` against canonical `cwd`. Every record needs
+ * `type`, `session_id` and `timestamp`; the records that show text need it as a well-formed
+ * string (`user.text`; `assistant.text`, or legacy string `chunks` without `text`;
+ * `compaction.summary`; `reasoning_summary.text` of a provider summary) — anything else makes
+ * the session `session_invalid`, never an empty entry.
+ */
 export async function readStoredSession(
   path: string,
   ids: { sessionId: string; cwd: string },
@@ -141,13 +156,16 @@ export async function readStoredSession(
 ): Promise<{ ok: true; stored: StoredSession } | { ok: false; code: ReadFailure }> {
   const maxBytes = bounds.maxBytes ?? STORED_HISTORY_BYTES;
   const maxLines = bounds.maxLines ?? STORED_HISTORY_LINES;
+  const signal = bounds.signal;
   let data: Uint8Array;
   try {
     const info = await Deno.lstat(path);
     if (!info.isFile) return { ok: false, code: "session_invalid" };
     if (info.size > maxBytes) return { ok: false, code: "history_limit" };
-    data = await Deno.readFile(path);
+    signal?.throwIfAborted();
+    data = await Deno.readFile(path, signal === undefined ? {} : { signal });
   } catch (error) {
+    if (signal?.aborted) throw signal.reason;
     const missing = error instanceof Deno.errors.NotFound;
     return { ok: false, code: missing ? "session_missing" : "session_invalid" };
   }
@@ -163,7 +181,11 @@ export async function readStoredSession(
   if (lines.length > maxLines) return { ok: false, code: "history_limit" };
   const cwds = new Set<string>();
   const records: StoredRecord[] = [];
-  for (const line of lines) {
+  for (const [index, line] of lines.entries()) {
+    if (signal !== undefined && index % YIELD_LINES === YIELD_LINES - 1) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      signal.throwIfAborted();
+    }
     const record = validRecord(line, ids.sessionId);
     if (record === null) return { ok: false, code: "session_invalid" };
     if (record.cwd !== null) cwds.add(record.cwd);
@@ -190,9 +212,34 @@ function validRecord(
   if (typeof value.type !== "string" || !RECORD_TYPES.has(value.type)) return null;
   if (value.session_id !== sessionId || typeof value.timestamp !== "string") return null;
   const record = value as StoredRecord;
+  if (!hasVisibleText(record)) return null;
   if (value.cwd === undefined || value.cwd === "") return { cwd: null, value: record };
   if (typeof value.cwd !== "string") return null;
   return { cwd: value.cwd, value: record };
+}
+
+/** Whether the text a record shows (if any) is a well-formed string. */
+function hasVisibleText(record: StoredRecord): boolean {
+  switch (record.type) {
+    case "user":
+      return validText(record.text);
+    case "assistant":
+      // Legacy assistant output without text uses its stored chunks.
+      if (record.text === undefined) {
+        return Array.isArray(record.chunks) && record.chunks.every(validText);
+      }
+      return validText(record.text);
+    case "compaction":
+      return validText(record.summary);
+    case "reasoning_summary":
+      return record.provider_summary !== true || validText(record.text);
+    default:
+      return true;
+  }
+}
+
+function validText(value: unknown): boolean {
+  return typeof value === "string" && value.isWellFormed();
 }
 
 async function sameDirectory(recorded: string, cwd: string): Promise<boolean> {

@@ -3,8 +3,10 @@
  *
  * `create` allocates an attached lazy handle (no file). The first durable append takes
  * the writer lease and creates the JSONL. `open` attaches an exact ID: a lazy handle of
- * this child, or a stored file that validates. A failed open leaves the previous
- * attachment intact; a successful switch releases the previous lease afterwards.
+ * this child, or a stored file that validates. Both are prepared first and attached by one
+ * synchronous commit, so a failed, cancelled or shut-down open leaves the previous
+ * attachment intact (a lease taken for it is released); a successful switch releases the
+ * previous lease afterwards.
  *
  * @module
  */
@@ -33,6 +35,24 @@ export interface AttachResult {
   notices: string[];
 }
 
+/**
+ * A session read and leased but not attached yet. Nothing is visible until {@link commit}:
+ * a cancelled or shut-down open discards it, so the previous attachment stays intact.
+ */
+export interface PendingAttach {
+  /** The wire result once committed. */
+  readonly result: AttachResult;
+  /** The session's last `session_preferences` record, or null. */
+  readonly preferences: StoredRecord | null;
+  /**
+   * Attach it now — synchronously, so a caller that checked for cancellation in the same
+   * tick cannot be overtaken — and release the previous attachment's lease (the promise).
+   */
+  commit(): Promise<void>;
+  /** Drop it: release the lease taken for it (idempotent; no-op after commit). */
+  discard(): Promise<void>;
+}
+
 /** Attachment state and storage for one child. */
 export class Sessions {
   readonly #dir: string;
@@ -58,55 +78,57 @@ export class Sessions {
     return this.#dir;
   }
 
-  /** Allocate and attach a lazy handle. */
-  async create(): Promise<AttachResult> {
+  /**
+   * Allocate a lazy handle, attached by {@link PendingAttach.commit}.
+   */
+  prepareCreate(): PendingAttach {
     const id = crypto.randomUUID();
-    this.#lazy.add(id);
     const attachment = this.#attachment(id, { durable: false, lease: null });
-    await this.#switchTo(attachment);
-    return { session_id: id, durable: false, revision: attachment.file.revision, notices: [] };
+    const result = { session_id: id, durable: false, revision: attachment.file.revision };
+    return this.#pending(attachment, { ...result, notices: [] }, null, null, () => {
+      this.#lazy.add(id);
+    });
   }
 
-  /** Attach exact `id`, or fail with a code and keep the previous attachment. */
-  async open(
+  /**
+   * Read and validate exact `id` and take its writer lease, without attaching: the caller
+   * attaches with {@link PendingAttach.commit} or drops it with {@link PendingAttach.discard}.
+   * A failure (or `signal` aborting: `operation_cancelled`) leaves the previous attachment
+   * and every lease as they were.
+   */
+  async prepareOpen(
     id: string,
-  ): Promise<
-    { ok: true; result: AttachResult; preferences: StoredRecord | null } | {
-      ok: false;
-      code: ErrorCode;
-    }
-  > {
+    signal?: AbortSignal,
+  ): Promise<{ ok: true; pending: PendingAttach } | { ok: false; code: ErrorCode }> {
     const current = this.#attached;
     const path = this.#path(id);
     if (this.#lazy.has(id) && !(await exists(path))) {
+      if (signal?.aborted) return { ok: false, code: "operation_cancelled" };
       // Reopening gives a fresh attachment (and revision) that keeps any lease already held.
       const lease = current?.id === id ? current.lease : null;
       const attachment = this.#attachment(id, { durable: false, lease });
-      await this.#switchTo(attachment);
-      const revision = attachment.file.revision;
-      return {
-        ok: true,
-        result: { session_id: id, durable: false, revision, notices: [] },
-        preferences: null,
-      };
+      const result = { session_id: id, durable: false, revision: attachment.file.revision };
+      return { ok: true, pending: this.#pending(attachment, { ...result, notices: [] }, null) };
     }
-    const read = await readStoredSession(path, { sessionId: id, cwd: this.#cwd });
+    const read = await readStoredSession(path, { sessionId: id, cwd: this.#cwd }, { signal });
     if (!read.ok) return read;
+    if (signal?.aborted) return { ok: false, code: "operation_cancelled" };
     let lease = current?.id === id ? current.lease : null;
+    let taken: Lease | null = null;
     if (lease === null) {
       const acquired = await acquireLease(this.#lockPath(id), this.#instanceId);
       if (!acquired.ok) return acquired;
-      lease = acquired.lease;
+      lease = taken = acquired.lease;
+    }
+    if (signal?.aborted) {
+      await taken?.release();
+      return { ok: false, code: "operation_cancelled" };
     }
     const { lines, bytes, notices, records, text } = read.stored;
     const preferences = records.findLast((r) => r.type === "session_preferences") ?? null;
     const attachment = this.#attachment(id, { durable: true, lease, lines, bytes, text });
-    await this.#switchTo(attachment);
-    return {
-      ok: true,
-      result: { session_id: id, durable: true, revision: attachment.file.revision, notices },
-      preferences,
-    };
+    const result = { session_id: id, durable: true, revision: attachment.file.revision, notices };
+    return { ok: true, pending: this.#pending(attachment, result, preferences, taken) };
   }
 
   /** Make `attachment` durable: take its writer lease. False when the lease is unavailable. */
@@ -131,6 +153,31 @@ export class Sessions {
     await current?.lease?.release();
   }
 
+  #pending(
+    attachment: Attachment,
+    result: AttachResult,
+    preferences: StoredRecord | null,
+    taken: Lease | null = null,
+    onCommit: () => void = () => {},
+  ): PendingAttach {
+    let state: "pending" | "committed" | "discarded" = "pending";
+    return {
+      result,
+      preferences,
+      commit: () => {
+        if (state !== "pending") throw new Error(`Attachment already ${state}`);
+        state = "committed";
+        onCommit();
+        return this.#switchTo(attachment);
+      },
+      discard: async () => {
+        if (state !== "pending") return;
+        state = "discarded";
+        await taken?.release();
+      },
+    };
+  }
+
   #attachment(
     id: string,
     state: { durable: boolean; lease: Lease | null; lines?: number; bytes?: number; text?: string },
@@ -140,6 +187,7 @@ export class Sessions {
     return { id, durable, file, lease };
   }
 
+  /** Attach `next` at once (synchronously); resolves once the previous lease is released. */
   async #switchTo(next: Attachment): Promise<void> {
     const previous = this.#attached;
     this.#attached = next;

@@ -51,6 +51,20 @@ export class OperationSlot {
     entry.reply(entry.abort.signal.aborted ? CANCELLED : payload);
   }
 
+  /**
+   * The work of `operation` committed its effect: answer `payload` now, in the same tick
+   * (unless it was cancelled: then false, and the caller must not commit), while the slot
+   * stays occupied until {@link finish}.
+   */
+  answer(operation: PendingOperation, payload: ResponsePayload): boolean {
+    const entry = operation as Entry;
+    if (entry.settled) return !entry.abort.signal.aborted;
+    if (entry.abort.signal.aborted) return false;
+    entry.settled = true;
+    entry.reply(payload);
+    return true;
+  }
+
   /** `operation.cancel`: answer the pending operation `id` with `operation_cancelled`. */
   cancel(id: string): boolean {
     const entry = this.#current;

@@ -192,17 +192,14 @@ export function requestedEffort(
 }
 
 /**
- * After a successful attachment: restore the saved selection of `preferences`, or the
- * startup selection. Returns the restoration notices.
+ * The selection an attachment with `preferences` restores (the saved one, or the startup
+ * selection) and its notices, without applying it: the attachment applies it when it commits.
  */
-export async function restoreSelection(
+export async function selectionToRestore(
   context: WorkContext,
   preferences: StoredRecord | null,
-): Promise<string[]> {
-  if (preferences === null) {
-    context.selection.replace(context.startup);
-    return [];
-  }
+): Promise<{ fields: SelectionFields; notices: string[] }> {
+  if (preferences === null) return { fields: context.startup, notices: [] };
   const saved = typeof preferences.effort === "string" ? preferences.effort as Effort : "default";
   const provider = preferences.provider;
   const model = preferences.model;
@@ -211,18 +208,15 @@ export async function restoreSelection(
   if (scanned.ok) scan = scanned.scan;
   const choice = scan?.choices.find((c) => c.provider === provider && c.model === model);
   if (choice === undefined || choice.availability !== "available") {
-    context.selection.replace({ ...context.startup, requested: saved });
-    return ["saved_selection_unavailable"];
+    return {
+      fields: { ...context.startup, requested: saved },
+      notices: ["saved_selection_unavailable"],
+    };
   }
   const info = effortInfo(scan, choice.provider, choice.model);
-  context.selection.replace({
-    provider: choice.provider,
-    model: choice.model,
-    requested: saved,
-    ...info,
-  });
+  const fields = { provider: choice.provider, model: choice.model, requested: saved, ...info };
   const applies = saved === "default" || info.permitted.includes(saved);
-  return applies ? [] : ["saved_selection_notice"];
+  return { fields, notices: applies ? [] : ["saved_selection_notice"] };
 }
 
 /** The startup selection, its effort metadata from the local cache when it lists the model. */

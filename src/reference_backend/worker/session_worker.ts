@@ -24,7 +24,7 @@ import {
   historyWork,
   listWork,
   refreshWork,
-  restoreSelection,
+  selectionToRestore,
   selectWork,
   type WorkContext,
 } from "./operations.ts";
@@ -58,6 +58,8 @@ export interface SessionWorkerOptions {
 }
 
 type Reply = (payload: ResponsePayload) => void;
+/** Answer the operation now, keeping the worker busy until its work ends; false if cancelled. */
+type Answer = (payload: ResponsePayload) => boolean;
 type Params = Record<string, unknown>;
 
 /** The session worker of one child. */
@@ -90,7 +92,7 @@ export class SessionWorker {
     switch (method) {
       case "session.create":
       case "session.open":
-        return this.#schedule(id, reply, (c) => attach(c, method, p));
+        return this.#schedule(id, reply, (c, answer) => attach(c, method, p, answer));
       case "history.page":
       case "selection.set": {
         const attachment = attachmentOf(this.#options.context()?.sessions ?? null, p.session_id);
@@ -135,36 +137,58 @@ export class SessionWorker {
   #schedule(
     id: string,
     reply: Reply,
-    work: (context: WorkContext) => Promise<ResponsePayload>,
+    work: (context: WorkContext, answer: Answer) => Promise<ResponsePayload>,
   ): void {
     if (this.#options.runActive() || this.#slot.busy) return reply(error("busy"));
     const operation = this.#slot.begin(id, reply);
     const context = this.contextFor(operation.signal);
     if (context === null) return this.#slot.finish(operation, error("not_initialized"));
+    const answer: Answer = (payload) => this.#slot.answer(operation, payload);
     const delay = Number(this.#options.env(DELAY_ENV) ?? 0);
     void pause(Number.isFinite(delay) ? delay : 0, operation.signal)
-      .then(() => operation.signal.aborted ? error("operation_cancelled") : work(context))
+      .then(() => operation.signal.aborted ? error("operation_cancelled") : work(context, answer))
       .catch(() => error("operation_cancelled"))
       .then((payload) => this.#slot.finish(operation, payload));
   }
 }
 
-/** `session.create` / `session.open`, restoring the saved selection of an opened session. */
+/**
+ * `session.create` / `session.open`, restoring the saved selection of an opened session.
+ * The session is read, leased and its selection worked out first; then, in one synchronous
+ * step, the cancellation is checked, the attachment and selection switch and the answer is
+ * written — so an open that `operation.cancel` or shutdown answered `operation_cancelled`
+ * never attaches, keeps no lease and leaves the previous attachment current.
+ */
 async function attach(
   context: WorkContext,
   method: "session.create" | "session.open",
   params: Params,
+  answer: Answer,
 ): Promise<ResponsePayload> {
-  const sessions = context.sessions;
-  const outcome =
-    await (method === "session.create"
-      ? sessions.create().then((result) => ({ ok: true as const, result, preferences: null }))
-      : sessions.open(typeof params.session_id === "string" ? params.session_id : "")).catch(
-        () => ({ ok: false as const, code: "session_invalid" as ErrorCode }),
-      );
-  if (!outcome.ok) return error(outcome.code);
-  const notices = await restoreSelection(context, outcome.preferences).catch(() => []);
-  return { result: { ...outcome.result, notices: [...outcome.result.notices, ...notices] } };
+  const { sessions, signal } = context;
+  const sessionId = typeof params.session_id === "string" ? params.session_id : "";
+  const prepared = method === "session.create"
+    ? { ok: true as const, pending: sessions.prepareCreate() }
+    : await sessions.prepareOpen(sessionId, signal).catch(() => ({
+      ok: false as const,
+      code: "session_invalid" as ErrorCode,
+    }));
+  if (!prepared.ok) return error(signal.aborted ? "operation_cancelled" : prepared.code);
+  const { pending } = prepared;
+  const plan = await selectionToRestore(context, pending.preferences).catch(() => null);
+  const payload = {
+    result: { ...pending.result, notices: [...pending.result.notices, ...plan?.notices ?? []] },
+  };
+  if (signal.aborted) {
+    await pending.discard();
+    return error("operation_cancelled");
+  }
+  // One synchronous step: nothing can cancel between the check above and the answer.
+  const released = pending.commit();
+  if (plan !== null) context.selection.replace(plan.fields);
+  answer(payload);
+  await released;
+  return payload;
 }
 
 /** Wait `ms` (resolves early when `signal` aborts). */
