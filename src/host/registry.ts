@@ -31,6 +31,7 @@ import { jsonDepth, utf8ByteLength } from "../protocol/schemas/common.ts";
 import { isTool } from "./define.ts";
 import type { LoadedTool } from "./discovery.ts";
 import { type AnyTool, inputSchemaOf } from "./sandbox/description.ts";
+import { RESERVED_TOOL_NAMES } from "./reserved_names.ts";
 
 /** One registered tool: the tool, its wire definition and identity. */
 export interface RegisteredTool {
@@ -78,6 +79,12 @@ export interface RegistryOptions {
    * worst case, 18 names of 64 bytes, so the check stays conservative.
    */
   readonly requiredCapabilities?: readonly string[];
+  /**
+   * Names the backend reserves for its built-in tools; default
+   * {@link RESERVED_TOOL_NAMES} (`magi-code`'s). A tool with one of them is
+   * rejected here instead of failing the backend's `initialize`.
+   */
+  readonly reservedNames?: readonly string[];
 }
 
 const PLACEHOLDER_ID = "x".repeat(ID_BYTES);
@@ -102,7 +109,7 @@ export class ToolRegistry {
   /**
    * Build and check the registry.
    *
-   * @throws {RegistryError} on too many tools, a duplicate name, a schema
+   * @throws {RegistryError} on too many tools, a reserved or duplicate name, a schema
    * that cannot be converted or breaks a bound, any definition the wire
    * schema rejects, or an `initialize` request over the input frame (the
    * message says by how many bytes and lists each tool's cost, largest first).
@@ -133,8 +140,16 @@ export class ToolRegistry {
         }`,
       );
     }
+    const reserved = options.reservedNames ?? RESERVED_TOOL_NAMES;
     const seen = new Map<string, string>();
     const tools = loaded.map(({ tool, file }) => {
+      if (reserved.includes(tool.name)) {
+        throw new RegistryError(
+          `Tool name ${tool.name} is reserved for a backend built-in tool: ${file}; rename the tool (reserved names: ${
+            reserved.join(", ")
+          })`,
+        );
+      }
       const earlier = seen.get(tool.name);
       if (earlier !== undefined) {
         throw new RegistryError(`Duplicate tool name: ${tool.name} in ${earlier} and ${file}`);
