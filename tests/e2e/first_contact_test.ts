@@ -114,3 +114,40 @@ Deno.test("runOneTurn throws a tool module's load error before starting a backen
   assert.match(result.stderr, /^ToolLoadError: .*bad\.ts/m);
   assert.equal(result.stdout, "");
 });
+
+Deno.test("run: a reserved tool name exits 2 naming the file and the reserved list, no backend error", async () => {
+  const result = await runCli(["run", "--tools", `${ROOT}tests/e2e/fixtures/reserved_tools`, "hi"]);
+  assert.equal(result.code, 2, result.stderr);
+  assert.equal(result.stdout, "");
+  assert.match(
+    result.stderr,
+    /Tool name shell is reserved for a backend built-in tool: .*reserved_tools\/shell\.ts; rename the tool \(reserved names: shell, edit, apply_patch, builtin_search\)/,
+  );
+  assert.doesNotMatch(result.stderr, /invalid_params/);
+});
+
+Deno.test("run: a bad scenario file: the backend's stderr names the file, JSON path and reason", async () => {
+  const file = `${ROOT}tests/e2e/fixtures/scenarios_bad/bad_tool.jsonc`;
+  const result = await runCli(run("hi"), { env: { MAGI_SCENARIO: file } });
+  assert.equal(result.code, 3, result.stderr);
+  // The wire error stays the bare code.
+  assert.equal(
+    one(result.records, "host.error").message,
+    "Initialize failed: configuration_invalid",
+  );
+  const lines = result.stderr.split("\n").filter((line) => line.includes("configuration_invalid:"));
+  assert.deepEqual(lines, [
+    `reference backend: configuration_invalid: scenario ${file}: $.turns[0].steps[1].call.tool: ` +
+    "Invalid input: expected string, received number",
+  ]);
+});
+
+Deno.test("run: a missing scenario file is named on stderr", async () => {
+  const file = `${ROOT}tests/e2e/fixtures/scenarios_bad/missing.jsonc`;
+  const result = await runCli(run("hi"), { env: { MAGI_SCENARIO: file } });
+  assert.equal(result.code, 3, result.stderr);
+  assert.match(
+    result.stderr,
+    new RegExp(`configuration_invalid: scenario ${file}: \\$: cannot be read: no such file`),
+  );
+});
