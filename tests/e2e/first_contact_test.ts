@@ -151,3 +151,17 @@ Deno.test("run: a missing scenario file is named on stderr", async () => {
     new RegExp(`configuration_invalid: scenario ${file}: \\$: cannot be read: no such file`),
   );
 });
+
+Deno.test("run: a denied permission: stderr names the host and the fix, the model sees the kind only", async () => {
+  const result = await runCli(run("WEATHER"), WITH_SCENARIO);
+  assert.equal(result.code, 0, result.stderr);
+  const tool = one(result.records, "tool.result");
+  assert.equal(tool.error_code, "permission_denied");
+  assert.match(
+    result.stderr,
+    /Tool weather was denied net access to "127\.0\.0\.1:8799": add "127\.0\.0\.1:8799" to permissions\.net in .*first_contact_tools\/weather\.ts/,
+  );
+  const seen = String(one(result.records, "message").text);
+  assert.match(seen, /Permission denied: net access to a host outside the declared list/);
+  assert.doesNotMatch(seen, /8799/);
+});
