@@ -20,7 +20,6 @@ import {
   type ChildHandle,
   onInterrupt,
   runtimeName,
-  SpawnError,
   supportsProcessIsolation,
   writeStderrLine,
   writeTextFile,
@@ -37,6 +36,8 @@ import { closeBackend } from "./shutdown.ts";
 import { StopState } from "./stop.ts";
 import { runTurn } from "./turn.ts";
 import { ToolErrorTally } from "./tool_errors.ts";
+import { sessionOpenFailure } from "./session_hint.ts";
+import { backendStartFailure } from "./agent_errors.ts";
 
 /** Capabilities `run` requires (and sends in `initialize`). */
 export const REQUIRED_CAPABILITIES: readonly string[] = Object.freeze([
@@ -128,12 +129,10 @@ export async function runHost(options: HostRunOptions): Promise<number> {
   }
 
   if (start.child === undefined) {
-    const error = start.error;
-    // Only the command's basename (the command line may hold secrets), as host.ready does.
-    const reason = error instanceof SpawnError && error.cause !== undefined
-      ? `: ${osReason(error.cause)}`
-      : "";
-    const message = `Cannot start the backend command: ${options.agent.label}${reason}`;
+    // Only the command's basename on stdout (the command line may hold secrets), as
+    // host.ready does; the full command as given on stderr.
+    const { message, stderrLine } = backendStartFailure(options.agent, start.error);
+    writeStderrLine(stderrLine);
     writer.emit({
       type: "host.error",
       code: "backend_unavailable",
@@ -374,7 +373,8 @@ export async function runHost(options: HostRunOptions): Promise<number> {
       }
     } catch (error) {
       if (startup.aborted) return stoppedBeforeTurn();
-      throw error;
+      throw (options.session === undefined ? null : sessionOpenFailure(error, options.session)) ??
+        error;
     }
     if (startup.aborted) return stoppedBeforeTurn();
 

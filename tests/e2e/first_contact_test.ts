@@ -165,3 +165,46 @@ Deno.test("run: a denied permission: stderr names the host and the fix, the mode
   assert.match(seen, /Permission denied: net access to a host outside the declared list/);
   assert.doesNotMatch(seen, /8799/);
 });
+
+Deno.test("run: --last-message in a missing directory is a usage error before the turn", async () => {
+  const file = "/nonexistent-magi-dir/answer.txt";
+  const result = await runCli(run("OK", "--last-message", file), WITH_SCENARIO);
+  assert.equal(result.code, 2, result.stderr);
+  assert.equal(result.stdout, "");
+  assert.match(
+    result.stderr,
+    /Option --last-message cannot be written: \/nonexistent-magi-dir\/answer\.txt: its directory does not exist/,
+  );
+});
+
+Deno.test("run: a malformed --session is a usage error (exit 2) before anything starts", async () => {
+  const result = await runCli(run("OK", "--session", "not a session"), WITH_SCENARIO);
+  assert.equal(result.code, 2, result.stderr);
+  assert.equal(result.stdout, "");
+  assert.match(result.stderr, /Option --session is not a session ID/);
+});
+
+Deno.test("run: an unknown --session says sessions belong to the directory and how to list them", async () => {
+  const result = await runCli(run("OK", "--session", "no-such-session"), WITH_SCENARIO);
+  assert.equal(result.code, 1, result.stderr);
+  assert.equal(
+    one(result.records, "host.error").message,
+    "Session not found: no-such-session (session_missing): sessions belong to the working " +
+      "directory they were created in (see --cwd); list this directory's sessions with " +
+      "'magi-tools sessions'",
+  );
+});
+
+Deno.test("run: --agent naming a missing program says not found with the full command", async () => {
+  const given = "/nonexistent/magi-code serve --stdio --token s3cret";
+  const result = await runCli(run("OK", "--agent", given), WITH_SCENARIO);
+  assert.equal(result.code, 3, result.stderr);
+  assert.match(
+    result.stderr,
+    /magi-tools: backend command not found: \/nonexistent\/magi-code \(from --agent: \/nonexistent\/magi-code serve --stdio --token s3cret\)/,
+  );
+  const error = one(result.records, "host.error");
+  assert.equal(error.message, "Cannot start the backend command: magi-code: not found");
+  // stdout keeps the basename only.
+  assert.doesNotMatch(result.stdout, /s3cret/);
+});
