@@ -11,7 +11,7 @@ import { BackendExited, ClientClosed, RequestBudgetExhausted } from "../client/e
 import type { AgentEvent } from "../client/events.ts";
 import { loadToolDirs, type PreparedToolDirs, ToolLoadError } from "../host/discovery.ts";
 import { ToolExecutor } from "../host/executor.ts";
-import { isolationOf } from "../host/sandbox/mod.ts";
+import { isolationOf, unenforcedPermissionsWarning } from "../host/sandbox/mod.ts";
 import { RegistryError, ToolRegistry } from "../host/registry.ts";
 import { ToolCallSession } from "../host/session.ts";
 import { ProtocolError } from "../protocol/errors.ts";
@@ -101,7 +101,15 @@ export async function loadRegistry(
 ): Promise<ToolRegistry | null> {
   try {
     const loaded = await loadToolDirs(dirs, prepared === undefined ? {} : { prepared });
-    return ToolRegistry.fromLoaded(loaded, { requiredCapabilities: REQUIRED_CAPABILITIES });
+    const registry = ToolRegistry.fromLoaded(loaded, {
+      requiredCapabilities: REQUIRED_CAPABILITIES,
+    });
+    // Without a process sandbox (Node.js) declared permissions are not enforced: say so once.
+    const warning = supportsProcessIsolation()
+      ? null
+      : unenforcedPermissionsWarning(registry.tools.map((entry) => entry.tool), runtimeName());
+    if (warning !== null) writeStderrLine(warning);
+    return registry;
   } catch (error) {
     if (error instanceof ToolLoadError || error instanceof RegistryError) {
       writeStderrLine(`magi-tools: ${error.message}`);

@@ -8,7 +8,7 @@
  */
 
 import { formatToolPermissions, toolSandboxInfo } from "../host/sandbox/mod.ts";
-import { writeStdout } from "../runtime/mod.ts";
+import { supportsProcessIsolation, writeStdout } from "../runtime/mod.ts";
 import { resolveAgentCommand } from "./agent.ts";
 import type { ToolsArgs } from "./args.ts";
 import { cliDenoFlags } from "./deno_flags.ts";
@@ -41,12 +41,13 @@ export async function toolsCommand(args: ToolsArgs): Promise<number> {
     return EXIT.ok;
   }
   const budget = registry.budget();
+  const processIsolation = supportsProcessIsolation();
   const lines: string[] = [];
   for (const entry of registry.tools) {
     const d = entry.definition;
     lines.push(
       `${d.name}\t${d.effect}\t${entry.definitionBytes} bytes\t${entry.file}\t${entry.toolId}\t${
-        formatToolPermissions(entry.tool)
+        formatToolPermissions(entry.tool, { processIsolation })
       }`,
     );
   }
