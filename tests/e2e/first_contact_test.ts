@@ -208,3 +208,85 @@ Deno.test("run: --agent naming a missing program says not found with the full co
   // stdout keeps the basename only.
   assert.doesNotMatch(result.stdout, /s3cret/);
 });
+
+/** A temporary MC_HOME with saved sessions of the repository workspace (no catalog). */
+async function sessionsHome(): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "magi-tools-e2e-sessions-" });
+  const cwd = await Deno.realPath(ROOT);
+  await Deno.mkdir(`${dir}/sessions`);
+  const sessions = [
+    ["s-old", "2026-01-01T00:00:00.000Z", "Older work"],
+    ["s-new", "2026-03-01T00:00:00.000Z", null],
+    ["s-mid", "2026-02-01T00:00:00.000Z", "Middle"],
+  ] as const;
+  for (const [id, timestamp, title] of sessions) {
+    const base = { session_id: id, timestamp, cwd };
+    const records = [
+      { type: "user", ...base, run_id: "r1", message_id: "u1", text: `Hello from ${id}` },
+      { type: "assistant", ...base, run_id: "r1", message_id: "a1", text: "Hi" },
+      { type: "run_finished", ...base, run_id: "r1", outcome: "completed", error_code: null },
+      ...(title === null ? [] : [{ type: "title", ...base, title }]),
+    ];
+    await Deno.writeTextFile(
+      `${dir}/sessions/${id}.jsonl`,
+      records.map((r) => JSON.stringify(r) + "\n").join(""),
+    );
+  }
+  return dir;
+}
+
+Deno.test("sessions --table: newest first, with titles where sessions have them", async () => {
+  const home = await sessionsHome();
+  try {
+    const table = await runCli(["sessions", "--table"], { home, raw: true });
+    assert.equal(table.code, 0, table.stderr);
+    const rows = table.stdout.trim().split("\n").slice(1, -1).map((line) => line.split("\t"));
+    assert.deepEqual(rows.map((row) => [row[0], row[3]]), [
+      ["s-new", "-"],
+      ["s-mid", "Middle"],
+      ["s-old", "Older work"],
+    ]);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("models without a catalog shows the model that runs and how to give it a catalog", async () => {
+  const home = await sessionsHome();
+  try {
+    const table = await runCli(["models", "--table"], { home, raw: true });
+    assert.equal(table.code, 0, table.stderr);
+    const lines = table.stdout.trim().split("\n");
+    assert.deepEqual(lines[1]?.split("\t"), [
+      "scripted",
+      "scripted-1",
+      "(not in the catalog)",
+      "-",
+      "*",
+    ]);
+    assert.match(
+      table.stderr,
+      /the backend's model catalog lists no models; it runs scripted\/scripted-1\. The reference backend lists the models of \$MC_HOME\/catalog\/<provider>\.json/,
+    );
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("select of the model status reports succeeds (nothing to save)", async () => {
+  const home = await sessionsHome();
+  try {
+    const result = await runCli(["select", "scripted", "scripted-1", "--session", "s-new"], {
+      home,
+      raw: true,
+    });
+    assert.equal(result.code, 0, result.stderr);
+    const record = JSON.parse(result.stdout.trim());
+    assert.equal(record.type, "selection");
+    assert.equal(record.provider, "scripted");
+    assert.equal(record.model, "scripted-1");
+    assert.deepEqual(record.notices, ["already_selected"]);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
