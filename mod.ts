@@ -102,6 +102,7 @@ export {
   toolSandboxInfo,
 } from "./src/host/sandbox/mod.ts";
 export type {
+  FormatPermissionsOptions,
   HostFlagOptions,
   PermissionName,
   ToolLog,

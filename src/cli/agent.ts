@@ -29,6 +29,11 @@ export interface AgentCommand {
   source: "flag" | "env" | "path" | "reference";
   /** Safe label for summaries: the program's basename only (no arguments, no secrets). */
   label: string;
+  /**
+   * The command line exactly as given (`--agent` or `MAGI_CODE_AGENT`), for
+   * stderr messages only (it may hold secrets: never in summaries).
+   */
+  given?: string;
 }
 
 /**
@@ -92,6 +97,7 @@ export async function resolveAgentCommand(
       args,
       source: flag !== undefined ? "flag" : "env",
       label: basename(command!),
+      given: line,
     };
   }
   const onPath = await findOnPath("magi-code");

@@ -124,6 +124,24 @@ function toolDirs(value: unknown): string[] {
   return dirs.length > 0 ? dirs : ["./tools"];
 }
 
+/** The session ID grammar of the protocol: `[A-Za-z0-9_-]`, 1 to 64 characters. */
+const SESSION_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** `value` when it is a well-formed session ID; else a usage error naming `what`. */
+function sessionId(value: string, what: string): string {
+  if (!SESSION_ID.test(value)) {
+    throw new UsageError(
+      `${what} is not a session ID (1 to 64 of A-Z a-z 0-9 _ -): ${JSON.stringify(value)}`,
+    );
+  }
+  return value;
+}
+
+function optionalSession(value: unknown): string | undefined {
+  const given = optionalString(value, "--session");
+  return given === undefined ? undefined : sessionId(given, "Option --session");
+}
+
 function optionalString(value: unknown, flag: string): string | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== "string" || value === "") {
@@ -254,7 +272,7 @@ function parseRun(argv: string[]): CliArgs {
     toolDirs: toolDirs(values.tools),
     agent: optionalString(values.agent, "--agent"),
     cwd: optionalString(values.cwd, "--cwd"),
-    session: optionalString(values.session, "--session"),
+    session: optionalSession(values.session),
     approve,
     deltas: values.deltas === true,
     lastMessage: optionalString(values["last-message"], "--last-message"),
@@ -286,25 +304,25 @@ function parseBrowse(command: BrowseArgs["command"], argv: string[]): CliArgs {
     case "sessions":
       return { command, ...common, table: values.table === true };
     case "history": {
-      const sessionId = positionals[0];
-      if (sessionId === undefined || sessionId === "") {
+      const id = positionals[0];
+      if (id === undefined || id === "") {
         throw new UsageError("Command history needs a SESSION ID");
       }
-      return { command, ...common, sessionId };
+      return { command, ...common, sessionId: sessionId(id, "SESSION") };
     }
     case "models":
       return {
         command,
         ...common,
         table: values.table === true,
-        session: optionalString(values.session, "--session"),
+        session: optionalSession(values.session),
       };
     case "select": {
       const [provider, model] = positionals;
       if (provider === undefined || model === undefined || provider === "" || model === "") {
         throw new UsageError("Command select needs PROVIDER and MODEL");
       }
-      const session = optionalString(values.session, "--session");
+      const session = optionalSession(values.session);
       if (session === undefined) throw new UsageError("Command select needs --session ID");
       const effort = optionalString(values.effort, "--effort");
       if (effort !== undefined && !(EFFORT_VALUES as readonly string[]).includes(effort)) {

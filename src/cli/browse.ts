@@ -7,13 +7,15 @@
  */
 
 import type { LocalAgentClient } from "../client/client.ts";
-import type { EffortRequest, HistoryEntry } from "../protocol/schemas/mod.ts";
-import { currentDir, isDirectory, realPath } from "../runtime/mod.ts";
+import type { EffortRequest, HistoryEntry, SessionListResult } from "../protocol/schemas/mod.ts";
+import { currentDir, isDirectory, realPath, writeStderrLine } from "../runtime/mod.ts";
 import { resolveAgentCommand } from "./agent.ts";
 import type { BrowseArgs } from "./args.ts";
 import { BrowseOutput } from "./browse_records.ts";
 import { withAgent } from "./connect.ts";
 import { EXIT, UsageError } from "./exit_codes.ts";
+
+type SessionListEntry = SessionListResult["sessions"][number];
 
 /** Run one browsing command; resolves with the exit code. */
 export async function browseCommand(args: BrowseArgs): Promise<number> {
@@ -60,16 +62,21 @@ async function listSessions(
 ): Promise<number> {
   let count = 0;
   const notices = new Set<string>();
-  if (table) out.line(["SESSION", "ELIGIBILITY", "UPDATED", "TITLE"].join("\t"));
+  const rows: SessionListEntry[] = [];
   for await (const page of client.sessionPages()) {
     for (const notice of page.notices) notices.add(notice);
     for (const s of page.sessions) {
       count++;
-      if (table) {
-        out.line(
-          [s.session_id, s.eligibility, s.updated_at ?? "-", cell(s.title ?? "-")].join("\t"),
-        );
-      } else out.record({ type: "session.listed", ...s });
+      if (table) rows.push(s);
+      else out.record({ type: "session.listed", ...s });
+    }
+  }
+  if (table) {
+    out.line(["SESSION", "ELIGIBILITY", "UPDATED", "TITLE"].join("\t"));
+    for (const s of sortByUpdate(rows)) {
+      out.line(
+        [s.session_id, s.eligibility, s.updated_at ?? "-", cell(s.title ?? "-")].join("\t"),
+      );
     }
   }
   const all = [...notices];
@@ -128,6 +135,7 @@ async function showModels(
   const status = await client.status();
   const selection = status.selection ?? null;
   let count = 0;
+  let selectedListed = false;
   const notices = new Set<string>();
   if (options.table) {
     out.line(["PROVIDER", "MODEL", "AVAILABILITY", "EFFORTS", "SELECTED"].join("\t"));
@@ -138,6 +146,7 @@ async function showModels(
       count++;
       const selected = selection !== null && choice.provider === selection.provider &&
         choice.model === selection.model;
+      if (selected) selectedListed = true;
       const { selection_id: _, ...fields } = choice;
       if (options.table) {
         out.line(
@@ -160,11 +169,31 @@ async function showModels(
     requested_effort: after.requested_effort,
     effective_effort: after.effective_effort,
   };
+  const running = current?.provider != null && current.model !== null
+    ? `${current.provider}/${current.model}`
+    : null;
   if (options.table) {
+    // The model the backend runs, even when its catalog does not list it.
+    if (!selectedListed && running !== null) {
+      out.line(
+        [cell(current!.provider!), cell(current!.model!), "(not in the catalog)", "-", "*"].join(
+          "\t",
+        ),
+      );
+    }
     const all = [...notices];
     out.line(`${count} choice(s)${all.length > 0 ? ` (${all.join(", ")})` : ""}`);
   } else out.record({ type: "models.done", count, notices: [...notices], selection: current });
+  if (count === 0) writeStderrLine(emptyCatalogHint(running));
   return EXIT.ok;
+}
+
+/** The one stderr line for an empty catalog: what runs, and how the reference backend gets one. */
+export function emptyCatalogHint(running: string | null): string {
+  return `magi-tools: the backend's model catalog lists no models${
+    running === null ? "" : `; it runs ${running}`
+  }. The reference backend lists the models of $MC_HOME/catalog/<provider>.json that settings ` +
+    `providers.catalog.enabled admits (docs/reference-backend.md, "Catalog")`;
 }
 
 async function select(
@@ -175,6 +204,25 @@ async function select(
   await client.sessionOpen(args.session);
   const catalog = await client.modelCatalog({ limit: 1 });
   const status = await client.status();
+  const now = status.selection ?? null;
+  if (
+    args.effort === undefined && now !== null && now.provider === args.provider &&
+    now.model === args.model
+  ) {
+    // Already the session's selection (e.g. the model `status` reports, which a backend
+    // need not list in its catalog): nothing to save.
+    out.record({
+      type: "selection",
+      session_id: args.session,
+      provider: now.provider,
+      model: now.model,
+      requested_effort: now.requested_effort,
+      effective_effort: now.effective_effort,
+      history_revision: null,
+      notices: ["already_selected"],
+    });
+    return EXIT.ok;
+  }
   const effort: EffortRequest = args.effort === undefined
     ? { mode: "keep" }
     : args.effort === "default"
@@ -200,6 +248,32 @@ async function select(
     notices: result.notices,
   });
   return EXIT.ok;
+}
+
+/**
+ * Sessions newest first by `updated_at` (RFC 3339); sessions without one
+ * last; ties by session ID.
+ *
+ * @example
+ * ```ts
+ * import { sortByUpdate } from "./browse.ts";
+ * const sorted = sortByUpdate([
+ *   { session_id: "a", updated_at: null },
+ *   { session_id: "b", updated_at: "2026-01-01T00:00:00Z" },
+ *   { session_id: "c", updated_at: "2026-01-01T00:00:00.5Z" },
+ * ]);
+ * console.assert(sorted.map((s) => s.session_id).join() === "c,b,a");
+ * ```
+ */
+export function sortByUpdate<T extends { session_id: string; updated_at: string | null }>(
+  sessions: readonly T[],
+): T[] {
+  const time = (s: T) => s.updated_at === null ? -Infinity : Date.parse(s.updated_at);
+  return [...sessions].sort((a, b) => {
+    const diff = time(b) - time(a);
+    if (diff !== 0 && !Number.isNaN(diff)) return diff;
+    return a.session_id < b.session_id ? -1 : a.session_id > b.session_id ? 1 : 0;
+  });
 }
 
 /** A table cell: control characters (tabs, newlines, ESC) shown as `\uXXXX` escapes. */

@@ -17,7 +17,7 @@ import { loadToolDirs, type PreparedToolDirs, ToolLoadError } from "../host/disc
 import type { ToolInfo } from "../host/define.ts";
 import { ToolExecutor } from "../host/executor.ts";
 import { progressRecord } from "./sources.ts";
-import { isolationOf } from "../host/sandbox/mod.ts";
+import { isolationOf, unenforcedPermissionsWarning } from "../host/sandbox/mod.ts";
 import { RegistryError, ToolRegistry } from "../host/registry.ts";
 import { ToolCallSession } from "../host/session.ts";
 import { ProtocolError } from "../protocol/errors.ts";
@@ -30,7 +30,6 @@ import {
   type ChildHandle,
   onInterrupt,
   runtimeName,
-  SpawnError,
   supportsProcessIsolation,
   writeStderrLine,
   writeTextFile,
@@ -47,6 +46,8 @@ import { closeBackend } from "./shutdown.ts";
 import { StopState } from "./stop.ts";
 import { runTurn } from "./turn.ts";
 import { ToolErrorTally } from "./tool_errors.ts";
+import { sessionOpenFailure } from "./session_hint.ts";
+import { backendStartFailure } from "./agent_errors.ts";
 
 /** Capabilities `run` requires (and sends in `initialize`). */
 export const REQUIRED_CAPABILITIES: readonly string[] = Object.freeze([
@@ -110,7 +111,15 @@ export async function loadRegistry(
 ): Promise<ToolRegistry | null> {
   try {
     const loaded = await loadToolDirs(dirs, prepared === undefined ? {} : { prepared });
-    return ToolRegistry.fromLoaded(loaded, { requiredCapabilities: REQUIRED_CAPABILITIES });
+    const registry = ToolRegistry.fromLoaded(loaded, {
+      requiredCapabilities: REQUIRED_CAPABILITIES,
+    });
+    // Without a process sandbox (Node.js) declared permissions are not enforced: say so once.
+    const warning = supportsProcessIsolation()
+      ? null
+      : unenforcedPermissionsWarning(registry.tools.map((entry) => entry.tool), runtimeName());
+    if (warning !== null) writeStderrLine(warning);
+    return registry;
   } catch (error) {
     if (error instanceof ToolLoadError || error instanceof RegistryError) {
       writeStderrLine(`magi-tools: ${error.message}`);
@@ -277,12 +286,10 @@ export class HostRun {
       return EXIT.usage;
     }
     if (start.child === undefined) {
-      const error = start.error;
-      // Only the command's basename (the command line may hold secrets), as host.ready does.
-      const reason = error instanceof SpawnError && error.cause !== undefined
-        ? `: ${osReason(error.cause)}`
-        : "";
-      const message = `Cannot start the backend command: ${options.agent.label}${reason}`;
+      // Only the command's basename on stdout (the command line may hold secrets), as
+      // host.ready does; the full command as given on stderr.
+      const { message, stderrLine } = backendStartFailure(options.agent, start.error);
+      writeStderrLine(stderrLine);
       options.writer.emit({
         type: "host.error",
         code: "backend_unavailable",
@@ -484,7 +491,7 @@ export class HostRun {
       }
     } catch (error) {
       if (startup.aborted) return this.#stoppedBeforeTurn(writer);
-      throw error;
+      throw (turn.session === undefined ? null : sessionOpenFailure(error, turn.session)) ?? error;
     }
     if (startup.aborted) return this.#stoppedBeforeTurn(writer);
 

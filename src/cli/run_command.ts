@@ -27,6 +27,7 @@ import { discardBackend, startBackend } from "./backend_start.ts";
 import type { RunArgs } from "./args.ts";
 import { UsageError } from "./exit_codes.ts";
 import { checkPrompt } from "./prompt.ts";
+import { checkWritableFile } from "./output_file.ts";
 
 /** A summary writer over the guard's stdout, the only writer that reaches fd 1 while guarded. */
 function summaryWriter(
@@ -93,6 +94,8 @@ export async function runCommand(args: RunArgs): Promise<number> {
     }
     cwd = await realPath(args.cwd);
   }
+  // Before anything starts: a file that cannot be written would lose the answer after the turn.
+  if (args.lastMessage !== undefined) await checkWritableFile(args.lastMessage, "--last-message");
   let terminal: Terminal | null = null;
   if (args.approve === "ask") {
     terminal = openTerminal();

@@ -9,7 +9,7 @@
 
 import type { ToolInfo } from "../host/define.ts";
 import { formatToolPermissions, toolSandboxInfo } from "../host/sandbox/mod.ts";
-import { writeStdout } from "../runtime/mod.ts";
+import { supportsProcessIsolation, writeStdout } from "../runtime/mod.ts";
 import { resolveAgentCommand } from "./agent.ts";
 import type { ToolsArgs } from "./args.ts";
 import { cliDenoFlags } from "./deno_flags.ts";
@@ -44,13 +44,14 @@ export async function toolsCommand(args: ToolsArgs): Promise<number> {
     return EXIT.ok;
   }
   const budget = registry.budget();
+  const processIsolation = supportsProcessIsolation();
   const lines: string[] = [];
   for (const entry of registry.tools) {
     const d = entry.definition;
     lines.push(
       `${d.name}\t${d.effect}\t${entry.definitionBytes} bytes\t${entry.file}\t${entry.toolId}\t${
         entry.source.kind === "module"
-          ? formatToolPermissions(entry.tool as ToolInfo)
+          ? formatToolPermissions(entry.tool as ToolInfo, { processIsolation })
           : `external (${entry.source.kind} server ${entry.source.name})`
       }`,
     );

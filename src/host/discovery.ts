@@ -33,7 +33,8 @@ import {
 } from "./sandbox/description.ts";
 import type { DescribeOptions } from "./sandbox/describe_client.ts";
 import type { DescribeResult } from "./sandbox/describe.ts";
-import { supportsProcessIsolation } from "../runtime/mod.ts";
+import { type RuntimeName, runtimeName, supportsProcessIsolation } from "../runtime/mod.ts";
+import { NO_DEFAULT_EXPORT, NOT_A_TOOL } from "./load_reasons.ts";
 
 export type { AnyTool, DescribedTool };
 
@@ -141,7 +142,10 @@ export async function loadToolDirs(
     const { tool, url } = outcome;
     const earlier = fileOfName.get(tool.name);
     if (earlier !== undefined) {
-      throw new ToolLoadError(file, `tool name ${tool.name} is already defined in ${earlier}`);
+      const reason = `tool name ${tool.name} is already defined in ${earlier}`;
+      throw new ToolLoadError(file, reason, {
+        message: `Duplicate tool name: ${tool.name} in ${earlier} and ${file}; rename one of them`,
+      });
     }
     fileOfName.set(tool.name, file);
     loaded.push(Object.freeze({ tool, file, url }));
@@ -250,13 +254,32 @@ async function importTool(file: string, url: string): Promise<Tool> {
   try {
     module = await import(url);
   } catch (error) {
-    throw new ToolLoadError(file, describe(error), { cause: error });
+    const hint = typeScriptOnNode(file, runtimeName());
+    throw new ToolLoadError(file, hint ?? describe(error), {
+      cause: error,
+      ...(hint === null ? {} : { message: `Tool module failed to load: ${file}: ${hint}` }),
+    });
   }
-  if (!("default" in module)) throw new ToolLoadError(file, "no default export");
-  if (!isTool(module.default)) {
-    throw new ToolLoadError(file, "default export is not a defineTool() result");
-  }
+  if (!("default" in module)) throw new ToolLoadError(file, NO_DEFAULT_EXPORT);
+  if (!isTool(module.default)) throw new ToolLoadError(file, NOT_A_TOOL);
   return module.default;
+}
+
+/**
+ * Why a TypeScript tool module cannot load on Node.js (which imports only
+ * JavaScript tool modules), or null for a `.js`/`.mjs` file or another runtime.
+ *
+ * @example
+ * ```ts
+ * import { typeScriptOnNode } from "./discovery.ts";
+ * console.assert(typeScriptOnNode("tools/a.ts", "node")?.includes(".mjs"));
+ * console.assert(typeScriptOnNode("tools/a.ts", "deno") === null);
+ * ```
+ */
+export function typeScriptOnNode(file: string, runtime: RuntimeName): string | null {
+  if (runtime !== "node" || !/\.m?ts$/.test(file)) return null;
+  return "Node.js loads tool modules as JavaScript: compile this TypeScript module to .js or .mjs " +
+    "(or run the tools under Deno)";
 }
 
 function describe(error: unknown): string {

@@ -49,6 +49,7 @@ import { formatIssues, truncateText } from "./_text.ts";
 import { Slots } from "./_slots.ts";
 import { SharedDeadlines } from "./_deadlines.ts";
 import { permissionDeniedText } from "./sandbox/channel.ts";
+import { denialLine } from "./sandbox/denial.ts";
 import { LogBuffer, type ToolLog } from "./sandbox/log_buffer.ts";
 import { isolationOf } from "./sandbox/permissions.ts";
 import type { IsolatedOutcome, ProcessRunner } from "./sandbox/process_runner.ts";
@@ -459,7 +460,7 @@ export class ToolExecutor {
       clearTimeout(timeoutTimer);
     }
     if (!log.empty) this.#deliverLog(log.toLog(call.callId, entry.tool.name));
-    return settledOf(entry.tool, outcome, this.#limits.result_bytes);
+    return settledOf(entry, outcome, this.#limits.result_bytes);
   }
 
   #deliverLog(log: ToolLog): void {
@@ -558,7 +559,12 @@ function crashed(why: string): Answer {
 }
 
 /** An isolated call's outcome as the executor's {@link Settled}. */
-function settledOf(tool: ToolInfo, outcome: IsolatedOutcome, resultBytes: number): Settled {
+function settledOf(
+  entry: RegisteredTool,
+  outcome: IsolatedOutcome,
+  resultBytes: number,
+): Settled {
+  const tool = entry.tool;
   switch (outcome.kind) {
     case "killed":
       return outcome;
@@ -586,8 +592,13 @@ function settledOf(tool: ToolInfo, outcome: IsolatedOutcome, resultBytes: number
     case "thrown":
     case "crashed":
       if (outcome.permission !== undefined) {
-        // Logged by kind only: the denied path, host or variable is not repeated anywhere.
-        console.error(`Tool ${tool.name} was denied ${outcome.permission} access`);
+        // stderr names what was denied and the fix; the model sees the kind only.
+        console.error(
+          denialLine(
+            { name: tool.name, file: entry.file, permission: outcome.permission },
+            outcome.message,
+          ),
+        );
         const answer: Answer = {
           outcome: "error",
           errorCode: "permission_denied",

@@ -32,6 +32,7 @@ import { isTool } from "./define.ts";
 import type { LoadedTool } from "./discovery.ts";
 import { type ExternalTool, isExternalTool } from "./external.ts";
 import { type AnyTool, inputSchemaOf } from "./sandbox/description.ts";
+import { RESERVED_TOOL_NAMES } from "./reserved_names.ts";
 
 /**
  * Where a registered tool comes from: a tool module (`name` is its file as
@@ -100,6 +101,12 @@ export interface RegistryOptions {
    * break fails with the tool, its source, the bound and the fix.
    */
   readonly external?: readonly ExternalTool[];
+  /**
+   * Names the backend reserves for its built-in tools; default
+   * {@link RESERVED_TOOL_NAMES} (`magi-code`'s). A tool with one of them is
+   * rejected here instead of failing the backend's `initialize`.
+   */
+  readonly reservedNames?: readonly string[];
 }
 
 const PLACEHOLDER_ID = "x".repeat(ID_BYTES);
@@ -124,7 +131,7 @@ export class ToolRegistry {
   /**
    * Build and check the registry.
    *
-   * @throws {RegistryError} on too many tools, a duplicate name, a schema
+   * @throws {RegistryError} on too many tools, a reserved or duplicate name, a schema
    * that cannot be converted or breaks a bound, any definition the wire
    * schema rejects, or an `initialize` request over the input frame (the
    * message says by how many bytes and lists each tool's cost, largest first).
@@ -173,9 +180,17 @@ export class ToolRegistry {
         }${external ? `; fix: ${EXTERNAL_FIX}` : ""}`,
       );
     }
+    const reserved = options.reservedNames ?? RESERVED_TOOL_NAMES;
     const seen = new Map<string, string>();
     const tools = all.map((entry) => {
       const { tool, file, source } = entry;
+      if (reserved.includes(tool.name)) {
+        throw new RegistryError(
+          `Tool name ${tool.name} is reserved for a backend built-in tool: ${file}; rename the tool (reserved names: ${
+            reserved.join(", ")
+          })`,
+        );
+      }
       const earlier = seen.get(tool.name);
       if (earlier !== undefined) {
         throw new RegistryError(`Duplicate tool name: ${tool.name} in ${earlier} and ${file}`);

@@ -3,7 +3,9 @@
  *
  * Launch checks come first (exactly `serve --stdio`, stdin and stdout both pipes); an
  * invalid launch prints one line on stderr and exits 2 before any side effect. At
- * runtime stdout carries protocol bytes only and nothing is written to stderr.
+ * runtime stdout carries protocol bytes only; stderr gets at most one line per rejected
+ * startup, naming the settings or scenario file, the JSON path and the reason, before
+ * `configuration_invalid` is answered (`config_errors.ts`).
  *
  * Environment: `MC_HOME` (storage root, default `$HOME/.magi-code`), `MAGI_SCENARIO`
  * (scenario file, overrides settings), `MAGI_BACKEND_SELF_CHECK=1` (validate own output;

@@ -17,7 +17,30 @@ Deno.test("parseCli() parses run options with defaults", () => {
     lastMessage: undefined,
     timeoutMs: undefined,
     stallTimeoutMs: 60_000,
+    failOnToolError: false,
   });
+});
+
+Deno.test("parseCli() takes --fail-on-tool-error", () => {
+  const args = parseCli(["run", "--fail-on-tool-error", "x"]);
+  assert.ok(args.command === "run");
+  assert.equal(args.failOnToolError, true);
+});
+
+Deno.test("parseCli() rejects a malformed --session ID before anything starts", () => {
+  for (const bad of ["has space", "a/b", "x".repeat(65), "é"]) {
+    assert.throws(
+      () => parseCli(["run", "--session", bad, "x"]),
+      (e) =>
+        e instanceof UsageError &&
+        e.message ===
+          `Option --session is not a session ID (1 to 64 of A-Z a-z 0-9 _ -): ${
+            JSON.stringify(bad)
+          }`,
+    );
+  }
+  const ok = parseCli(["run", "--session", "Ab_9-z", "x"]);
+  assert.ok(ok.command === "run" && ok.session === "Ab_9-z");
 });
 
 Deno.test("parseCli() converts --stall-timeout to ms; 0 disables the probe", () => {

@@ -42,6 +42,9 @@ const BAD: [string[], RegExp][] = [
   [["history", "a", "b"], /Unexpected argument: b/],
   [["sessions", "--session", "s"], /session/],
   [["history", "s", "--table"], /table/],
+  [["history", "../x"], /SESSION is not a session ID/],
+  [["models", "--session", "a b"], /--session is not a session ID/],
+  [["select", "p", "m", "--session", "a;b"], /--session is not a session ID/],
 ];
 
 for (const [argv, message] of BAD) {

@@ -2,7 +2,12 @@ import assert from "node:assert/strict";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { isToolModuleName, loadToolDirs, ToolLoadError } from "../../src/host/discovery.ts";
+import {
+  isToolModuleName,
+  loadToolDirs,
+  ToolLoadError,
+  typeScriptOnNode,
+} from "../../src/host/discovery.ts";
 
 const FIXTURES = "tests/host/fixtures";
 const fixture = (name: string) => join(FIXTURES, name);
@@ -61,17 +66,17 @@ Deno.test("loadToolDirs() rejects a module without a default export", async () =
   const error = await loadError([fixture("no_default")]);
   assert.equal(
     error.message,
-    "Tool module failed to load: tests/host/fixtures/no_default/tool.ts: no default export",
+    "Tool module failed to load: tests/host/fixtures/no_default/tool.ts: no default export: a tool module must `export default defineTool({ ... })`",
   );
   assert.equal(error.file, "tests/host/fixtures/no_default/tool.ts");
-  assert.equal(error.reason, "no default export");
+  assert.match(error.reason, /^no default export: .*export default defineTool/);
 });
 
 Deno.test("loadToolDirs() rejects a default export that is not a defineTool() result", async () => {
   const error = await loadError([fixture("not_tool")]);
   assert.equal(
     error.message,
-    "Tool module failed to load: tests/host/fixtures/not_tool/tool.ts: default export is not a defineTool() result",
+    "Tool module failed to load: tests/host/fixtures/not_tool/tool.ts: default export is not a defineTool() result: use `export default defineTool({ ... })`",
   );
 });
 
@@ -99,7 +104,7 @@ Deno.test("loadToolDirs() rejects a tool name used by two files, naming both", a
   const error = await loadError([fixture("duplicate")]);
   assert.equal(
     error.message,
-    "Tool module failed to load: tests/host/fixtures/duplicate/b.ts: tool name twin is already defined in tests/host/fixtures/duplicate/a.ts",
+    "Duplicate tool name: twin in tests/host/fixtures/duplicate/a.ts and tests/host/fixtures/duplicate/b.ts; rename one of them",
   );
 });
 
@@ -121,8 +126,18 @@ Deno.test("loadToolDirs() imports modules concurrently but reports the first fai
     await writeFile(join(dir, "c_broken.ts"), "export default defineTool({ name: \n");
     const error = await loadError([dir]);
     assert.equal(error.file, join(dir, "a_missing_default.ts"));
-    assert.equal(error.reason, "no default export");
+    assert.match(error.reason, /^no default export/);
   } finally {
     await rm(dir, { recursive: true });
   }
+});
+
+Deno.test("typeScriptOnNode() tells Node.js users a .ts tool module needs .js or .mjs", () => {
+  for (const file of ["tools/a.ts", "tools/a.mts"]) {
+    const reason = typeScriptOnNode(file, "node");
+    assert.match(reason ?? "", /Node\.js loads tool modules as JavaScript: .*\.js or \.mjs/);
+  }
+  assert.equal(typeScriptOnNode("tools/a.mjs", "node"), null);
+  assert.equal(typeScriptOnNode("tools/a.js", "node"), null);
+  assert.equal(typeScriptOnNode("tools/a.ts", "deno"), null);
 });

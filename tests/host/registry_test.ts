@@ -5,6 +5,8 @@ import type { JsonObject } from "../../src/protocol/json.ts";
 import { defineTool, type Tool } from "../../src/host/define.ts";
 import type { LoadedTool } from "../../src/host/discovery.ts";
 import { RegistryError, ToolRegistry } from "../../src/host/registry.ts";
+import { RESERVED_TOOL_NAMES } from "../../src/host/reserved_names.ts";
+import { BUILTIN_TOOL_NAMES } from "../../src/reference_backend/client_tools/builtins.ts";
 
 function tool(name: string, input: z.ZodObject = z.object({ text: z.string() }), extra = {}): Tool {
   return defineTool({
@@ -104,6 +106,41 @@ for (const [what, input, reason] of unconvertible) {
     assert.match(error.message, reason);
   });
 }
+
+Deno.test("ToolRegistry.fromLoaded() lists every field zod cannot convert, not only the first", () => {
+  const input = z.object({
+    ok: z.string(),
+    when: z.date(),
+    count: z.bigint().optional(),
+    nested: z.object({ at: z.date(), fine: z.number() }),
+    tags: z.array(z.bigint()),
+  });
+  const error = registryError(() => ToolRegistry.fromLoaded(loaded(tool("bad", input))));
+  assert.equal(
+    error.message,
+    "Tool input schema cannot be converted to JSON Schema: bad (tools/bad.ts): " +
+      "when: Date cannot be represented in JSON Schema; " +
+      "count: BigInt cannot be represented in JSON Schema; " +
+      "nested.at: Date cannot be represented in JSON Schema; " +
+      "tags[]: BigInt cannot be represented in JSON Schema",
+  );
+});
+
+Deno.test("ToolRegistry.fromLoaded() rejects a backend built-in's name, with the reserved list", () => {
+  const error = registryError(() => ToolRegistry.fromLoaded(loaded(tool("ok"), tool("shell"))));
+  assert.equal(
+    error.message,
+    "Tool name shell is reserved for a backend built-in tool: tools/shell.ts; rename the tool " +
+      "(reserved names: shell, edit, apply_patch, builtin_search)",
+  );
+  // Another backend's list: the option replaces the default.
+  const registry = ToolRegistry.fromLoaded(loaded(tool("shell")), { reservedNames: ["other"] });
+  assert.equal(registry.tools.length, 1);
+});
+
+Deno.test("RESERVED_TOOL_NAMES are the reference backend's built-in tool names", () => {
+  assert.deepEqual([...RESERVED_TOOL_NAMES].sort(), [...BUILTIN_TOOL_NAMES].sort());
+});
 
 Deno.test("ToolRegistry.fromLoaded() rejects a schema whose root is not an object", () => {
   const input = z.object({}).meta({ type: "string" } as never);

@@ -48,6 +48,22 @@ export default defineTool({
 });
 `;
 
+const GUARDED_TOOL = `import { z } from "zod";
+import { defineTool } from "@magi/tools";
+
+export default defineTool({
+  name: "weather",
+  description: "Fetch the weather from a local API.",
+  input: z.strictObject({}),
+  effect: "read",
+  permissions: { net: ["127.0.0.1:8799"] },
+  run: () => "sunny",
+});
+`;
+
+const TS_TOOL = `export default 1 as number;
+`;
+
 const LIBRARY_CHECK = `import { defineTool, LIMITS, SummaryRecordSchema } from "@magi/tools";
 import { main } from "@magi/tools/cli";
 import { z } from "zod";
@@ -218,6 +234,48 @@ export async function smokeTest(options: SmokeOptions): Promise<SmokeReport> {
       `without a backend: exit ${noAgent.code}, stdout ${JSON.stringify(noAgent.stdout)}, stderr ${
         JSON.stringify(noAgent.stderr)
       }`,
+      [],
+    );
+    // tools on Node.js: no sandbox is shown that is not there, and declared permissions get
+    // one warning on stderr.
+    await Deno.mkdir(join(app, "guarded"));
+    await Deno.writeTextFile(join(app, "guarded", "weather.mjs"), GUARDED_TOOL);
+    const listing = await run("node", [
+      "node_modules/.bin/magi-tools",
+      "tools",
+      "--tools",
+      "guarded",
+    ], {
+      cwd: app,
+      env: { NO_COLOR: "1" },
+    });
+    expect(
+      listing.code === 0 &&
+        /\tinline \(permissions not enforced on Node\.js\); net=127\.0\.0\.1:8799$/m.test(
+          listing.stdout,
+        ) &&
+        listing.stderr.split("\n").filter((line) => line.includes("are not enforced")).length === 1,
+      `tools under Node.js: exit ${listing.code}, stdout ${
+        JSON.stringify(listing.stdout)
+      }, stderr ${JSON.stringify(listing.stderr)}`,
+      [],
+    );
+    // A TypeScript tool module on Node.js: the error says Node needs .js/.mjs.
+    await Deno.mkdir(join(app, "ts_tools"));
+    await Deno.writeTextFile(join(app, "ts_tools", "typed.ts"), TS_TOOL);
+    const typed = await run("node", [
+      "node_modules/.bin/magi-tools",
+      "tools",
+      "--tools",
+      "ts_tools",
+    ], {
+      cwd: app,
+      env: { NO_COLOR: "1" },
+    });
+    expect(
+      typed.code === 2 &&
+        /typed\.ts: Node\.js loads tool modules as JavaScript: .*\.mjs/.test(typed.stderr),
+      `a .ts tool under Node.js: exit ${typed.code}, stderr ${JSON.stringify(typed.stderr)}`,
       [],
     );
     return { code: result.code, records, nodeVersion };

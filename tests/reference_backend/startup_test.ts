@@ -36,18 +36,28 @@ Deno.test("mergeLayers() lets project settings override global ones", () => {
   assert.deepEqual(merged.settings.enabledMcpServers, []);
 });
 
-const BAD_SETTINGS: [string, unknown][] = [
-  ["a non-string provider", { provider: 1 }],
-  ["an empty model", { model: "" }],
-  ["providers not an object", { providers: [] }],
-  ["a non-boolean enabled", { mcp: { servers: { a: { enabled: "yes" } } } }],
+const BAD_SETTINGS: [string, unknown, string][] = [
+  ["a non-string provider", { provider: 1 }, "$.provider: must be a non-empty string"],
+  ["an empty model", { model: "" }, "$.model: must be a non-empty string"],
+  ["providers not an object", { providers: [] }, "$.providers: must be an object"],
+  [
+    "a non-boolean enabled",
+    { mcp: { servers: { "my server": { enabled: "yes" } } } },
+    '$.mcp.servers["my server"].enabled: must be true or false',
+  ],
 ];
-for (const [name, value] of BAD_SETTINGS) {
-  Deno.test(`mergeLayers() rejects ${name}`, () => {
-    assert.deepEqual(mergeLayers([{ dir: "/", value: value as Record<string, unknown> }]), {
-      ok: false,
-      code: "configuration_invalid",
-    });
+for (const [name, value, reason] of BAD_SETTINGS) {
+  Deno.test(`mergeLayers() rejects ${name}, naming the file and JSON path`, () => {
+    const merged = mergeLayers([
+      { dir: "/p", value: value as Record<string, unknown>, file: "/p/settings.json" },
+    ]);
+    assert.equal(merged.ok, false);
+    assert.ok(!merged.ok);
+    assert.equal(merged.code, "configuration_invalid");
+    assert.ok(
+      merged.reason.startsWith(`settings /p/settings.json: ${reason}`),
+      merged.reason,
+    );
   });
 }
 

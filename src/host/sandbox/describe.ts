@@ -10,6 +10,7 @@
  */
 
 import { isTool } from "../define.ts";
+import { NO_DEFAULT_EXPORT, NOT_A_TOOL } from "../load_reasons.ts";
 import { deniedPermission } from "./channel.ts";
 import { describeTool, type ToolDescription } from "./description.ts";
 import { takeChannel } from "./describe_setup.ts";
@@ -45,10 +46,8 @@ async function describeModule(url: string): Promise<DescribeResult> {
       ...(permission === undefined ? {} : { permission }),
     };
   }
-  if (!("default" in module)) return { ok: false, reason: "no default export" };
-  if (!isTool(module.default)) {
-    return { ok: false, reason: "default export is not a defineTool() result" };
-  }
+  if (!("default" in module)) return { ok: false, reason: NO_DEFAULT_EXPORT };
+  if (!isTool(module.default)) return { ok: false, reason: NOT_A_TOOL };
   return { ok: true, tool: describeTool(module.default) };
 }
 

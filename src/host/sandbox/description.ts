@@ -52,12 +52,87 @@ export function isDescribedTool(tool: unknown): tool is DescribedTool {
     (tool as Record<PropertyKey, unknown>)[DESCRIBED_MARK] === true;
 }
 
-/** The input schema of a zod object schema as JSON Schema, or the conversion error. */
+/**
+ * The input schema of a zod object schema as JSON Schema, or the conversion
+ * error: every field at fault with its path and zod's reason
+ * (`when: Date cannot be represented in JSON Schema; tags[]: …`).
+ */
 export function inputSchemaOf(input: z.ZodObject): InputSchemaResult {
   try {
-    return { schema: { ...z.toJSONSchema(input, { target: "draft-2020-12", io: "input" }) } };
+    return { schema: toJsonSchema(input) };
   } catch (error) {
-    return { error: error instanceof Error ? error.message : String(error) };
+    const faults = schemaFaults(input, "");
+    return {
+      error: faults.length > 0
+        ? faults.map(({ path, reason }) => `${path}: ${reason}`).join("; ")
+        : messageOf(error),
+    };
+  }
+}
+
+function toJsonSchema(schema: z.core.$ZodType): Record<string, unknown> {
+  return { ...z.toJSONSchema(schema, { target: "draft-2020-12", io: "input" }) };
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Zod 4's definition fields the fault search follows (any copy of zod 4). */
+interface ZodDef {
+  readonly type?: unknown;
+  readonly shape?: Record<string, z.core.$ZodType>;
+  readonly element?: z.core.$ZodType;
+  readonly innerType?: z.core.$ZodType;
+  readonly in?: z.core.$ZodType;
+  readonly options?: readonly z.core.$ZodType[];
+  readonly valueType?: z.core.$ZodType;
+}
+
+/** The sub-schemas of `schema` with the path suffix each is reached by. */
+function childrenOf(schema: z.core.$ZodType, path: string): [string, z.core.$ZodType][] {
+  const def = (schema as { _zod?: { def?: ZodDef } })._zod?.def;
+  if (def === undefined) return [];
+  const dot = path === "" ? "" : `${path}.`;
+  if (def.shape !== undefined && def.type === "object") {
+    return Object.entries(def.shape).map(([key, value]) => [`${dot}${key}`, value]);
+  }
+  if (def.type === "array" && def.element !== undefined) return [[`${path}[]`, def.element]];
+  if (def.type === "record" && def.valueType !== undefined) {
+    return [[`${path}{}`, def.valueType]];
+  }
+  if (def.type === "union" && def.options !== undefined) {
+    return def.options.map((option) => [path, option]);
+  }
+  if (def.type === "pipe" && def.in !== undefined) return [[path, def.in]];
+  if (def.innerType !== undefined) return [[path, def.innerType]];
+  return [];
+}
+
+/** Every innermost sub-schema of `schema` that zod cannot convert, with its path. */
+function schemaFaults(
+  schema: z.core.$ZodType,
+  path: string,
+  depth = 0,
+): { path: string; reason: string }[] {
+  try {
+    toJsonSchema(schema);
+    return [];
+  } catch (error) {
+    const below = depth < 32
+      ? childrenOf(schema, path).flatMap(([sub, child]) => schemaFaults(child, sub, depth + 1))
+      : [];
+    if (below.length > 0) {
+      // The same field reached through several union options is named once.
+      const seen = new Set<string>();
+      return below.filter((fault) => {
+        const key = `${fault.path}\u0000${fault.reason}`;
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      });
+    }
+    return [{ path: path === "" ? "(root)" : path, reason: messageOf(error) }];
   }
 }
 

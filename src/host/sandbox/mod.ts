@@ -11,6 +11,7 @@ import { denoFlagsForHost, type HostFlagOptions, type ToolSet } from "./permissi
 
 export {
   denoFlagsForHost,
+  type FormatPermissionsOptions,
   formatToolPermissions,
   type HostFlagOptions,
   isolationOf,
@@ -20,6 +21,7 @@ export {
   type ToolSandboxInfo,
   toolSandboxInfo,
   type ToolSet,
+  unenforcedPermissionsWarning,
 } from "./permissions.ts";
 export type { ToolLog } from "./log_buffer.ts";
 

@@ -154,18 +154,60 @@ export function toolSandboxInfo(tool: ToolInfo): ToolSandboxInfo {
   return { isolation: isolationOf(tool), memoryMb: tool.memoryMb ?? null, permissions };
 }
 
+/** Options of {@link formatToolPermissions}. */
+export interface FormatPermissionsOptions {
+  /**
+   * Whether the runtime runs tools in sandboxed processes; default true
+   * (Deno). False (Node.js): every tool runs inline and its permissions are
+   * not enforced, which the line says.
+   */
+  readonly processIsolation?: boolean;
+}
+
 /**
  * One line for the `tools` listing, e.g.
- * `process, memory 128 MiB; read=.; net=127.0.0.1:8765` or
- * `inline (host permissions); no permissions`.
+ * `process, memory 128 MiB; read=.; net=127.0.0.1:8765`,
+ * `inline (host permissions); no permissions`, or on Node.js (no process
+ * sandbox) `inline (permissions not enforced on Node.js); net=127.0.0.1:8765`.
  */
-export function formatToolPermissions(tool: ToolInfo): string {
+export function formatToolPermissions(
+  tool: ToolInfo,
+  options: FormatPermissionsOptions = {},
+): string {
   const info = toolSandboxInfo(tool);
-  const where = info.isolation === "inline"
+  const where = options.processIsolation === false
+    ? "inline (permissions not enforced on Node.js)"
+    : info.isolation === "inline"
     ? "inline (host permissions)"
     : `process${info.memoryMb === null ? "" : `, memory ${info.memoryMb} MiB`}`;
   const grants = Object.entries(info.permissions).map(([name, grant]) =>
     grant === true ? `${name}=all` : `${name}=${grant.join(",")}`
   );
   return `${where}; ${grants.length === 0 ? "no permissions" : grants.join("; ")}`;
+}
+
+/**
+ * The one stderr warning for tools that declare permissions where nothing
+ * enforces them (Node.js), or null when none does.
+ *
+ * @example
+ * ```ts
+ * import { unenforcedPermissionsWarning } from "./permissions.ts";
+ * const tools = [{ name: "weather", description: "", effect: "read" as const,
+ *   permissions: { net: ["127.0.0.1:8799"] } }];
+ * console.assert(unenforcedPermissionsWarning(tools, "node")?.includes("weather"));
+ * ```
+ */
+export function unenforcedPermissionsWarning(
+  tools: readonly ToolInfo[],
+  runtime: string,
+): string | null {
+  const names = tools.filter((tool) => Object.keys(toolSandboxInfo(tool).permissions).length > 0)
+    .map((tool) => tool.name);
+  if (names.length === 0) return null;
+  return `magi-tools: on ${
+    runtime === "node" ? "Node.js" : runtime
+  } every tool runs inline in the host process: the declared permissions of ${
+    names.join(", ")
+  } are not enforced (run under Deno for the process sandbox)`;
 }

@@ -30,6 +30,7 @@
 import { parse, type ParseError } from "jsonc-parser";
 import { z } from "zod";
 import { BUILTIN_TOOL_NAMES } from "../client_tools/builtins.ts";
+import { issueReason, reportConfigError, syntaxReason } from "../startup/config_errors.ts";
 
 /** Largest scenario file, bytes. */
 export const SCENARIO_FILE_BYTES = 4_194_304;
@@ -131,17 +132,23 @@ export function parseScenario(
 ): { ok: true; scenario: Scenario } | { ok: false; reason: string } {
   const errors: ParseError[] = [];
   const raw: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
-  if (errors.length > 0) return { ok: false, reason: "Scenario is not valid JSONC" };
-  const parsed = ScenarioSchema.safeParse(raw);
-  if (!parsed.success) {
-    return { ok: false, reason: `Scenario is malformed: ${parsed.error.message}` };
+  if (errors.length > 0) {
+    return { ok: false, reason: `not valid JSONC: ${syntaxReason(text, errors)}` };
   }
+  const parsed = ScenarioSchema.safeParse(raw);
+  if (!parsed.success) return { ok: false, reason: issueReason(parsed.error.issues) };
   const turns: ScenarioTurn[] = [];
-  for (const turn of parsed.data.turns) {
+  for (const [t, turn] of parsed.data.turns.entries()) {
     const steps: Step[] = [];
-    for (const step of turn.steps) {
+    for (const [s, step] of turn.steps.entries()) {
       const converted = convertStep(step);
-      if (converted === null) return { ok: false, reason: "Scenario say text is too large" };
+      if (converted === null) {
+        return {
+          ok: false,
+          reason:
+            `$.turns[${t}].steps[${s}]: say text × repeat exceeds ${SAY_EXPANDED_BYTES} bytes`,
+        };
+      }
       steps.push(converted);
     }
     turns.push({ match: turn.match ?? null, steps });
@@ -149,20 +156,50 @@ export function parseScenario(
   return { ok: true, scenario: { turns } };
 }
 
-/** Read and parse a scenario file. */
+/**
+ * Read and parse a scenario file. On failure `reason` names the file, the
+ * JSON path and why (`scenario /x/s.jsonc: $.turns[0].steps[1].call.tool: …`),
+ * and `report` (default: one line on stderr) is called with it.
+ */
 export async function loadScenario(
   path: string,
+  report: (line: string) => void = reportConfigError,
 ): Promise<{ ok: true; scenario: Scenario } | { ok: false; reason: string }> {
+  const result = await readScenario(path);
+  if (!result.ok) {
+    const reason = `scenario ${path}: ${result.reason}`;
+    report(reason);
+    return { ok: false, reason };
+  }
+  return result;
+}
+
+async function readScenario(
+  path: string,
+): Promise<{ ok: true; scenario: Scenario } | { ok: false; reason: string }> {
+  let bytes: Uint8Array;
   try {
     const info = await Deno.stat(path);
-    if (!info.isFile || info.size > SCENARIO_FILE_BYTES) {
-      return { ok: false, reason: `Scenario is not a file or too large: ${path}` };
+    if (!info.isFile) return { ok: false, reason: "$: not a file" };
+    if (info.size > SCENARIO_FILE_BYTES) {
+      return { ok: false, reason: `$: larger than ${SCENARIO_FILE_BYTES} bytes` };
     }
-    const text = new TextDecoder("utf-8", { fatal: true }).decode(await Deno.readFile(path));
-    return parseScenario(text);
-  } catch {
-    return { ok: false, reason: `Scenario cannot be read: ${path}` };
+    bytes = await Deno.readFile(path);
+  } catch (error) {
+    const why = error instanceof Deno.errors.NotFound
+      ? "no such file"
+      : error instanceof Error
+      ? error.message
+      : String(error);
+    return { ok: false, reason: `$: cannot be read: ${why}` };
   }
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return { ok: false, reason: "$: not valid UTF-8" };
+  }
+  return parseScenario(text);
 }
 
 /** The scripted turn for `prompt`, or null when the default planner should run. */

@@ -17,6 +17,7 @@
  */
 
 import { parse, type ParseError } from "jsonc-parser";
+import { jsonPath, reportConfigError, syntaxReason } from "./config_errors.ts";
 
 /** The admitted settings snapshot. */
 export interface Settings {
@@ -35,14 +36,24 @@ export interface Settings {
 /** Settings loading outcome. */
 export type SettingsResult =
   | { ok: true; settings: Settings }
-  | { ok: false; code: "configuration_invalid" };
+  | {
+    ok: false;
+    code: "configuration_invalid";
+    /** `settings <file>: <JSON path>: <why>`, for the one stderr line (never the wire). */
+    reason: string;
+  };
 
 /** Largest settings file read, bytes. */
 export const SETTINGS_FILE_BYTES = 1_048_576;
 /** Largest provider/model name, bytes. */
 const NAME_BYTES = 256;
 
-type Layer = { dir: string; value: Record<string, unknown> };
+type Layer = {
+  dir: string;
+  value: Record<string, unknown>;
+  /** The settings file, for error reasons; default `<dir>/settings.json`. */
+  file?: string;
+};
 
 /** Parse one JSONC settings text into an object, or null when malformed. */
 export function parseSettingsText(text: string): Record<string, unknown> | null {
@@ -52,59 +63,91 @@ export function parseSettingsText(text: string): Record<string, unknown> | null 
   return value;
 }
 
-/** Load, merge and validate global then project settings. Missing files count as empty. */
+/**
+ * Load, merge and validate global then project settings. Missing files count
+ * as empty. A rejection's `reason` (file, JSON path, why) is passed to
+ * `report` (default: one line on stderr).
+ */
 export async function loadSettings(
   paths: { global: string; project: string },
+  report: (line: string) => void = reportConfigError,
 ): Promise<SettingsResult> {
   const layers: Layer[] = [];
   for (const path of [paths.global, paths.project]) {
     const layer = await readLayer(path);
-    if (layer === "invalid") return { ok: false, code: "configuration_invalid" };
-    if (layer !== null) layers.push(layer);
+    if (typeof layer === "string") {
+      const reason = `settings ${path}: ${layer}`;
+      report(reason);
+      return { ok: false, code: "configuration_invalid", reason };
+    }
+    if (layer !== null) layers.push({ ...layer, file: path });
   }
-  return mergeLayers(layers);
+  const merged = mergeLayers(layers);
+  if (!merged.ok) report(merged.reason);
+  return merged;
 }
 
 /** Merge settings layers (later wins) and validate the known keys. */
 export function mergeLayers(layers: readonly Layer[]): SettingsResult {
-  const invalid = { ok: false, code: "configuration_invalid" } as const;
+  let file = "";
+  const invalid = (path: string, why: string): SettingsResult => ({
+    ok: false,
+    code: "configuration_invalid",
+    reason: `settings ${file}: ${path}: ${why}`,
+  });
+  const NAME = `a non-empty string of at most ${NAME_BYTES} bytes without control characters`;
   let provider = "scripted";
   let model: string | null = null;
   let scenario: string | null = null;
   const providers: Record<string, Record<string, unknown>> = {};
   const servers = new Map<string, boolean>();
-  for (const { dir, value } of layers) {
+  for (const layer of layers) {
+    const { dir, value } = layer;
+    file = layer.file ?? `${dir}/settings.json`;
     if ("provider" in value) {
-      if (!isName(value.provider)) return invalid;
+      if (!isName(value.provider)) return invalid("$.provider", `must be ${NAME}`);
       provider = value.provider;
     }
     if ("model" in value) {
-      if (!isName(value.model)) return invalid;
+      if (!isName(value.model)) return invalid("$.model", `must be ${NAME}`);
       model = value.model;
     }
     if ("scenario" in value) {
-      if (typeof value.scenario !== "string" || value.scenario === "") return invalid;
+      if (typeof value.scenario !== "string" || value.scenario === "") {
+        return invalid("$.scenario", "must be a non-empty path");
+      }
       scenario = resolvePath(dir, value.scenario);
     }
     if ("providers" in value) {
-      if (!isObject(value.providers)) return invalid;
+      if (!isObject(value.providers)) return invalid("$.providers", "must be an object");
       for (const [name, entry] of Object.entries(value.providers)) {
-        if (!isObject(entry)) return invalid;
-        if ("api_key_env" in entry && typeof entry.api_key_env !== "string") return invalid;
-        if ("refresh_source" in entry && !isPath(entry.refresh_source)) return invalid;
+        const at = `$.providers${keyPath(name)}`;
+        if (!isObject(entry)) return invalid(at, "must be an object");
+        if ("api_key_env" in entry && typeof entry.api_key_env !== "string") {
+          return invalid(`${at}.api_key_env`, "must be a string");
+        }
+        if ("refresh_source" in entry && !isPath(entry.refresh_source)) {
+          return invalid(`${at}.refresh_source`, "must be a non-empty path");
+        }
         if (name === "catalog" && "enabled" in entry && !isEnabledList(entry.enabled)) {
-          return invalid;
+          return invalid(
+            `${at}.enabled`,
+            'must be a list of "<provider>/<model>" or "<provider>/*" strings',
+          );
         }
         providers[name] = { ...providers[name], ...entry };
       }
     }
     if ("mcp" in value) {
-      if (!isObject(value.mcp)) return invalid;
+      if (!isObject(value.mcp)) return invalid("$.mcp", "must be an object");
       const list = value.mcp.servers ?? {};
-      if (!isObject(list)) return invalid;
+      if (!isObject(list)) return invalid("$.mcp.servers", "must be an object");
       for (const [name, server] of Object.entries(list)) {
-        if (!isObject(server)) return invalid;
-        if ("enabled" in server && typeof server.enabled !== "boolean") return invalid;
+        const at = `$.mcp.servers${keyPath(name)}`;
+        if (!isObject(server)) return invalid(at, "must be an object");
+        if ("enabled" in server && typeof server.enabled !== "boolean") {
+          return invalid(`${at}.enabled`, "must be true or false");
+        }
         servers.set(name, server.enabled !== false);
       }
     }
@@ -113,24 +156,34 @@ export function mergeLayers(layers: readonly Layer[]): SettingsResult {
   return { ok: true, settings: { provider, model, scenario, providers, enabledMcpServers } };
 }
 
-async function readLayer(path: string): Promise<Layer | null | "invalid"> {
+/** A settings file as a layer, null when it does not exist, or why it is invalid. */
+async function readLayer(path: string): Promise<Layer | null | string> {
   let bytes: Uint8Array;
   try {
     const info = await Deno.stat(path);
-    if (!info.isFile || info.size > SETTINGS_FILE_BYTES) return "invalid";
+    if (!info.isFile) return "$: not a file";
+    if (info.size > SETTINGS_FILE_BYTES) return `$: larger than ${SETTINGS_FILE_BYTES} bytes`;
     bytes = await Deno.readFile(path);
   } catch (error) {
-    return error instanceof Deno.errors.NotFound ? null : "invalid";
+    if (error instanceof Deno.errors.NotFound) return null;
+    return `$: cannot be read: ${error instanceof Error ? error.message : String(error)}`;
   }
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
-    return "invalid";
+    return "$: not valid UTF-8";
   }
-  const value = parseSettingsText(text);
-  if (value === null) return "invalid";
+  const errors: ParseError[] = [];
+  const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  if (errors.length > 0) return `not valid JSONC: ${syntaxReason(text, errors)}`;
+  if (!isObject(value)) return "$: must be an object";
   return { dir: path.slice(0, path.lastIndexOf("/")) || "/", value };
+}
+
+/** `.name` or `["odd name"]`, as a JSON path step. */
+function keyPath(name: string): string {
+  return jsonPath([name]).slice(1);
 }
 
 function resolvePath(dir: string, path: string): string {

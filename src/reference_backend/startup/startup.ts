@@ -15,6 +15,7 @@ import { sha256Hex } from "../../protocol/canonical.ts";
 import type { StartupErrorCode } from "../../protocol/errors.ts";
 import { loadScenario, type Scenario } from "../provider/scenario.ts";
 import { loadSettings } from "./settings.ts";
+import { reportConfigError } from "./config_errors.ts";
 
 /** Credential variables of the known non-scripted providers. */
 export const PROVIDER_KEYS: Readonly<Record<string, string>> = {
@@ -92,6 +93,13 @@ export async function runStartup(input: StartupInput): Promise<StartupResult> {
   if (provider !== SCRIPTED_PROVIDER) {
     const defaultKey = PROVIDER_KEYS[provider];
     if (defaultKey === undefined || settings.model === null) {
+      reportConfigError(
+        defaultKey === undefined
+          ? `settings: $.provider: unknown provider ${JSON.stringify(provider)} (known: ${
+            [SCRIPTED_PROVIDER, ...Object.keys(PROVIDER_KEYS)].join(", ")
+          })`
+          : `settings: $.model: provider ${provider} needs a model`,
+      );
       return fail("configuration_invalid", contextId);
     }
     const keyName = settings.providers[provider]?.api_key_env;
