@@ -17,6 +17,7 @@ import { SessionListing } from "../sessions/listing.ts";
 import { OperationSlot } from "./operation_slot.ts";
 import { errorPayload as error, type ResponsePayload } from "../server/outbox.ts";
 import { attachmentOf } from "../sessions/sessions.ts";
+import type { RequestOf } from "../server/dispatch.ts";
 import {
   catalogStatusWork,
   catalogWork,
@@ -58,7 +59,6 @@ export interface SessionWorkerOptions {
 }
 
 type Reply = (payload: ResponsePayload) => void;
-type Params = Record<string, unknown>;
 
 /** The session worker of one child. */
 export class SessionWorker {
@@ -84,36 +84,45 @@ export class SessionWorker {
     return { ...base, catalog: this.#catalog, listing: this.#listing, signal };
   }
 
-  /** Serve request `id` of `method`; `reply` is called exactly once (maybe later). */
-  run(id: string, method: WorkerMethod, params: unknown, reply: Reply): void {
-    const p = params as Params;
-    switch (method) {
+  /** Serve request `id`; `reply` is called exactly once (maybe later). */
+  run(id: string, request: RequestOf<WorkerMethod>, reply: Reply): void {
+    switch (request.method) {
       case "session.create":
-      case "session.open":
-        return this.#schedule(id, reply, (c) => attach(c, method, p));
+        return this.#schedule(id, reply, (c) => attach(c, null));
+      case "session.open": {
+        const sessionId = request.params.session_id;
+        return this.#schedule(id, reply, (c) => attach(c, sessionId));
+      }
       case "history.page":
       case "selection.set": {
-        const attachment = attachmentOf(this.#options.context()?.sessions ?? null, p.session_id);
+        const sessions = this.#options.context()?.sessions ?? null;
+        const attachment = attachmentOf(sessions, request.params.session_id);
         if (typeof attachment === "string") return reply(error(attachment));
-        return this.#schedule(
-          id,
-          reply,
-          (c) =>
-            method === "history.page"
-              ? historyWork(c, attachment, p)
-              : selectWork(c, attachment, p),
-        );
+        if (request.method === "history.page") {
+          const params = request.params;
+          return this.#schedule(id, reply, (c) => historyWork(c, attachment, params));
+        }
+        const params = request.params;
+        return this.#schedule(id, reply, (c) => selectWork(c, attachment, params));
       }
-      case "session.list":
-        return this.#schedule(id, reply, (c) => listWork(c, p));
-      case "session.discover":
-        return this.#schedule(id, reply, (c) => discoverWork(c, p));
-      case "model.catalog":
-        return this.#schedule(id, reply, (c) => catalogWork(c, p));
+      case "session.list": {
+        const params = request.params;
+        return this.#schedule(id, reply, (c) => listWork(c, params));
+      }
+      case "session.discover": {
+        const params = request.params;
+        return this.#schedule(id, reply, (c) => discoverWork(c, params));
+      }
+      case "model.catalog": {
+        const params = request.params;
+        return this.#schedule(id, reply, (c) => catalogWork(c, params));
+      }
       case "model.catalog.status":
         return this.#schedule(id, reply, (c) => catalogStatusWork(c));
-      case "model.refresh":
-        return this.#schedule(id, reply, (c) => refreshWork(c, p));
+      case "model.refresh": {
+        const params = request.params;
+        return this.#schedule(id, reply, (c) => refreshWork(c, params));
+      }
     }
   }
 
@@ -149,17 +158,16 @@ export class SessionWorker {
   }
 }
 
-/** `session.create` / `session.open`, restoring the saved selection of an opened session. */
-async function attach(
-  context: WorkContext,
-  method: "session.create" | "session.open",
-  params: Params,
-): Promise<ResponsePayload> {
+/**
+ * `session.create` (`sessionId` null) / `session.open` of `sessionId`, restoring the saved
+ * selection of an opened session.
+ */
+async function attach(context: WorkContext, sessionId: string | null): Promise<ResponsePayload> {
   const sessions = context.sessions;
   const outcome =
-    await (method === "session.create"
+    await (sessionId === null
       ? sessions.create().then((result) => ({ ok: true as const, result, preferences: null }))
-      : sessions.open(typeof params.session_id === "string" ? params.session_id : "")).catch(
+      : sessions.open(sessionId)).catch(
         () => ({ ok: false as const, code: "session_invalid" as ErrorCode }),
       );
   if (!outcome.ok) return error(outcome.code);
