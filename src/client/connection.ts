@@ -8,6 +8,7 @@
  * @module
  */
 
+import { waitWithin } from "../async/deadline.ts";
 import { isErrorCode, ProtocolError } from "../protocol/errors.ts";
 import { INPUT_FRAME_BYTES, OUTPUT_FRAME_BYTES, REQUEST_IDS } from "../protocol/limits.ts";
 import { encodeFrame } from "../protocol/framing.ts";
@@ -314,16 +315,7 @@ export class AgentConnection {
 
   async #onEnd(): Promise<void> {
     let info: ExitInfo | undefined;
-    if (this.#exited !== undefined) {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      info = await Promise.race([
-        this.#exited,
-        new Promise<undefined>((resolve) => {
-          timer = setTimeout(() => resolve(undefined), this.#exitWaitMs);
-        }),
-      ]);
-      clearTimeout(timer);
-    }
+    if (this.#exited !== undefined) info = await waitWithin(this.#exited, this.#exitWaitMs);
     const error = new BackendExited(info?.code ?? null, info?.signal ?? null);
     this.#fail(error, this.#shutdownAcknowledged && this.#pending.size === 0);
   }

@@ -7,6 +7,7 @@
  * @module
  */
 
+import { settleWithin } from "../../async/deadline.ts";
 import type { ErrorCode } from "../../protocol/errors.ts";
 import { LIMITS } from "../../protocol/limits.ts";
 import type { MethodParams } from "../../protocol/schemas/mod.ts";
@@ -140,12 +141,7 @@ export class Backend {
     this.#run?.cancel("shutdown");
     const done = this.#runDone;
     let finished = true;
-    if (done !== null) {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const timeout = new Promise<false>((r) => timer = setTimeout(() => r(false), waitMs));
-      finished = await Promise.race([done.then(() => true), timeout]);
-      clearTimeout(timer);
-    }
+    if (done !== null) finished = await settleWithin(done, waitMs);
     await this.#sessions?.releaseAll();
     return finished;
   }
