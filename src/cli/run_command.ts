@@ -26,8 +26,7 @@ import { ApprovalDecider } from "./approvals.ts";
 import { discardBackend, startBackend } from "./backend_start.ts";
 import type { RunArgs } from "./args.ts";
 import { UsageError } from "./exit_codes.ts";
-
-const encoder = new TextEncoder();
+import { utf8ByteLength } from "../protocol/utf8.ts";
 
 /** A summary writer over the guard's stdout, the only writer that reaches fd 1 while guarded. */
 function summaryWriter(
@@ -79,8 +78,8 @@ async function readPrompt(args: RunArgs): Promise<string> {
     prompt = prompt.replace(/\r?\n$/, "");
   }
   if (prompt.trim() === "") throw new UsageError("The prompt is blank");
-  // The prompt is at most 4 × PROMPT_BYTES here: encoding it once is cheap.
-  const bytes = encoder.encode(prompt).length;
+  // The prompt is at most 4 × PROMPT_BYTES here: measuring it is cheap.
+  const bytes = utf8ByteLength(prompt);
   if (bytes > PROMPT_BYTES) {
     throw new UsageError(`The prompt exceeds ${PROMPT_BYTES} UTF-8 bytes: ${bytes}`);
   }
