@@ -29,7 +29,7 @@ import {
   type EffortSupport,
   ExplicitEffortSchema,
 } from "../../protocol/schemas/common.ts";
-import { safeName } from "../server/status.ts";
+import { safeName } from "./providers.ts";
 import { utf8ByteLength } from "../../protocol/utf8.ts";
 
 const ModelSchema = z.object({

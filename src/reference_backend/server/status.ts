@@ -7,6 +7,7 @@
 import type { StartupErrorCode } from "../../protocol/errors.ts";
 import type { SelectionObject } from "../catalog/selection_state.ts";
 import type { Runtime } from "../startup/startup.ts";
+import { safeName } from "../catalog/providers.ts";
 
 /** Admission state of the child, as status reports it. */
 export type Admission =
@@ -70,14 +71,4 @@ export function statusObject(admission: Admission, live: LiveState): Record<stri
       };
     }
   }
-}
-
-/**
- * `name`, or null when it looks like a secret (a key prefix or word, or a long unbroken
- * token) — status never echoes something that may be a credential.
- */
-export function safeName(name: string): string | null {
-  if (/(^sk-|api[_-]?key|secret|token|bearer|password)/i.test(name)) return null;
-  if (/[A-Za-z0-9+/=_]{40,}/.test(name)) return null;
-  return name;
 }
