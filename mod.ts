@@ -11,7 +11,7 @@
  * @example Define a tool
  * ```ts
  * import { z } from "zod";
- * import { defineTool } from "./mod.ts";
+ * import { defineTool } from "@magi/tools";
  *
  * export default defineTool({
  *   name: "echo",
@@ -25,7 +25,7 @@
  *
  * @example Talk to a backend with `LocalAgentClient` (here the reference backend)
  * ```ts
- * import { LocalAgentClient } from "./mod.ts";
+ * import { LocalAgentClient } from "@magi/tools";
  *
  * const home = await Deno.makeTempDir();
  * const backend = new Deno.Command(Deno.execPath(), {
@@ -46,7 +46,7 @@
  *
  * @example Bounds and error codes of the protocol
  * ```ts
- * import { isErrorCode, LIMITS } from "./mod.ts";
+ * import { isErrorCode, LIMITS } from "@magi/tools";
  * console.assert(LIMITS.input_frame_bytes === 65_536 && isErrorCode("busy"));
  * ```
  *

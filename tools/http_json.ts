@@ -12,7 +12,7 @@
 
 import process from "node:process";
 import { z } from "zod";
-import { defineTool } from "../src/host/define.ts";
+import { defineTool } from "@magi/tools";
 
 /** Used when `TICKETS_API_URL` is not set. */
 const DEFAULT_BASE_URL = "http://127.0.0.1:8765";

@@ -6,7 +6,7 @@
 
 import { open } from "node:fs/promises";
 import { z } from "zod";
-import { defineTool } from "../src/host/define.ts";
+import { defineTool } from "@magi/tools";
 import { resolveInside } from "./_paths.ts";
 
 /** Default and largest slice, bytes. */

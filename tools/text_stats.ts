@@ -5,7 +5,7 @@
  */
 
 import { z } from "zod";
-import { defineTool } from "../src/host/define.ts";
+import { defineTool } from "@magi/tools";
 
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’_-]*/gu;
 

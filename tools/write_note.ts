@@ -6,7 +6,7 @@
 
 import { appendFile, open, stat } from "node:fs/promises";
 import { z } from "zod";
-import { defineTool } from "../src/host/define.ts";
+import { defineTool } from "@magi/tools";
 import { resolveInside } from "./_paths.ts";
 
 export default defineTool({

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { waitWithin } from "../async/deadline.ts";
 import type { ApprovalRequestedData } from "../protocol/schemas/mod.ts";
 import type { Terminal } from "../runtime/mod.ts";
 import type { ApproveMode } from "./args.ts";
@@ -56,22 +57,14 @@ export class ApprovalDecider {
       )
     );
     this.#chain = asked.catch(() => null);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let onAbort: (() => void) | undefined;
-    const expiry = new Promise<ApprovalDecision>((resolve) => {
-      const expire = () => resolve({ decision: "deny", decidedBy: "expiry" });
-      timer = setTimeout(expire, Math.max(0, data.expires_in_ms - 250));
-      onAbort = expire;
-      if (signal?.aborted) expire();
-      else signal?.addEventListener("abort", onAbort, { once: true });
-    });
     const answered = asked.then((line): ApprovalDecision => ({
       decision: line !== null && /^\s*y(es)?\s*$/i.test(line) ? "allow" : "deny",
       decidedBy: "user",
     }), (): ApprovalDecision => ({ decision: "deny", decidedBy: "user" }));
-    return Promise.race([answered, expiry]).finally(() => {
-      clearTimeout(timer);
-      if (onAbort !== undefined) signal?.removeEventListener("abort", onAbort);
-    });
+    // No answer before the backend's expiry (less a margin) or the run's end: deny by expiry.
+    const expiryMs = data.expires_in_ms - 250;
+    return waitWithin(answered, expiryMs, { signal }).then(
+      (decided): ApprovalDecision => decided ?? { decision: "deny", decidedBy: "expiry" },
+    );
   }
 }

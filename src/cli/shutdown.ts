@@ -5,30 +5,10 @@
  * @module
  */
 
+import { settleWithin } from "../async/deadline.ts";
 import type { LocalAgentClient } from "../client/client.ts";
 import { type ChildHandle, reapChild } from "../runtime/mod.ts";
 import type { StopState } from "./stop.ts";
-
-/** Wait for `promise` at most `ms`, or until `signal` aborts; never rejects. */
-async function settleWithin(
-  promise: Promise<unknown>,
-  ms: number,
-  signal: AbortSignal,
-): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let onAbort: (() => void) | undefined;
-  const stop = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
-    onAbort = () => resolve();
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-  try {
-    await Promise.race([promise.then(() => {}, () => {}), stop]);
-  } finally {
-    clearTimeout(timer);
-    if (onAbort !== undefined) signal.removeEventListener("abort", onAbort);
-  }
-}
 
 /**
  * Shut the backend down and reap it; never throws. Clean path: `shutdown`
@@ -48,10 +28,10 @@ export async function closeBackend(
     const answer = client.shutdown().then(() => {
       acknowledged = true;
     });
-    await settleWithin(answer, SHUTDOWN_ANSWER_MS, hard);
+    await settleWithin(answer, SHUTDOWN_ANSWER_MS, { signal: hard });
     if (acknowledged) {
-      await settleWithin(client.endInput(), DRAIN_MS, hard);
-      await settleWithin(client.done, DRAIN_MS, hard);
+      await settleWithin(client.endInput(), DRAIN_MS, { signal: hard });
+      await settleWithin(client.done, DRAIN_MS, { signal: hard });
     }
   }
   await client.close();

@@ -5,7 +5,6 @@
  * @module
  */
 
-import type { JsonObject } from "../protocol/json.ts";
 import type {
   ApprovalAnswerParams,
   ApprovalAnswerResult,
@@ -52,29 +51,27 @@ export * from "./connection.ts";
 export class LocalAgentClient extends AgentConnection {
   /** `initialize`. */
   initialize(params: InitializeParams, options?: RequestOptions): Promise<InitializeResult> {
-    return this.request("initialize", params as JsonObject, options) as Promise<InitializeResult>;
+    return this.request("initialize", params, options);
   }
 
   /** `status`. */
   status(options?: RequestOptions): Promise<StatusResult> {
-    return this.request("status", {}, options) as Promise<StatusResult>;
+    return this.request("status", {}, options);
   }
 
   /** `shutdown`. */
   shutdown(options?: RequestOptions): Promise<ShutdownResult> {
-    return this.request("shutdown", {}, options) as Promise<ShutdownResult>;
+    return this.request("shutdown", {}, options);
   }
 
   /** `session.create`. */
   sessionCreate(options?: RequestOptions): Promise<SessionCreateResult> {
-    return this.request("session.create", {}, options) as Promise<SessionCreateResult>;
+    return this.request("session.create", {}, options);
   }
 
   /** `session.open` of exactly `sessionId`. */
   sessionOpen(sessionId: string, options?: RequestOptions): Promise<SessionOpenResult> {
-    return this.request("session.open", { session_id: sessionId }, options) as Promise<
-      SessionOpenResult
-    >;
+    return this.request("session.open", { session_id: sessionId }, options);
   }
 
   /** `turn.start`. */
@@ -83,9 +80,7 @@ export class LocalAgentClient extends AgentConnection {
     prompt: string,
     options?: RequestOptions,
   ): Promise<TurnStartResult> {
-    return this.request("turn.start", { session_id: sessionId, prompt }, options) as Promise<
-      TurnStartResult
-    >;
+    return this.request("turn.start", { session_id: sessionId, prompt }, options);
   }
 
   /** `turn.cancel`. */
@@ -98,9 +93,7 @@ export class LocalAgentClient extends AgentConnection {
       "turn.cancel",
       { session_id: sessionId, run_id: runId },
       options,
-    ) as Promise<
-      TurnCancelResult
-    >;
+    );
   }
 
   /** `approval.answer`. */
@@ -108,7 +101,7 @@ export class LocalAgentClient extends AgentConnection {
     params: ApprovalAnswerParams,
     options?: RequestOptions,
   ): Promise<ApprovalAnswerResult> {
-    return this.request("approval.answer", params, options) as Promise<ApprovalAnswerResult>;
+    return this.request("approval.answer", params, options);
   }
 
   /** `client.tool.result` (one part). */
@@ -116,9 +109,7 @@ export class LocalAgentClient extends AgentConnection {
     params: ClientToolResultParams,
     options?: RequestOptions,
   ): Promise<ClientToolResultResult> {
-    return this.request("client.tool.result", params as JsonObject, options) as Promise<
-      ClientToolResultResult
-    >;
+    return this.request("client.tool.result", params, options);
   }
 
   /** `session.list`: one page (fresh snapshot, or a continuation with revision and cursor). */
@@ -126,9 +117,7 @@ export class LocalAgentClient extends AgentConnection {
     params: SessionListParams = {},
     options?: RequestOptions,
   ): Promise<SessionListResult> {
-    return this.request("session.list", params as JsonObject, options) as Promise<
-      SessionListResult
-    >;
+    return this.request("session.list", params, options);
   }
 
   /** `session.discover` (opt-in): one provisional page scanning forward from `cursor`. */
@@ -136,9 +125,7 @@ export class LocalAgentClient extends AgentConnection {
     params: SessionDiscoverParams = {},
     options?: RequestOptions,
   ): Promise<SessionDiscoverResult> {
-    return this.request("session.discover", params as JsonObject, options) as Promise<
-      SessionDiscoverResult
-    >;
+    return this.request("session.discover", params, options);
   }
 
   /** `model.catalog`: one page of cached choices. */
@@ -146,33 +133,27 @@ export class LocalAgentClient extends AgentConnection {
     params: ModelCatalogParams = {},
     options?: RequestOptions,
   ): Promise<ModelCatalogResult> {
-    return this.request("model.catalog", params as JsonObject, options) as Promise<
-      ModelCatalogResult
-    >;
+    return this.request("model.catalog", params, options);
   }
 
   /** `model.catalog.status` (opt-in). */
   modelCatalogStatus(options?: RequestOptions): Promise<ModelCatalogStatusResult> {
-    return this.request("model.catalog.status", {}, options) as Promise<ModelCatalogStatusResult>;
+    return this.request("model.catalog.status", {}, options);
   }
 
   /** `model.refresh` (opt-in) of `provider`'s catalog cache. */
   modelRefresh(provider: string, options?: RequestOptions): Promise<ModelRefreshResult> {
-    return this.request("model.refresh", { provider }, options) as Promise<ModelRefreshResult>;
+    return this.request("model.refresh", { provider }, options);
   }
 
   /** `operation.cancel` (opt-in) of the pending request `operationId`. */
   operationCancel(operationId: string, options?: RequestOptions): Promise<OperationCancelResult> {
-    return this.request("operation.cancel", { operation_id: operationId }, options) as Promise<
-      OperationCancelResult
-    >;
+    return this.request("operation.cancel", { operation_id: operationId }, options);
   }
 
   /** `selection.set`. */
   selectionSet(params: SelectionSetParams, options?: RequestOptions): Promise<SelectionSetResult> {
-    return this.request("selection.set", params as JsonObject, options) as Promise<
-      SelectionSetResult
-    >;
+    return this.request("selection.set", params, options);
   }
 
   /** `history.page`: one page of `revision` from `cursor` (null: the first page). */
@@ -186,7 +167,7 @@ export class LocalAgentClient extends AgentConnection {
       "history.page",
       { session_id: sessionId, revision, cursor },
       options,
-    ) as Promise<HistoryPageResult>;
+    );
   }
 
   /**

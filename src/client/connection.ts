@@ -8,6 +8,7 @@
  * @module
  */
 
+import { waitWithin } from "../async/deadline.ts";
 import { isErrorCode, ProtocolError } from "../protocol/errors.ts";
 import { INPUT_FRAME_BYTES, OUTPUT_FRAME_BYTES, REQUEST_IDS } from "../protocol/limits.ts";
 import { encodeFrame } from "../protocol/framing.ts";
@@ -20,7 +21,10 @@ import {
   type InitializeResult,
   isEventName,
   isMethod,
+  type Method,
   METHOD_SCHEMAS,
+  type MethodParams,
+  type MethodResult,
 } from "../protocol/schemas/mod.ts";
 import { readFrames } from "../transport/reader.ts";
 import { COALESCE_BYTES, FrameWriter } from "../transport/writer.ts";
@@ -202,8 +206,16 @@ export class AgentConnection {
    * `RequestBudgetExhausted` (nothing sent) when the request would use a
    * reserved request ID (see {@link AgentConnection.remainingRequestIds}), and
    * with the signal's reason when `signal` aborts (the ID stays retired).
+   *
+   * Typed per method: `params` is {@link MethodParams} of `method` and the result is
+   * {@link MethodResult} of `method`, checked against that method's schema on arrival.
+   * An unknown method name (possible from JavaScript) rejects with `TypeError`.
    */
-  request(method: string, params: JsonObject, options: RequestOptions = {}): Promise<unknown> {
+  request<M extends Method>(
+    method: M,
+    params: MethodParams<M>,
+    options: RequestOptions = {},
+  ): Promise<MethodResult<M>> {
     if (this.#failure !== null) return Promise.reject(this.#failure);
     if (this.#inputEnded) return Promise.reject(new ClientClosed("Input to the backend ended"));
     if (!isMethod(method)) {
@@ -218,11 +230,11 @@ export class AgentConnection {
     options.onRequestId?.(id);
     let bytes: Uint8Array;
     try {
-      bytes = encodeFrame(requestFrame(id, method, params), INPUT_FRAME_BYTES + 1);
+      bytes = encodeFrame(requestFrame(id, method, params as JsonObject), INPUT_FRAME_BYTES + 1);
     } catch (error) {
       return Promise.reject(error);
     }
-    return new Promise<unknown>((resolve, reject) => {
+    return new Promise<MethodResult<M>>((resolve, reject) => {
       const signal = options.signal;
       const onAbort = () => {
         entry.abandoned = true;
@@ -231,7 +243,8 @@ export class AgentConnection {
       const entry: Pending = {
         method,
         sent: false,
-        resolve,
+        // The result was validated against METHOD_SCHEMAS[method] before it gets here.
+        resolve: (value) => resolve(value as MethodResult<M>),
         reject,
         abandoned: false,
         cleanup: () => signal?.removeEventListener("abort", onAbort),
@@ -302,16 +315,7 @@ export class AgentConnection {
 
   async #onEnd(): Promise<void> {
     let info: ExitInfo | undefined;
-    if (this.#exited !== undefined) {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      info = await Promise.race([
-        this.#exited,
-        new Promise<undefined>((resolve) => {
-          timer = setTimeout(() => resolve(undefined), this.#exitWaitMs);
-        }),
-      ]);
-      clearTimeout(timer);
-    }
+    if (this.#exited !== undefined) info = await waitWithin(this.#exited, this.#exitWaitMs);
     const error = new BackendExited(info?.code ?? null, info?.signal ?? null);
     this.#fail(error, this.#shutdownAcknowledged && this.#pending.size === 0);
   }

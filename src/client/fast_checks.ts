@@ -15,7 +15,8 @@ import { isWireId } from "../protocol/envelope.ts";
 import type { JsonValue } from "../protocol/json.ts";
 import { CLIENT_TOOLS_LIMITS } from "../protocol/limits.ts";
 import { TOOL_NAME_PATTERN } from "../protocol/schemas/client_tools.ts";
-import { HEX64_PATTERN, SESSION_ID_PATTERN, utf8ByteLength } from "../protocol/schemas/common.ts";
+import { HEX64_PATTERN, SESSION_ID_PATTERN } from "../protocol/schemas/common.ts";
+import { utf8ByteLength } from "../protocol/utf8.ts";
 
 /** A value parsed from JSON (plain objects and arrays only). */
 type Parsed = JsonValue | undefined;

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { utf8ByteLength } from "../protocol/schemas/common.ts";
+import { utf8ByteLength } from "../protocol/utf8.ts";
 
 const ELLIPSIS = "…";
 const MAX_ISSUES = 3;

@@ -25,7 +25,7 @@
 
 import { z } from "zod";
 import { CLIENT_TOOL_MIN_TIMEOUT_MS, CLIENT_TOOLS_LIMITS } from "../protocol/limits.ts";
-import { utf8ByteLength } from "../protocol/schemas/common.ts";
+import { utf8ByteLength } from "../protocol/utf8.ts";
 import { TOOL_NAME_PATTERN } from "../protocol/schemas/client_tools.ts";
 
 /** `read`: no side effects, runs without approval. `write`: the backend asks for approval first. */

@@ -34,7 +34,7 @@
 import { requestFrame } from "../protocol/envelope.ts";
 import { encodedFrameBytes } from "../protocol/framing.ts";
 import { type ClientToolsLimits, ID_BYTES, INPUT_FRAME_BYTES } from "../protocol/limits.ts";
-import { utf8ByteLength } from "../protocol/schemas/common.ts";
+import { utf8ByteLength } from "../protocol/utf8.ts";
 import { isTool, type ToolInfo } from "./define.ts";
 import {
   type ExternalTool,

@@ -27,7 +27,8 @@ import {
   type ClientToolDefinition,
   ClientToolDefinitionSchema,
 } from "../protocol/schemas/client_tools.ts";
-import { jsonDepth, utf8ByteLength } from "../protocol/schemas/common.ts";
+import { jsonDepth } from "../protocol/schemas/common.ts";
+import { utf8ByteLength } from "../protocol/utf8.ts";
 import { isTool } from "./define.ts";
 import type { LoadedTool } from "./discovery.ts";
 import { type ExternalTool, isExternalTool } from "./external.ts";

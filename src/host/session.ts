@@ -13,7 +13,7 @@
  */
 
 import { ProtocolError } from "../protocol/errors.ts";
-import { utf8ByteLength } from "../protocol/schemas/common.ts";
+import { utf8ByteLength } from "../protocol/utf8.ts";
 import type {
   ClientToolCallData,
   ClientToolCancelData,

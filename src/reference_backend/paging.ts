@@ -8,12 +8,11 @@
  */
 
 import { ID_BYTES } from "../protocol/limits.ts";
-
-const encoder = new TextEncoder();
+import { utf8ByteLength } from "../protocol/utf8.ts";
 
 /** UTF-8 bytes of `value` serialized as JSON. */
 export function jsonBytes(value: unknown): number {
-  return encoder.encode(JSON.stringify(value)).byteLength;
+  return utf8ByteLength(JSON.stringify(value));
 }
 
 /** A placeholder as long as the longest cursor, for measuring a result. */

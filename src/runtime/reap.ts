@@ -5,6 +5,7 @@
  * @module
  */
 
+import { waitWithin } from "../async/deadline.ts";
 import type { ChildHandle, ExitInfo } from "./types.ts";
 
 /** Options of {@link reapChild}. */
@@ -17,21 +18,6 @@ export interface ReapOptions {
   immediate?: boolean;
   /** When it aborts during a grace, SIGKILL at once. */
   signal?: AbortSignal;
-}
-
-function waitFor<T>(promise: Promise<T>, ms: number, signal?: AbortSignal): Promise<T | undefined> {
-  if (signal?.aborted) return Promise.resolve(undefined);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let onAbort: (() => void) | undefined;
-  const timeout = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms);
-    onAbort = () => resolve(undefined);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-  return Promise.race([promise, timeout]).finally(() => {
-    clearTimeout(timer);
-    if (onAbort !== undefined) signal?.removeEventListener("abort", onAbort);
-  });
 }
 
 /**
@@ -49,10 +35,10 @@ export async function reapChild(child: ChildHandle, options: ReapOptions = {}): 
   const signal = options.signal;
   let info = options.immediate
     ? await child.exited
-    : await waitFor(child.exited, options.closeGraceMs ?? 2_000, signal);
+    : await waitWithin(child.exited, options.closeGraceMs ?? 2_000, { signal });
   if (info === undefined && !signal?.aborted) {
     child.kill("SIGTERM");
-    info = await waitFor(child.exited, options.termGraceMs ?? 2_000, signal);
+    info = await waitWithin(child.exited, options.termGraceMs ?? 2_000, { signal });
   }
   if (info === undefined) {
     child.kill("SIGKILL");

@@ -67,6 +67,8 @@ Deno.test("LocalAgentClient maps an error response to ProtocolError(code)", asyn
 Deno.test("LocalAgentClient rejects an unknown method locally", async () => {
   const fake = startFake("ok");
   try {
+    // Typed callers cannot name an unknown method; JavaScript callers still get a TypeError.
+    // @ts-expect-error: "no.such" is not a Method
     await assert.rejects(fake.client.request("no.such", {}), TypeError);
   } finally {
     await fake.dispose();

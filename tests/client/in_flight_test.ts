@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { AgentConnection, MAX_IN_FLIGHT_REQUESTS } from "../../src/client/connection.ts";
+import type { ClientToolResultParams } from "../../src/protocol/schemas/mod.ts";
 
 const INSTANCE = "0f8fad5b-d9cb-469f-a165-70867728950e";
 const te = new TextEncoder();
@@ -36,7 +37,7 @@ function harness() {
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
 
-function part(n: number) {
+function part(n: number): ClientToolResultParams {
   return {
     session_id: "s1",
     run_id: "r1",

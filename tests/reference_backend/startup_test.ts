@@ -136,7 +136,7 @@ Deno.test("contextIdOf() differs by cwd and by storage root", () => {
 });
 
 Deno.test("safeName() hides secret-like provider and model names", async () => {
-  const { safeName } = await import("../../src/reference_backend/server/status.ts");
+  const { safeName } = await import("../../src/reference_backend/catalog/providers.ts");
   assert.equal(safeName("scripted-1"), "scripted-1");
   assert.equal(safeName("gpt-4o-mini"), "gpt-4o-mini");
   assert.equal(safeName("sk-abc"), null);

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { utf8ByteLength } from "../../protocol/schemas/common.ts";
+import { utf8ByteLength } from "../../protocol/utf8.ts";
 import { LOG_BYTES } from "./channel.ts";
 
 /** One call's captured tool output, as handed to `onLog`. */

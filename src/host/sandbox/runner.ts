@@ -19,7 +19,7 @@
 
 import { isTool, type Tool, type ToolContext } from "../define.ts";
 import { resultToText } from "../result.ts";
-import { utf8ByteLength } from "../../protocol/schemas/common.ts";
+import { utf8ByteLength } from "../../protocol/utf8.ts";
 import { formatIssues } from "../_text.ts";
 import { sandboxFingerprint } from "./description.ts";
 import {

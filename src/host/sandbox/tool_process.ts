@@ -13,6 +13,7 @@ import {
   type HostMessage,
   MAX_FRAME_CHARS,
 } from "./channel.ts";
+import { settleWithin } from "../../async/deadline.ts";
 import type { LogBuffer } from "./log_buffer.ts";
 import { watchRss } from "./rss_watch.ts";
 import { type ChildHandle, type ExitInfo, spawnChild, SpawnError } from "../../runtime/mod.ts";
@@ -113,13 +114,8 @@ export class ToolProcess {
     const stderr = this.#readStderr();
     this.finished = this.#child.exited.then(async (status) => {
       this.#alive = false;
-      let timer: ReturnType<typeof setTimeout> | undefined;
       // A grandchild holding the pipes open must not keep the answer waiting.
-      await Promise.race([
-        Promise.all([stdout, stderr]),
-        new Promise((resolve) => timer = setTimeout(resolve, PIPE_DRAIN_MS)),
-      ]);
-      clearTimeout(timer);
+      await settleWithin(Promise.all([stdout, stderr]), PIPE_DRAIN_MS);
       await this.#writer.close().catch(() => {});
       const outcome = this.#exitOutcome(status);
       this.#resolveReady(outcome);
@@ -199,12 +195,7 @@ export class ToolProcess {
   /** Close stdin so the runner exits; kill if it has not after `graceMs`. */
   async close(graceMs = 500): Promise<void> {
     await this.#writer.close().catch(() => {});
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([
-      this.finished,
-      new Promise<void>((resolve) => timer = setTimeout(() => resolve(this.kill()), graceMs)),
-    ]);
-    clearTimeout(timer);
+    if (!(await settleWithin(this.finished, graceMs))) this.kill();
     await this.finished;
   }
 

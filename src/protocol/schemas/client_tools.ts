@@ -14,9 +14,9 @@ import {
   jsonDepth,
   JsonObjectSchema,
   SessionIdSchema,
-  utf8ByteLength,
   WireIdSchema,
 } from "./common.ts";
+import { utf8ByteLength } from "../utf8.ts";
 
 /** The extension's capability name. */
 export const CLIENT_TOOLS_CAPABILITY = "client.tools";

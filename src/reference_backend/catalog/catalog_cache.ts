@@ -29,9 +29,8 @@ import {
   type EffortSupport,
   ExplicitEffortSchema,
 } from "../../protocol/schemas/common.ts";
-import { safeName } from "../server/status.ts";
-
-const encoder = new TextEncoder();
+import { safeName } from "./providers.ts";
+import { utf8ByteLength } from "../../protocol/utf8.ts";
 
 const ModelSchema = z.object({
   id: z.string().min(1),
@@ -88,7 +87,7 @@ export function parseCatalogCache(
   const models: CachedModel[] = [];
   let unsafe = 0;
   for (const model of parsed.data.models) {
-    if (encoder.encode(model.id).byteLength > CATALOG_STRING_BYTES) {
+    if (utf8ByteLength(model.id) > CATALOG_STRING_BYTES) {
       return { ok: false, problem: "overlong" };
     }
     if (seen.has(model.id)) return { ok: false, problem: "duplicate" };
@@ -128,6 +127,6 @@ export function safeIdentifier(id: string): boolean {
 
 function displayName(name: string | null | undefined): string | null {
   if (typeof name !== "string" || name === "") return null;
-  if (encoder.encode(name).byteLength > CATALOG_STRING_BYTES) return null;
+  if (utf8ByteLength(name) > CATALOG_STRING_BYTES) return null;
   return safeIdentifier(name) ? name : null;
 }

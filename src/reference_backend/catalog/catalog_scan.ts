@@ -27,7 +27,7 @@ import {
 import { compareUtf8, type Effort, type EffortSupport } from "../../protocol/schemas/common.ts";
 import { type CatalogCache, parseCatalogCache } from "./catalog_cache.ts";
 import { jsonBytes } from "../paging.ts";
-import { PROVIDER_KEYS, SCRIPTED_PROVIDER } from "../startup/startup.ts";
+import { PROVIDER_KEYS, SCRIPTED_PROVIDER } from "./providers.ts";
 
 /** One catalog choice, as on the wire. */
 export interface Choice {

@@ -2,7 +2,8 @@
  * Models and the selection: the catalog cache format (`catalog_cache.ts`), one bounded scan
  * of the caches (`catalog_scan.ts`), `model.catalog` pages over a sticky snapshot
  * (`catalog_pages.ts`), `model.refresh` from a local source (`refresh.ts`) and the child's
- * provider/model/effort selection with its revision (`selection_state.ts`).
+ * provider/model/effort selection with its revision (`selection_state.ts`). `providers.ts` holds the
+ * known providers and `safeName` (used by startup and the status object too; it imports nothing).
  *
  * @module
  */

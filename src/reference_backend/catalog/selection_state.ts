@@ -12,8 +12,7 @@
 import type { Effort, EffortSupport } from "../../protocol/schemas/common.ts";
 import type { CatalogScan } from "./catalog_scan.ts";
 import { randomTag } from "../paging.ts";
-import { SCRIPTED_PROVIDER } from "../startup/startup.ts";
-import { safeName } from "../server/status.ts";
+import { safeName, SCRIPTED_PROVIDER } from "./providers.ts";
 
 /** Effort metadata of one provider/model. */
 export interface EffortInfo {

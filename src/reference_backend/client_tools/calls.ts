@@ -9,6 +9,7 @@ import { CLIENT_TOOLS_LIMITS } from "../../protocol/limits.ts";
 import type { ErrorCode } from "../../protocol/errors.ts";
 import type { ClientToolResultParams } from "../../protocol/schemas/mod.ts";
 import type { RegisteredTool } from "./definitions.ts";
+import { utf8ByteLength } from "../../protocol/utf8.ts";
 
 /** Why the backend cancels a call. */
 export type CancelReason = "run_cancelled" | "deadline" | "shutdown" | "run_failed";
@@ -40,8 +41,6 @@ interface Call {
   timer: ReturnType<typeof setTimeout> | undefined;
   resolve: (result: ToolResult) => void;
 }
-
-const encoder = new TextEncoder();
 
 /** Outstanding client tool calls of the child. */
 export class CallBook {
@@ -156,7 +155,7 @@ export class CallBook {
     ) {
       return { ok: false, code: "invalid_params" };
     }
-    const bytes = encoder.encode(params.text).byteLength;
+    const bytes = utf8ByteLength(params.text);
     if (
       params.part + 1 > CLIENT_TOOLS_LIMITS.result_parts ||
       call.bytes + bytes > CLIENT_TOOLS_LIMITS.result_bytes

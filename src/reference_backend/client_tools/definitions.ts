@@ -9,6 +9,7 @@ import { canonicalJson, toolIdOf } from "../../protocol/canonical.ts";
 import type { JsonObject } from "../../protocol/json.ts";
 import { CLIENT_TOOL_MIN_TIMEOUT_MS, CLIENT_TOOLS_LIMITS } from "../../protocol/limits.ts";
 import { isBuiltinToolName } from "./builtins.ts";
+import { utf8ByteLength } from "../../protocol/utf8.ts";
 
 /** A tool registered for the life of the child. */
 export interface RegisteredTool {
@@ -24,7 +25,6 @@ export interface RegisteredTool {
 
 const NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 const FIELDS = new Set(["name", "description", "input_schema", "effect", "timeout_ms"]);
-const encoder = new TextEncoder();
 
 /**
  * Validate a `client_tools` list; null when any definition is invalid (the whole
@@ -60,7 +60,7 @@ function validateDefinition(value: unknown): RegisteredTool | null {
   if (!validDescription(description)) return null;
   if (!isObject(schema) || schema.type !== "object") return null;
   if (
-    encoder.encode(canonicalJson(schema as JsonObject)).byteLength >
+    utf8ByteLength(canonicalJson(schema as JsonObject)) >
       CLIENT_TOOLS_LIMITS.schema_bytes
   ) return null;
   if (depthOf(schema) > CLIENT_TOOLS_LIMITS.schema_depth) return null;
@@ -80,7 +80,7 @@ function validateDefinition(value: unknown): RegisteredTool | null {
 
 function validDescription(value: unknown): boolean {
   if (typeof value !== "string" || value.length === 0) return false;
-  if (encoder.encode(value).byteLength > CLIENT_TOOLS_LIMITS.description_bytes) return false;
+  if (utf8ByteLength(value) > CLIENT_TOOLS_LIMITS.description_bytes) return false;
   // deno-lint-ignore no-control-regex
   return !/[\u0000-\u0008\u000b-\u001f\u007f]/.test(value);
 }

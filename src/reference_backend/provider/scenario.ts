@@ -31,6 +31,7 @@ import { parse, type ParseError } from "jsonc-parser";
 import { z } from "zod";
 import { BUILTIN_TOOL_NAMES } from "../client_tools/builtins.ts";
 import { issueReason, reportConfigError, syntaxReason } from "../startup/config_errors.ts";
+import { utf8ByteLength } from "../../protocol/utf8.ts";
 
 /** Largest scenario file, bytes. */
 export const SCENARIO_FILE_BYTES = 4_194_304;
@@ -210,7 +211,7 @@ export function pickTurn(scenario: Scenario, prompt: string): ScenarioTurn | nul
 function convertStep(step: z.infer<typeof StepSchema>): Step | null {
   if ("say" in step) {
     const repeat = step.repeat ?? 1;
-    if (new TextEncoder().encode(step.say).byteLength * repeat > SAY_EXPANDED_BYTES) return null;
+    if (utf8ByteLength(step.say) * repeat > SAY_EXPANDED_BYTES) return null;
     return { kind: "say", text: step.say, repeat, literal: false };
   }
   if ("call" in step) {

@@ -6,8 +6,7 @@
  */
 
 import { SUMMARY_BYTES } from "../../protocol/limits.ts";
-
-const encoder = new TextEncoder();
+import { utf8ByteLength } from "../../protocol/utf8.ts";
 
 /** `text` without control characters, cut at a code point to at most 1,024 UTF-8 bytes. */
 export function boundSummary(text: string): string {
@@ -18,11 +17,11 @@ export function boundSummary(text: string): string {
 export function boundUtf8(text: string, maxBytes: number): string {
   // deno-lint-ignore no-control-regex
   const clean = text.toWellFormed().replace(/[\u0000-\u001f\u007f-\u009f]/g, " ");
-  if (encoder.encode(clean).byteLength <= maxBytes) return clean;
+  if (utf8ByteLength(clean) <= maxBytes) return clean;
   let out = "";
   let bytes = 0;
   for (const char of clean) {
-    const size = encoder.encode(char).byteLength;
+    const size = utf8ByteLength(char);
     if (bytes + size > maxBytes) break;
     out += char;
     bytes += size;

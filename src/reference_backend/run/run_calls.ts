@@ -14,6 +14,7 @@ import type { CallBook, CancelReason, ToolResult } from "../client_tools/calls.t
 import { RunFailure } from "../provider/provider.ts";
 import type { CallStep } from "../provider/scenario.ts";
 import { boundSummary } from "./bounded_text.ts";
+import { utf8ByteLength } from "../../protocol/utf8.ts";
 
 /** What {@link RunCalls} needs from its run. */
 export interface RunCallsDeps {
@@ -32,8 +33,6 @@ export interface RunCallsDeps {
   /** Save a finished call's activity in history (name and final state, never its result). */
   record: (name: string, state: "completed" | "failed") => Promise<void>;
 }
-
-const encoder = new TextEncoder();
 
 /** Call and approval bookkeeping of one run. */
 export class RunCalls {
@@ -84,7 +83,7 @@ export class RunCalls {
     if (tool === undefined) {
       return { outcome: "error", errorCode: "unknown_tool", text: `Unknown tool: ${spec.tool}` };
     }
-    const argBytes = encoder.encode(JSON.stringify(spec.arguments)).byteLength;
+    const argBytes = utf8ByteLength(JSON.stringify(spec.arguments));
     if (argBytes > CLIENT_TOOLS_LIMITS.arguments_bytes) {
       return { outcome: "error", errorCode: "invalid_arguments", text: "Arguments are too large" };
     }

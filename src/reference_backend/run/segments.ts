@@ -6,8 +6,7 @@
  */
 
 import { RUN_CONTENT_BYTES, RUN_CONTENT_SEGMENTS } from "../../protocol/limits.ts";
-
-const encoder = new TextEncoder();
+import { utf8ByteLength } from "../../protocol/utf8.ts";
 
 /** Split `text` into chunks of at most `maxBytes` UTF-8 bytes, never inside a code point. */
 export function splitUtf8(text: string, maxBytes: number): string[] {
@@ -44,7 +43,7 @@ export class ContentBudget {
 
   /** Admit one more segment of `text`; false when it would exceed the run's bounds. */
   admit(text: string): boolean {
-    const bytes = encoder.encode(text).byteLength;
+    const bytes = utf8ByteLength(text);
     if (this.#segments + 1 > RUN_CONTENT_SEGMENTS) return false;
     if (this.#bytes + bytes > RUN_CONTENT_BYTES) return false;
     this.#segments++;

@@ -17,7 +17,8 @@ import { pickTurn, type Step } from "../provider/scenario.ts";
 import { RunCalls } from "./run_calls.ts";
 import { RunSteps } from "./run_steps.ts";
 import type { Attachment, Sessions } from "../sessions/sessions.ts";
-import { type Runtime, SCRIPTED_PROVIDER } from "../startup/startup.ts";
+import type { Runtime } from "../startup/startup.ts";
+import { SCRIPTED_PROVIDER } from "../catalog/providers.ts";
 import { boundSummary } from "./bounded_text.ts";
 
 /** What a run needs from the child. */

@@ -7,11 +7,13 @@
  * @module
  */
 
+import { settleWithin } from "../../async/deadline.ts";
 import type { ErrorCode } from "../../protocol/errors.ts";
 import { LIMITS } from "../../protocol/limits.ts";
-import type { ClientToolResultParams, Method } from "../../protocol/schemas/mod.ts";
+import type { MethodParams } from "../../protocol/schemas/mod.ts";
 import { APPROVAL_EXPIRY_ENV, ApprovalBook, approvalExpiryFrom } from "../run/approvals.ts";
 import { ADMISSIBLE, advertised } from "./capabilities.ts";
+import type { AdmittedRequest } from "./dispatch.ts";
 import { EventChannel } from "../run/channel.ts";
 import { type RegisteredTool, validateClientTools } from "../client_tools/definitions.ts";
 import { CallBook } from "../client_tools/calls.ts";
@@ -86,27 +88,27 @@ export class Backend {
   }
 
   /** Run one admitted operation; `reply` is called exactly once (maybe later). */
-  handle(id: string, method: Method, params: unknown, reply: Reply): void {
+  handle(id: string, request: AdmittedRequest, reply: Reply): void {
     const respond: Reply = (payload) => {
-      if ("result" in payload) this.#outbox.checkResult(method, payload.result);
+      if ("result" in payload) this.#outbox.checkResult(request.method, payload.result);
       reply(payload);
     };
-    if (method === "initialize") return this.#initialize(id, params, respond);
-    if (method === "status") return respond({ result: this.#status() });
+    if (request.method === "initialize") return this.#initialize(id, request.params, respond);
+    if (request.method === "status") return respond({ result: this.#status() });
     const phase = this.#admission;
     if (phase.phase === "starting") return respond(error("not_initialized"));
     if (phase.phase === "failed") return respond(error(phase.code));
-    switch (method) {
+    switch (request.method) {
       case "turn.start":
-        return this.#turnStart(params as { session_id: string; prompt: string }, respond);
+        return this.#turnStart(request.params, respond);
       case "turn.cancel":
-        return respond(this.#turnCancel(params as { session_id: string; run_id: string }));
+        return respond(this.#turnCancel(request.params));
       case "approval.answer":
-        return respond(this.#approvalAnswer(params as ApprovalAnswer));
+        return respond(this.#approvalAnswer(request.params));
       case "client.tool.result":
-        return respond(this.#toolResult(params as ClientToolResultParams));
+        return respond(this.#toolResult(request.params));
       case "operation.cancel":
-        return respond(this.#worker.cancel((params as { operation_id: string }).operation_id));
+        return respond(this.#worker.cancel(request.params.operation_id));
       case "session.create":
       case "session.open":
       case "session.list":
@@ -116,7 +118,7 @@ export class Backend {
       case "model.catalog":
       case "model.catalog.status":
       case "model.refresh":
-        return this.#worker.run(id, method, params, respond);
+        return this.#worker.run(id, request, respond);
       default:
         return respond(error("unsupported_method"));
     }
@@ -139,22 +141,14 @@ export class Backend {
     this.#run?.cancel("shutdown");
     const done = this.#runDone;
     let finished = true;
-    if (done !== null) {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const timeout = new Promise<false>((r) => timer = setTimeout(() => r(false), waitMs));
-      finished = await Promise.race([done.then(() => true), timeout]);
-      clearTimeout(timer);
-    }
+    if (done !== null) finished = await settleWithin(done, waitMs);
     await this.#sessions?.releaseAll();
     return finished;
   }
 
-  #initialize(id: string, params: unknown, reply: Reply): void {
+  #initialize(id: string, params: MethodParams<"initialize">, reply: Reply): void {
     if (this.admitted) return reply(error("already_initialized"));
-    const { required_capabilities: required, client_tools: defs } = params as {
-      required_capabilities: string[];
-      client_tools?: unknown;
-    };
+    const { required_capabilities: required, client_tools: defs } = params;
     if (required.some((name) => !ADMISSIBLE.has(name))) {
       return reply(error("unsupported_capability"));
     }
@@ -235,7 +229,7 @@ export class Backend {
     return context === null ? Promise.resolve(null) : observeForTurn(context);
   }
 
-  #turnStart(params: { session_id: string; prompt: string }, reply: Reply): void {
+  #turnStart(params: MethodParams<"turn.start">, reply: Reply): void {
     const attachment = attachmentOf(this.#sessions, params.session_id);
     if (typeof attachment === "string") return reply(error(attachment));
     if (this.#run !== null || this.#worker.busy) return reply(error("busy"));
@@ -266,7 +260,7 @@ export class Backend {
     });
   }
 
-  #turnCancel(params: { session_id: string; run_id: string }): ResponsePayload {
+  #turnCancel(params: MethodParams<"turn.cancel">): ResponsePayload {
     const attachment = attachmentOf(this.#sessions, params.session_id);
     if (typeof attachment === "string") return error(attachment);
     const run = this.#run;
@@ -275,7 +269,7 @@ export class Backend {
     return { result: { cancellation_requested: true } };
   }
 
-  #approvalAnswer(params: ApprovalAnswer): ResponsePayload {
+  #approvalAnswer(params: MethodParams<"approval.answer">): ResponsePayload {
     const attachment = attachmentOf(this.#sessions, params.session_id);
     if (typeof attachment === "string") return error(attachment);
     const recorded = this.#approvals.answer({
@@ -286,7 +280,7 @@ export class Backend {
     return recorded ? { result: { recorded: true } } : error("stale_approval");
   }
 
-  #toolResult(params: ClientToolResultParams): ResponsePayload {
+  #toolResult(params: MethodParams<"client.tool.result">): ResponsePayload {
     const attachment = attachmentOf(this.#sessions, params.session_id);
     if (typeof attachment === "string") return error(attachment);
     const run = this.#run;
@@ -295,11 +289,4 @@ export class Backend {
     if (!outcome.ok) return error(outcome.code);
     return { result: { recorded: true, complete: outcome.complete } };
   }
-}
-
-interface ApprovalAnswer {
-  session_id: string;
-  run_id: string;
-  approval_id: string;
-  allow: boolean;
 }

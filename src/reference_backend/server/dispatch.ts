@@ -11,15 +11,25 @@ import {
   isMethod,
   type Method,
   METHOD_SCHEMAS,
+  type MethodParams,
   OPT_IN_CAPABILITIES,
 } from "../../protocol/schemas/mod.ts";
 
 /** Where the child is in initialization, as the gate sees it. */
 export type Gate = "uninitialized" | "admitted";
 
+/**
+ * One admitted request: a method and its params validated against that method's schema, typed
+ * per method (switching on `method` narrows `params`).
+ */
+export type AdmittedRequest = { [M in Method]: { method: M; params: MethodParams<M> } }[Method];
+
+/** The admitted requests of the methods in `M`. */
+export type RequestOf<M extends Method> = Extract<AdmittedRequest, { method: M }>;
+
 /** The gate's verdict: the method and validated params, or the error to answer. */
 export type Admitted =
-  | { ok: true; method: Method; params: unknown }
+  | ({ ok: true } & AdmittedRequest)
   | { ok: false; code: ErrorCode };
 
 /** Decide whether a well-formed request may run. */
@@ -45,5 +55,6 @@ export function admitRequest(
   }
   const parsed = METHOD_SCHEMAS[method].params.safeParse(params);
   if (!parsed.success) return { ok: false, code: "invalid_params" };
-  return { ok: true, method, params: parsed.data };
+  // The params passed METHOD_SCHEMAS[method], so they have MethodParams<typeof method>.
+  return { ok: true, method, params: parsed.data } as Admitted;
 }

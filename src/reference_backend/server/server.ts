@@ -98,7 +98,7 @@ export function serve(options: ServeOptions): Promise<number> {
       void close();
       return;
     }
-    backend.handle(id, gate.method, gate.params, (payload) => outbox.respond(id, payload));
+    backend.handle(id, gate, (payload) => outbox.respond(id, payload));
   };
 
   const readLoop = async (): Promise<void> => {

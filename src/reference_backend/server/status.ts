@@ -7,6 +7,7 @@
 import type { StartupErrorCode } from "../../protocol/errors.ts";
 import type { SelectionObject } from "../catalog/selection_state.ts";
 import type { Runtime } from "../startup/startup.ts";
+import { safeName } from "../catalog/providers.ts";
 
 /** Admission state of the child, as status reports it. */
 export type Admission =
@@ -70,28 +71,4 @@ export function statusObject(admission: Admission, live: LiveState): Record<stri
       };
     }
   }
-}
-
-/**
- * `name`, or null when it carries a control character (C0, DEL or C1, e.g. U+0085), is not
- * well-formed UTF-16, is empty, or looks like a secret (a key prefix or word, or a long
- * unbroken token) — status and selection never echo something that may be a credential or
- * that the wire's name grammar rejects (as the catalog side does).
- *
- * @example
- * ```ts
- * import { safeName } from "./status.ts";
- * console.assert(safeName("scripted-1") === "scripted-1");
- * console.assert(safeName("model\u0085") === null);
- * console.assert(safeName("sk-live-123") === null);
- * ```
- */
-export function safeName(name: string): string | null {
-  // deno-lint-ignore no-control-regex
-  if (name === "" || /[\u0000-\u001f\u007f-\u009f]/.test(name) || !name.isWellFormed()) {
-    return null;
-  }
-  if (/(^sk-|api[_-]?key|secret|token|bearer|password)/i.test(name)) return null;
-  if (/[A-Za-z0-9+/=_]{40,}/.test(name)) return null;
-  return name;
 }

@@ -29,6 +29,7 @@ import {
 import { SESSION_ID_PATTERN } from "../../protocol/schemas/common.ts";
 import { sanitize } from "./history_projection.ts";
 import { readStoredSession, type StoredRecord } from "./session_store.ts";
+import { utf8ByteLength } from "../../protocol/utf8.ts";
 
 /** One listed session, as on the wire. */
 export interface ListedSession {
@@ -218,7 +219,7 @@ export function titleOf(records: readonly StoredRecord[]): string | null {
       raw = record.title;
     }
   }
-  if (raw === null || new TextEncoder().encode(raw).byteLength > DISCOVERY_TITLE_BYTES) return null;
+  if (raw === null || utf8ByteLength(raw) > DISCOVERY_TITLE_BYTES) return null;
   const clean = sanitize(raw).replace(/[\n\t]/g, " ").trim();
   if (clean === "") return null;
   return Array.from(clean).slice(0, TITLE_CHARS).join("");

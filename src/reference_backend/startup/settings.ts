@@ -18,6 +18,7 @@
 
 import { parse, type ParseError } from "jsonc-parser";
 import { jsonPath, reportConfigError, syntaxReason } from "./config_errors.ts";
+import { utf8ByteLength } from "../../protocol/utf8.ts";
 
 /** The admitted settings snapshot. */
 export interface Settings {
@@ -194,7 +195,7 @@ function isName(value: unknown): value is string {
   if (typeof value !== "string" || value.length === 0) return false;
   // deno-lint-ignore no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(value)) return false;
-  return new TextEncoder().encode(value).byteLength <= NAME_BYTES;
+  return utf8ByteLength(value) <= NAME_BYTES;
 }
 
 function isPath(value: unknown): boolean {

@@ -16,17 +16,7 @@ import type { StartupErrorCode } from "../../protocol/errors.ts";
 import { loadScenario, type Scenario } from "../provider/scenario.ts";
 import { loadSettings } from "./settings.ts";
 import { reportConfigError } from "./config_errors.ts";
-
-/** Credential variables of the known non-scripted providers. */
-export const PROVIDER_KEYS: Readonly<Record<string, string>> = {
-  openai: "OPENAI_API_KEY",
-  anthropic: "ANTHROPIC_API_KEY",
-  gemini: "GEMINI_API_KEY",
-};
-/** Provider that is ready without credentials. */
-export const SCRIPTED_PROVIDER = "scripted";
-/** Default model of the scripted provider. */
-export const SCRIPTED_MODEL = "scripted-1";
+import { PROVIDER_KEYS, SCRIPTED_MODEL, SCRIPTED_PROVIDER } from "../catalog/providers.ts";
 
 /** What startup admitted. */
 export interface Runtime {

@@ -8,7 +8,7 @@
 
 import type { ErrorCode } from "../../protocol/errors.ts";
 import { SELECTION_APPEND_BYTES } from "../../protocol/limits.ts";
-import type { Effort, EffortRequest } from "../../protocol/schemas/mod.ts";
+import type { Effort, EffortRequest, Method, MethodParams } from "../../protocol/schemas/mod.ts";
 import type { CatalogState } from "../catalog/catalog_pages.ts";
 import type { CatalogContext, CatalogScan } from "../catalog/catalog_scan.ts";
 import { scanCatalog } from "../catalog/catalog_scan.ts";
@@ -42,7 +42,7 @@ export interface WorkContext {
   cards: boolean;
 }
 
-type Params = Record<string, unknown>;
+type Params<M extends Method> = MethodParams<M>;
 
 function catalogContext(context: WorkContext): CatalogContext {
   return {
@@ -67,11 +67,11 @@ function scanContext(context: WorkContext) {
 export async function historyWork(
   context: WorkContext,
   attachment: Attachment,
-  params: Params,
+  params: Params<"history.page">,
 ): Promise<ResponsePayload> {
   const page = await historyPage(attachment, {
-    revision: params.revision as string,
-    cursor: (params.cursor as string | null | undefined) ?? null,
+    revision: params.revision,
+    cursor: params.cursor ?? null,
     cwd: context.runtime.cwd,
     cards: context.cards,
   });
@@ -79,30 +79,39 @@ export async function historyWork(
 }
 
 /** `session.list`. */
-export async function listWork(context: WorkContext, params: Params): Promise<ResponsePayload> {
+export async function listWork(
+  context: WorkContext,
+  params: Params<"session.list">,
+): Promise<ResponsePayload> {
   const page = await context.listing.list({
-    revision: (params.revision as string | null | undefined) ?? null,
-    cursor: (params.cursor as string | null | undefined) ?? null,
-    limit: (params.limit as number | undefined) ?? 100,
+    revision: params.revision ?? null,
+    cursor: params.cursor ?? null,
+    limit: params.limit ?? 100,
   }, scanContext(context));
   return page.ok ? { result: page.page } : error(page.code);
 }
 
 /** `session.discover`. */
-export async function discoverWork(context: WorkContext, params: Params): Promise<ResponsePayload> {
+export async function discoverWork(
+  context: WorkContext,
+  params: Params<"session.discover">,
+): Promise<ResponsePayload> {
   const page = await discoverPage({
-    cursor: (params.cursor as string | null | undefined) ?? null,
-    limit: (params.limit as number | undefined) ?? 100,
+    cursor: params.cursor ?? null,
+    limit: params.limit ?? 100,
   }, scanContext(context));
   return page.ok ? { result: page.page } : error(page.code);
 }
 
 /** `model.catalog`; a successful observation reconciles the selection's effort metadata. */
-export async function catalogWork(context: WorkContext, params: Params): Promise<ResponsePayload> {
+export async function catalogWork(
+  context: WorkContext,
+  params: Params<"model.catalog">,
+): Promise<ResponsePayload> {
   const page = await context.catalog.page({
-    revision: (params.revision as string | null | undefined) ?? null,
-    cursor: (params.cursor as string | null | undefined) ?? null,
-    limit: (params.limit as number | undefined) ?? 100,
+    revision: params.revision ?? null,
+    cursor: params.cursor ?? null,
+    limit: params.limit ?? 100,
   }, catalogContext(context));
   if (!page.ok) return error(page.code);
   context.selection.observe(page.scan);
@@ -117,8 +126,11 @@ export async function catalogStatusWork(context: WorkContext): Promise<ResponseP
 }
 
 /** `model.refresh`: any catalog snapshot becomes stale. */
-export async function refreshWork(context: WorkContext, params: Params): Promise<ResponsePayload> {
-  const provider = params.provider as string;
+export async function refreshWork(
+  context: WorkContext,
+  params: Params<"model.refresh">,
+): Promise<ResponsePayload> {
+  const provider = params.provider;
   const refreshed = await refreshCatalog(provider, catalogContext(context));
   if (!refreshed.ok) return error(refreshed.code);
   context.catalog.invalidate();
@@ -129,19 +141,18 @@ export async function refreshWork(context: WorkContext, params: Params): Promise
 export async function selectWork(
   context: WorkContext,
   attachment: Attachment,
-  params: Params,
+  params: Params<"selection.set">,
 ): Promise<ResponsePayload> {
   if (params.selection_revision !== context.selection.revision) return error("stale_selection");
-  const catalogRevision = params.catalog_revision as string;
+  const catalogRevision = params.catalog_revision;
   const first = await context.catalog.revalidate(catalogRevision, catalogContext(context));
   if (!first.ok) return error(first.code);
-  const provider = params.provider as string;
-  const model = params.model as string;
+  const { provider, model } = params;
   const choice = first.scan.choices.find((c) => c.provider === provider && c.model === model);
   if (choice === undefined) return error("selection_invalid");
   if (choice.availability !== "available") return error("provider_unavailable");
   const requested = requestedEffort(
-    (params.effort as EffortRequest | undefined) ?? { mode: "keep" },
+    params.effort ?? { mode: "keep" },
     context.selection.fields.requested,
     choice.permitted_efforts,
   );

@@ -17,6 +17,7 @@ import { SessionListing } from "../sessions/listing.ts";
 import { OperationSlot } from "./operation_slot.ts";
 import { errorPayload as error, type ResponsePayload } from "../server/outbox.ts";
 import { attachmentOf } from "../sessions/sessions.ts";
+import type { RequestOf } from "../server/dispatch.ts";
 import {
   catalogStatusWork,
   catalogWork,
@@ -60,7 +61,6 @@ export interface SessionWorkerOptions {
 type Reply = (payload: ResponsePayload) => void;
 /** Answer the operation now, keeping the worker busy until its work ends; false if cancelled. */
 type Answer = (payload: ResponsePayload) => boolean;
-type Params = Record<string, unknown>;
 
 /** The session worker of one child. */
 export class SessionWorker {
@@ -86,36 +86,45 @@ export class SessionWorker {
     return { ...base, catalog: this.#catalog, listing: this.#listing, signal };
   }
 
-  /** Serve request `id` of `method`; `reply` is called exactly once (maybe later). */
-  run(id: string, method: WorkerMethod, params: unknown, reply: Reply): void {
-    const p = params as Params;
-    switch (method) {
+  /** Serve request `id`; `reply` is called exactly once (maybe later). */
+  run(id: string, request: RequestOf<WorkerMethod>, reply: Reply): void {
+    switch (request.method) {
       case "session.create":
-      case "session.open":
-        return this.#schedule(id, reply, (c, answer) => attach(c, method, p, answer));
+        return this.#schedule(id, reply, (c, answer) => attach(c, null, answer));
+      case "session.open": {
+        const sessionId = request.params.session_id;
+        return this.#schedule(id, reply, (c, answer) => attach(c, sessionId, answer));
+      }
       case "history.page":
       case "selection.set": {
-        const attachment = attachmentOf(this.#options.context()?.sessions ?? null, p.session_id);
+        const sessions = this.#options.context()?.sessions ?? null;
+        const attachment = attachmentOf(sessions, request.params.session_id);
         if (typeof attachment === "string") return reply(error(attachment));
-        return this.#schedule(
-          id,
-          reply,
-          (c) =>
-            method === "history.page"
-              ? historyWork(c, attachment, p)
-              : selectWork(c, attachment, p),
-        );
+        if (request.method === "history.page") {
+          const params = request.params;
+          return this.#schedule(id, reply, (c) => historyWork(c, attachment, params));
+        }
+        const params = request.params;
+        return this.#schedule(id, reply, (c) => selectWork(c, attachment, params));
       }
-      case "session.list":
-        return this.#schedule(id, reply, (c) => listWork(c, p));
-      case "session.discover":
-        return this.#schedule(id, reply, (c) => discoverWork(c, p));
-      case "model.catalog":
-        return this.#schedule(id, reply, (c) => catalogWork(c, p));
+      case "session.list": {
+        const params = request.params;
+        return this.#schedule(id, reply, (c) => listWork(c, params));
+      }
+      case "session.discover": {
+        const params = request.params;
+        return this.#schedule(id, reply, (c) => discoverWork(c, params));
+      }
+      case "model.catalog": {
+        const params = request.params;
+        return this.#schedule(id, reply, (c) => catalogWork(c, params));
+      }
       case "model.catalog.status":
         return this.#schedule(id, reply, (c) => catalogStatusWork(c));
-      case "model.refresh":
-        return this.#schedule(id, reply, (c) => refreshWork(c, p));
+      case "model.refresh": {
+        const params = request.params;
+        return this.#schedule(id, reply, (c) => refreshWork(c, params));
+      }
     }
   }
 
@@ -153,7 +162,7 @@ export class SessionWorker {
 }
 
 /**
- * `session.create` / `session.open`, restoring the saved selection of an opened session.
+ * `session.create` (`sessionId` null) / `session.open` of `sessionId`, restoring the saved selection of an opened session.
  * The session is read, leased and its selection worked out first; then, in one synchronous
  * step, the cancellation is checked, the attachment and selection switch and the answer is
  * written — so an open that `operation.cancel` or shutdown answered `operation_cancelled`
@@ -161,13 +170,11 @@ export class SessionWorker {
  */
 async function attach(
   context: WorkContext,
-  method: "session.create" | "session.open",
-  params: Params,
+  sessionId: string | null,
   answer: Answer,
 ): Promise<ResponsePayload> {
   const { sessions, signal } = context;
-  const sessionId = typeof params.session_id === "string" ? params.session_id : "";
-  const prepared = method === "session.create"
+  const prepared = sessionId === null
     ? { ok: true as const, pending: sessions.prepareCreate() }
     : await sessions.prepareOpen(sessionId, signal).catch(() => ({
       ok: false as const,

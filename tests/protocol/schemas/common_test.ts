@@ -6,9 +6,9 @@ import {
   jsonDepth,
   KnownErrorObjectSchema,
   SessionIdSchema,
-  utf8ByteLength,
   WireIdSchema,
 } from "../../../src/protocol/schemas/common.ts";
+import { utf8ByteLength } from "../../../src/protocol/utf8.ts";
 import { assertAccepts, assertRejects } from "./_assert.ts";
 
 Deno.test("utf8ByteLength() counts UTF-8 bytes per code point", () => {

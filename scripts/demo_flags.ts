@@ -1,0 +1,68 @@
+/**
+ * Prints the least-privilege permission flags of `deno task demo` (see docs/cli.md, `demo`):
+ *
+ * - `--allow-read=tools`: the example tools (plus `setsid` and the Deno executable when
+ *   `setsid` exists, so the children can be started through it in their own session);
+ * - `--allow-run=<deno>`: the reference backend, the tool describe child and the tool processes
+ *   (plus `setsid` when it exists);
+ * - `--allow-write=<TMPDIR or /tmp>`: the demo's temporary `MC_HOME`.
+ *
+ * The task runs this file first and splices its output into the `deno run` of `cli.ts demo`
+ * (`--allow-env=TICKETS_API_URL` and `--allow-net=127.0.0.1` are written in the task itself).
+ * The paths are computed here, not written in deno.json, so the task works however `deno` was
+ * started (`npx --yes deno@2.9.6 task demo`) and whatever `TMPDIR` is.
+ *
+ * Run as `deno run --no-prompt --allow-read --allow-env=TMPDIR scripts/demo_flags.ts`.
+ *
+ * @module
+ */
+
+/** Where `setsid` may be installed, in order of preference. */
+export const SETSID_CANDIDATES: readonly string[] = ["/usr/bin/setsid", "/bin/setsid"];
+
+/** What the demo's flags depend on. */
+export interface DemoHost {
+  /** The Deno executable (`Deno.execPath()`). */
+  deno: string;
+  /** The first `setsid` that exists, or null. */
+  setsid: string | null;
+  /** `TMPDIR` (empty or unset: `/tmp`). */
+  tmpdir: string | undefined;
+}
+
+/**
+ * The `--allow-read`, `--allow-run` and `--allow-write` flags of the demo for `host`.
+ *
+ * @example
+ * ```ts
+ * import { demoFlags } from "./demo_flags.ts";
+ * const flags = demoFlags({ deno: "/bin/deno", setsid: null, tmpdir: undefined });
+ * console.assert(flags.join(" ") === "--allow-read=tools --allow-run=/bin/deno --allow-write=/tmp");
+ * ```
+ */
+export function demoFlags(host: DemoHost): string[] {
+  const setsid = host.setsid === null ? [] : [host.setsid];
+  const read = ["tools", ...setsid, ...(setsid.length > 0 ? [host.deno] : [])];
+  return [
+    `--allow-read=${read.join(",")}`,
+    `--allow-run=${[host.deno, ...setsid].join(",")}`,
+    `--allow-write=${host.tmpdir || "/tmp"}`,
+  ];
+}
+
+function isFile(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
+}
+
+if (import.meta.main) {
+  const flags = demoFlags({
+    deno: Deno.execPath(),
+    setsid: SETSID_CANDIDATES.find(isFile) ?? null,
+    tmpdir: Deno.env.get("TMPDIR"),
+  });
+  console.log(flags.join(" "));
+}

@@ -1,0 +1,10 @@
+/**
+ * Bytes ↔ frames over Web Streams: `reader.ts` reads bounded line frames from a stream,
+ * `writer.ts` is the one ordered, bounded, non-blocking frame writer with a per-frame deadline.
+ * Spawning and supervising processes is the runtime adapter's (`src/runtime/`).
+ *
+ * @module
+ */
+
+export { readFrames, type ReadFramesOptions } from "./reader.ts";
+export { FrameWriter, type FrameWriterOptions } from "./writer.ts";
