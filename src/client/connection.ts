@@ -34,6 +34,7 @@ import {
 import { type AgentEvent, EVENT_CAPABILITY } from "./events.ts";
 import { EventQueue } from "./event_queue.ts";
 import { FAST_EVENT_CHECKS, FAST_RESULT_CHECKS } from "./fast_checks.ts";
+import { InFlightWindow } from "./_in_flight.ts";
 import { parseExact, parseTolerant } from "./result_check.ts";
 
 /**
@@ -44,14 +45,21 @@ import { parseExact, parseTolerant } from "./result_check.ts";
 export const REQUEST_ID_RESERVE = 8;
 
 /**
- * Requests written and not yet answered, at most (the protocol: "Caller must
- * bound in-flight requests independently"). Each answer is one output frame
- * of the backend, whose pending output is bounded at 32 frames (overflow ends
- * the backend), so half of that is left for its events. Further requests wait
- * here, in order, until answers arrive; `turn.cancel`, `status` and
- * `shutdown` are never held back.
+ * Requests written and not yet answered, at most — every method counted, `turn.cancel`,
+ * `status` and `shutdown` included (the protocol: "Caller must bound in-flight requests
+ * independently"). Each answer is one output frame of the backend, whose pending output is
+ * bounded at 32 frames (overflow ends the backend); the reference backend's run events
+ * never fill more than 24 of them, so 8 requests in flight always fit (docs/reference-
+ * backend.md, "What a client can rely on"). Further requests wait here, in order, until
+ * answers arrive.
  */
-export const MAX_IN_FLIGHT_REQUESTS = 16;
+export const MAX_IN_FLIGHT_REQUESTS = 8;
+
+/**
+ * Of {@link MAX_IN_FLIGHT_REQUESTS}, the slots only `turn.cancel`, `status` and `shutdown`
+ * use, so they are never stuck behind ordinary requests (e.g. pipelined tool result parts).
+ */
+export const PRIORITY_IN_FLIGHT_SLOTS = 2;
 
 /** Methods that may use the reserved request IDs. */
 const RESERVE_METHODS: ReadonlySet<string> = new Set(["turn.cancel", "status", "shutdown"]);
@@ -98,6 +106,8 @@ interface Pending {
   method: string;
   /** Whether the frame was handed to the writer (it counts as in flight until answered). */
   sent: boolean;
+  /** `turn.cancel`, `status` or `shutdown`: may use the priority slots. */
+  priority: boolean;
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
   abandoned: boolean;
@@ -111,11 +121,11 @@ interface Pending {
  */
 export class AgentConnection {
   #writer: FrameWriter;
-  /** Requests written and not yet answered. */
-  #inFlight = 0;
-  /** Request frames held back by {@link MAX_IN_FLIGHT_REQUESTS}, oldest first. */
-  #held: { entry: Pending; bytes: Uint8Array }[] = [];
-  #heldHead = 0;
+  /** Requests written and not yet answered, and those held back by the bound. */
+  #window = new InFlightWindow<{ entry: Pending; bytes: Uint8Array }>(
+    MAX_IN_FLIGHT_REQUESTS,
+    PRIORITY_IN_FLIGHT_SLOTS,
+  );
   #pending = new Map<string, Pending>();
   #nextId = 1;
   #idBudget: number = REQUEST_IDS;
@@ -231,6 +241,7 @@ export class AgentConnection {
       const entry: Pending = {
         method,
         sent: false,
+        priority: RESERVE_METHODS.has(method),
         resolve,
         reject,
         abandoned: false,
@@ -239,9 +250,7 @@ export class AgentConnection {
       signal?.addEventListener("abort", onAbort, { once: true });
       this.#pending.set(id, entry);
       this.#idsSent++;
-      if (this.#inFlight < MAX_IN_FLIGHT_REQUESTS || RESERVE_METHODS.has(method)) {
-        this.#send(entry, bytes);
-      } else this.#held.push({ entry, bytes });
+      if (this.#window.offer({ entry, bytes }, entry.priority)) this.#send(entry, bytes);
     });
   }
 
@@ -261,10 +270,7 @@ export class AgentConnection {
   async endInput(): Promise<void> {
     this.#inputEnded = true;
     // Requests still held back go out before EOF (the backend is being shut down).
-    const held = this.#held.slice(this.#heldHead);
-    this.#held = [];
-    this.#heldHead = 0;
-    for (const { entry, bytes } of held) this.#send(entry, bytes);
+    for (const { entry, bytes } of this.#window.takeHeld()) this.#send(entry, bytes);
     await this.#writer.close();
   }
 
@@ -404,22 +410,13 @@ export class AgentConnection {
   #settle(id: string, entry: Pending): void {
     this.#pending.delete(id);
     entry.cleanup();
-    if (entry.sent) this.#inFlight--;
-    while (this.#inFlight < MAX_IN_FLIGHT_REQUESTS && this.#heldHead < this.#held.length) {
-      const next = this.#held[this.#heldHead]!;
-      this.#held[this.#heldHead++] = undefined as never;
-      if (this.#heldHead === this.#held.length) {
-        this.#held = [];
-        this.#heldHead = 0;
-      }
-      this.#send(next.entry, next.bytes);
-    }
+    if (!entry.sent) return;
+    for (const next of this.#window.answered(entry.priority)) this.#send(next.entry, next.bytes);
   }
 
   #send(entry: Pending, bytes: Uint8Array): void {
     if (this.#failure !== null) return;
     entry.sent = true;
-    this.#inFlight++;
     if (!this.#writer.write(bytes)) this.#fail(new ClientClosed("Cannot write to the backend"));
   }
 
@@ -432,8 +429,7 @@ export class AgentConnection {
       if (!entry.abandoned) entry.reject(error);
     }
     this.#pending.clear();
-    this.#held = [];
-    this.#heldHead = 0;
+    this.#window.takeHeld();
     this.#queue.end(clean ? null : error);
     this.#readAbort.abort();
     void Promise.resolve(this.#writer.close()).catch(() => {});
