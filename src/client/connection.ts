@@ -33,7 +33,13 @@ import {
 } from "./errors.ts";
 import { type AgentEvent, EVENT_CAPABILITY } from "./events.ts";
 import { EventQueue } from "./event_queue.ts";
-import { FAST_EVENT_CHECKS, FAST_RESULT_CHECKS } from "./fast_checks.ts";
+import { FAST_EVENT_CHECKS, FAST_RESULT_CHECKS, isClientToolCallData } from "./fast_checks.ts";
+import { checkAdvertisedResultPart } from "./_tool_limits.ts";
+import {
+  clientToolCallDataSchema,
+  type ClientToolCallDataShape,
+  type ClientToolsLimitsObject,
+} from "../protocol/schemas/client_tools.ts";
 import { InFlightWindow } from "./_in_flight.ts";
 import { parseExact, parseTolerant } from "./result_check.ts";
 
@@ -133,6 +139,10 @@ export class AgentConnection {
   #instanceId: string | null = null;
   #lastSeq = 0;
   #negotiated = new Set<string>();
+  /** The `client.tools` limits the backend advertised, once initialized with them. */
+  #toolLimits: ClientToolsLimitsObject | null = null;
+  /** `client.tool.call` data checked against the advertised `arguments_bytes`. */
+  #callSchema: ClientToolCallDataShape | null = null;
   #listeners = new Set<EventListener>();
   #queue: EventQueue;
   #failure: Error | null = null;
@@ -220,6 +230,10 @@ export class AgentConnection {
       return Promise.reject(new TypeError(`Unknown method: ${method}`));
     }
     if (options.signal?.aborted) return Promise.reject(options.signal.reason);
+    if (method === "client.tool.result" && this.#toolLimits !== null) {
+      const fault = checkAdvertisedResultPart(params, this.#toolLimits);
+      if (fault !== null) return Promise.reject(fault);
+    }
     const remaining = this.remainingRequestIds;
     if (remaining <= (RESERVE_METHODS.has(method) ? 0 : REQUEST_ID_RESERVE)) {
       return Promise.reject(new RequestBudgetExhausted(method, remaining));
@@ -375,6 +389,11 @@ export class AgentConnection {
         const result = parsed.data as InitializeResult;
         this.#negotiated = new Set(result.capabilities);
         this.#idBudget = result.limits.request_ids;
+        const toolLimits = result.descriptors?.["client.tools"]?.limits;
+        if (toolLimits !== undefined) {
+          this.#toolLimits = toolLimits;
+          this.#callSchema = clientToolCallDataSchema(toolLimits.arguments_bytes);
+        }
       }
       if (entry.method === "shutdown") this.#shutdownAcknowledged = true;
       if (!entry.abandoned) entry.resolve(parsed.data);
@@ -388,9 +407,15 @@ export class AgentConnection {
     }
     // Event data field sets are exact (wire contract). Data the hand-written check
     // accepts is exactly valid; anything else is decided (and described) by zod.
-    const parsed = FAST_EVENT_CHECKS.get(name)?.(frame.data)
-      ? { ok: true as const, data: frame.data as unknown }
-      : parseExact(EVENT_SCHEMAS[name] as z.ZodType<unknown>, frame.data);
+    // client.tool.call arguments are bounded by the advertised arguments_bytes.
+    const advertised = name === "client.tool.call" ? this.#toolLimits : null;
+    const fast = advertised === null
+      ? FAST_EVENT_CHECKS.get(name)?.(frame.data)
+      : isClientToolCallData(frame.data, advertised.arguments_bytes);
+    const parsed = fast ? { ok: true as const, data: frame.data as unknown } : parseExact(
+      (advertised === null ? EVENT_SCHEMAS[name] : this.#callSchema!) as z.ZodType<unknown>,
+      frame.data,
+    );
     if (!parsed.ok) {
       return this.#fail(new ProtocolViolation(`Invalid ${name} data: ${parsed.detail}`));
     }
