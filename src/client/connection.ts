@@ -37,7 +37,14 @@ import {
 } from "./errors.ts";
 import { type AgentEvent, EVENT_CAPABILITY } from "./events.ts";
 import { EventQueue } from "./event_queue.ts";
-import { FAST_EVENT_CHECKS, FAST_RESULT_CHECKS } from "./fast_checks.ts";
+import { FAST_EVENT_CHECKS, FAST_RESULT_CHECKS, isClientToolCallData } from "./fast_checks.ts";
+import { checkAdvertisedResultPart } from "./_tool_limits.ts";
+import {
+  clientToolCallDataSchema,
+  type ClientToolCallDataShape,
+  type ClientToolsLimitsObject,
+} from "../protocol/schemas/client_tools.ts";
+import { InFlightWindow } from "./_in_flight.ts";
 import { parseExact, parseTolerant } from "./result_check.ts";
 
 /**
@@ -48,14 +55,21 @@ import { parseExact, parseTolerant } from "./result_check.ts";
 export const REQUEST_ID_RESERVE = 8;
 
 /**
- * Requests written and not yet answered, at most (the protocol: "Caller must
- * bound in-flight requests independently"). Each answer is one output frame
- * of the backend, whose pending output is bounded at 32 frames (overflow ends
- * the backend), so half of that is left for its events. Further requests wait
- * here, in order, until answers arrive; `turn.cancel`, `status` and
- * `shutdown` are never held back.
+ * Requests written and not yet answered, at most — every method counted, `turn.cancel`,
+ * `status` and `shutdown` included (the protocol: "Caller must bound in-flight requests
+ * independently"). Each answer is one output frame of the backend, whose pending output is
+ * bounded at 32 frames (overflow ends the backend); the reference backend's run events
+ * never fill more than 24 of them, so 8 requests in flight always fit (docs/reference-
+ * backend.md, "What a client can rely on"). Further requests wait here, in order, until
+ * answers arrive.
  */
-export const MAX_IN_FLIGHT_REQUESTS = 16;
+export const MAX_IN_FLIGHT_REQUESTS = 8;
+
+/**
+ * Of {@link MAX_IN_FLIGHT_REQUESTS}, the slots only `turn.cancel`, `status` and `shutdown`
+ * use, so they are never stuck behind ordinary requests (e.g. pipelined tool result parts).
+ */
+export const PRIORITY_IN_FLIGHT_SLOTS = 2;
 
 /** Methods that may use the reserved request IDs. */
 const RESERVE_METHODS: ReadonlySet<string> = new Set(["turn.cancel", "status", "shutdown"]);
@@ -102,6 +116,8 @@ interface Pending {
   method: string;
   /** Whether the frame was handed to the writer (it counts as in flight until answered). */
   sent: boolean;
+  /** `turn.cancel`, `status` or `shutdown`: may use the priority slots. */
+  priority: boolean;
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
   abandoned: boolean;
@@ -115,11 +131,11 @@ interface Pending {
  */
 export class AgentConnection {
   #writer: FrameWriter;
-  /** Requests written and not yet answered. */
-  #inFlight = 0;
-  /** Request frames held back by {@link MAX_IN_FLIGHT_REQUESTS}, oldest first. */
-  #held: { entry: Pending; bytes: Uint8Array }[] = [];
-  #heldHead = 0;
+  /** Requests written and not yet answered, and those held back by the bound. */
+  #window = new InFlightWindow<{ entry: Pending; bytes: Uint8Array }>(
+    MAX_IN_FLIGHT_REQUESTS,
+    PRIORITY_IN_FLIGHT_SLOTS,
+  );
   #pending = new Map<string, Pending>();
   #nextId = 1;
   #idBudget: number = REQUEST_IDS;
@@ -127,6 +143,10 @@ export class AgentConnection {
   #instanceId: string | null = null;
   #lastSeq = 0;
   #negotiated = new Set<string>();
+  /** The `client.tools` limits the backend advertised, once initialized with them. */
+  #toolLimits: ClientToolsLimitsObject | null = null;
+  /** `client.tool.call` data checked against the advertised `arguments_bytes`. */
+  #callSchema: ClientToolCallDataShape | null = null;
   #listeners = new Set<EventListener>();
   #queue: EventQueue;
   #failure: Error | null = null;
@@ -222,6 +242,13 @@ export class AgentConnection {
       return Promise.reject(new TypeError(`Unknown method: ${method}`));
     }
     if (options.signal?.aborted) return Promise.reject(options.signal.reason);
+    if (method === "client.tool.result" && this.#toolLimits !== null) {
+      const fault = checkAdvertisedResultPart(
+        params as MethodParams<"client.tool.result">,
+        this.#toolLimits,
+      );
+      if (fault !== null) return Promise.reject(fault);
+    }
     const remaining = this.remainingRequestIds;
     if (remaining <= (RESERVE_METHODS.has(method) ? 0 : REQUEST_ID_RESERVE)) {
       return Promise.reject(new RequestBudgetExhausted(method, remaining));
@@ -243,6 +270,7 @@ export class AgentConnection {
       const entry: Pending = {
         method,
         sent: false,
+        priority: RESERVE_METHODS.has(method),
         // The result was validated against METHOD_SCHEMAS[method] before it gets here.
         resolve: (value) => resolve(value as MethodResult<M>),
         reject,
@@ -252,9 +280,7 @@ export class AgentConnection {
       signal?.addEventListener("abort", onAbort, { once: true });
       this.#pending.set(id, entry);
       this.#idsSent++;
-      if (this.#inFlight < MAX_IN_FLIGHT_REQUESTS || RESERVE_METHODS.has(method)) {
-        this.#send(entry, bytes);
-      } else this.#held.push({ entry, bytes });
+      if (this.#window.offer({ entry, bytes }, entry.priority)) this.#send(entry, bytes);
     });
   }
 
@@ -274,10 +300,7 @@ export class AgentConnection {
   async endInput(): Promise<void> {
     this.#inputEnded = true;
     // Requests still held back go out before EOF (the backend is being shut down).
-    const held = this.#held.slice(this.#heldHead);
-    this.#held = [];
-    this.#heldHead = 0;
-    for (const { entry, bytes } of held) this.#send(entry, bytes);
+    for (const { entry, bytes } of this.#window.takeHeld()) this.#send(entry, bytes);
     await this.#writer.close();
   }
 
@@ -373,6 +396,11 @@ export class AgentConnection {
         const result = parsed.data as InitializeResult;
         this.#negotiated = new Set(result.capabilities);
         this.#idBudget = result.limits.request_ids;
+        const toolLimits = result.descriptors?.["client.tools"]?.limits;
+        if (toolLimits !== undefined) {
+          this.#toolLimits = toolLimits;
+          this.#callSchema = clientToolCallDataSchema(toolLimits.arguments_bytes);
+        }
       }
       if (entry.method === "shutdown") this.#shutdownAcknowledged = true;
       if (!entry.abandoned) entry.resolve(parsed.data);
@@ -386,9 +414,15 @@ export class AgentConnection {
     }
     // Event data field sets are exact (wire contract). Data the hand-written check
     // accepts is exactly valid; anything else is decided (and described) by zod.
-    const parsed = FAST_EVENT_CHECKS.get(name)?.(frame.data)
-      ? { ok: true as const, data: frame.data as unknown }
-      : parseExact(EVENT_SCHEMAS[name] as z.ZodType<unknown>, frame.data);
+    // client.tool.call arguments are bounded by the advertised arguments_bytes.
+    const advertised = name === "client.tool.call" ? this.#toolLimits : null;
+    const fast = advertised === null
+      ? FAST_EVENT_CHECKS.get(name)?.(frame.data)
+      : isClientToolCallData(frame.data, advertised.arguments_bytes);
+    const parsed = fast ? { ok: true as const, data: frame.data as unknown } : parseExact(
+      (advertised === null ? EVENT_SCHEMAS[name] : this.#callSchema!) as z.ZodType<unknown>,
+      frame.data,
+    );
     if (!parsed.ok) {
       return this.#fail(new ProtocolViolation(`Invalid ${name} data: ${parsed.detail}`));
     }
@@ -408,22 +442,13 @@ export class AgentConnection {
   #settle(id: string, entry: Pending): void {
     this.#pending.delete(id);
     entry.cleanup();
-    if (entry.sent) this.#inFlight--;
-    while (this.#inFlight < MAX_IN_FLIGHT_REQUESTS && this.#heldHead < this.#held.length) {
-      const next = this.#held[this.#heldHead]!;
-      this.#held[this.#heldHead++] = undefined as never;
-      if (this.#heldHead === this.#held.length) {
-        this.#held = [];
-        this.#heldHead = 0;
-      }
-      this.#send(next.entry, next.bytes);
-    }
+    if (!entry.sent) return;
+    for (const next of this.#window.answered(entry.priority)) this.#send(next.entry, next.bytes);
   }
 
   #send(entry: Pending, bytes: Uint8Array): void {
     if (this.#failure !== null) return;
     entry.sent = true;
-    this.#inFlight++;
     if (!this.#writer.write(bytes)) this.#fail(new ClientClosed("Cannot write to the backend"));
   }
 
@@ -436,8 +461,7 @@ export class AgentConnection {
       if (!entry.abandoned) entry.reject(error);
     }
     this.#pending.clear();
-    this.#held = [];
-    this.#heldHead = 0;
+    this.#window.takeHeld();
     this.#queue.end(clean ? null : error);
     this.#readAbort.abort();
     void Promise.resolve(this.#writer.close()).catch(() => {});

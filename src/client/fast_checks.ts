@@ -40,12 +40,15 @@ function isSessionId(value: Parsed): boolean {
 }
 
 /**
- * `client.tool.call` data as `ClientToolCallDataSchema` accepts it: exactly
- * `session_id`, `run_id`, `call_id`, `name`, `tool_id`, `arguments` (an
- * object of at most `arguments_bytes` serialized bytes) and `deadline_ms` (a
- * safe integer ≥ 0).
+ * `client.tool.call` data as `clientToolCallDataSchema(argumentsBytes)` accepts it:
+ * exactly `session_id`, `run_id`, `call_id`, `name`, `tool_id`, `arguments` (an
+ * object of at most `argumentsBytes` serialized bytes: the backend's advertised
+ * `arguments_bytes`) and `deadline_ms` (a safe integer ≥ 0).
  */
-export function isClientToolCallData(value: Parsed): boolean {
+export function isClientToolCallData(
+  value: Parsed,
+  argumentsBytes: number = CLIENT_TOOLS_LIMITS.arguments_bytes,
+): boolean {
   if (!isPlainObject(value) || !hasKeyCount(value, 7)) return false;
   const args = value.arguments;
   const deadline = value.deadline_ms;
@@ -54,7 +57,7 @@ export function isClientToolCallData(value: Parsed): boolean {
     typeof value.tool_id === "string" && HEX64_PATTERN.test(value.tool_id) &&
     typeof deadline === "number" && Number.isSafeInteger(deadline) && deadline >= 0 &&
     isPlainObject(args) && !Object.hasOwn(args, "__proto__") &&
-    utf8ByteLength(JSON.stringify(args)) <= CLIENT_TOOLS_LIMITS.arguments_bytes;
+    utf8ByteLength(JSON.stringify(args)) <= argumentsBytes;
 }
 
 const CANCEL_REASONS: ReadonlySet<string> = new Set([
@@ -80,7 +83,7 @@ export function isClientToolResultResult(value: Parsed): boolean {
 
 /** Fast checks of event data by event name (others: zod only). */
 export const FAST_EVENT_CHECKS: ReadonlyMap<string, (value: Parsed) => boolean> = new Map([
-  ["client.tool.call", isClientToolCallData],
+  ["client.tool.call", (value) => isClientToolCallData(value)],
   ["client.tool.cancel", isClientToolCancelData],
 ]);
 

@@ -1,6 +1,14 @@
 import assert from "node:assert/strict";
-import { AgentConnection, MAX_IN_FLIGHT_REQUESTS } from "../../src/client/connection.ts";
+import {
+  AgentConnection,
+  MAX_IN_FLIGHT_REQUESTS,
+  PRIORITY_IN_FLIGHT_SLOTS,
+} from "../../src/client/connection.ts";
+import { LIMITS } from "../../src/protocol/limits.ts";
 import type { ClientToolResultParams } from "../../src/protocol/schemas/mod.ts";
+
+/** Ordinary requests in flight at most. */
+const ORDINARY = MAX_IN_FLIGHT_REQUESTS - PRIORITY_IN_FLIGHT_SLOTS;
 
 const INSTANCE = "0f8fad5b-d9cb-469f-a165-70867728950e";
 const te = new TextEncoder();
@@ -49,22 +57,30 @@ function part(n: number): ClientToolResultParams {
   };
 }
 
-Deno.test("AgentConnection writes at most MAX_IN_FLIGHT_REQUESTS unanswered requests, the rest in order as answers arrive", async () => {
+Deno.test("AgentConnection's in-flight bound fits the backend's output: 24 event frames + requests <= 32", () => {
+  // docs/reference-backend.md "What a client can rely on": run events never fill more than 24
+  // of the 32 pending output frames; every request in flight adds at most one answer.
+  assert.equal(LIMITS.pending_output_frames, 32);
+  assert.ok(24 + MAX_IN_FLIGHT_REQUESTS <= LIMITS.pending_output_frames);
+  assert.ok(ORDINARY >= 1 && PRIORITY_IN_FLIGHT_SLOTS >= 1);
+});
+
+Deno.test("AgentConnection writes at most the ordinary share of unanswered requests, the rest in order as answers arrive", async () => {
   const { written, connection, answer, end } = harness();
   const results = Array.from(
     { length: 40 },
     (_, n) => connection.request("client.tool.result", part(n)),
   );
   await settle();
-  assert.equal(written.length, MAX_IN_FLIGHT_REQUESTS);
+  assert.equal(written.length, ORDINARY);
   answer(written[0]!);
   answer(written[1]!);
   await settle();
-  assert.equal(written.length, MAX_IN_FLIGHT_REQUESTS + 2);
-  // status is never held back.
+  assert.equal(written.length, ORDINARY + 2);
+  // status uses a priority slot: not held behind the parts.
   const status = connection.request("status", {}).catch((error: Error) => error.name);
   await settle();
-  assert.equal(written.length, MAX_IN_FLIGHT_REQUESTS + 3);
+  assert.equal(written.length, ORDINARY + 3);
   assert.equal(written.at(-1), "r41");
   answer("r41", { error: { code: "not_initialized" } });
   assert.equal(await status, "ProtocolError");
@@ -79,16 +95,48 @@ Deno.test("AgentConnection writes at most MAX_IN_FLIGHT_REQUESTS unanswered requ
   await connection.close();
 });
 
+Deno.test("AgentConnection counts turn.cancel, status and shutdown in the bound too", async () => {
+  const { written, connection, answer, end } = harness();
+  const ordinary = Array.from(
+    { length: 10 },
+    (_, n) => connection.request("client.tool.result", part(n)).catch(() => {}),
+  );
+  const priority = Array.from(
+    { length: 5 },
+    () => connection.request("status", {}).catch(() => {}),
+  );
+  await settle();
+  // 6 ordinary + 2 status: the whole window, never more.
+  assert.equal(written.length, MAX_IN_FLIGHT_REQUESTS);
+  assert.deepEqual(written.slice(ORDINARY), ["r11", "r12"]);
+  // An answered ordinary request lets a held status out first (priority before ordinary).
+  answer(written[0]!);
+  await settle();
+  assert.equal(written.length, MAX_IN_FLIGHT_REQUESTS + 1);
+  assert.equal(written.at(-1), "r13");
+  // Three statuses answered: the two held ones go out first, then one ordinary request
+  // (5 ordinary + 2 status = 7 in flight, room for an ordinary one again).
+  for (const id of ["r11", "r12", "r13"]) answer(id, { error: { code: "not_initialized" } });
+  await settle();
+  assert.deepEqual(written.slice(MAX_IN_FLIGHT_REQUESTS + 1), ["r14", "r15", "r7"]);
+  // In flight now: r2–r7 (6 ordinary) and r14, r15: the whole window again.
+  const answered = new Set(["r1", "r11", "r12", "r13"]);
+  assert.equal(written.filter((id) => !answered.has(id)).length, MAX_IN_FLIGHT_REQUESTS);
+  end();
+  await connection.close();
+  await Promise.all([...ordinary, ...priority]);
+});
+
 Deno.test("AgentConnection rejects held-back requests when it fails", async () => {
   const { written, connection } = harness();
   const results = Array.from(
-    { length: MAX_IN_FLIGHT_REQUESTS + 4 },
+    { length: ORDINARY + 4 },
     (_, n) => connection.request("client.tool.result", part(n)).catch((error: Error) => error.name),
   );
   await settle();
-  assert.equal(written.length, MAX_IN_FLIGHT_REQUESTS);
+  assert.equal(written.length, ORDINARY);
   await connection.close();
   const reasons = await Promise.all(results);
   assert.ok(reasons.every((name) => name === "ClientClosed"), String(reasons));
-  assert.equal(written.length, MAX_IN_FLIGHT_REQUESTS); // close() cancelled the output stream.
+  assert.equal(written.length, ORDINARY); // close() cancelled the output stream.
 });

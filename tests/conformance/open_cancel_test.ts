@@ -92,8 +92,8 @@ Deno.test("a session.open cancelled while it reads a large history leaves the at
       await b.settle(300);
       await assertOldAttached(b, ws, String(old.revision));
       // The session itself is fine: opening it without a cancel works.
-      const reopened = await b.call("session.open", { session_id: BIG });
-      assert.equal(reopened.session_id, BIG);
+      const reopened = await b.request("session.open", { session_id: BIG }, { timeoutMs: 60_000 });
+      assert.equal(reopened.result?.session_id, BIG, JSON.stringify(reopened.error));
     });
   });
 });

@@ -53,6 +53,8 @@ Deno.test("no operation of a fully negotiated child answers unsupported_method",
   });
 });
 
+// The start delay makes the pending window deterministic here; cancelling during real work
+// (a session.open reading a ~50 MB history) is tested in open_cancel_test.ts.
 Deno.test("operation.cancel cancels a pending operation once; others are stale_operation", {
   ignore: !REFERENCE,
 }, async () => {

@@ -42,8 +42,13 @@ Deno.test("SessionFile appends timestamped records that read back valid", async 
 });
 
 const line = (fields: Record<string, unknown>) =>
-  JSON.stringify({ type: "user", session_id: "s", timestamp: "2026-01-01T00:00:00Z", ...fields }) +
-  "\n";
+  JSON.stringify({
+    type: "user",
+    session_id: "s",
+    timestamp: "2026-01-01T00:00:00Z",
+    text: "hi",
+    ...fields,
+  }) + "\n";
 
 const CASES: [string, (dir: string) => string | null, string][] = [
   ["a missing file", () => null, "session_missing"],
@@ -51,6 +56,8 @@ const CASES: [string, (dir: string) => string | null, string][] = [
   ["an unterminated last line", () => line({}).trimEnd(), "session_invalid"],
   ["another session's record", () => line({ session_id: "t" }), "session_invalid"],
   ["an unknown record type", () => line({ type: "x" }), "session_invalid"],
+  ["a user record without text", () => line({ text: undefined }), "session_invalid"],
+  ["a user record with non-string text", () => line({ text: ["hi"] }), "session_invalid"],
   ["a relative cwd", () => line({ cwd: "rel" }), "cwd_mismatch"],
   ["another cwd", () => line({ cwd: "/" }), "cwd_mismatch"],
   ["a vanished cwd", (dir) => line({ cwd: `${dir}/gone` }), "cwd_mismatch"],
@@ -74,5 +81,24 @@ Deno.test("readStoredSession() opens an empty or cwd-less file with cwd_unverifi
       assert.ok(read.ok);
       assert.deepEqual(read.stored.notices, ["cwd_unverified"]);
     }
+  });
+});
+
+Deno.test("readStoredSession() stops when its signal aborts, also while validating", async () => {
+  await withDir(async (dir) => {
+    await Deno.writeTextFile(`${dir}/s.jsonl`, line({}).repeat(10_000));
+    const ids = { sessionId: "s", cwd: dir };
+    const aborted = AbortSignal.abort(new Error("cancelled before"));
+    await assert.rejects(readStoredSession(`${dir}/s.jsonl`, ids, { signal: aborted }), /before/);
+    // Aborted once validation runs: it yields every YIELD_LINES lines and stops there.
+    const controller = new AbortController();
+    const reading = readStoredSession(`${dir}/s.jsonl`, ids, { signal: controller.signal });
+    setTimeout(() => controller.abort(new Error("cancelled during")), 0);
+    await assert.rejects(reading, /during/);
+    const read = await readStoredSession(`${dir}/s.jsonl`, ids, {
+      signal: new AbortController().signal,
+    });
+    assert.ok(read.ok);
+    assert.equal(read.stored.lines, 10_000);
   });
 });

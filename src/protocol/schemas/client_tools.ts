@@ -180,8 +180,8 @@ export const ClientToolsDescriptorSchema: z.ZodObject<
 /** `descriptors["client.tools"]`. */
 export type ClientToolsDescriptor = z.infer<typeof ClientToolsDescriptorSchema>;
 
-/** `client.tool.call` event data. `arguments` is what the model produced, not validated by the backend. */
-export const ClientToolCallDataSchema: z.ZodObject<
+/** The shape of {@link ClientToolCallDataSchema}. */
+export type ClientToolCallDataShape = z.ZodObject<
   {
     session_id: z.ZodString;
     run_id: z.ZodString;
@@ -192,25 +192,52 @@ export const ClientToolCallDataSchema: z.ZodObject<
     deadline_ms: z.ZodInt;
   },
   z.core.$strict
-> = z.strictObject({
-  session_id: SessionIdSchema,
-  run_id: WireIdSchema,
-  call_id: WireIdSchema,
-  name: ToolNameSchema,
-  tool_id: Hex64Schema,
-  arguments: JsonObjectSchema.check((ctx) => {
-    const bytes = utf8ByteLength(JSON.stringify(ctx.value));
-    if (bytes > CLIENT_TOOLS_LIMITS.arguments_bytes) {
-      ctx.issues.push({
-        code: "custom",
-        message:
-          `Arguments exceed ${CLIENT_TOOLS_LIMITS.arguments_bytes} serialized bytes: ${bytes}`,
-        input: ctx.value,
-      });
-    }
-  }),
-  deadline_ms: z.int().min(0),
-});
+>;
+
+/**
+ * `client.tool.call` event data with `arguments` of at most `argumentsBytes` serialized
+ * bytes — a client passes the `arguments_bytes` its backend advertised.
+ *
+ * @example
+ * ```ts
+ * import { clientToolCallDataSchema } from "./client_tools.ts";
+ * const schema = clientToolCallDataSchema(16);
+ * const data = {
+ *   session_id: "s1", run_id: "r1", call_id: "c1", name: "lookup",
+ *   tool_id: "0".repeat(64), arguments: { q: "a long question" }, deadline_ms: 1000,
+ * };
+ * console.assert(!schema.safeParse(data).success);
+ * ```
+ */
+export function clientToolCallDataSchema(argumentsBytes: number): ClientToolCallDataShape {
+  return z.strictObject({
+    session_id: SessionIdSchema,
+    run_id: WireIdSchema,
+    call_id: WireIdSchema,
+    name: ToolNameSchema,
+    tool_id: Hex64Schema,
+    arguments: JsonObjectSchema.check((ctx) => {
+      const bytes = utf8ByteLength(JSON.stringify(ctx.value));
+      if (bytes > argumentsBytes) {
+        ctx.issues.push({
+          code: "custom",
+          message: `Arguments exceed ${argumentsBytes} serialized bytes: ${bytes}`,
+          input: ctx.value,
+        });
+      }
+    }),
+    deadline_ms: z.int().min(0),
+  });
+}
+
+/**
+ * `client.tool.call` event data. `arguments` is what the model produced, not validated by the
+ * backend; at most the protocol's default `arguments_bytes` (clients check the advertised
+ * value with {@link clientToolCallDataSchema}).
+ */
+export const ClientToolCallDataSchema: ClientToolCallDataShape = clientToolCallDataSchema(
+  CLIENT_TOOLS_LIMITS.arguments_bytes,
+);
 /** `client.tool.call` event data. */
 export type ClientToolCallData = z.infer<typeof ClientToolCallDataSchema>;
 
