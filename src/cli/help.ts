@@ -49,11 +49,14 @@ Options:
                        $MAGI_CODE_AGENT, else 'magi-code serve --stdio' when on PATH,
                        else this repo's reference backend (noted on stderr)
   --cwd DIR            working directory of the backend and the tools
-  --session ID         open this durable session instead of creating one
+  --session ID         open this durable session instead of creating one (IDs are
+                       1-64 of A-Z a-z 0-9 _ -; sessions belong to the working
+                       directory: list them with 'magi-tools sessions')
   --approve MODE       deny | allow | ask (default deny); ask prompts on /dev/tty
                        and is a usage error without a terminal
   --deltas             also emit message.delta records
-  --last-message FILE  write the final assistant message to FILE
+  --last-message FILE  write the final assistant message to FILE (checked before
+                       the turn: an unwritable FILE is a usage error)
   --timeout SECONDS    deadline for the whole invocation: before the turn starts it
                        fails startup (exit 3); during the turn it sends turn.cancel and
                        exits 1 once run.finished arrives (4 if it never does)

@@ -42,17 +42,38 @@ Deno.test("run: --stall-timeout rejects a value that is not seconds", async () =
   assert.match(result.stderr, /--stall-timeout/);
 });
 
-Deno.test("run: an unwritable --last-message makes turn.finished and the exit agree on 1", async () => {
+Deno.test("run: a --last-message in a missing directory is a usage error before the turn", async () => {
   const result = await runCli(
     run("hello", "--agent", fakeAgent("ok"), "--last-message", "/nonexistent/dir/last.txt"),
   );
-  assert.equal(result.code, 1, result.stderr);
-  assert.equal(one(result.records, "turn.finished").exit_code, 1);
+  assert.equal(result.code, 2, result.stderr);
+  assert.equal(result.stdout, "");
   assert.match(
     result.stderr,
-    /Cannot write --last-message file: \/nonexistent\/dir\/last\.txt: No such file or directory\n/,
+    /Option --last-message cannot be written: \/nonexistent\/dir\/last\.txt: its directory does not exist\n/,
   );
-  assert.doesNotMatch(result.stderr, /--allow/);
+});
+
+Deno.test({
+  name: "run: a --last-message write failing after the turn makes turn.finished and the exit " +
+    "agree on 1, and says why",
+  // /dev/full opens for writing (so the early check passes) and fails every write.
+  ignore: Deno.build.os !== "linux",
+  async fn() {
+    const result = await runCli(
+      run("hello", "--agent", fakeAgent("ok"), "--last-message", "/dev/full"),
+    );
+    assert.equal(result.code, 1, result.stderr);
+    const finished = one(result.records, "turn.finished");
+    assert.equal(finished.exit_code, 1);
+    assert.equal(finished.outcome, "completed");
+    assert.equal(finished.exit_reason, "last_message_unwritable");
+    assert.match(
+      result.stderr,
+      /Cannot write --last-message file: \/dev\/full: No space left on device\n/,
+    );
+    assert.doesNotMatch(result.stderr, /--allow/);
+  },
 });
 
 Deno.test("run: a prompt on stdin that is not UTF-8 is a usage error naming the encoding", async () => {

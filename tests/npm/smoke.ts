@@ -61,6 +61,16 @@ export default defineTool({
 });
 `;
 
+const ONE_TURN = `import { writeFileSync } from "node:fs";
+import { runOneTurn } from "@magi/tools";
+const { exitCode, records } = await runOneTurn({
+  prompt: 'shout {"text":"hi"}',
+  toolDirs: ["tools"],
+  agent: process.env.AGENT,
+});
+writeFileSync(process.env.OUT, JSON.stringify({ exitCode, types: records.map((r) => r.type) }));
+`;
+
 const TS_TOOL = `export default 1 as number;
 `;
 
@@ -234,6 +244,23 @@ export async function smokeTest(options: SmokeOptions): Promise<SmokeReport> {
       `without a backend: exit ${noAgent.code}, stdout ${JSON.stringify(noAgent.stdout)}, stderr ${
         JSON.stringify(noAgent.stderr)
       }`,
+      [],
+    );
+    // The library's runOneTurn under Node.js: the records come back, nothing on stdout.
+    await Deno.writeTextFile(join(app, "one_turn.mjs"), ONE_TURN);
+    const oneTurn = await run("node", ["one_turn.mjs"], {
+      cwd: app,
+      env: { MC_HOME: mcHome, NO_COLOR: "1", AGENT: agent, OUT: join(scratch, "one_turn.json") },
+    });
+    const turn = oneTurn.code === 0
+      ? JSON.parse(await Deno.readTextFile(join(scratch, "one_turn.json")))
+      : null;
+    expect(
+      oneTurn.code === 0 && oneTurn.stdout === "" && turn?.exitCode === 0 &&
+        turn?.types.includes("tool.result") && turn?.types.at(-1) === "turn.finished",
+      `runOneTurn under Node.js: exit ${oneTurn.code}, stdout ${
+        JSON.stringify(oneTurn.stdout)
+      }, stderr ${JSON.stringify(oneTurn.stderr.slice(-2000))}, result ${JSON.stringify(turn)}`,
       [],
     );
     // tools on Node.js: no sandbox is shown that is not there, and declared permissions get
