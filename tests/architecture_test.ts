@@ -6,7 +6,10 @@
  *   is a deliberate lazy edge and does not count);
  * - every folder under `src/` that holds TypeScript files has a `mod.ts` saying what it owns;
  * - a file whose name starts with `_` is internal to its folder: only files in that folder (or
- *   its subfolders, which are part of the same module) import it.
+ *   its subfolders, which are part of the same module) import it;
+ * - the layers of docs/architecture.md: a top-level folder of `src/` imports only the folders
+ *   before it in {@link LAYERS} (the reference backend only those in {@link BACKEND_USES}). A new
+ *   top-level folder is checked once it is added to the list.
  */
 import assert from "node:assert/strict";
 import { dirname, join, relative } from "node:path";
@@ -102,6 +105,36 @@ function cycles(graph: Map<string, Edge[]>, withTypes: boolean): string[][] {
   return found;
 }
 
+/** The layers, bottom first: each folder may import only the folders before it. */
+const LAYERS = ["async", "protocol", "runtime", "transport", "client", "summary", "host", "cli"];
+/** What the reference backend may import: it reuses protocol and transport, never client or host. */
+const BACKEND_USES = ["async", "protocol", "transport"];
+
+/** The top-level `src/` folder of `file`. */
+function layerOf(file: string): string {
+  return relative(SRC, file).split("/")[0]!;
+}
+
+/** Imports that go against {@link LAYERS} / {@link BACKEND_USES}, as messages. */
+function layerViolations(graph: Map<string, Edge[]>): string[] {
+  const allowed = new Map<string, readonly string[]>(
+    LAYERS.map((layer, index) => [layer, LAYERS.slice(0, index)]),
+  );
+  allowed.set("reference_backend", BACKEND_USES);
+  const found: string[] = [];
+  for (const [from, edges] of graph) {
+    const mine = layerOf(from);
+    const may = allowed.get(mine);
+    if (may === undefined) continue;
+    for (const { to } of edges) {
+      const theirs = layerOf(to);
+      if (theirs === mine || !allowed.has(theirs) || may.includes(theirs)) continue;
+      found.push(`${relative(ROOT, from)} (${mine}) imports ${relative(ROOT, to)} (${theirs})`);
+    }
+  }
+  return found;
+}
+
 const show = (cycle: string[]) => cycle.map((file) => relative(ROOT, file)).join(" -> ");
 
 let built: Promise<Map<string, Edge[]>> | undefined;
@@ -162,4 +195,21 @@ Deno.test("internalLeaks() allows the folder and its subfolders, nothing else (s
 
 Deno.test("files starting with _ are imported only from their own folder", async () => {
   assert.deepEqual(internalLeaks(await graph()), [], "internal files imported from another folder");
+});
+
+Deno.test("layerViolations() allows only earlier layers (self-check)", () => {
+  const at = (path: string) => join(SRC, path);
+  const fake = new Map<string, Edge[]>([
+    [at("client/a.ts"), [{ to: at("protocol/b.ts"), typeOnly: false }]],
+    [at("protocol/b.ts"), [{ to: at("client/a.ts"), typeOnly: true }]],
+    [at("reference_backend/c.ts"), [{ to: at("host/d.ts"), typeOnly: false }]],
+  ]);
+  assert.deepEqual(layerViolations(fake), [
+    "src/protocol/b.ts (protocol) imports src/client/a.ts (client)",
+    "src/reference_backend/c.ts (reference_backend) imports src/host/d.ts (host)",
+  ]);
+});
+
+Deno.test("src/ folders import only the layers below them (docs/architecture.md)", async () => {
+  assert.deepEqual(layerViolations(await graph()), [], "imports against the layering");
 });

@@ -45,10 +45,26 @@ import {
 } from "./external.ts";
 import type { RegisteredTool, ToolRegistry } from "./registry.ts";
 import { resultToText, splitResultText } from "./result.ts";
-import { formatIssues, truncateText } from "./_text.ts";
+import {
+  type Answer,
+  externalFailed,
+  hostFailed,
+  invalidArguments,
+  invalidArgumentsFrom,
+  invalidArgumentsReason,
+  permissionDenied,
+  resultNotText,
+  resultTooLarge,
+  resultTooManyParts,
+  type Stop,
+  stopped,
+  toolCrashed,
+  toolFailed,
+  unknownTool,
+} from "./answers.ts";
+import type { ToolCallRequest, ToolCallResult } from "./call.ts";
 import { Slots } from "./_slots.ts";
 import { SharedDeadlines } from "./_deadlines.ts";
-import { permissionDeniedText } from "./sandbox/channel.ts";
 import { denialLine } from "./sandbox/denial.ts";
 import { LogBuffer, type ToolLog } from "./sandbox/log_buffer.ts";
 import { isolationOf } from "./sandbox/permissions.ts";
@@ -56,50 +72,7 @@ import type { IsolatedOutcome, ProcessRunner } from "./sandbox/process_runner.ts
 import { supportsProcessIsolation } from "../runtime/mod.ts";
 
 export type { ToolLog } from "./sandbox/log_buffer.ts";
-
-/** One `client.tool.call`, as the session hands it over. */
-export interface ToolCallRequest {
-  /** The backend's `call_id`. */
-  readonly callId: string;
-  /** Tool name as the backend sent it. */
-  readonly name: string;
-  /** `tool_id` as the backend sent it. */
-  readonly toolId: string;
-  /** Arguments as the model produced them (not validated by the backend). */
-  readonly arguments: unknown;
-  /** Milliseconds from emission until the backend gives up on the call. */
-  readonly deadlineMs: number;
-  /** Session of the call. */
-  readonly sessionId: string;
-  /** Run of the call. */
-  readonly runId: string;
-}
-
-/** `client.tool.result` outcome. */
-export type ToolCallOutcome = "success" | "error" | "cancelled";
-
-/** What to send back for one call. */
-export interface ToolCallResult {
-  /** The outcome on every part. */
-  readonly outcome: ToolCallOutcome;
-  /**
-   * With `outcome:"error"`: `unknown_tool`, `invalid_arguments`, `tool_failed`,
-   * `permission_denied`, `tool_crashed`, `timeout` or `result_too_large`.
-   */
-  readonly errorCode?: string;
-  /** The whole text the model sees. */
-  readonly text: string;
-  /** `text` split for `client.tool.result` (at least one part). */
-  readonly parts: readonly string[];
-  /** UTF-8 bytes of `text`. */
-  readonly bytes: number;
-  /** Wall time from `execute` to the answer, ms. */
-  readonly durationMs: number;
-  /** An inline tool ignored its signal past the grace period and was left running. */
-  readonly abandoned: boolean;
-  /** A process-isolated tool ignored its signal past the grace period and its process was killed. */
-  readonly killed: boolean;
-}
+export type { ToolCallOutcome, ToolCallRequest, ToolCallResult } from "./call.ts";
 
 /** Options of {@link ToolExecutor}. */
 export interface ExecutorOptions {
@@ -159,27 +132,12 @@ export function answerGraceMs(cancelGraceMs: number): number {
   return Math.max(0, cancelGraceMs - deliveryMarginMs(cancelGraceMs));
 }
 
-type Stop =
-  | { readonly kind: "cancel" }
-  | { readonly kind: "deadline"; readonly ms: number }
-  | { readonly kind: "timeout"; readonly ms: number };
-
 type Settled =
   | { readonly kind: "value"; readonly value: unknown }
   | { readonly kind: "thrown"; readonly error: unknown }
   | { readonly kind: "abandoned" }
   | { readonly kind: "killed" }
   | { readonly kind: "answer"; readonly answer: Answer };
-
-interface Answer {
-  readonly outcome: ToolCallOutcome;
-  readonly errorCode?: string;
-  readonly text: string;
-  /** `text` already split and measured (a success), so it is not done twice. */
-  readonly split?: { readonly parts: string[]; readonly bytes: number };
-  readonly abandoned?: boolean;
-  readonly killed?: boolean;
-}
 
 /** Runs registered tools for `client.tool.call` events, within the descriptor's limits. */
 export class ToolExecutor {
@@ -262,7 +220,7 @@ export class ToolExecutor {
     } catch (error) {
       // Only a host bug gets here; still answer.
       console.error(error);
-      answer = { outcome: "error", errorCode: "tool_failed", text: "Tool host failed internally" };
+      answer = hostFailed();
     }
     return this.#finish(answer, started);
   }
@@ -270,9 +228,7 @@ export class ToolExecutor {
   async #answer(call: ToolCallRequest, signal: AbortSignal, started: number): Promise<Answer> {
     const entry = this.#registry.get(call.name);
     if (entry === undefined || entry.toolId !== call.toolId) {
-      const name = truncateText(String(call.name), 64);
-      const why = entry === undefined ? "" : " (tool_id does not match the registered definition)";
-      return { outcome: "error", errorCode: "unknown_tool", text: `Unknown tool: ${name}${why}` };
+      return unknownTool(call.name, entry !== undefined);
     }
     // A described (process) tool has no schema in the host: its process validates the
     // arguments and answers invalid_arguments the same way.
@@ -280,22 +236,10 @@ export class ToolExecutor {
     const external = isExternalTool(entry.tool) ? entry.tool : null;
     const parsed = tool?.input.safeParse(call.arguments) ??
       { success: true as const, data: undefined };
-    if (!parsed.success) {
-      return {
-        outcome: "error",
-        errorCode: "invalid_arguments",
-        text: `Invalid arguments: ${formatIssues(parsed.error.issues)}`,
-      };
-    }
+    if (!parsed.success) return invalidArguments(parsed.error.issues);
     if (external !== null) {
       const reason = externalInvalid(external, call.arguments);
-      if (reason !== null) {
-        return {
-          outcome: "error",
-          errorCode: "invalid_arguments",
-          text: truncateText(`Invalid arguments: ${reason}`, 1024),
-        };
-      }
+      if (reason !== null) return invalidArgumentsReason(reason);
     }
     if (signal.aborted) return stopped({ kind: "cancel" }, null, this.#graceMs);
 
@@ -333,7 +277,7 @@ export class ToolExecutor {
           })
           : isolationOf(entry.tool as ToolInfo) === "inline" || !supportsProcessIsolation()
           ? tool === null
-            ? { kind: "answer" as const, answer: crashed("the tool's code is not in the host") }
+            ? { kind: "answer" as const, answer: toolCrashed("the tool's code is not in the host") }
             : await this.#run(tool, parsed.data ?? {}, call, { stop, deadlineAt })
           : await this.#runIsolated(entry, call, { stop, deadlineAt });
         // A grace timer only starts once the signal fired, so "abandoned"/"killed" imply aborted.
@@ -433,7 +377,7 @@ export class ToolExecutor {
       const why = this.#closed
         ? "the tool host is shutting down"
         : "this runtime has no process sandbox";
-      return { kind: "answer", answer: crashed(why) };
+      return { kind: "answer", answer: toolCrashed(why) };
     }
     const { stop } = control;
     const { timeoutTimer, deadline } = armToolTimeout(entry.tool.timeoutMs, control);
@@ -476,30 +420,15 @@ export class ToolExecutor {
     try {
       text = resultToText(value);
     } catch (error) {
-      return {
-        outcome: "error",
-        errorCode: "tool_failed",
-        text: truncateText((error as Error).message, 1024),
-      };
+      return resultNotText((error as Error).message);
     }
     const bytes = utf8ByteLength(text);
     const limit = this.#limits.result_bytes;
-    if (bytes > limit) {
-      return {
-        outcome: "error",
-        errorCode: "result_too_large",
-        text: `Result too large: ${bytes} bytes exceeds the limit of ${limit} bytes`,
-      };
-    }
+    if (bytes > limit) return resultTooLarge(bytes, limit);
     const split = this.#split(text);
     const parts = split.length;
     if (parts > this.#limits.result_parts) {
-      return {
-        outcome: "error",
-        errorCode: "result_too_large",
-        text:
-          `Result too large: ${bytes} bytes needs ${parts} parts, more than the limit of ${this.#limits.result_parts} parts`,
-      };
+      return resultTooManyParts(bytes, parts, this.#limits.result_parts);
     }
     return { outcome: "success", text, split: { parts: split, bytes } };
   }
@@ -527,37 +456,6 @@ export class ToolExecutor {
   }
 }
 
-function stopped(stop: Stop, how: "abandoned" | "killed" | null, graceMs: number): Answer {
-  const abandoned = how === "abandoned";
-  const killed = how === "killed";
-  const left = how === null
-    ? ""
-    : `; the tool did not stop within ${graceMs} ms of being signalled and ${
-      killed ? "its process was killed" : "was abandoned"
-    }`;
-  if (stop.kind === "cancel") {
-    return { outcome: "cancelled", text: `Tool call cancelled${left}`, abandoned, killed };
-  }
-  const limit = stop.kind === "deadline"
-    ? `the call deadline of ${stop.ms} ms passed`
-    : `the tool's timeout of ${stop.ms} ms passed`;
-  return {
-    outcome: "error",
-    errorCode: "timeout",
-    text: `Tool call timed out: ${limit}${left}`,
-    abandoned,
-    killed,
-  };
-}
-
-function crashed(why: string): Answer {
-  return {
-    outcome: "error",
-    errorCode: "tool_crashed",
-    text: truncateText(`Tool process crashed: ${why}`, 1024),
-  };
-}
-
 /** An isolated call's outcome as the executor's {@link Settled}. */
 function settledOf(
   entry: RegisteredTool,
@@ -571,24 +469,9 @@ function settledOf(
     case "value":
       return { kind: "value", value: outcome.text };
     case "too_large":
-      return {
-        kind: "answer",
-        answer: {
-          outcome: "error",
-          errorCode: "result_too_large",
-          text:
-            `Result too large: ${outcome.bytes} bytes exceeds the limit of ${resultBytes} bytes`,
-        },
-      };
+      return { kind: "answer", answer: resultTooLarge(outcome.bytes, resultBytes) };
     case "invalid":
-      return {
-        kind: "answer",
-        answer: {
-          outcome: "error",
-          errorCode: "invalid_arguments",
-          text: truncateText(outcome.text, 1024),
-        },
-      };
+      return { kind: "answer", answer: invalidArgumentsFrom(outcome.text) };
     case "thrown":
     case "crashed":
       if (outcome.permission !== undefined) {
@@ -599,18 +482,13 @@ function settledOf(
             outcome.message,
           ),
         );
-        const answer: Answer = {
-          outcome: "error",
-          errorCode: "permission_denied",
-          text: permissionDeniedText(outcome.permission),
-        };
-        return { kind: "answer", answer };
+        return { kind: "answer", answer: permissionDenied(outcome.permission) };
       }
       if (outcome.kind === "crashed") {
         console.error(`Tool ${tool.name} crashed: ${outcome.message}`);
         return {
           kind: "answer",
-          answer: crashed(`${outcome.message}; it restarts for the next call`),
+          answer: toolCrashed(`${outcome.message}; it restarts for the next call`),
         };
       }
       return { kind: "thrown", error: remoteError(outcome.message, outcome.stack) };
@@ -645,20 +523,14 @@ function externalInvalid(tool: ExternalTool, args: unknown): string | null {
 function failed(entry: RegisteredTool, error: unknown): Answer {
   if (error instanceof ExternalToolError) {
     console.error(`Tool ${entry.tool.name} (${entry.file}) failed: ${error.code}`);
-    const text = error.message.trim() === ""
-      ? "Tool failed without a message"
-      : truncateText(error.message, 1024);
-    return { outcome: "error", errorCode: error.code, text };
+    return externalFailed(error.code, error.message);
   }
   const message = error instanceof Error ? error.message : String(error);
   console.error(
     `Tool ${entry.tool.name} (${entry.file}) failed:`,
     error instanceof Error ? (error.stack ?? message) : message,
   );
-  const text = message.trim() === ""
-    ? "Tool failed without a message"
-    : truncateText(message, 1024);
-  return { outcome: "error", errorCode: "tool_failed", text };
+  return toolFailed(message);
 }
 
 function defaultEnvelopeBytes(limits: ClientToolsLimits): number {

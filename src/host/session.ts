@@ -23,50 +23,9 @@ import type { AgentEvent } from "../client/events.ts";
 import { REQUEST_ID_RESERVE } from "../client/connection.ts";
 import { RequestBudgetExhausted } from "../client/errors.ts";
 import type { SummaryInput } from "../summary/records.ts";
+import type { CallExecutor } from "./call.ts";
 
-/** One call as the executor receives it. */
-export interface ToolCall {
-  /** Backend call ID. */
-  callId: string;
-  /** Registered tool name. */
-  name: string;
-  /** The tool ID the backend named. */
-  toolId: string;
-  /** Arguments as the model produced them (not validated yet). */
-  arguments: Record<string, unknown>;
-  /** Milliseconds from emission until the backend gives up. */
-  deadlineMs: number;
-  /** Session of the run. */
-  sessionId: string;
-  /** Run of the call. */
-  runId: string;
-}
-
-/** What the executor reports for one call (never a rejection). */
-export interface ExecutionResult {
-  /** `success`, `error` or `cancelled`. */
-  outcome: "success" | "error" | "cancelled";
-  /** With `error`: a code like `invalid_arguments`, `tool_failed`, `timeout`. */
-  errorCode?: string;
-  /** The whole result text. */
-  text: string;
-  /** The text split into parts that each fit a frame. */
-  parts: readonly string[];
-  /** UTF-8 bytes of `text`. */
-  bytes: number;
-  /** Wall time of the call. */
-  durationMs: number;
-  /** Whether the tool ignored its signal and was abandoned. */
-  abandoned: boolean;
-  /** Whether the tool ignored its signal and its process was killed (absent: false). */
-  killed?: boolean;
-}
-
-/** The executor as the session uses it (`ToolExecutor` satisfies it). */
-export interface CallExecutor {
-  /** Run one call; resolves with its result, never rejects. */
-  execute(call: ToolCall, signal: AbortSignal): Promise<ExecutionResult>;
-}
+export type { CallExecutor } from "./call.ts";
 
 /** The client as the session uses it (`LocalAgentClient` satisfies it). */
 export interface ResultSender {
@@ -250,7 +209,7 @@ export class ToolCallSession {
       parts: parts.length,
       duration_ms: Math.max(0, Math.round(result.durationMs)),
       abandoned: result.abandoned,
-      killed: result.killed ?? false,
+      killed: result.killed,
       delivery,
       delivery_error: deliveryError,
     });

@@ -2,12 +2,8 @@ import assert from "node:assert/strict";
 import type { AgentEvent } from "../../src/client/events.ts";
 import { REQUEST_ID_RESERVE } from "../../src/client/connection.ts";
 import { RequestBudgetExhausted } from "../../src/client/errors.ts";
-import {
-  type CallExecutor,
-  type ExecutionResult,
-  type ToolCall,
-  ToolCallSession,
-} from "../../src/host/session.ts";
+import type { CallExecutor, ToolCallRequest, ToolCallResult } from "../../src/host/call.ts";
+import { ToolCallSession } from "../../src/host/session.ts";
 import type { ClientToolResultParams } from "../../src/protocol/schemas/mod.ts";
 import type { SummaryInput } from "../../src/summary/records.ts";
 
@@ -33,7 +29,7 @@ function callEvent(callId: string): AgentEvent {
 class Executor implements CallExecutor {
   runs: string[] = [];
   constructor(readonly parts: number) {}
-  execute(call: ToolCall): Promise<ExecutionResult> {
+  execute(call: ToolCallRequest): Promise<ToolCallResult> {
     this.runs.push(call.callId);
     const parts = Array.from({ length: this.parts }, (_, i) => `p${i}`);
     return Promise.resolve({
@@ -43,6 +39,7 @@ class Executor implements CallExecutor {
       bytes: 0,
       durationMs: 1,
       abandoned: false,
+      killed: false,
     });
   }
 }

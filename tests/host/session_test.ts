@@ -1,11 +1,7 @@
 import assert from "node:assert/strict";
 import type { AgentEvent } from "../../src/client/events.ts";
-import {
-  type CallExecutor,
-  type ExecutionResult,
-  type ToolCall,
-  ToolCallSession,
-} from "../../src/host/session.ts";
+import type { CallExecutor, ToolCallRequest, ToolCallResult } from "../../src/host/call.ts";
+import { ToolCallSession } from "../../src/host/session.ts";
 import { ProtocolError } from "../../src/protocol/errors.ts";
 import type { ClientToolResultParams } from "../../src/protocol/schemas/mod.ts";
 import type { SummaryInput } from "../../src/summary/records.ts";
@@ -37,14 +33,22 @@ function cancelEvent(callId: string): AgentEvent {
   };
 }
 
-function result(outcome: ExecutionResult["outcome"], parts: string[]): ExecutionResult {
-  return { outcome, text: parts.join(""), parts, bytes: 0, durationMs: 1, abandoned: false };
+function result(outcome: ToolCallResult["outcome"], parts: string[]): ToolCallResult {
+  return {
+    outcome,
+    text: parts.join(""),
+    parts,
+    bytes: 0,
+    durationMs: 1,
+    abandoned: false,
+    killed: false,
+  };
 }
 
 class Executor implements CallExecutor {
   signals: AbortSignal[] = [];
   parts: string[] = ["a", "b", "c"];
-  execute(_call: ToolCall, signal: AbortSignal): Promise<ExecutionResult> {
+  execute(_call: ToolCallRequest, signal: AbortSignal): Promise<ToolCallResult> {
     this.signals.push(signal);
     if (signal.aborted) return Promise.resolve(result("cancelled", ["stopped"]));
     return new Promise((resolve) => {

@@ -101,18 +101,3 @@ export function deniedPermission(error: unknown): string | undefined {
   }
   return undefined;
 }
-
-/** What the model sees for a denied permission: the kind, never the path, host or name. */
-export function permissionDeniedText(permission: string): string {
-  const what: Record<string, string> = {
-    read: "read access to a path outside the declared list",
-    write: "write access to a path outside the declared list",
-    net: "net access to a host outside the declared list",
-    env: "env access to a variable outside the declared list",
-    run: "run access to a program outside the declared list",
-    sys: "sys access to system information outside the declared list",
-    ffi: "ffi access to a library outside the declared list",
-    import: "import of a module outside the declared list",
-  };
-  return `Permission denied: ${what[permission] ?? "an access the tool did not declare"}`;
-}

@@ -20,7 +20,7 @@
 import { isTool, type Tool, type ToolContext } from "../define.ts";
 import { resultToText } from "../result.ts";
 import { utf8ByteLength } from "../../protocol/utf8.ts";
-import { formatIssues } from "../_text.ts";
+import { invalidArgumentsText } from "../answers.ts";
 import { sandboxFingerprint } from "./description.ts";
 import {
   type CallMessage,
@@ -141,7 +141,7 @@ async function runCall(message: CallMessage, loaded: Tool): Promise<void> {
         t: "result",
         id: message.id,
         ok: false,
-        message: `Invalid arguments: ${formatIssues(parsed.error.issues)}`,
+        message: invalidArgumentsText(parsed.error.issues),
         invalid: true,
         droppedLogBytes: 0,
       });

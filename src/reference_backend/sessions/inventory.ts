@@ -2,7 +2,7 @@
  * Bounded scanning of `$MC_HOME/sessions` for `session.list` and `session.discover`.
  *
  * A `session.list` inventory pass reads the directory (at most 4,096 iterations, sidecars
- * and locks included); `session.discover` has no such ceiling (see `discover.ts`). Primary candidates are `<id>.jsonl` regular files; a `.jsonl` name whose stem
+ * and locks included); `session.discover` has no such ceiling (see `discover_pages.ts`). Primary candidates are `<id>.jsonl` regular files; a `.jsonl` name whose stem
  * is not a session ID, or an unreadable/unsafe root, is `discovery_unavailable`. Each
  * candidate is validated like `session.open` (8 MiB / 10,000 lines per file, 64 MiB /
  * 100,000 lines per request): wrong or missing recorded workspace → excluded; malformed

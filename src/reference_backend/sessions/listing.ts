@@ -1,6 +1,6 @@
 /**
  * `session.list`: one sticky snapshot per child over {@link readInventory} and
- * {@link validateCandidate} (`session.discover` is in `discover.ts`).
+ * {@link validateCandidate} (`session.discover` is in `discover_pages.ts`).
  *
  * A fresh listing scans everything (at most 256 candidates), checks a second inventory
  * pass against the first and keeps the entries with a fingerprint of names, file

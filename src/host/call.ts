@@ -1,0 +1,68 @@
+/**
+ * The call contract between the front doors (the `client.tools` session, and later MCP, `call`,
+ * the inspector) and the executor: one call in ({@link ToolCallRequest}), one result out
+ * ({@link ToolCallResult}), never a rejection ({@link CallExecutor}). `ToolExecutor` implements
+ * it; `ToolCallSession` uses it. The texts of results that are not a success are built in
+ * `answers.ts`.
+ *
+ * @module
+ */
+
+/** One tool call, as a front door hands it to the executor. */
+export interface ToolCallRequest {
+  /** The backend's `call_id`. */
+  readonly callId: string;
+  /** Tool name as the backend sent it. */
+  readonly name: string;
+  /** `tool_id` as the backend sent it. */
+  readonly toolId: string;
+  /** Arguments as the model produced them (not validated yet). */
+  readonly arguments: unknown;
+  /** Milliseconds from emission until the backend gives up on the call. */
+  readonly deadlineMs: number;
+  /** Session of the call. */
+  readonly sessionId: string;
+  /** Run of the call. */
+  readonly runId: string;
+}
+
+/** `client.tool.result` outcome. */
+export type ToolCallOutcome = "success" | "error" | "cancelled";
+
+/** The error codes the executor answers with (`outcome: "error"`). */
+export type ToolErrorCode =
+  | "unknown_tool"
+  | "invalid_arguments"
+  | "tool_failed"
+  | "permission_denied"
+  | "tool_crashed"
+  | "timeout"
+  | "result_too_large"
+  /** An external source's own code (`ExternalToolError.code`), e.g. `tool_unavailable`, `http_404`. */
+  | (string & Record<never, never>);
+
+/** What to send back for one call. */
+export interface ToolCallResult {
+  /** The outcome on every part. */
+  readonly outcome: ToolCallOutcome;
+  /** With `outcome: "error"`: one of {@link ToolErrorCode}. */
+  readonly errorCode?: string;
+  /** The whole text the model sees. */
+  readonly text: string;
+  /** `text` split for `client.tool.result` (at least one part). */
+  readonly parts: readonly string[];
+  /** UTF-8 bytes of `text`. */
+  readonly bytes: number;
+  /** Wall time from `execute` to the answer, ms. */
+  readonly durationMs: number;
+  /** An inline tool ignored its signal past the grace period and was left running. */
+  readonly abandoned: boolean;
+  /** A process-isolated tool ignored its signal past the grace period and its process was killed. */
+  readonly killed: boolean;
+}
+
+/** Runs calls (`ToolExecutor` implements it). */
+export interface CallExecutor {
+  /** Run one call; resolves with its result, never rejects. */
+  execute(call: ToolCallRequest, signal: AbortSignal): Promise<ToolCallResult>;
+}
