@@ -38,6 +38,7 @@ import { SharedDeadlines } from "./_deadlines.ts";
 import { permissionDeniedText } from "./sandbox/channel.ts";
 import { LogBuffer, type ToolLog } from "./sandbox/log_buffer.ts";
 import { isolationOf } from "./sandbox/permissions.ts";
+import type { KernelSupport } from "./sandbox/kernel_policy.ts";
 import type { IsolatedOutcome, ProcessRunner } from "./sandbox/process_runner.ts";
 import { supportsProcessIsolation } from "../runtime/mod.ts";
 
@@ -114,6 +115,12 @@ export interface ExecutorOptions {
   onLog?: (log: ToolLog) => void;
   /** The `deno` executable for tool processes; default `Deno.execPath()`. */
   denoPath?: string;
+  /**
+   * The kernel layer under process-isolated tools (Landlock, Linux): `"auto"` (default)
+   * probes the kernel on first use; `"off"` runs them with Deno's permission checks only;
+   * or the caller's own {@link KernelSupport} (probed once at startup).
+   */
+  kernelSandbox?: "auto" | "off" | KernelSupport | Promise<KernelSupport>;
 }
 
 const MAX_TIMER_MS = 2_147_483_647;
@@ -173,6 +180,7 @@ export class ToolExecutor {
   readonly #deadlines = new SharedDeadlines();
   readonly #onLog: ((log: ToolLog) => void) | undefined;
   readonly #denoPath: string | undefined;
+  readonly #kernelSandbox: ExecutorOptions["kernelSandbox"];
   #runner: Promise<ProcessRunner | null> | undefined;
   #closed = false;
 
@@ -186,6 +194,7 @@ export class ToolExecutor {
     this.#slots = new Slots(options.limits.concurrent_calls);
     this.#onLog = options.onLog;
     this.#denoPath = options.denoPath;
+    this.#kernelSandbox = options.kernelSandbox;
   }
 
   /**
@@ -197,7 +206,7 @@ export class ToolExecutor {
     const isolated = this.#registry.tools.filter((entry) => isolationOf(entry.tool) === "process");
     if (isolated.length === 0) return;
     const runner = await this.#processRunner();
-    for (const entry of isolated) runner?.prewarm(entry.tool, entry.file);
+    await Promise.all(isolated.map((entry) => runner?.prewarm(entry.tool, entry.file)));
   }
 
   /**
@@ -358,6 +367,7 @@ export class ToolExecutor {
     if (this.#runner === undefined) {
       const cwd = this.#cwd;
       const denoPath = this.#denoPath;
+      const kernelSandbox = this.#kernelSandbox;
       const concurrent = this.#limits.concurrent_calls;
       // Deno only, and loaded only when a process-isolated tool is used.
       this.#runner = !supportsProcessIsolation()
@@ -366,6 +376,7 @@ export class ToolExecutor {
           new ProcessRunner({
             cwd,
             ...(denoPath === undefined ? {} : { denoPath }),
+            ...(kernelSandbox === undefined ? {} : { kernelSandbox }),
             // Calls of one tool may overlap up to concurrent_calls: keep that many warm.
             maxIdle: concurrent,
           })
