@@ -7,6 +7,7 @@
 
 import { parseArgs } from "node:util";
 import { UsageError } from "./exit_codes.ts";
+import type { KernelSandboxMode } from "./kernel_sandbox.ts";
 import { DEFAULT_STALL_TIMEOUT_MS } from "./liveness.ts";
 
 /** How approvals are answered. */
@@ -36,6 +37,8 @@ export interface RunArgs {
   timeoutMs: number | undefined;
   /** `--stall-timeout` in milliseconds (default 60,000; 0 disables the liveness probe). */
   stallTimeoutMs: number;
+  /** `--require-kernel-sandbox` (`require`), `--no-kernel-sandbox` (`off`), else `auto`. */
+  kernelSandbox: KernelSandboxMode;
 }
 
 /** `tools` options. */
@@ -214,9 +217,12 @@ function parseRun(argv: string[]): CliArgs {
     "last-message": { type: "string" },
     timeout: { type: "string" },
     "stall-timeout": { type: "string" },
+    "require-kernel-sandbox": { type: "boolean" },
+    "no-kernel-sandbox": { type: "boolean" },
     help: { type: "boolean", short: "h" },
   });
   if (values.help) return { command: "help", topic: "run" };
+  const kernelSandbox = kernelSandboxMode(values);
   if (positionals.length > 1) {
     throw new UsageError(`Unexpected argument: ${positionals[1]} (quote the prompt)`);
   }
@@ -257,7 +263,17 @@ function parseRun(argv: string[]): CliArgs {
     lastMessage: optionalString(values["last-message"], "--last-message"),
     timeoutMs,
     stallTimeoutMs,
+    kernelSandbox,
   };
+}
+
+function kernelSandboxMode(values: Values): KernelSandboxMode {
+  const require = values["require-kernel-sandbox"] === true;
+  const off = values["no-kernel-sandbox"] === true;
+  if (require && off) {
+    throw new UsageError("Options --require-kernel-sandbox and --no-kernel-sandbox conflict");
+  }
+  return require ? "require" : off ? "off" : "auto";
 }
 
 function parseBrowse(command: BrowseArgs["command"], argv: string[]): CliArgs {

@@ -35,6 +35,13 @@ import { LivenessProbe } from "./liveness.ts";
 import { closeBackend } from "./shutdown.ts";
 import { StopState } from "./stop.ts";
 import { runTurn } from "./turn.ts";
+import {
+  kernelRequirementError,
+  type KernelSandboxMode,
+  levelOf,
+  prefetchModuleGraphs,
+  startKernelProbe,
+} from "./kernel_sandbox.ts";
 
 /** Capabilities `run` requires (and sends in `initialize`). */
 export const REQUIRED_CAPABILITIES: readonly string[] = Object.freeze([
@@ -84,6 +91,12 @@ export interface HostRunOptions {
    * with the backend, so the describe child boots alongside it); default: started here.
    */
   tools?: Promise<PreparedToolDirs>;
+  /**
+   * The kernel layer under process-isolated tools: `auto` (default; used where available),
+   * `off` (`--no-kernel-sandbox`), `require` (`--require-kernel-sandbox`: exit 2 at startup
+   * unless every tool gets it).
+   */
+  kernelSandbox?: KernelSandboxMode;
 }
 
 /** Load tools and build the registry; a failure is reported on stderr (exit 2). */
@@ -108,6 +121,8 @@ export async function runHost(options: HostRunOptions): Promise<number> {
   const { writer } = options;
   // The backend starts while the tool modules load; initialize waits for the registry.
   const start = options.backend ?? startBackend(options.agent, options);
+  const kernelMode = options.kernelSandbox ?? "auto";
+  const kernelProbe = startKernelProbe(kernelMode);
   let registry: ToolRegistry | null;
   try {
     registry = await loadRegistry(options.toolDirs, options.tools);
@@ -119,6 +134,16 @@ export async function runHost(options: HostRunOptions): Promise<number> {
     await discardBackend(start);
     return EXIT.usage;
   }
+  const kernel = await kernelProbe;
+  const kernelError = kernelMode === "require"
+    ? kernelRequirementError(registry.tools, kernel)
+    : null;
+  if (kernelError !== null) {
+    writeStderrLine(`magi-tools: ${kernelError}`);
+    await discardBackend(start);
+    return EXIT.usage;
+  }
+  prefetchModuleGraphs(registry.tools, kernel, options.cwd);
 
   if (start.child === undefined) {
     const error = start.error;
@@ -277,6 +302,7 @@ export async function runHost(options: HostRunOptions): Promise<number> {
     const tools = new ToolExecutor(registry!, {
       limits: descriptor.limits,
       cwd: options.cwd,
+      kernelSandbox: kernel,
       onLog: (log) => {
         const runId = runOfCall.get(log.callId);
         if (runId === undefined) return; // Not a call of this connection's session.
@@ -318,6 +344,7 @@ export async function runHost(options: HostRunOptions): Promise<number> {
         name: t.definition.name,
         tool_id: t.toolId,
         effect: t.definition.effect,
+        sandbox: levelOf(t.tool, kernel),
       })),
       // Without a process sandbox (Node.js) every tool runs inline: say so.
       ...(supportsProcessIsolation()

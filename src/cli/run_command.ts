@@ -145,6 +145,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
       lastMessage: args.lastMessage,
       timeoutMs: args.timeoutMs,
       stallTimeoutMs: args.stallTimeoutMs,
+      kernelSandbox: args.kernelSandbox,
       writer,
     }).finally(() => writer.flush()).finally(() => guard.restore());
     return code;

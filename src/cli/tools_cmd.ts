@@ -2,7 +2,8 @@
  * `tools`: validate and list tools with their byte costs, the frame budget
  * left and each tool's isolation and permissions; or print the exact
  * definitions (`--json`), the sandbox settings (`--permissions-json`), or
- * the least `deno run` flags `run` needs (`--deno-flags`).
+ * the least `deno run` flags `run` needs (`--deno-flags`). Each tool's line
+ * ends with its enforcement level (`kernel+deno`, `deno`, `none`).
  *
  * @module
  */
@@ -14,6 +15,7 @@ import type { ToolsArgs } from "./args.ts";
 import { cliDenoFlags } from "./deno_flags.ts";
 import { EXIT } from "./exit_codes.ts";
 import { loadRegistry } from "./host_run.ts";
+import { levelOf, startKernelProbe } from "./kernel_sandbox.ts";
 
 const encoder = new TextEncoder();
 
@@ -27,9 +29,11 @@ export async function toolsCommand(args: ToolsArgs): Promise<number> {
     return EXIT.ok;
   }
   if (args.permissionsJson) {
+    const kernel = await startKernelProbe("auto");
     const infos = registry.tools.map((entry) => ({
       name: entry.tool.name,
       ...toolSandboxInfo(entry.tool),
+      sandbox: levelOf(entry.tool, kernel),
     }));
     await writeStdout(encoder.encode(JSON.stringify(infos) + "\n"));
     return EXIT.ok;
@@ -41,14 +45,18 @@ export async function toolsCommand(args: ToolsArgs): Promise<number> {
     return EXIT.ok;
   }
   const budget = registry.budget();
+  const kernel = await startKernelProbe("auto");
   const lines: string[] = [];
   for (const entry of registry.tools) {
     const d = entry.definition;
     lines.push(
       `${d.name}\t${d.effect}\t${entry.definitionBytes} bytes\t${entry.file}\t${entry.toolId}\t${
         formatToolPermissions(entry.tool)
-      }`,
+      }\t${levelOf(entry.tool, kernel)}`,
     );
+  }
+  if (kernel.reason !== null && registry.tools.length > 0) {
+    lines.push(`kernel sandbox unavailable: ${kernel.reason}`);
   }
   lines.push(
     `${registry.tools.length} tool(s); initialize request ${budget.usedBytes} of ${budget.frameBytes} bytes; ${budget.remainingBytes} bytes left`,

@@ -33,6 +33,7 @@ export const HostReadyRecordSchema: z.ZodObject<
           name: z.ZodString;
           tool_id: z.ZodString;
           effect: z.ZodEnum<{ read: "read"; write: "write" }>;
+          sandbox: z.ZodEnum<{ "kernel+deno": "kernel+deno"; deno: "deno"; none: "none" }>;
         },
         z.core.$strict
       >
@@ -53,7 +54,13 @@ export const HostReadyRecordSchema: z.ZodObject<
   model: NullableString,
   capabilities: z.array(z.string()),
   tools: z.array(
-    z.strictObject({ name: z.string(), tool_id: z.string(), effect: z.enum(["read", "write"]) }),
+    z.strictObject({
+      name: z.string(),
+      tool_id: z.string(),
+      effect: z.enum(["read", "write"]),
+      /** How its declared permissions are enforced (docs/tools.md, "Enforcement levels"). */
+      sandbox: z.enum(["kernel+deno", "deno", "none"]),
+    }),
   ),
   /** Present when the host runs without a process sandbox (`"node"`). */
   runtime: z.exactOptional(z.enum(["deno", "node"])),

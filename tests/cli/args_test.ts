@@ -17,7 +17,19 @@ Deno.test("parseCli() parses run options with defaults", () => {
     lastMessage: undefined,
     timeoutMs: undefined,
     stallTimeoutMs: 60_000,
+    kernelSandbox: "auto",
   });
+});
+
+Deno.test("parseCli() parses --require-kernel-sandbox and --no-kernel-sandbox; both conflict", () => {
+  const required = parseCli(["run", "--require-kernel-sandbox", "hi"]);
+  assert.ok(required.command === "run" && required.kernelSandbox === "require");
+  const off = parseCli(["run", "--no-kernel-sandbox", "hi"]);
+  assert.ok(off.command === "run" && off.kernelSandbox === "off");
+  assert.throws(
+    () => parseCli(["run", "--require-kernel-sandbox", "--no-kernel-sandbox", "hi"]),
+    /--require-kernel-sandbox and --no-kernel-sandbox conflict/,
+  );
 });
 
 Deno.test("parseCli() converts --stall-timeout to ms; 0 disables the probe", () => {

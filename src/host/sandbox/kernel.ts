@@ -87,12 +87,30 @@ export async function probeKernelSandbox(denoPath?: string): Promise<KernelSuppo
   }
 }
 
+const graphs = new Map<string, Promise<string[]>>();
+
 /**
  * The local module files of `file`'s module graph (`deno info --json`), so
  * the restricted process can load them; `[file]` when that fails (the tool
- * process then reports which import it could not read).
+ * process then reports which import it could not read). Computed once per
+ * file, Deno executable and working directory in this process; call it
+ * early (the host does, while the backend initializes) so the first tool
+ * process does not wait for it.
  */
-export async function moduleFilesOf(
+export function moduleFilesOf(
+  file: string,
+  options: { cwd: string; denoPath: string },
+): Promise<string[]> {
+  const key = JSON.stringify([file, options.cwd, options.denoPath]);
+  let graph = graphs.get(key);
+  if (graph === undefined) {
+    graph = computeModuleFiles(file, options);
+    graphs.set(key, graph);
+  }
+  return graph;
+}
+
+async function computeModuleFiles(
   file: string,
   options: { cwd: string; denoPath: string },
 ): Promise<string[]> {

@@ -96,7 +96,6 @@ export class ProcessRunner {
   /** Whether the kernel layer is used, once {@link ProcessRunner.#kernel} settled. */
   #kernelOn = false;
   /** Each tool module's local files (its module graph), for the kernel layer's read rules. */
-  readonly #graphs = new Map<string, Promise<string[]>>();
   readonly #graphsDone = new Map<string, string[]>();
   #closed = false;
 
@@ -129,11 +128,7 @@ export class ProcessRunner {
   async #ready(file: string): Promise<void> {
     this.#kernelOn = (await this.#kernel).available;
     if (!this.#kernelOn || this.#graphsDone.has(file)) return;
-    let graph = this.#graphs.get(file);
-    if (graph === undefined) {
-      graph = moduleFilesOf(resolve(file), { cwd: this.#cwd, denoPath: this.#denoPath });
-      this.#graphs.set(file, graph);
-    }
+    const graph = moduleFilesOf(resolve(file), { cwd: this.#cwd, denoPath: this.#denoPath });
     this.#graphsDone.set(file, await graph);
   }
 

@@ -1,0 +1,80 @@
+/**
+ * The kernel layer as the CLI sees it: the probe started with the host, each
+ * tool's enforcement level (`tools`, `host.ready`) and
+ * `--require-kernel-sandbox`.
+ *
+ * @module
+ */
+
+import type { ToolInfo } from "../host/define.ts";
+import {
+  type KernelSupport,
+  kernelUnavailable,
+  type SandboxLevel,
+  sandboxLevel,
+  weakerLevelReason,
+} from "../host/sandbox/kernel_policy.ts";
+import { resolve } from "node:path";
+import { runtimeExecutable, runtimeName, supportsProcessIsolation } from "../runtime/mod.ts";
+
+/** `--no-kernel-sandbox` (`off`), `--require-kernel-sandbox` (`require`), or neither (`auto`). */
+export type KernelSandboxMode = "auto" | "off" | "require";
+
+/**
+ * Start finding out whether the kernel layer is available (a short-lived
+ * probe process on Linux; nothing elsewhere). Never rejects.
+ */
+export function startKernelProbe(mode: KernelSandboxMode): Promise<KernelSupport> {
+  if (!supportsProcessIsolation()) {
+    return Promise.resolve(kernelUnavailable(`${runtimeName()} has no process sandbox`));
+  }
+  if (mode === "off") {
+    return Promise.resolve(kernelUnavailable("switched off with --no-kernel-sandbox"));
+  }
+  return import("../host/sandbox/kernel.ts").then(
+    ({ probeKernelSandbox }) => probeKernelSandbox(),
+    (error: unknown) => kernelUnavailable(`the probe failed to load: ${String(error)}`),
+  );
+}
+
+/**
+ * Start computing the module graphs of the process-isolated tools the
+ * kernel layer will run (one `deno info` each, in the background), so their
+ * first process starts without waiting for it. Never rejects.
+ */
+export function prefetchModuleGraphs(
+  tools: readonly { readonly tool: ToolInfo; readonly file: string }[],
+  kernel: KernelSupport,
+  cwd: string,
+): void {
+  const files = tools.filter(({ tool }) => levelOf(tool, kernel) === "kernel+deno")
+    .map(({ file }) => resolve(file));
+  if (files.length === 0) return;
+  import("../host/sandbox/kernel.ts").then(({ moduleFilesOf }) => {
+    const denoPath = runtimeExecutable();
+    for (const file of files) void moduleFilesOf(file, { cwd, denoPath });
+  }, () => {});
+}
+
+/** The enforcement level of `tool` in this host. */
+export function levelOf(tool: Pick<ToolInfo, "isolation">, kernel: KernelSupport): SandboxLevel {
+  return sandboxLevel(tool, kernel, supportsProcessIsolation());
+}
+
+/**
+ * The `--require-kernel-sandbox` failure for `tools`, or null when every one
+ * runs at `kernel+deno`: names each weaker tool and why.
+ */
+export function kernelRequirementError(
+  tools: readonly { readonly tool: ToolInfo }[],
+  kernel: KernelSupport,
+): string | null {
+  const weaker = tools.flatMap(({ tool }) => {
+    const reason = weakerLevelReason(tool, kernel, supportsProcessIsolation());
+    return reason === null ? [] : [`${tool.name} (${levelOf(tool, kernel)}: ${reason})`];
+  });
+  if (weaker.length === 0) return null;
+  return `--require-kernel-sandbox: ${weaker.length} tool(s) would run without the kernel sandbox: ${
+    weaker.join("; ")
+  }`;
+}
