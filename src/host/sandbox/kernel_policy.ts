@@ -8,7 +8,7 @@
  * @module
  */
 
-import { dirname, isAbsolute, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { ToolInfo, ToolPermissions } from "../define.ts";
 import { isolationOf } from "./permissions.ts";
 
@@ -221,7 +221,7 @@ function ancestors(dir: string): string[] {
 /** Files Deno may read at startup to find its configuration next to `dir` or above it. */
 export function configCandidates(dir: string): string[] {
   const names = ["deno.json", "deno.jsonc", "deno.lock", "package.json"];
-  return ancestors(dir).flatMap((at) => names.map((name) => `${at}/${name}`));
+  return ancestors(dir).flatMap((at) => names.map((name) => join(at, name)));
 }
 
 /**
