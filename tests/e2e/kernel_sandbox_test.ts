@@ -80,7 +80,10 @@ Deno.test({
       const ready = one(result.records, "host.ready");
       assert.deepEqual(
         (ready.tools as { name: string; sandbox: string }[]).map((t) => [t.name, t.sandbox]),
-        [["scoped_fs", "kernel+deno"], ["scoped_run", "kernel+deno"]],
+        [["scoped_fs", "kernel+deno"], ["scoped_net", "kernel+deno"], [
+          "scoped_run",
+          "kernel+deno",
+        ]],
       );
       assert.deepEqual(results(result.records), [
         OK, // data/inside.txt
@@ -136,6 +139,28 @@ Deno.test({
       assert.equal(await exists(`${tree.root}/out/hard`), false);
     } finally {
       await Deno.remove(tree.root, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "kernel sandbox: a program allowed by run connects only to declared TCP ports (ABI 4+)",
+  ignore: ignore || (kernel.abi ?? 0) < 4,
+  fn: async () => {
+    const listeners = [18237, 18238].map((port) => Deno.listen({ hostname: "127.0.0.1", port }));
+    const accepting = listeners.map(async (listener) => {
+      for await (const conn of listener) conn.close();
+    });
+    const dir = await Deno.makeTempDir({ prefix: "magi-tools-e2e-kernel-net-" });
+    try {
+      const result = await runCli(run("NET_PORTS", dir), { env: WITH_SCENARIO });
+      assert.equal(result.code, 0, result.stderr);
+      assert.deepEqual(results(result.records), [OK, FAILED]);
+      assert.match(String(one(result.records, "message").text), /scoped_net → connected/);
+    } finally {
+      for (const listener of listeners) listener.close();
+      await Promise.allSettled(accepting);
+      await Deno.remove(dir, { recursive: true });
     }
   },
 });
