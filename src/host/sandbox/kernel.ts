@@ -70,12 +70,9 @@ export async function probeKernelSandbox(denoPath?: string): Promise<KernelSuppo
   if (Deno.build.os !== "linux") {
     return kernelUnavailable(`Landlock is Linux only (this is ${Deno.build.os})`);
   }
-  if (!LAUNCHER_URL.href.startsWith("file:")) {
-    return kernelUnavailable("the launcher is not a local file");
-  }
   const text = await outputOf(
     denoPath ?? Deno.execPath(),
-    ["run", ...LAUNCHER_FLAGS, fileURLToPath(LAUNCHER_URL), "probe"],
+    ["run", ...LAUNCHER_FLAGS, LAUNCHER_URL.href, "probe"],
     { timeoutMs: PROBE_TIMEOUT_MS },
   );
   if (text === null) return kernelUnavailable("the Landlock probe failed to run");
@@ -129,7 +126,10 @@ async function computeModuleFiles(
   }
 }
 
-/** Directories of magi-tools' own modules when they are local files (else in DENO_DIR). */
+/**
+ * Directories of magi-tools' own modules when they are local files; from JSR
+ * they are in `<DENO_DIR>/remote`, which the launcher grants anyway.
+ */
 function packageDirs(): string[] {
   return RUNNER_URL.protocol === "file:" ? [fileURLToPath(new URL("../../", RUNNER_URL))] : [];
 }
@@ -164,7 +164,7 @@ export function launchArgs(spec: LaunchSpec): string[] {
   return [
     "run",
     ...LAUNCHER_FLAGS,
-    fileURLToPath(LAUNCHER_URL),
+    LAUNCHER_URL.href,
     "exec",
     JSON.stringify(policy),
     spec.denoPath,
