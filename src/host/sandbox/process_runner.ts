@@ -158,6 +158,9 @@ export class ProcessRunner {
       return { kind: "crashed", message: "the tool host is shutting down" };
     }
     await this.#ready(call.file);
+    if (this.#closed) {
+      return { kind: "crashed", message: "the tool host is shutting down" };
+    }
     const pool = this.#pool(call.tool.name);
     let process = this.#take(pool);
     while (process !== undefined && !process.alive) process = this.#take(pool);
