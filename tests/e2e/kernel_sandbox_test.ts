@@ -29,7 +29,8 @@ async function hostileTree(): Promise<Tree> {
   await Deno.writeTextFile(`${root}/secret.txt`, secret);
   await Deno.writeTextFile(`${root}/victim.txt`, VICTIM);
   await Deno.mkdir(`${root}/data/sub`, { recursive: true });
-  await Deno.mkdir(`${root}/out`);
+  await Deno.mkdir(`${root}/out/tree/deeper`, { recursive: true });
+  await Deno.writeTextFile(`${root}/out/tree/deeper/old.txt`, "OLD");
   await Deno.writeTextFile(`${root}/data/inside.txt`, "INSIDE-OK");
   await Deno.writeTextFile(`${root}/data/sub/inner.txt`, "INNER-OK");
   // A repository can ship every one of these.
@@ -96,6 +97,7 @@ Deno.test({
         DENIED, // out/up/victim.txt
         DENIED, // hard link of secret.txt into out/
         DENIED, // dlopen: the tool process has no FFI (the launcher's ended with it)
+        OK, // remove out/tree recursively
       ]);
       const text = String(one(result.records, "message").text);
       assert.match(text, /scoped_fs → INSIDE-OK/);
@@ -105,6 +107,7 @@ Deno.test({
       assert.equal(await Deno.readTextFile(`${tree.root}/out/new.txt`), "WRITTEN-INSIDE");
       assert.equal(await Deno.readTextFile(`${tree.root}/victim.txt`), VICTIM);
       assert.equal(await exists(`${tree.root}/out/hard`), false);
+      assert.equal(await exists(`${tree.root}/out/tree`), false);
     } finally {
       await Deno.remove(tree.root, { recursive: true });
     }

@@ -115,7 +115,10 @@ export interface KernelPolicy {
   readonly read: readonly string[];
   /** Readable and executable (system programs and libraries, the Deno executable). */
   readonly exec: readonly string[];
-  /** Writable: create, write, truncate, rename within, remove. Not readable by this alone. */
+  /**
+   * Writable: create, write, truncate, rename within, remove; directories also listable (a
+   * recursive removal lists them), files not readable by this alone.
+   */
   readonly write: readonly string[];
   /** Device files opened for reading and writing (`/dev/null`). */
   readonly devices: readonly string[];
@@ -218,9 +221,12 @@ function ancestors(dir: string): string[] {
   }
 }
 
-/** Files Deno may read at startup to find its configuration next to `dir` or above it. */
+/**
+ * What Deno may read at startup to find its configuration and packages next to `dir` or
+ * above it: `deno.json`, `deno.jsonc`, `deno.lock`, `package.json`, `node_modules`.
+ */
 export function configCandidates(dir: string): string[] {
-  const names = ["deno.json", "deno.jsonc", "deno.lock", "package.json"];
+  const names = ["deno.json", "deno.jsonc", "deno.lock", "package.json", "node_modules"];
   return ancestors(dir).flatMap((at) => names.map((name) => join(at, name)));
 }
 

@@ -63,8 +63,12 @@ const FS = {
 const FILE_RIGHTS = FS.EXECUTE | FS.WRITE_FILE | FS.READ_FILE | FS.TRUNCATE | FS.IOCTL_DEV;
 const READ = FS.READ_FILE | FS.READ_DIR;
 const EXEC = READ | FS.EXECUTE;
-/** Never MAKE_CHAR/MAKE_BLOCK (a device node would reach any disk) nor IOCTL_DEV. */
-const WRITE = FS.WRITE_FILE | FS.REMOVE_DIR | FS.REMOVE_FILE | FS.MAKE_DIR | FS.MAKE_REG |
+/**
+ * Writing, plus listing (not reading) the scope so a recursive removal works. Never
+ * MAKE_CHAR/MAKE_BLOCK (a device node would reach any disk) nor IOCTL_DEV.
+ */
+const WRITE = FS.READ_DIR | FS.WRITE_FILE | FS.REMOVE_DIR | FS.REMOVE_FILE | FS.MAKE_DIR |
+  FS.MAKE_REG |
   FS.MAKE_SOCK | FS.MAKE_FIFO | FS.MAKE_SYM | FS.REFER | FS.TRUNCATE;
 const DEVICE = FS.READ_FILE | FS.WRITE_FILE;
 
