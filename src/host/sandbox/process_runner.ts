@@ -116,11 +116,6 @@ export class ProcessRunner {
       : Promise.resolve(kernel);
   }
 
-  /** Whether tool processes start under the kernel layer (Landlock); settles once probed. */
-  async kernelSupport(): Promise<KernelSupport> {
-    return await this.#kernel;
-  }
-
   /**
    * Wait until `file` can be spawned: the kernel layer probed and, when it is used, the
    * module's local files known. Afterwards {@link ProcessRunner.#spawn} is synchronous.
