@@ -143,7 +143,7 @@ export async function runHost(options: HostRunOptions): Promise<number> {
     await discardBackend(start);
     return EXIT.usage;
   }
-  prefetchModuleGraphs(registry.tools, kernel, options.cwd);
+  prefetchModuleGraphs(registry.tools, kernel, { cwd: options.cwd, limit: PREWARM_MAX_TOOLS });
 
   if (start.child === undefined) {
     const error = start.error;

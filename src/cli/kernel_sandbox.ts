@@ -37,23 +37,34 @@ export function startKernelProbe(mode: KernelSandboxMode): Promise<KernelSupport
   );
 }
 
+/** At most this many `deno info` processes of {@link prefetchModuleGraphs} run at once. */
+const PREFETCH_CONCURRENCY = 2;
+
 /**
  * Start computing the module graphs of the process-isolated tools the
- * kernel layer will run (one `deno info` each, in the background), so their
- * first process starts without waiting for it. Never rejects.
+ * kernel layer will run (one `deno info` each, two at a time, in the
+ * background), so their first process starts without waiting for it; at
+ * most `limit` tools (the ones the host prewarms), the rest on first use.
+ * Never rejects.
  */
 export function prefetchModuleGraphs(
   tools: readonly { readonly tool: ToolInfo; readonly file: string }[],
   kernel: KernelSupport,
-  cwd: string,
+  options: { cwd: string; limit: number },
 ): void {
-  const files = tools.filter(({ tool }) => levelOf(tool, kernel) === "kernel+deno")
-    .map(({ file }) => resolve(file));
-  if (files.length === 0) return;
-  import("../host/sandbox/kernel.ts").then(({ moduleFilesOf }) => {
+  const kernelTools = tools.filter(({ tool }) => levelOf(tool, kernel) === "kernel+deno");
+  if (kernelTools.length === 0 || kernelTools.length > options.limit) return;
+  const files = kernelTools.map(({ file }) => resolve(file));
+  import("../host/sandbox/kernel.ts").then(async ({ moduleFilesOf }) => {
     const denoPath = runtimeExecutable();
-    for (const file of files) void moduleFilesOf(file, { cwd, denoPath });
-  }, () => {});
+    const next = async (): Promise<void> => {
+      const file = files.shift();
+      if (file === undefined) return;
+      await moduleFilesOf(file, { cwd: options.cwd, denoPath });
+      await next();
+    };
+    await Promise.all(Array.from({ length: PREFETCH_CONCURRENCY }, next));
+  }).catch(() => {});
 }
 
 /** The enforcement level of `tool` in this host. */
