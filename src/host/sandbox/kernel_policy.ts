@@ -12,6 +12,8 @@ import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { ToolInfo, ToolPermissions } from "../define.ts";
 import { isolationOf } from "./permissions.ts";
 
+export { CERTIFICATE_VARIABLES, LAUNCH_ERROR_PREFIX, LAUNCH_FAILED } from "./kernel_constants.ts";
+
 /**
  * How a tool's declared permissions are enforced:
  * - `kernel+deno`: its own process, Deno's permission checks, and under them a Landlock
@@ -37,20 +39,6 @@ export const SANDBOX_LEVELS: readonly SandboxLevel[] = Object.freeze([
  * could truncate any file it may open, so the write scope would not hold.
  */
 export const MIN_LANDLOCK_ABI = 3;
-
-/** Exit code of a launch that failed before the tool's process started (`launcher.ts`). */
-export const LAUNCH_FAILED = 86;
-
-/** The stderr prefix of a failed launch's reason. */
-export const LAUNCH_ERROR_PREFIX = "magi-tools kernel sandbox: ";
-
-/** Variables naming CA certificates Deno reads at startup (`DENO_CERT`, …). */
-export const CERTIFICATE_VARIABLES = [
-  "DENO_CERT",
-  "NODE_EXTRA_CA_CERTS",
-  "SSL_CERT_FILE",
-  "SSL_CERT_DIR",
-] as const;
 
 /** Whether the kernel layer can be used, as the host found out at startup. */
 export interface KernelSupport {

@@ -23,12 +23,8 @@
  * @module
  */
 
-import {
-  CERTIFICATE_VARIABLES,
-  type KernelPolicy,
-  LAUNCH_ERROR_PREFIX,
-  LAUNCH_FAILED,
-} from "./kernel_policy.ts";
+import type { KernelPolicy } from "./kernel_policy.ts";
+import { CERTIFICATE_VARIABLES, LAUNCH_ERROR_PREFIX, LAUNCH_FAILED } from "./kernel_constants.ts";
 
 const SYS_CREATE_RULESET = 444n;
 const SYS_ADD_RULE = 445n;
