@@ -121,8 +121,9 @@ export function buildRows(results: readonly PlacementResults[]): Row[] {
           pass: verdict(slowdown, { atMost: 2.5 }).pass,
         });
       }
+      const level = r.isolatedLevel ? `, level ${r.isolatedLevel}` : "";
       return row({
-        measurement: `Trivial call, isolated tool (\`isolation: "process"\`), ${
+        measurement: `Trivial call, isolated tool (\`isolation: "process"\`${level}), ${
           c === 1 ? "sequential" : "concurrency 4"
         }`,
         placement: r.placement.label,
@@ -132,6 +133,28 @@ export function buildRows(results: readonly PlacementResults[]): Row[] {
         mcp: DASH,
         echo: DASH,
       }, checks);
+    });
+  }
+  for (const c of [1, 4]) {
+    each((r) => {
+      // The kernel layer's cost: the same isolated calls with --no-kernel-sandbox, same run.
+      const plain = r.isolatedNoKernel?.[String(c)];
+      const kernel = r.isolated[String(c)];
+      const cost = plain && kernel
+        ? `; with the kernel layer: ${(kernel.callsPerSec / plain.callsPerSec * 100).toFixed(0)}%`
+        : "";
+      return row({
+        measurement:
+          `Trivial call, isolated tool without the kernel layer (\`--no-kernel-sandbox\`, level deno), ${
+            c === 1 ? "sequential" : "concurrency 4"
+          }`,
+        placement: r.placement.label,
+        host: plain === undefined
+          ? `not measured (${r.isolatedNote ?? "not in this run"})`
+          : rate(plain) + cost,
+        mcp: DASH,
+        echo: DASH,
+      }, []);
     });
   }
   for (

@@ -96,6 +96,13 @@ export interface PlacementResults {
   host: Record<string, Throughput>;
   /** Host round trips of a process-isolated trivial tool by concurrency (`1`, `4`). */
   isolated: Record<string, Throughput>;
+  /**
+   * The same isolated round trips with the kernel layer switched off
+   * (`--no-kernel-sandbox`), measured right after each `isolated` one.
+   */
+  isolatedNoKernel: Record<string, Throughput>;
+  /** The isolated tool's enforcement level in the default runs (`kernel+deno` on Landlock). */
+  isolatedLevel: string | null;
   /** Why isolated calls were not measured, or null. */
   isolatedNote: string | null;
   /** MCP SDK round trips, same keys. */
@@ -171,6 +178,8 @@ export async function runPlacement(
     placement,
     host: {},
     isolated: {},
+    isolatedNoKernel: {},
+    isolatedLevel: null,
     isolatedNote: null,
     mcp: {},
     echo: {},
@@ -276,32 +285,42 @@ export async function runPlacement(
  * `hello` only from its own process; an `inline` answer (or a failed host
  * run) means process isolation is not available, recorded in `isolatedNote`.
  */
-async function measureIsolated(
+export async function measureIsolated(
   out: PlacementResults,
   sizes: SuiteSizes,
   progress: Progress,
 ): Promise<void> {
+  // Both modes in the same run, one after the other per concurrency: the kernel layer's cost.
+  const modes = [
+    { key: "isolated", flags: [] as string[], label: "" },
+    { key: "isolatedNoKernel", flags: ["--cli-flag=--no-kernel-sandbox"], label: " (no kernel)" },
+  ] as const;
   for (const concurrency of [1, 4]) {
-    progress(`${out.placement.label}: host isolated trivial/${concurrency}`);
-    try {
-      out.isolated[String(concurrency)] = await medianRun(sizes.repeats, async () => {
-        const run = await pinned(out.placement.cpus, "host_driver.ts", [
-          `--tools=${HARNESS}host_tools_isolated`,
-          "--tool=trivial",
-          `--calls=${sizes.trivialCalls}`,
-          `--warmup=${sizes.warmup}`,
-          `--concurrency=${concurrency}`,
-        ]) as HostRunResult;
-        const b = run.backend;
-        if (b.result_bytes !== RESULT_BYTES.trivial || b.failed_calls > 0 || !b.latency_ms) {
-          throw new Error("the tool ran inside the host process");
-        }
-        return throughput(b.calls, b.elapsed_ms, b.latency_ms, b.result_bytes);
-      });
-    } catch (error) {
-      out.isolated = {};
-      out.isolatedNote = error instanceof Error ? error.message : String(error);
-      return;
+    for (const mode of modes) {
+      progress(`${out.placement.label}: host isolated trivial/${concurrency}${mode.label}`);
+      try {
+        out[mode.key][String(concurrency)] = await medianRun(sizes.repeats, async () => {
+          const run = await pinned(out.placement.cpus, "host_driver.ts", [
+            `--tools=${HARNESS}host_tools_isolated`,
+            "--tool=trivial",
+            `--calls=${sizes.trivialCalls}`,
+            `--warmup=${sizes.warmup}`,
+            `--concurrency=${concurrency}`,
+            ...mode.flags,
+          ]) as HostRunResult;
+          const b = run.backend;
+          if (b.result_bytes !== RESULT_BYTES.trivial || b.failed_calls > 0 || !b.latency_ms) {
+            throw new Error("the tool ran inside the host process");
+          }
+          if (mode.key === "isolated") out.isolatedLevel = run.sandbox["trivial"] ?? null;
+          return throughput(b.calls, b.elapsed_ms, b.latency_ms, b.result_bytes);
+        });
+      } catch (error) {
+        out.isolated = {};
+        out.isolatedNoKernel = {};
+        out.isolatedNote = error instanceof Error ? error.message : String(error);
+        return;
+      }
     }
   }
 }

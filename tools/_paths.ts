@@ -7,8 +7,9 @@
  * must stay inside the real working directory.
  *
  * Limit: the check and the later open are separate steps, so a symlink swapped
- * in between is not caught. The process sandbox's `--allow-read`/`--allow-write`
- * (a later issue) is the hard boundary.
+ * in between is not caught. Under the kernel layer (Landlock, docs/tools.md)
+ * the open itself is checked against the declared scope by the object it
+ * resolves to; without it Deno checks the path as given.
  *
  * @module
  */

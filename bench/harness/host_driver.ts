@@ -45,6 +45,8 @@ export interface HostRunSpec {
    * `--v8-flags=--trace-gc`; none by default, as the `start` task runs it.
    */
   hostFlags?: readonly string[];
+  /** Extra `run` options for the CLI, e.g. `--no-kernel-sandbox`; none by default. */
+  cliFlags?: readonly string[];
 }
 
 /** What {@link measureHost} reports. */
@@ -59,6 +61,8 @@ export interface HostRunResult {
   summary_lines: number;
   /** The fake backend's measurements. */
   backend: FakeBackendStats;
+  /** Each tool's enforcement level from `host.ready` (`kernel+deno`, `deno`, `none`). */
+  sandbox: Record<string, string>;
 }
 
 function startsWith(line: Uint8Array, prefix: Uint8Array): boolean {
@@ -81,6 +85,7 @@ export async function measureHost(spec: HostRunSpec): Promise<HostRunResult> {
         ...(spec.hostFlags ?? []),
         `${REPO}cli.ts`,
         "run",
+        ...(spec.cliFlags ?? []),
         "--tools",
         spec.toolDir,
         "--agent",
@@ -112,6 +117,7 @@ export async function measureHost(spec: HostRunSpec): Promise<HostRunResult> {
     }, spec.timeoutMs ?? 300_000);
     let readyMs = -1;
     let lines = 0;
+    const sandbox: Record<string, string> = {};
     const splitter = new LineSplitter();
     // With other host flags (e.g. --trace-gc, which V8 prints on stdout) non-JSON lines go to
     // stderr.
@@ -124,7 +130,13 @@ export async function measureHost(spec: HostRunSpec): Promise<HostRunResult> {
           continue;
         }
         lines++;
-        if (readyMs < 0 && startsWith(line, READY_PREFIX)) readyMs = performance.now() - t0;
+        if (readyMs < 0 && startsWith(line, READY_PREFIX)) {
+          readyMs = performance.now() - t0;
+          const ready = JSON.parse(new TextDecoder().decode(line)) as {
+            tools: { name: string; sandbox: string }[];
+          };
+          for (const tool of ready.tools) sandbox[tool.name] = tool.sandbox;
+        }
       }
     }
     const status = await child.status;
@@ -140,6 +152,7 @@ export async function measureHost(spec: HostRunSpec): Promise<HostRunResult> {
       exit_code: status.code,
       summary_lines: lines,
       backend,
+      sandbox,
     };
   } finally {
     await Deno.remove(statsFile).catch(() => {});
@@ -157,6 +170,7 @@ if (import.meta.main) {
       concurrency: { type: "string", default: "1" },
       "rss-every": { type: "string", default: "0" },
       "host-flag": { type: "string", multiple: true },
+      "cli-flag": { type: "string", multiple: true },
     },
   });
   const result = await measureHost({
@@ -167,6 +181,7 @@ if (import.meta.main) {
     concurrency: Number(values.concurrency),
     rssEvery: Number(values["rss-every"]),
     ...(values["host-flag"] === undefined ? {} : { hostFlags: values["host-flag"] }),
+    ...(values["cli-flag"] === undefined ? {} : { cliFlags: values["cli-flag"] }),
   });
   console.log(JSON.stringify(result));
 }

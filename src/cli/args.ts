@@ -7,6 +7,7 @@
 
 import { parseArgs } from "node:util";
 import { UsageError } from "./exit_codes.ts";
+import type { KernelSandboxMode } from "./kernel_sandbox.ts";
 import { DEFAULT_STALL_TIMEOUT_MS } from "./liveness.ts";
 
 /** How approvals are answered. */
@@ -38,6 +39,8 @@ export interface RunArgs {
   stallTimeoutMs: number;
   /** `--fail-on-tool-error`: exit 1 when a tool call ended in error or was denied. */
   failOnToolError: boolean;
+  /** `--require-kernel-sandbox` (`require`), `--no-kernel-sandbox` (`off`), else `auto`. */
+  kernelSandbox: KernelSandboxMode;
 }
 
 /** `tools` options. */
@@ -235,9 +238,12 @@ function parseRun(argv: string[]): CliArgs {
     timeout: { type: "string" },
     "stall-timeout": { type: "string" },
     "fail-on-tool-error": { type: "boolean" },
+    "require-kernel-sandbox": { type: "boolean" },
+    "no-kernel-sandbox": { type: "boolean" },
     help: { type: "boolean", short: "h" },
   });
   if (values.help) return { command: "help", topic: "run" };
+  const kernelSandbox = kernelSandboxMode(values);
   if (positionals.length > 1) {
     throw new UsageError(`Unexpected argument: ${positionals[1]} (quote the prompt)`);
   }
@@ -279,7 +285,17 @@ function parseRun(argv: string[]): CliArgs {
     timeoutMs,
     stallTimeoutMs,
     failOnToolError: values["fail-on-tool-error"] === true,
+    kernelSandbox,
   };
+}
+
+function kernelSandboxMode(values: Values): KernelSandboxMode {
+  const require = values["require-kernel-sandbox"] === true;
+  const off = values["no-kernel-sandbox"] === true;
+  if (require && off) {
+    throw new UsageError("Options --require-kernel-sandbox and --no-kernel-sandbox conflict");
+  }
+  return require ? "require" : off ? "off" : "auto";
 }
 
 function parseBrowse(command: BrowseArgs["command"], argv: string[]): CliArgs {

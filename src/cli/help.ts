@@ -66,6 +66,11 @@ Options:
                        min(SECONDS, 10) it is stalled: host.error backend_stalled, exit 4
   --fail-on-tool-error exit 1 when any tool call ended in error or was denied
                        (turn.finished exit_reason "tool_errors"), for CI jobs
+  --require-kernel-sandbox
+                       exit 2 at startup unless every tool runs at kernel+deno (its own
+                       process under Landlock, Linux); the message names the others and why
+  --no-kernel-sandbox  process-isolated tools run with Deno's permission checks only
+                       (level deno); for measuring and debugging
   -h, --help           this help
 
 SIGINT: the first cancels the turn and waits for run.finished, the second kills the
@@ -77,13 +82,14 @@ ${EXIT_CODES}
 const TOOLS = `Usage: magi-tools tools [--tools DIR]... [--json | --permissions-json | --deno-flags]
 
 Loads and validates the tool modules, then lists each tool (tab-separated: name,
-effect, definition bytes, file, tool_id, isolation and permissions) and the
-initialize frame budget left. Exit 0, or 2 naming the file and reason.
+effect, definition bytes, file, tool_id, isolation and permissions, enforcement
+level: kernel+deno, deno or none) and the initialize frame budget left. Exit 0, or 2 naming the file and reason.
 
 Options:
   --tools DIR          tool directory (repeatable; default ./tools)
   --json               the exact definitions run would send, as one JSON array
-  --permissions-json   each tool's isolation, memory cap and permissions as JSON
+  --permissions-json   each tool's isolation, memory cap, permissions and enforcement
+                       level (sandbox) as JSON
   --deno-flags         the least 'deno run' permission flags run needs for these
                        tools and the backend, on one line:
                          deno run $(magi-tools tools --deno-flags) mod.ts run ...

@@ -48,6 +48,14 @@ import { runTurn } from "./turn.ts";
 import { ToolErrorTally } from "./tool_errors.ts";
 import { sessionOpenFailure } from "./session_hint.ts";
 import { backendStartFailure } from "./agent_errors.ts";
+import {
+  entryLevel,
+  kernelRequirementError,
+  type KernelSandboxMode,
+  prefetchModuleGraphs,
+  startKernelProbe,
+} from "./kernel_sandbox.ts";
+import type { KernelSupport } from "../host/sandbox/kernel_policy.ts";
 
 /** Capabilities `run` requires (and sends in `initialize`). */
 export const REQUIRED_CAPABILITIES: readonly string[] = Object.freeze([
@@ -102,6 +110,12 @@ export interface HostRunOptions {
    * with the backend, so the describe child boots alongside it); default: started here.
    */
   tools?: Promise<PreparedToolDirs>;
+  /**
+   * The kernel layer under process-isolated tools: `auto` (default; used where available),
+   * `off` (`--no-kernel-sandbox`), `require` (`--require-kernel-sandbox`: exit 2 at startup
+   * unless every tool gets it).
+   */
+  kernelSandbox?: KernelSandboxMode;
 }
 
 /** Load tools and build the registry; a failure is reported on stderr (exit 2). */
@@ -172,6 +186,14 @@ export async function runHost(options: HostRunOptions): Promise<number> {
 export interface HostStartOptions {
   /** Tool directories (loaded unless `registry` is given). */
   toolDirs: string[];
+  /**
+   * The kernel layer under process-isolated tools: `auto` (default; used where available),
+   * `off` (`--no-kernel-sandbox`), `require` (`--require-kernel-sandbox`: exit 2 at startup
+   * unless every tool gets it).
+   */
+  kernelSandbox?: KernelSandboxMode;
+  /** The kernel probe's answer, already known (a batch probes once for its slots). */
+  kernel?: KernelSupport;
   /** A registry already loaded (a batch shares one between its slots); default: loaded here. */
   registry?: ToolRegistry;
   /** Backend command. */
@@ -227,6 +249,8 @@ export class HostRun {
   readonly #cwd: string;
   readonly #stallMs: number;
   readonly #registry: ToolRegistry;
+  /** The kernel layer's availability, probed once at start. */
+  readonly #kernel: KernelSupport;
   readonly #child: ChildHandle;
   readonly #client: LocalAgentClient;
   readonly #events: AsyncIterator<AgentEvent>;
@@ -245,7 +269,13 @@ export class HostRun {
   #descriptor: ClientToolsDescriptor | null = null;
   #ready: Omit<HostReadyRecord, "ts" | "v"> | null = null;
 
-  private constructor(options: HostStartOptions, registry: ToolRegistry, child: ChildHandle) {
+  private constructor(
+    options: HostStartOptions,
+    registry: ToolRegistry,
+    child: ChildHandle,
+    kernel: KernelSupport,
+  ) {
+    this.#kernel = kernel;
     this.#agent = options.agent;
     this.#cwd = options.cwd;
     this.#stallMs = options.stallTimeoutMs ?? 0;
@@ -285,6 +315,17 @@ export class HostRun {
       await discardBackend(start);
       return EXIT.usage;
     }
+    const kernelMode = options.kernelSandbox ?? "auto";
+    const kernel = options.kernel ?? await startKernelProbe(kernelMode);
+    const kernelError = kernelMode === "require"
+      ? kernelRequirementError(registry.tools, kernel)
+      : null;
+    if (kernelError !== null) {
+      writeStderrLine(`magi-tools: ${kernelError}`);
+      await discardBackend(start);
+      return EXIT.usage;
+    }
+    prefetchModuleGraphs(registry.tools, kernel, { cwd: options.cwd, limit: PREWARM_MAX_TOOLS });
     if (start.child === undefined) {
       // Only the command's basename on stdout (the command line may hold secrets), as
       // host.ready does; the full command as given on stderr.
@@ -298,7 +339,7 @@ export class HostRun {
       });
       return EXIT.startup;
     }
-    return new HostRun(options, registry, start.child);
+    return new HostRun(options, registry, start.child, kernel);
   }
 
   /** Whether more turns can run on this connection (no failure, no hard stop). */
@@ -373,6 +414,7 @@ export class HostRun {
     const tools = new ToolExecutor(registry, {
       limits: descriptor.limits,
       cwd: this.#cwd,
+      kernelSandbox: this.#kernel,
       onLog: (log) => {
         const runId = runOfCall.get(log.callId);
         if (runId === undefined) return; // Not a call of this connection's session.
@@ -420,6 +462,7 @@ export class HostRun {
         effect: t.definition.effect,
         source: t.source.kind,
         source_name: t.source.name,
+        sandbox: entryLevel(t, this.#kernel),
       })),
       // Without a process sandbox (Node.js) every tool runs inline: say so.
       ...(supportsProcessIsolation()

@@ -143,6 +143,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
       timeoutMs: args.timeoutMs,
       stallTimeoutMs: args.stallTimeoutMs,
       failOnToolError: args.failOnToolError,
+      kernelSandbox: args.kernelSandbox,
       writer,
     }).finally(() => writer.flush()).finally(() => guard.restore());
     return code;

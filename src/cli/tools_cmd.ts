@@ -2,7 +2,8 @@
  * `tools`: validate and list tools with their byte costs, the frame budget
  * left and each tool's isolation and permissions; or print the exact
  * definitions (`--json`), the sandbox settings (`--permissions-json`), or
- * the least `deno run` flags `run` needs (`--deno-flags`).
+ * the least `deno run` flags `run` needs (`--deno-flags`). Each tool's line
+ * ends with its enforcement level (`kernel+deno`, `deno`, `none`).
  *
  * @module
  */
@@ -15,6 +16,7 @@ import type { ToolsArgs } from "./args.ts";
 import { cliDenoFlags } from "./deno_flags.ts";
 import { EXIT } from "./exit_codes.ts";
 import { loadRegistry } from "./host_run.ts";
+import { entryLevel, startKernelProbe } from "./kernel_sandbox.ts";
 
 const encoder = new TextEncoder();
 
@@ -28,11 +30,21 @@ export async function toolsCommand(args: ToolsArgs): Promise<number> {
     return EXIT.ok;
   }
   if (args.permissionsJson) {
+    const kernel = await startKernelProbe("auto");
     // External tools (MCP, OpenAPI) have no sandbox settings: their work happens in the source.
     const infos = registry.tools.map((entry) =>
       entry.source.kind === "module"
-        ? { name: entry.tool.name, ...toolSandboxInfo(entry.tool as ToolInfo) }
-        : { name: entry.tool.name, isolation: "external", source: entry.file }
+        ? {
+          name: entry.tool.name,
+          ...toolSandboxInfo(entry.tool as ToolInfo),
+          sandbox: entryLevel(entry, kernel),
+        }
+        : {
+          name: entry.tool.name,
+          isolation: "external",
+          source: entry.file,
+          sandbox: entryLevel(entry, kernel),
+        }
     );
     await writeStdout(encoder.encode(JSON.stringify(infos) + "\n"));
     return EXIT.ok;
@@ -45,6 +57,7 @@ export async function toolsCommand(args: ToolsArgs): Promise<number> {
   }
   const budget = registry.budget();
   const processIsolation = supportsProcessIsolation();
+  const kernel = await startKernelProbe("auto");
   const lines: string[] = [];
   for (const entry of registry.tools) {
     const d = entry.definition;
@@ -53,8 +66,11 @@ export async function toolsCommand(args: ToolsArgs): Promise<number> {
         entry.source.kind === "module"
           ? formatToolPermissions(entry.tool as ToolInfo, { processIsolation })
           : `external (${entry.source.kind} server ${entry.source.name})`
-      }`,
+      }\t${entryLevel(entry, kernel)}`,
     );
+  }
+  if (kernel.reason !== null && registry.tools.length > 0) {
+    lines.push(`kernel sandbox unavailable: ${kernel.reason}`);
   }
   lines.push(
     `${registry.tools.length} tool(s); initialize request ${budget.usedBytes} of ${budget.frameBytes} bytes; ${budget.remainingBytes} bytes left`,

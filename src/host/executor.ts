@@ -68,6 +68,7 @@ import { SharedDeadlines } from "./_deadlines.ts";
 import { denialLine } from "./sandbox/denial.ts";
 import { LogBuffer, type ToolLog } from "./sandbox/log_buffer.ts";
 import { isolationOf } from "./sandbox/permissions.ts";
+import type { KernelSupport } from "./sandbox/kernel_policy.ts";
 import type { IsolatedOutcome, ProcessRunner } from "./sandbox/process_runner.ts";
 import { supportsProcessIsolation } from "../runtime/mod.ts";
 
@@ -106,6 +107,12 @@ export interface ExecutorOptions {
    * `notifications/progress`), with the call's ID and the tool's name.
    */
   onProgress?: (callId: string, name: string, progress: ToolProgress) => void;
+  /**
+   * The kernel layer under process-isolated tools (Landlock, Linux): `"auto"` (default)
+   * probes the kernel on first use; `"off"` runs them with Deno's permission checks only;
+   * or the caller's own {@link KernelSupport} (probed once at startup).
+   */
+  kernelSandbox?: "auto" | "off" | KernelSupport | Promise<KernelSupport>;
 }
 
 const MAX_TIMER_MS = 2_147_483_647;
@@ -151,6 +158,7 @@ export class ToolExecutor {
   readonly #onLog: ((log: ToolLog) => void) | undefined;
   readonly #denoPath: string | undefined;
   readonly #onProgress: ExecutorOptions["onProgress"];
+  readonly #kernelSandbox: ExecutorOptions["kernelSandbox"];
   #runner: Promise<ProcessRunner | null> | undefined;
   #closed = false;
 
@@ -165,6 +173,7 @@ export class ToolExecutor {
     this.#onLog = options.onLog;
     this.#denoPath = options.denoPath;
     this.#onProgress = options.onProgress;
+    this.#kernelSandbox = options.kernelSandbox;
   }
 
   /**
@@ -178,7 +187,7 @@ export class ToolExecutor {
     );
     if (isolated.length === 0) return;
     const runner = await this.#processRunner();
-    for (const entry of isolated) runner?.prewarm(entry.tool, entry.file);
+    await Promise.all(isolated.map((entry) => runner?.prewarm(entry.tool, entry.file)));
   }
 
   /**
@@ -351,6 +360,7 @@ export class ToolExecutor {
     if (this.#runner === undefined) {
       const cwd = this.#cwd;
       const denoPath = this.#denoPath;
+      const kernelSandbox = this.#kernelSandbox;
       const concurrent = this.#limits.concurrent_calls;
       // Deno only, and loaded only when a process-isolated tool is used.
       this.#runner = !supportsProcessIsolation()
@@ -359,6 +369,7 @@ export class ToolExecutor {
           new ProcessRunner({
             cwd,
             ...(denoPath === undefined ? {} : { denoPath }),
+            ...(kernelSandbox === undefined ? {} : { kernelSandbox }),
             // Calls of one tool may overlap up to concurrent_calls: keep that many warm.
             maxIdle: concurrent,
           })

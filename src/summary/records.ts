@@ -35,6 +35,7 @@ export const HostReadyRecordSchema: z.ZodObject<
           effect: z.ZodEnum<{ read: "read"; write: "write" }>;
           source: z.ZodEnum<{ module: "module"; mcp: "mcp"; openapi: "openapi" }>;
           source_name: z.ZodString;
+          sandbox: z.ZodEnum<{ "kernel+deno": "kernel+deno"; deno: "deno"; none: "none" }>;
         },
         z.core.$strict
       >
@@ -63,6 +64,8 @@ export const HostReadyRecordSchema: z.ZodObject<
       source: z.enum(["module", "mcp", "openapi"]),
       /** The module's file as found, or the source's config key (e.g. `fs`). */
       source_name: z.string(),
+      /** How its declared permissions are enforced (docs/tools.md, "Enforcement levels"). */
+      sandbox: z.enum(["kernel+deno", "deno", "none"]),
     }),
   ),
   /** Present when the host runs without a process sandbox (`"node"`). */

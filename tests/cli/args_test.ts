@@ -18,6 +18,7 @@ Deno.test("parseCli() parses run options with defaults", () => {
     timeoutMs: undefined,
     stallTimeoutMs: 60_000,
     failOnToolError: false,
+    kernelSandbox: "auto",
   });
 });
 
@@ -41,6 +42,17 @@ Deno.test("parseCli() rejects a malformed --session ID before anything starts", 
   }
   const ok = parseCli(["run", "--session", "Ab_9-z", "x"]);
   assert.ok(ok.command === "run" && ok.session === "Ab_9-z");
+});
+
+Deno.test("parseCli() parses --require-kernel-sandbox and --no-kernel-sandbox; both conflict", () => {
+  const required = parseCli(["run", "--require-kernel-sandbox", "hi"]);
+  assert.ok(required.command === "run" && required.kernelSandbox === "require");
+  const off = parseCli(["run", "--no-kernel-sandbox", "hi"]);
+  assert.ok(off.command === "run" && off.kernelSandbox === "off");
+  assert.throws(
+    () => parseCli(["run", "--require-kernel-sandbox", "--no-kernel-sandbox", "hi"]),
+    /--require-kernel-sandbox and --no-kernel-sandbox conflict/,
+  );
 });
 
 Deno.test("parseCli() converts --stall-timeout to ms; 0 disables the probe", () => {

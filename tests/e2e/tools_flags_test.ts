@@ -7,10 +7,10 @@ const SANDBOX_TOOLS = `${ROOT}tests/e2e/fixtures/sandbox_tools`;
 Deno.test("tools lists each tool's isolation and permissions; --json stays the exact definitions", async () => {
   const listing = await runCli(["tools", "--tools", SANDBOX_TOOLS], { raw: true });
   assert.equal(listing.code, 0, listing.stderr);
-  assert.match(listing.stdout, /^loop\tread\t\d+ bytes\t.*\tprocess; write=\.$/m);
-  assert.match(listing.stdout, /^chatty\tread\t.*\tprocess; no permissions$/m);
+  assert.match(listing.stdout, /^loop\tread\t\d+ bytes\t.*\tprocess; write=\.\t(kernel\+)?deno$/m);
+  assert.match(listing.stdout, /^chatty\tread\t.*\tprocess; no permissions\t(kernel\+)?deno$/m);
   const inline = await runCli(["tools", "--tools", FIXTURE_TOOLS], { raw: true });
-  assert.match(inline.stdout, /^counter\t.*\tinline \(host permissions\); no permissions$/m);
+  assert.match(inline.stdout, /^counter\t.*\tinline \(host permissions\); no permissions\tnone$/m);
   const json = await runCli(["tools", "--tools", SANDBOX_TOOLS, "--json"], { raw: true });
   for (const definition of JSON.parse(json.stdout)) {
     assert.equal("permissions" in definition || "isolation" in definition, false);
@@ -23,12 +23,14 @@ Deno.test("tools --permissions-json prints each tool's sandbox settings", async 
   });
   assert.equal(result.code, 0, result.stderr);
   const loop = JSON.parse(result.stdout).find((t: { name: string }) => t.name === "loop");
-  assert.deepEqual(loop, {
+  assert.deepEqual({ ...loop, sandbox: undefined }, {
     name: "loop",
     isolation: "process",
     memoryMb: null,
     permissions: { write: ["."] },
+    sandbox: undefined,
   });
+  assert.ok(["kernel+deno", "deno"].includes(loop.sandbox), loop.sandbox);
 });
 
 Deno.test("run works under exactly the flags tools --deno-flags prints", async () => {

@@ -220,6 +220,11 @@ export async function smokeTest(options: SmokeOptions): Promise<SmokeReport> {
       'host.ready does not say runtime "node", isolation "inline"',
       records,
     );
+    expect(
+      JSON.stringify(ready?.tools).includes('"sandbox":"none"'),
+      'host.ready does not give the shout tool the level "none" (it runs inline)',
+      records,
+    );
     expect(find("tool.call")?.name === "shout", "no tool.call of shout", records);
     const toolResult = find("tool.result");
     expect(toolResult?.outcome === "success", "tool.result is not a success", records);

@@ -16,6 +16,8 @@ import type { LogBuffer } from "./log_buffer.ts";
 import { NO_INHERIT_FLAG, permissionFlags } from "./permissions.ts";
 import { sandboxFingerprint } from "./description.ts";
 import { type ProcessOutcome, ToolProcess } from "./tool_process.ts";
+import { type KernelSupport, kernelUnavailable } from "./kernel_policy.ts";
+import { launchArgs, moduleFilesOf, probeKernelSandbox } from "./kernel.ts";
 
 /** How an isolated call ended: the process's outcome, or killed after the grace period. */
 export type IsolatedOutcome = ProcessOutcome | { readonly kind: "killed" };
@@ -53,6 +55,11 @@ export interface ProcessRunnerOptions {
    * tool) is closed.
    */
   readonly maxIdleTotal?: number;
+  /**
+   * The kernel layer (Landlock): `"auto"` (default) probes the kernel and uses it where
+   * available; `"off"` never uses it; or the host's own probe result.
+   */
+  readonly kernelSandbox?: "auto" | "off" | KernelSupport | Promise<KernelSupport>;
 }
 
 /** Default idle processes per tool: `concurrent_calls` of the `client.tools` limits. */
@@ -85,6 +92,11 @@ export class ProcessRunner {
   readonly #pools = new Map<string, Pool>();
   /** Every idle process, longest idle first, with its pool. */
   readonly #idle = new Map<ToolProcess, Pool>();
+  readonly #kernel: Promise<KernelSupport>;
+  /** Whether the kernel layer is used, once {@link ProcessRunner.#kernel} settled. */
+  #kernelOn = false;
+  /** Each tool module's local files (its module graph), for the kernel layer's read rules. */
+  readonly #graphsDone = new Map<string, string[]>();
   #closed = false;
 
   /** A runner; spawns nothing until the first call or {@link ProcessRunner.prewarm}. */
@@ -96,10 +108,28 @@ export class ProcessRunner {
       0,
       options.maxIdleTotal ?? Math.max(DEFAULT_MAX_IDLE_TOTAL, this.#maxIdle),
     );
+    const kernel = options.kernelSandbox ?? "auto";
+    this.#kernel = kernel === "off"
+      ? Promise.resolve(kernelUnavailable("switched off (--no-kernel-sandbox)"))
+      : kernel === "auto"
+      ? probeKernelSandbox(this.#denoPath)
+      : Promise.resolve(kernel);
   }
 
-  /** Start one idle process for `tool` if it has none. */
-  prewarm(tool: ToolInfo, file: string): void {
+  /**
+   * Wait until `file` can be spawned: the kernel layer probed and, when it is used, the
+   * module's local files known. Afterwards {@link ProcessRunner.#spawn} is synchronous.
+   */
+  async #ready(file: string): Promise<void> {
+    this.#kernelOn = (await this.#kernel).available;
+    if (!this.#kernelOn || this.#graphsDone.has(file)) return;
+    const graph = moduleFilesOf(resolve(file), { cwd: this.#cwd, denoPath: this.#denoPath });
+    this.#graphsDone.set(file, await graph);
+  }
+
+  /** Start one idle process for `tool` if it has none; resolves once it was started. */
+  async prewarm(tool: ToolInfo, file: string): Promise<void> {
+    await this.#ready(file);
     const pool = this.#pool(tool.name);
     if (!this.#closed && pool.idle.length === 0 && this.#maxIdle > 0) {
       this.#park(this.#spawn(tool, file, pool), pool);
@@ -119,6 +149,10 @@ export class ProcessRunner {
 
   /** Run one call on a warm (or new) process of the tool. Never rejects. */
   async run(call: IsolatedCall): Promise<IsolatedOutcome> {
+    if (this.#closed) {
+      return { kind: "crashed", message: "the tool host is shutting down" };
+    }
+    await this.#ready(call.file);
     if (this.#closed) {
       return { kind: "crashed", message: "the tool host is shutting down" };
     }
@@ -189,6 +223,18 @@ export class ProcessRunner {
       flags.push(`--v8-flags=--max-old-space-size=${tool.memoryMb}`);
     }
     flags.push(`--preload=${url}`);
+    // Never a silently weaker process: without its graph it gets its own file only.
+    const moduleFiles = this.#graphsDone.get(file) ?? [resolve(file)];
+    const launch = this.#kernelOn
+      ? (args: readonly string[]) =>
+        launchArgs({
+          permissions: tool.permissions,
+          cwd: this.#cwd,
+          denoPath: this.#denoPath,
+          moduleFiles,
+          args,
+        })
+      : undefined;
     const proc = new ToolProcess({
       name: tool.name,
       url,
@@ -197,6 +243,7 @@ export class ProcessRunner {
       cwd: this.#cwd,
       fingerprint: sandboxFingerprint(tool),
       ...(tool.memoryMb === undefined ? {} : { memoryMb: tool.memoryMb }),
+      ...(launch === undefined ? {} : { launch }),
     });
     pool.all.add(proc);
     void proc.finished.then(() => {

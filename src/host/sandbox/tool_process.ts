@@ -16,6 +16,7 @@ import {
 import { settleWithin } from "../../async/deadline.ts";
 import type { LogBuffer } from "./log_buffer.ts";
 import { watchRss } from "./rss_watch.ts";
+import { LAUNCH_ERROR_PREFIX, LAUNCH_FAILED } from "./kernel_policy.ts";
 import { type ChildHandle, type ExitInfo, spawnChild, SpawnError } from "../../runtime/mod.ts";
 
 /** How a call on a process ended (before the runner applies grace and kill). */
@@ -47,6 +48,11 @@ export interface ToolProcessSpec {
   readonly memoryMb?: number;
   /** `sandboxFingerprint()` of the tool as described; the runner checks its own against it. */
   readonly fingerprint?: string;
+  /**
+   * Wraps the `deno` arguments (`run`, flags, runner) into the kernel layer's launcher
+   * command (`kernel.ts` `launchArgs`); absent: `deno run` directly.
+   */
+  readonly launch?: (denoArgs: readonly string[]) => string[];
 }
 
 const RUNNER_PATH = new URL("./runner.ts", import.meta.url).href;
@@ -91,7 +97,8 @@ export class ToolProcess {
     // Its own process group (spawnChild): a terminal's Ctrl-C reaches the host only, which
     // then cancels the call instead of the tool process dying under it.
     try {
-      this.#child = spawnChild(spec.denoPath, ["run", ...spec.flags, RUNNER_PATH], {
+      const args = ["run", ...spec.flags, RUNNER_PATH];
+      this.#child = spawnChild(spec.denoPath, spec.launch?.(args) ?? args, {
         cwd: spec.cwd,
         stderr: "piped",
         env: { NO_COLOR: "1" },
@@ -312,6 +319,11 @@ export class ToolProcess {
         message: crash.message,
         ...(crash.permission === undefined ? {} : { permission: crash.permission }),
       };
+    }
+    const launch = this.#stderrTail.indexOf(LAUNCH_ERROR_PREFIX);
+    if (status.code === LAUNCH_FAILED && launch >= 0) {
+      const reason = this.#stderrTail.slice(launch + LAUNCH_ERROR_PREFIX.length).split("\n")[0];
+      return { kind: "crashed", message: `the kernel sandbox could not be applied: ${reason}` };
     }
     if (/out of memory|heap limit|allocation failed/i.test(this.#stderrTail)) {
       const cap = this.#spec.memoryMb;

@@ -34,7 +34,9 @@ export interface Sandbox {
 let counter = 0;
 
 /** Load the fixtures and build an executor. */
-export async function sandbox(options: { denoPath?: string } = {}): Promise<Sandbox> {
+export async function sandbox(
+  options: { denoPath?: string; kernelSandbox?: "auto" | "off" } = {},
+): Promise<Sandbox> {
   const registry = ToolRegistry.fromLoaded(await loadToolDirs([FIXTURES]));
   const logs: ToolLog[] = [];
   const executor = new ToolExecutor(registry, {

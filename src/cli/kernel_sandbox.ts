@@ -1,0 +1,117 @@
+/**
+ * The kernel layer as the CLI sees it: the probe started with the host, each
+ * tool's enforcement level (`tools`, `host.ready`) and
+ * `--require-kernel-sandbox`.
+ *
+ * @module
+ */
+
+import type { ToolInfo } from "../host/define.ts";
+import {
+  type KernelSupport,
+  kernelUnavailable,
+  type SandboxLevel,
+  sandboxLevel,
+  weakerLevelReason,
+} from "../host/sandbox/kernel_policy.ts";
+import { resolve } from "node:path";
+import { runtimeExecutable, runtimeName, supportsProcessIsolation } from "../runtime/mod.ts";
+
+/** `--no-kernel-sandbox` (`off`), `--require-kernel-sandbox` (`require`), or neither (`auto`). */
+export type KernelSandboxMode = "auto" | "off" | "require";
+
+/**
+ * Start finding out whether the kernel layer is available (a short-lived
+ * probe process on Linux; nothing elsewhere). Never rejects.
+ */
+export function startKernelProbe(mode: KernelSandboxMode): Promise<KernelSupport> {
+  if (!supportsProcessIsolation()) {
+    return Promise.resolve(kernelUnavailable(`${runtimeName()} has no process sandbox`));
+  }
+  if (mode === "off") {
+    return Promise.resolve(kernelUnavailable("switched off with --no-kernel-sandbox"));
+  }
+  return import("../host/sandbox/kernel.ts").then(
+    ({ probeKernelSandbox }) => probeKernelSandbox(),
+    (error: unknown) => kernelUnavailable(`the probe failed to load: ${String(error)}`),
+  );
+}
+
+/** At most this many `deno info` processes of {@link prefetchModuleGraphs} run at once. */
+const PREFETCH_CONCURRENCY = 2;
+
+/**
+ * Start computing the module graphs of the process-isolated tools the
+ * kernel layer will run (one `deno info` each, two at a time, in the
+ * background), so their first process starts without waiting for it; at
+ * most `limit` tools (the ones the host prewarms), the rest on first use.
+ * Never rejects.
+ */
+export function prefetchModuleGraphs(
+  tools: readonly (LevelEntry & { readonly file: string })[],
+  kernel: KernelSupport,
+  options: { cwd: string; limit: number },
+): void {
+  const kernelTools = tools.filter((entry) => entryLevel(entry, kernel) === "kernel+deno");
+  if (kernelTools.length === 0 || kernelTools.length > options.limit) return;
+  const files = kernelTools.map(({ file }) => resolve(file));
+  import("../host/sandbox/kernel.ts").then(async ({ moduleFilesOf }) => {
+    const denoPath = runtimeExecutable();
+    const next = async (): Promise<void> => {
+      const file = files.shift();
+      if (file === undefined) return;
+      await moduleFilesOf(file, { cwd: options.cwd, denoPath });
+      await next();
+    };
+    await Promise.all(Array.from({ length: PREFETCH_CONCURRENCY }, next));
+  }).catch(() => {});
+}
+
+/** The enforcement level of `tool` in this host. */
+export function levelOf(tool: Pick<ToolInfo, "isolation">, kernel: KernelSupport): SandboxLevel {
+  return sandboxLevel(tool, kernel, supportsProcessIsolation());
+}
+
+/** A registered tool as {@link entryLevel} reads it. */
+export interface LevelEntry {
+  readonly tool: { readonly name: string };
+  /** Absent: a tool module. */
+  readonly source?: { readonly kind: "module" | "mcp" | "openapi" };
+}
+
+/**
+ * The enforcement level of a registered tool. A module's is {@link levelOf};
+ * an external tool's work happens in its source: an MCP server is a process
+ * magi-tools does not sandbox (`none`); an OpenAPI request runs in a Deno
+ * process allowed only the API's host and port (`deno`).
+ */
+export function entryLevel(entry: LevelEntry, kernel: KernelSupport): SandboxLevel {
+  if (entry.source?.kind === "mcp") return "none";
+  if (entry.source?.kind === "openapi") return supportsProcessIsolation() ? "deno" : "none";
+  return levelOf(entry.tool as ToolInfo, kernel);
+}
+
+/**
+ * The `--require-kernel-sandbox` failure for `tools`, or null when every one
+ * runs at `kernel+deno`: names each weaker tool and why.
+ */
+export function kernelRequirementError(
+  tools: readonly LevelEntry[],
+  kernel: KernelSupport,
+): string | null {
+  const weaker = tools.flatMap((entry) => {
+    const { tool, source } = entry;
+    if (source !== undefined && source.kind !== "module") {
+      return [
+        `${tool.name} (${entryLevel(entry, kernel)}: a ${source.kind} tool runs in its source)`,
+      ];
+    }
+    const info = tool as ToolInfo;
+    const reason = weakerLevelReason(info, kernel, supportsProcessIsolation());
+    return reason === null ? [] : [`${tool.name} (${levelOf(info, kernel)}: ${reason})`];
+  });
+  if (weaker.length === 0) return null;
+  return `--require-kernel-sandbox: ${weaker.length} tool(s) would run without the kernel sandbox: ${
+    weaker.join("; ")
+  }`;
+}

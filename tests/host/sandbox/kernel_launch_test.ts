@@ -1,0 +1,84 @@
+import assert from "node:assert/strict";
+import { pathToFileURL } from "node:url";
+import { launchArgs, probeKernelSandbox } from "../../../src/host/sandbox/kernel.ts";
+import { ToolProcess } from "../../../src/host/sandbox/tool_process.ts";
+import { LogBuffer } from "../../../src/host/sandbox/log_buffer.ts";
+import { NO_INHERIT_FLAG } from "../../../src/host/sandbox/permissions.ts";
+import { FIXTURES } from "./_setup.ts";
+
+const kernel = await probeKernelSandbox();
+const PROBE = `${FIXTURES}probe.ts`;
+const CALL = {
+  args: { action: "pid" },
+  callId: "c",
+  sessionId: "s",
+  runId: "r",
+  deadline: Date.now() + 60_000,
+  cwd: Deno.cwd(),
+  resultBytes: 1_048_576,
+};
+
+function processFor(launch: (args: readonly string[]) => string[]): ToolProcess {
+  const url = pathToFileURL(PROBE).href;
+  return new ToolProcess({
+    name: "probe",
+    url,
+    denoPath: Deno.execPath(),
+    flags: ["--no-prompt", NO_INHERIT_FLAG, `--preload=${url}`],
+    cwd: Deno.cwd(),
+    launch,
+  });
+}
+
+Deno.test({
+  name: "a tool process under the kernel layer serves calls; its launcher exec'd in place",
+  ignore: !kernel.available,
+  fn: async () => {
+    const proc = processFor((args) =>
+      launchArgs({
+        permissions: undefined,
+        cwd: Deno.cwd(),
+        denoPath: Deno.execPath(),
+        moduleFiles: [PROBE],
+        args,
+      })
+    );
+    try {
+      const outcome = await proc.call(CALL, new LogBuffer());
+      // The same process ID: the launcher replaced itself with the tool's deno (execve).
+      assert.deepEqual(outcome, { kind: "value", text: String(proc.pid) });
+    } finally {
+      await proc.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "a launch the kernel cannot honour is tool_crashed with the reason; the tool never runs",
+  ignore: !kernel.available,
+  fn: async () => {
+    const proc = processFor((args) => {
+      const launch = launchArgs({
+        permissions: undefined,
+        cwd: Deno.cwd(),
+        denoPath: Deno.execPath(),
+        moduleFiles: [PROBE],
+        args,
+      });
+      // The policy argument follows "exec": demand an ABI no kernel has.
+      const at = launch.indexOf("exec") + 1;
+      launch[at] = JSON.stringify({ ...JSON.parse(launch[at]!), minAbi: 999 });
+      return launch;
+    });
+    try {
+      const outcome = await proc.call(CALL, new LogBuffer());
+      assert.equal(outcome.kind, "crashed");
+      assert.match(
+        (outcome as { message: string }).message,
+        /^the kernel sandbox could not be applied: Landlock ABI \d+ is older than 999$/,
+      );
+    } finally {
+      await proc.close();
+    }
+  },
+});
