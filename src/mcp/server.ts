@@ -112,11 +112,15 @@ export function createMcpServer(options: McpServerOptions): Server {
       }
       const callId = `mcp-${++nextCall}`;
       const token = params._meta?.progressToken;
+      // Progress notifications go out before the result (awaited below).
+      const sent: Promise<void>[] = [];
       const unroute = token === undefined ? () => {} : routes.add(callId, (progress) => {
-        extra.sendNotification({
-          method: "notifications/progress",
-          params: { progressToken: token, ...progress },
-        }).catch(() => {});
+        sent.push(
+          extra.sendNotification({
+            method: "notifications/progress",
+            params: { progressToken: token, ...progress },
+          }).catch(() => {}),
+        );
       });
       try {
         const result = await executor.execute({
@@ -128,6 +132,8 @@ export function createMcpServer(options: McpServerOptions): Server {
           sessionId: extra.sessionId ?? "stdio",
           runId: "mcp",
         }, extra.signal);
+        unroute();
+        await Promise.all(sent);
         if (result.outcome !== "success") {
           return { isError: true, content: [{ type: "text", text: result.text }] };
         }

@@ -9,6 +9,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ROOT } from "../e2e/_cli.ts";
+import { denoServer, EVERYTHING, writeConfig } from "./_config.ts";
 
 const TOOLS = `${ROOT}tests/mcp/fixtures/tools`;
 
@@ -172,3 +173,41 @@ async function rawPost(url: string, headers: Record<string, string>): Promise<st
     throw error;
   }
 }
+
+Deno.test("mcp re-exports a configured MCP server's tools and forwards their progress", async () => {
+  const config = await writeConfig({
+    mcpServers: {
+      everything: denoServer(EVERYTHING, {
+        args: ["stdio"],
+        include: ["echo", "trigger-long-running-operation"],
+      }),
+    },
+  });
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: ["run", "-A", `${ROOT}cli.ts`, "mcp", "--config", config, "--tools", TOOLS],
+    cwd: ROOT,
+    stderr: "pipe",
+  });
+  const client = new Client({ name: "test", version: "1.0.0" });
+  await client.connect(transport);
+  try {
+    const { tools } = await client.listTools() as { tools: ListedTool[] };
+    assert.deepEqual(tools.map((tool) => tool.name), [
+      "cancel_probe",
+      "noisy",
+      "everything_echo",
+      "everything_trigger-long-running-operation",
+    ]);
+    const progress: { progress: number; total?: number }[] = [];
+    const result = await client.callTool(
+      { name: "everything_trigger-long-running-operation", arguments: { duration: 1, steps: 2 } },
+      undefined,
+      { onprogress: (update: { progress: number; total?: number }) => progress.push(update) },
+    ) as CallResult;
+    assert.match(result.content[0]!.text!, /Long running operation completed/);
+    assert.deepEqual(progress, [{ progress: 1, total: 2 }, { progress: 2, total: 2 }]);
+  } finally {
+    await client.close();
+  }
+});
