@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { ofType, one, type Rec, runCli } from "../e2e/_cli.ts";
+import { ofType, one, type Rec, ROOT, runCli } from "../e2e/_cli.ts";
 import { denoServer, EVERYTHING, FILESYSTEM, FIXTURE_SERVER, writeConfig } from "./_config.ts";
 
 function reply(records: Rec[]): string {
@@ -241,4 +241,59 @@ Deno.test("run fails with exit 2 on a config error, naming the key path", async 
   const missing = await runCli(["run", "--config", "/nonexistent/m.jsonc", "hi"]);
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /Config file not found: \/nonexistent\/m.jsonc/);
+});
+
+Deno.test("run uses a Streamable HTTP server (url) as a source: magi-tools mcp --http", async () => {
+  const server = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      `${ROOT}cli.ts`,
+      "mcp",
+      "--no-config",
+      "--tools",
+      `${ROOT}tests/mcp/fixtures/tools`,
+      "--http",
+      "0",
+    ],
+    cwd: ROOT,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const reader = server.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  try {
+    let seen = "";
+    while (!/ at (http:\S+)/.test(seen)) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`mcp --http did not start: ${seen}`);
+      seen += value;
+    }
+    const url = / at (http:\S+)/.exec(seen)![1]!;
+    const config = await writeConfig({
+      mcpServers: { remote: { url, headers: { "X-Test": "${HOME:-none}" }, include: ["noisy"] } },
+    });
+    const { code, records, stderr } = await runCli([
+      "run",
+      "--config",
+      config,
+      "--tools",
+      "tests/e2e/fixtures/tools",
+      'remote_noisy {"text":"over http"}',
+    ]);
+    assert.equal(code, 0, stderr);
+    const tool = (one(records, "host.ready")["tools"] as Rec[]).find((t) =>
+      t["name"] === "remote_noisy"
+    )!;
+    assert.deepEqual([tool["effect"], tool["source"], tool["source_name"]], [
+      "read",
+      "mcp",
+      "remote",
+    ]);
+    assert.match(reply(records), /^remote_noisy → \{"echoed":"over http"\}$/m);
+  } finally {
+    server.kill("SIGINT");
+    await server.status;
+    await reader.cancel();
+  }
 });
