@@ -16,7 +16,9 @@ import type { AgentEvent } from "../client/events.ts";
 import { loadToolDirs, type PreparedToolDirs, ToolLoadError } from "../host/discovery.ts";
 import type { ToolInfo } from "../host/define.ts";
 import { ToolExecutor } from "../host/executor.ts";
-import { progressRecord } from "./sources.ts";
+import { progressRecord, type SourceWarnings } from "./sources.ts";
+import { NO_SOURCES, type StartedSources } from "../config/sources.ts";
+import type { ExternalTool } from "../host/external.ts";
 import { isolationOf, unenforcedPermissionsWarning } from "../host/sandbox/mod.ts";
 import { RegistryError, ToolRegistry } from "../host/registry.ts";
 import { ToolCallSession } from "../host/session.ts";
@@ -116,17 +118,27 @@ export interface HostRunOptions {
    * unless every tool gets it).
    */
   kernelSandbox?: KernelSandboxMode;
+  /**
+   * The config's tool sources (MCP servers), started by the caller alongside the backend
+   * (`startConfiguredSources`; null: a failure already reported, exit 2). Closed on every
+   * exit path. Default: none.
+   */
+  sources?: Promise<StartedSources | null>;
+  /** Where the sources' warnings go; attached to the writer after `host.ready`. */
+  sourceWarnings?: SourceWarnings;
 }
 
 /** Load tools and build the registry; a failure is reported on stderr (exit 2). */
 export async function loadRegistry(
   dirs: string[],
   prepared?: Promise<PreparedToolDirs>,
+  external: readonly ExternalTool[] = [],
 ): Promise<ToolRegistry | null> {
   try {
     const loaded = await loadToolDirs(dirs, prepared === undefined ? {} : { prepared });
     const registry = ToolRegistry.fromLoaded(loaded, {
       requiredCapabilities: REQUIRED_CAPABILITIES,
+      external,
     });
     // Without a process sandbox (Node.js) declared permissions are not enforced: say so once.
     const warning = supportsProcessIsolation()
@@ -194,6 +206,14 @@ export interface HostStartOptions {
   kernelSandbox?: KernelSandboxMode;
   /** The kernel probe's answer, already known (a batch probes once for its slots). */
   kernel?: KernelSupport;
+  /**
+   * The config's tool sources (MCP servers, OpenAPI documents), started by the caller
+   * alongside the backend (`startConfiguredSources`; null: a failure already reported,
+   * exit 2). Closed on every exit path. Default: none.
+   */
+  sources?: Promise<StartedSources | null>;
+  /** Where the sources' warnings go; attached to the writer after `host.ready`. */
+  sourceWarnings?: SourceWarnings;
   /** A registry already loaded (a batch shares one between its slots); default: loaded here. */
   registry?: ToolRegistry;
   /** Backend command. */
@@ -251,6 +271,9 @@ export class HostRun {
   readonly #registry: ToolRegistry;
   /** The kernel layer's availability, probed once at start. */
   readonly #kernel: KernelSupport;
+  /** The config's tool sources (MCP servers, OpenAPI documents); closed by {@link HostRun.stop}. */
+  readonly #sources: StartedSources;
+  readonly #sourceWarnings: SourceWarnings | undefined;
   readonly #child: ChildHandle;
   readonly #client: LocalAgentClient;
   readonly #events: AsyncIterator<AgentEvent>;
@@ -273,9 +296,11 @@ export class HostRun {
     options: HostStartOptions,
     registry: ToolRegistry,
     child: ChildHandle,
-    kernel: KernelSupport,
+    parts: { kernel: KernelSupport; sources: StartedSources },
   ) {
-    this.#kernel = kernel;
+    this.#kernel = parts.kernel;
+    this.#sources = parts.sources;
+    this.#sourceWarnings = options.sourceWarnings;
     this.#agent = options.agent;
     this.#cwd = options.cwd;
     this.#stallMs = options.stallTimeoutMs ?? 0;
@@ -304,15 +329,21 @@ export class HostRun {
   static async start(options: HostStartOptions): Promise<HostRun | number> {
     // The backend starts while the tool modules load; initialize waits for the registry.
     const start = options.backend ?? startBackend(options.agent, options);
-    let registry: ToolRegistry | null;
-    try {
-      registry = options.registry ?? await loadRegistry(options.toolDirs, options.tools);
-    } catch (error) {
+    const sources = await (options.sources ?? Promise.resolve(NO_SOURCES)).catch(async (error) => {
       await discardBackend(start);
       throw error;
+    });
+    let registry: ToolRegistry | null;
+    try {
+      registry = sources === null
+        ? null
+        : options.registry ?? await loadRegistry(options.toolDirs, options.tools, sources.tools);
+    } catch (error) {
+      await Promise.all([discardBackend(start), sources?.close()]);
+      throw error;
     }
-    if (registry === null) {
-      await discardBackend(start);
+    if (registry === null || sources === null) {
+      await Promise.all([discardBackend(start), sources?.close()]);
       return EXIT.usage;
     }
     const kernelMode = options.kernelSandbox ?? "auto";
@@ -322,11 +353,12 @@ export class HostRun {
       : null;
     if (kernelError !== null) {
       writeStderrLine(`magi-tools: ${kernelError}`);
-      await discardBackend(start);
+      await Promise.all([discardBackend(start), sources.close()]);
       return EXIT.usage;
     }
     prefetchModuleGraphs(registry.tools, kernel, { cwd: options.cwd, limit: PREWARM_MAX_TOOLS });
     if (start.child === undefined) {
+      await sources.close();
       // Only the command's basename on stdout (the command line may hold secrets), as
       // host.ready does; the full command as given on stderr.
       const { message, stderrLine } = backendStartFailure(options.agent, start.error);
@@ -339,7 +371,7 @@ export class HostRun {
       });
       return EXIT.startup;
     }
-    return new HostRun(options, registry, start.child, kernel);
+    return new HostRun(options, registry, start.child, { kernel, sources });
   }
 
   /** Whether more turns can run on this connection (no failure, no hard stop). */
@@ -470,6 +502,7 @@ export class HostRun {
         : { runtime: runtimeName(), isolation: "inline" as const }),
     };
     writer.emit(this.#ready);
+    this.#sourceWarnings?.attach(writer);
     // Start the tool processes while the session and the model start (a first call then
     // skips the ~0.1–0.2 s process start); after host.ready, so startup does not wait for
     // the spawns. Each warm process holds a Deno runtime, so large tool sets start on first
@@ -690,6 +723,7 @@ export class HostRun {
     await Promise.all([
       closeBackend(this.#client, this.#child, this.stopState),
       this.#executor?.close(),
+      this.#sources.close(),
     ]);
     // Calls ended by the close settle at once; their records come before stop() resolves.
     await settleWithin(this.#calls?.idle(), CALLS_SETTLE_MS);

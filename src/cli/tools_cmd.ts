@@ -10,19 +10,37 @@
 
 import type { ToolInfo } from "../host/define.ts";
 import { formatToolPermissions, toolSandboxInfo } from "../host/sandbox/mod.ts";
-import { supportsProcessIsolation, writeStdout } from "../runtime/mod.ts";
+import {
+  currentDir,
+  supportsProcessIsolation,
+  writeStderrLine,
+  writeStdout,
+} from "../runtime/mod.ts";
 import { resolveAgentCommand } from "./agent.ts";
 import type { ToolsArgs } from "./args.ts";
 import { cliDenoFlags } from "./deno_flags.ts";
 import { EXIT } from "./exit_codes.ts";
 import { loadRegistry } from "./host_run.ts";
 import { entryLevel, startKernelProbe } from "./kernel_sandbox.ts";
+import { startConfiguredSources } from "./sources.ts";
 
 const encoder = new TextEncoder();
 
 /** Run `tools`; returns the exit code. */
 export async function toolsCommand(args: ToolsArgs): Promise<number> {
-  const registry = await loadRegistry(args.toolDirs);
+  // MCP servers of the config are started, listed and stopped again.
+  const sources = await startConfiguredSources({
+    ...args,
+    cwd: currentDir(),
+    onWarning: (warning) => writeStderrLine(`magi-tools: warning: ${warning.message}`),
+  });
+  if (sources === null) return EXIT.usage;
+  let registry;
+  try {
+    registry = await loadRegistry(args.toolDirs, undefined, sources.tools);
+  } finally {
+    await sources.close();
+  }
   if (registry === null) return EXIT.usage;
   if (args.json) {
     // Exactly what `initialize` sends: no sandbox settings mixed in.
