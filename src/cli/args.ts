@@ -8,6 +8,7 @@
 import { parseArgs } from "node:util";
 import { UsageError } from "./exit_codes.ts";
 import { DEFAULT_STALL_TIMEOUT_MS } from "./liveness.ts";
+import { type BatchArgs, parseBatchArgs, parseReportArgs, type ReportArgs } from "../batch/args.ts";
 
 /** How approvals are answered. */
 export type ApproveMode = "deny" | "allow" | "ask";
@@ -92,6 +93,8 @@ export type CliArgs =
   | ToolsArgs
   | DemoArgs
   | BrowseArgs
+  | BatchArgs
+  | ReportArgs
   | { command: "help"; topic: string | undefined }
   | { command: "version" };
 
@@ -197,6 +200,10 @@ export function parseCli(argv: string[]): CliArgs {
     case "models":
     case "select":
       return parseBrowse(first, rest);
+    case "batch":
+      return parseBatchArgs(rest);
+    case "report":
+      return parseReportArgs(rest);
     default:
       if (first.startsWith("-")) throw new UsageError(`Unknown option '${first}'`);
       throw new UsageError(`Unknown command: ${first}`);
