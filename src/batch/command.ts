@@ -29,7 +29,7 @@ import {
 import type { BatchArgs } from "./args.ts";
 import { BatchInputError, type BatchItem, parseBatchInput } from "./input.ts";
 import { Progress } from "./progress.ts";
-import { BatchRun } from "./run.ts";
+import { BatchRun, STARTUP_TIMEOUT_MS } from "./run.ts";
 import { inShard } from "./shard.ts";
 import { BatchStore } from "./store.ts";
 
@@ -149,6 +149,7 @@ export async function batchCommand(args: BatchArgs): Promise<number> {
           approvals: new ApprovalDecider(args.approve, null),
           deltas: args.deltas,
           timeoutMs: args.timeoutMs,
+          startupTimeoutMs: STARTUP_TIMEOUT_MS,
           stallTimeoutMs: args.stallTimeoutMs,
           onChange: () => progress?.draw(),
         });

@@ -29,7 +29,8 @@ Options:
   --cwd DIR            working directory of items without their own cwd
   --approve MODE       deny | allow (default deny)
   --deltas             also record message.delta
-  --timeout SECONDS    deadline per item (as run's --timeout)
+  --timeout SECONDS    deadline of each item's turn (as run's --timeout); a backend
+                       start has its own 60 s deadline
   --stall-timeout SECONDS
                        backend liveness probe (as run's; default 60, 0 disables)
   --progress WHEN      auto | always | never (default auto: when stderr is a terminal)

@@ -25,6 +25,9 @@ import { entryFromRecords, type IndexEntry, parseRecords } from "./index_entry.t
 import type { BatchItem } from "./input.ts";
 import type { BatchStore } from "./store.ts";
 
+/** Default deadline of a backend start (spawn to `host.ready`), ms. */
+export const STARTUP_TIMEOUT_MS = 60_000;
+
 /** After this many backend start failures in a row, no further item is started. */
 export const MAX_STARTUP_FAILURES = 3;
 
@@ -50,8 +53,10 @@ export interface BatchRunOptions {
   approvals: ApprovalDecider;
   /** Record `message.delta` too. */
   deltas: boolean;
-  /** Per-item deadline, ms (covers a backend start the item waits for). */
+  /** Per-item deadline of the turn (session and turn), ms. */
   timeoutMs: number | undefined;
+  /** Deadline of a backend start (spawn to `host.ready`), ms. */
+  startupTimeoutMs: number;
   /** Backend stall timeout, ms (0 disables). */
   stallTimeoutMs: number;
   /** Called when an item starts and when it finishes (committed or not). */
@@ -210,14 +215,18 @@ export class BatchRun {
     const stop = host.stopState;
     if (this.#stopping) stop.interrupt();
     if (this.#interrupts > 1) stop.interrupt();
-    const timer = options.timeoutMs === undefined
-      ? undefined
-      : setTimeout(() => stop.timeout(), options.timeoutMs);
+    // A new backend has its own start deadline; --timeout then covers the item's turn.
+    let timer = fresh ? setTimeout(() => stop.timeout(), options.startupTimeoutMs) : undefined;
     const unwatch = host.watchOutput(writer);
     try {
       const ready = fresh ? await host.initialize(writer) : null;
-      if (fresh && ready === null) this.#startupFailures = 0;
-      return ready ?? await host.turn({
+      if (ready !== null) return ready;
+      if (fresh) this.#startupFailures = 0;
+      clearTimeout(timer);
+      if (options.timeoutMs !== undefined) {
+        timer = setTimeout(() => stop.timeout(), options.timeoutMs);
+      }
+      return await host.turn({
         prompt: item.prompt,
         session: item.session,
         writer,
