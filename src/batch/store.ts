@@ -100,6 +100,8 @@ export class BatchStore {
       }
     }
     await cutPartialLine(`${dir}/${INDEX_FILE}`);
+    // Created even when no item runs (an empty shard), so `report` reads the folder.
+    await appendFile(`${dir}/${INDEX_FILE}`, new Uint8Array());
     const indexed = await readIndex(dir);
     const files = await listItemFiles(dir);
     const entries = new Map<string, IndexEntry>();

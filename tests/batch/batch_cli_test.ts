@@ -219,3 +219,42 @@ Deno.test("batch: Ctrl-C cancels running turns, exits 130, keeps finished items;
     }
   });
 });
+
+Deno.test("batch: --shard K/N runs a disjoint share each; report merges the shard folders", async () => {
+  await withDir(async (dir) => {
+    const ids = ["a1", "b2", "c3", "d4", "e5", "f6", "g7"];
+    const input = await writeInput(dir, ids.map((id) => ({ id, prompt: `hello ${id}` })));
+    const home = await Deno.makeTempDir({ prefix: "magi-batch-home-" });
+    try {
+      const seen: string[] = [];
+      let selected = 0;
+      for (let k = 1; k <= 3; k++) {
+        const out = `${dir}/shard-${k}`;
+        const run = await runCli(
+          ["batch", input, "--out", out, "--shard", `${k}/3`, "--tools", FIXTURE_TOOLS],
+          { home },
+        );
+        assert.equal(run.code, 0, run.stderr);
+        const summary = summaryOf(run);
+        assert.equal(summary.shard, `${k}/3`);
+        assert.equal(summary.input_items, ids.length);
+        selected += Number(summary.selected);
+        seen.push(...itemFiles(out));
+      }
+      assert.equal(selected, ids.length);
+      assert.deepEqual(seen.sort(), ids, "every id in exactly one shard");
+      const report = await runCli([
+        "report",
+        `${dir}/shard-1`,
+        `${dir}/shard-2`,
+        `${dir}/shard-3`,
+        "--markdown",
+        "-",
+      ]);
+      assert.equal(report.code, 0, report.stderr);
+      assert.match(report.stdout, /7 items from 3 folders: \*\*7 succeeded\*\*, \*\*0 failed\*\*/);
+    } finally {
+      await Deno.remove(home, { recursive: true }).catch(() => {});
+    }
+  });
+});

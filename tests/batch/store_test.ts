@@ -89,3 +89,13 @@ Deno.test("entryFromRecords(): a host.error makes the item an error with its exi
   assert.equal(entry.error, "backend_unavailable: Cannot start");
   assert.equal(entry.session_id, null);
 });
+
+Deno.test("BatchStore.open() creates an empty index, so an empty shard is a valid folder", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await BatchStore.open(`${dir}/out`);
+    assert.equal(await Deno.readTextFile(`${dir}/out/index.jsonl`), "");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
