@@ -24,6 +24,8 @@ Deno.test("Progress redraws in place and ends with a newline", () => {
   progress.draw();
   progress.end();
   assert.ok(out.length >= 3);
-  for (const text of out.slice(0, -1)) assert.match(text, /^\r\[.*\x1b\[K$/);
+  for (const text of out.slice(0, -1)) {
+    assert.ok(text.startsWith("\r[") && text.endsWith("\x1b[K"), JSON.stringify(text));
+  }
   assert.equal(out.at(-1), "\n");
 });
