@@ -176,6 +176,7 @@ export async function batchCommand(args: BatchArgs): Promise<number> {
       finished++;
       if (entry.exit_code !== EXIT.ok) failedTotal++;
     }
+    if (totals?.fault) writeStderrLine(`magi-tools: ${totals.fault}: ${args.out}`);
     const interrupted = totals?.interrupted ?? false;
     exitCode = interrupted
       ? EXIT.interrupted

@@ -75,6 +75,8 @@ export interface BatchTotals {
   interrupted: boolean;
   /** Why the batch stopped early (start failures), or null. */
   abandoned: string | null;
+  /** Why the output could not be written (the batch stopped), or null. */
+  fault: string | null;
 }
 
 /** One slot: a backend connection reused from item to item. */
@@ -93,16 +95,29 @@ export class BatchRun {
   #interrupts = 0;
   #startupFailures = 0;
   #abandoned: string | null = null;
-  /** Items running now. */
-  running = 0;
-  /** Items committed with exit code 0. */
-  completed = 0;
-  /** Items committed with another exit code. */
-  failed = 0;
+  #fault: string | null = null;
+  #running = 0;
+  #completed = 0;
+  #failed = 0;
 
   /** Prepare the batch; nothing starts before {@link BatchRun.run}. */
   constructor(options: BatchRunOptions) {
     this.#options = options;
+  }
+
+  /** Items running now. */
+  get running(): number {
+    return this.#running;
+  }
+
+  /** Items committed with exit code 0. */
+  get completed(): number {
+    return this.#completed;
+  }
+
+  /** Items committed with another exit code. */
+  get failed(): number {
+    return this.#failed;
   }
 
   /**
@@ -127,11 +142,12 @@ export class BatchRun {
     }
     await Promise.all(loops);
     return {
-      completed: this.completed,
-      failed: this.failed,
-      notRun: items.length - this.completed - this.failed,
+      completed: this.#completed,
+      failed: this.#failed,
+      notRun: items.length - this.#completed - this.#failed,
       interrupted: this.#interrupts > 0,
       abandoned: this.#abandoned,
+      fault: this.#fault,
     };
   }
 
@@ -144,6 +160,12 @@ export class BatchRun {
         this.#next++;
         await this.#runItem(slot, item);
       }
+    } catch (error) {
+      // The output folder cannot be written (disk full, removed): stop the whole batch.
+      this.#fault ??= `Cannot write to the output folder: ${
+        error instanceof Error ? error.message : String(error)
+      }`;
+      this.#stopping = true;
     } finally {
       await slot.host?.stop();
       slot.host = null;
@@ -159,13 +181,13 @@ export class BatchRun {
     });
     const startedAt = new Date();
     const started = performance.now();
-    this.running++;
+    this.#running++;
     options.onChange?.();
     let code: number;
     try {
       code = await this.#attempt(slot, item, writer);
     } finally {
-      this.running--;
+      this.#running--;
     }
     await writer.flush();
     if (code !== EXIT.interrupted) {
@@ -177,8 +199,8 @@ export class BatchRun {
       );
       entry.exit_code = code;
       await options.store.commit(item.id, bytes, entry);
-      if (code === EXIT.ok) this.completed++;
-      else this.failed++;
+      if (code === EXIT.ok) this.#completed++;
+      else this.#failed++;
     }
     options.onChange?.();
   }
