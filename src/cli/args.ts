@@ -9,6 +9,7 @@ import { parseArgs } from "node:util";
 import { UsageError } from "./exit_codes.ts";
 import type { KernelSandboxMode } from "./kernel_sandbox.ts";
 import { DEFAULT_STALL_TIMEOUT_MS } from "./liveness.ts";
+import { type BatchArgs, parseBatchArgs, parseReportArgs, type ReportArgs } from "../batch/args.ts";
 
 /** The config flags (`--config`, `--no-config`, `--mcp-config`) of `run`, `tools` and `mcp`. */
 export interface ConfigArgs {
@@ -138,6 +139,8 @@ export type CliArgs =
   | DemoArgs
   | McpArgs
   | BrowseArgs
+  | BatchArgs
+  | ReportArgs
   | { command: "help"; topic: string | undefined }
   | { command: "version" };
 
@@ -283,6 +286,10 @@ export function parseCli(argv: string[]): CliArgs {
     case "models":
     case "select":
       return parseBrowse(first, rest);
+    case "batch":
+      return parseBatchArgs(rest);
+    case "report":
+      return parseReportArgs(rest);
     default:
       if (first.startsWith("-")) throw new UsageError(`Unknown option '${first}'`);
       throw new UsageError(`Unknown command: ${first}`);

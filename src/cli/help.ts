@@ -4,6 +4,8 @@
  * @module
  */
 
+import { BATCH_HELP, REPORT_HELP } from "../batch/help_text.ts";
+
 const EXIT_CODES = `Exit codes:
   0    the turn completed (tools/demo: success)
   1    the run failed, --timeout cancelled it, --last-message could not be written,
@@ -32,6 +34,10 @@ Usage:
   magi-tools models [--table]         list the cached models with availability and efforts
   magi-tools select PROVIDER MODEL [--effort E] --session ID
                                       save a model selection in a session
+  magi-tools batch INPUT.jsonl --out DIR [--jobs N] [--shard K/N] [--retry-failed]
+                                      one turn per input line, resumable
+  magi-tools report DIR... [--markdown FILE] [--html FILE]
+                                      Markdown/HTML report of batch output folders
   magi-tools --help | --version
 
 stdout carries NDJSON summary records only (docs/summaries.md); diagnostics and
@@ -222,6 +228,10 @@ export function helpText(topic: string | undefined): string {
       return MODELS;
     case "select":
       return SELECT;
+    case "batch":
+      return BATCH_HELP;
+    case "report":
+      return REPORT_HELP;
     default:
       return MAIN;
   }

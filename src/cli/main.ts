@@ -63,6 +63,17 @@ export async function main(argv: string[]): Promise<number> {
         ]);
         return await runCommand(args);
       }
+      case "batch": {
+        const [{ batchCommand }] = await Promise.all([
+          import("../batch/command.ts"),
+          redirectConsole(),
+        ]);
+        return await batchCommand(args);
+      }
+      case "report": {
+        const { reportCommand } = await import("../report/command.ts");
+        return await reportCommand(args);
+      }
       case "sessions":
       case "history":
       case "models":

@@ -26,6 +26,8 @@ const RESULTS: PlacementResults = {
     "blob_1m/4": t(15, 1048576),
   },
   isolated: {},
+  isolatedNoKernel: {},
+  isolatedLevel: null,
   isolatedNote: "the tool ran inside the host process",
   echo: { "1": t(5000), "4": t(20000) },
   hostReadyMs: { "1": 100, "32": 90 },

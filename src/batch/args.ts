@@ -1,0 +1,208 @@
+/**
+ * Command-line parsing of `batch` and `report` (strict `node:util`
+ * parseArgs, as the other commands). Every error names the flag.
+ *
+ * @module
+ */
+
+import { parseArgs } from "node:util";
+import { UsageError } from "../cli/exit_codes.ts";
+import { DEFAULT_STALL_TIMEOUT_MS } from "../cli/liveness.ts";
+import { parseShard, type Shard } from "./shard.ts";
+
+/** Largest `--jobs`. */
+export const MAX_JOBS = 64;
+
+/** `batch` options. */
+export interface BatchArgs {
+  /** Subcommand. */
+  command: "batch";
+  /** The input JSON Lines file. */
+  input: string;
+  /** `--out` output folder. */
+  out: string;
+  /** `--jobs`: turns at once, one backend each (default 1). */
+  jobs: number;
+  /** `--shard K/N`, or null for all items. */
+  shard: Shard | null;
+  /** `--retry-failed`: rerun items whose index entry has a non-zero exit code. */
+  retryFailed: boolean;
+  /** Tool directories (default `["./tools"]`). */
+  toolDirs: string[];
+  /** `--agent` command line. */
+  agent: string | undefined;
+  /** `--cwd`: default working directory of the items. */
+  cwd: string | undefined;
+  /** `--approve` (`deny` or `allow`; `ask` needs one terminal per turn, so not here). */
+  approve: "deny" | "allow";
+  /** `--deltas`: also record `message.delta`. */
+  deltas: boolean;
+  /** `--timeout` per item, ms. */
+  timeoutMs: number | undefined;
+  /** `--stall-timeout`, ms (0 disables). */
+  stallTimeoutMs: number;
+  /** `--progress`: force the progress bar on (`always`), off (`never`) or on a terminal. */
+  progress: "auto" | "always" | "never";
+}
+
+/** `report` options. */
+export interface ReportArgs {
+  /** Subcommand. */
+  command: "report";
+  /** Output folders of one or more batches (shards). */
+  dirs: string[];
+  /** `--markdown FILE` (`-` = stdout). */
+  markdown: string | undefined;
+  /** `--html FILE`. */
+  html: string | undefined;
+  /** `--item ID`: the item whose tool calls the HTML timeline shows (default: the slowest). */
+  item: string | undefined;
+}
+
+type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
+
+function parse(
+  argv: string[],
+  options: Record<string, { type: "string" | "boolean"; multiple?: boolean; short?: string }>,
+): { values: Values; positionals: string[] } {
+  try {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      options,
+      strict: true,
+      allowPositionals: true,
+    });
+    return { values: values as Values, positionals };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new UsageError(message.replace(/\. To specify a positional argument.*$/s, ""));
+  }
+}
+
+function text(value: unknown, flag: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "string" || value === "") {
+    throw new UsageError(`Option ${flag} needs a value`);
+  }
+  return value;
+}
+
+function seconds(value: unknown, flag: string, zero: boolean): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(String(value)) || number > 86_400 || (!zero && !(number > 0))) {
+    throw new UsageError(
+      `Option ${flag} must be a number of seconds in ${zero ? "[0" : "(0"}, 86400]: ${value}`,
+    );
+  }
+  return Math.round(number * 1000);
+}
+
+/**
+ * Parse `batch` arguments (after the subcommand).
+ *
+ * @example
+ * ```ts
+ * import { parseBatchArgs } from "./args.ts";
+ * const args = parseBatchArgs(["in.jsonl", "--out", "out", "--jobs", "4", "--shard", "1/2"]);
+ * console.assert(args.command === "batch" && args.jobs === 4 && args.shard?.count === 2);
+ * ```
+ */
+export function parseBatchArgs(argv: string[]): BatchArgs | { command: "help"; topic: "batch" } {
+  const { values, positionals } = parse(argv, {
+    out: { type: "string" },
+    jobs: { type: "string" },
+    shard: { type: "string" },
+    "retry-failed": { type: "boolean" },
+    tools: { type: "string", multiple: true },
+    agent: { type: "string" },
+    cwd: { type: "string" },
+    approve: { type: "string" },
+    deltas: { type: "boolean" },
+    timeout: { type: "string" },
+    "stall-timeout": { type: "string" },
+    progress: { type: "string" },
+    help: { type: "boolean", short: "h" },
+  });
+  if (values.help) return { command: "help", topic: "batch" };
+  const input = positionals[0];
+  if (input === undefined || input === "") throw new UsageError("Command batch needs INPUT.jsonl");
+  if (positionals.length > 1) throw new UsageError(`Unexpected argument: ${positionals[1]}`);
+  const out = text(values.out, "--out");
+  if (out === undefined) throw new UsageError("Command batch needs --out DIR");
+  let jobs = 1;
+  if (values.jobs !== undefined) {
+    jobs = Number(values.jobs);
+    if (!/^\d+$/.test(String(values.jobs)) || jobs < 1 || jobs > MAX_JOBS) {
+      throw new UsageError(`Option --jobs must be an integer in [1, ${MAX_JOBS}]: ${values.jobs}`);
+    }
+  }
+  let shard: Shard | null = null;
+  const shardText = text(values.shard, "--shard");
+  if (shardText !== undefined) {
+    try {
+      shard = parseShard(shardText);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+  }
+  const approve = text(values.approve, "--approve") ?? "deny";
+  if (approve === "ask") {
+    throw new UsageError("Option --approve ask is not available in batch: use deny or allow");
+  }
+  if (approve !== "deny" && approve !== "allow") {
+    throw new UsageError(`Option --approve must be deny or allow: ${approve}`);
+  }
+  const progress = text(values.progress, "--progress") ?? "auto";
+  if (progress !== "auto" && progress !== "always" && progress !== "never") {
+    throw new UsageError(`Option --progress must be auto, always or never: ${progress}`);
+  }
+  const tools = Array.isArray(values.tools) ? values.tools.map(String) : [];
+  for (const dir of tools) if (dir === "") throw new UsageError("Option --tools needs a directory");
+  return {
+    command: "batch",
+    input,
+    out,
+    jobs,
+    shard,
+    retryFailed: values["retry-failed"] === true,
+    toolDirs: tools.length > 0 ? tools : ["./tools"],
+    agent: text(values.agent, "--agent"),
+    cwd: text(values.cwd, "--cwd"),
+    approve,
+    deltas: values.deltas === true,
+    timeoutMs: seconds(values.timeout, "--timeout", false),
+    stallTimeoutMs: seconds(values["stall-timeout"], "--stall-timeout", true) ??
+      DEFAULT_STALL_TIMEOUT_MS,
+    progress,
+  };
+}
+
+/**
+ * Parse `report` arguments (after the subcommand).
+ *
+ * @example
+ * ```ts
+ * import { parseReportArgs } from "./args.ts";
+ * const args = parseReportArgs(["out1", "out2", "--markdown", "-"]);
+ * console.assert(args.command === "report" && args.dirs.length === 2);
+ * ```
+ */
+export function parseReportArgs(argv: string[]): ReportArgs | { command: "help"; topic: "report" } {
+  const { values, positionals } = parse(argv, {
+    markdown: { type: "string" },
+    html: { type: "string" },
+    item: { type: "string" },
+    help: { type: "boolean", short: "h" },
+  });
+  if (values.help) return { command: "help", topic: "report" };
+  if (positionals.length === 0) throw new UsageError("Command report needs at least one DIR");
+  for (const dir of positionals) if (dir === "") throw new UsageError("Command report: empty DIR");
+  return {
+    command: "report",
+    dirs: positionals,
+    markdown: text(values.markdown, "--markdown"),
+    html: text(values.html, "--html"),
+    item: text(values.item, "--item"),
+  };
+}

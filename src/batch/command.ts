@@ -1,0 +1,205 @@
+/**
+ * `batch INPUT.jsonl --out DIR`: check the input, take the shard, skip the
+ * items already finished in DIR (or rerun the failed ones with
+ * `--retry-failed`), run the rest ({@link BatchRun}), and print one JSON
+ * summary line on stdout. Progress goes to stderr when it is a terminal.
+ *
+ * Exit codes: 0 every selected item completed, 1 some failed (or were not
+ * run after repeated backend start failures), 2 usage (bad input, flag or
+ * tool module, before anything runs), 130 interrupted.
+ *
+ * @module
+ */
+
+import process from "node:process";
+import { resolve } from "node:path";
+import { resolveAgentCommand } from "../cli/agent.ts";
+import { ApprovalDecider } from "../cli/approvals.ts";
+import { EXIT, UsageError } from "../cli/exit_codes.ts";
+import { loadRegistry } from "../cli/host_run.ts";
+import { guardOutput } from "../host/output_guard.ts";
+import {
+  currentDir,
+  isDirectory,
+  onInterrupt,
+  readTextFile,
+  realPath,
+  writeStderrLine,
+} from "../runtime/mod.ts";
+import type { BatchArgs } from "./args.ts";
+import { BatchInputError, type BatchItem, parseBatchInput } from "./input.ts";
+import { Progress } from "./progress.ts";
+import { BatchRun, STARTUP_TIMEOUT_MS } from "./run.ts";
+import { inShard } from "./shard.ts";
+import { BatchStore } from "./store.ts";
+
+const encoder = new TextEncoder();
+
+/** The final stdout line of `batch`. */
+export interface BatchSummary {
+  /** Items in the input file. */
+  input_items: number;
+  /** `K/N`, or null. */
+  shard: string | null;
+  /** Items in this shard. */
+  selected: number;
+  /** Selected items already finished before this run (not run again). */
+  skipped: number;
+  /** Items run now that completed. */
+  completed: number;
+  /** Items run now that failed. */
+  failed: number;
+  /** Selected items still without a result (interrupted or not started). */
+  not_run: number;
+  /** Items of the shard whose latest result is a failure (this run's or an earlier one's). */
+  failed_total: number;
+  /** Whether Ctrl-C stopped the batch. */
+  interrupted: boolean;
+  /** Wall time of this run, ms. */
+  duration_ms: number;
+  /** The output folder. */
+  out: string;
+  /** The exit code. */
+  exit_code: number;
+}
+
+async function readInput(path: string): Promise<BatchItem[]> {
+  let text: string;
+  try {
+    text = await readTextFile(path);
+  } catch (error) {
+    throw new UsageError(
+      `Cannot read the batch input: ${path}: ${error instanceof Error ? error.message : error}`,
+    );
+  }
+  try {
+    return parseBatchInput(text, path);
+  } catch (error) {
+    if (error instanceof BatchInputError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+/** `batch`: resolves with the exit code (see the module doc). */
+export async function batchCommand(args: BatchArgs): Promise<number> {
+  const began = performance.now();
+  const items = await readInput(args.input);
+  let cwd = currentDir();
+  if (args.cwd !== undefined) {
+    if (!(await isDirectory(args.cwd))) {
+      throw new UsageError(`Option --cwd is not a directory: ${args.cwd}`);
+    }
+    cwd = await realPath(args.cwd);
+  }
+  const selected = args.shard === null
+    ? items
+    : items.filter((item) => inShard(item.id, args.shard!));
+  // Every item's working directory is checked before anything runs.
+  const cwds = new Map<string, string>();
+  for (const item of selected) {
+    if (item.cwd === undefined) continue;
+    const path = resolve(cwd, item.cwd);
+    if (!(await isDirectory(path))) {
+      throw new UsageError(`Batch input cwd is not a directory: ${args.input}:${item.line}`);
+    }
+    cwds.set(item.id, await realPath(path));
+  }
+  let store: BatchStore;
+  try {
+    store = await BatchStore.open(args.out);
+  } catch (error) {
+    throw new UsageError(
+      `Cannot open the output folder --out: ${args.out}: ${
+        error instanceof Error ? error.message : error
+      }`,
+    );
+  }
+  const pending = selected.filter((item) => {
+    const entry = store.entries.get(item.id);
+    return entry === undefined || (args.retryFailed && entry.exit_code !== EXIT.ok);
+  });
+  const agent = await resolveAgentCommand(args.agent);
+  if (agent.source === "reference") {
+    writeStderrLine(
+      "magi-tools: magi-code is not on PATH and no --agent/MAGI_CODE_AGENT given: using the reference backend",
+    );
+  }
+  const guard = guardOutput();
+  let exitCode: number = EXIT.ok;
+  try {
+    const registry = pending.length === 0 ? null : await loadRegistry(args.toolDirs);
+    if (pending.length > 0 && registry === null) return EXIT.usage;
+    let batch: BatchRun | null = null;
+    let progress: Progress | null = null;
+    const showProgress = args.progress === "always" ||
+      (args.progress === "auto" && process.stderr.isTTY === true);
+    const removeInterrupt = onInterrupt(() => batch?.interrupt());
+    let totals;
+    try {
+      if (registry !== null) {
+        const run: BatchRun = new BatchRun({
+          items: pending,
+          store,
+          jobs: args.jobs,
+          registry,
+          toolDirs: args.toolDirs,
+          agent,
+          cwd,
+          cwdOf: (item) => cwds.get(item.id) ?? cwd,
+          approvals: new ApprovalDecider(args.approve, null),
+          deltas: args.deltas,
+          timeoutMs: args.timeoutMs,
+          startupTimeoutMs: STARTUP_TIMEOUT_MS,
+          stallTimeoutMs: args.stallTimeoutMs,
+          onChange: () => progress?.draw(),
+        });
+        batch = run;
+        if (showProgress) {
+          progress = new Progress((text) => process.stderr.write(text), () => ({
+            total: pending.length,
+            done: run.completed,
+            failed: run.failed,
+            running: run.running,
+          }));
+        }
+        totals = await run.run();
+      }
+    } finally {
+      progress?.end();
+      removeInterrupt();
+    }
+    const selectedIds = new Set(selected.map((item) => item.id));
+    let failedTotal = 0;
+    let finished = 0;
+    for (const [id, entry] of store.entries) {
+      if (!selectedIds.has(id)) continue;
+      finished++;
+      if (entry.exit_code !== EXIT.ok) failedTotal++;
+    }
+    if (totals?.fault) writeStderrLine(`magi-tools: ${totals.fault}: ${args.out}`);
+    const interrupted = totals?.interrupted ?? false;
+    exitCode = interrupted
+      ? EXIT.interrupted
+      : failedTotal > 0 || finished < selected.length
+      ? EXIT.runFailed
+      : EXIT.ok;
+    const summary: BatchSummary = {
+      input_items: items.length,
+      shard: args.shard === null ? null : `${args.shard.index}/${args.shard.count}`,
+      selected: selected.length,
+      skipped: selected.length - pending.length,
+      completed: totals?.completed ?? 0,
+      failed: totals?.failed ?? 0,
+      not_run: selected.length - finished,
+      failed_total: failedTotal,
+      interrupted,
+      duration_ms: Math.round(performance.now() - began),
+      out: args.out,
+      exit_code: exitCode,
+    };
+    await guard.writeStdout(encoder.encode(`${JSON.stringify(summary)}\n`));
+  } finally {
+    guard.restore();
+  }
+  return exitCode;
+}

@@ -1,0 +1,64 @@
+/**
+ * Help texts of `batch` and `report` (`magi-tools batch --help`).
+ *
+ * @module
+ */
+
+/** `batch --help`. */
+export const BATCH_HELP = `Usage: magi-tools batch INPUT.jsonl --out DIR [options]
+
+Runs one turn per input line, up to --jobs at once; each slot keeps one backend
+for many items (a new session per item). Resumable: run the same command again
+and the items already finished in DIR are skipped.
+
+Input: one JSON object per line: {"id": "...", "prompt": "...", "session"?: "...",
+"cwd"?: "..."}; id matches ^[A-Za-z0-9._-]{1,64}$ and is unique. Any bad line is
+a usage error (exit 2) naming its line, before anything runs.
+
+Output: DIR/items/<id>.ndjson (the item's summary records, as run prints them),
+DIR/index.jsonl (one line per finished item); stdout: one JSON summary line;
+stderr: a progress line when it is a terminal.
+
+Options:
+  --out DIR            output folder (created; reused to resume)
+  --jobs N             turns at once, one backend each (1..64, default 1)
+  --shard K/N          only the items whose id hashes to share K of N
+  --retry-failed       also rerun the items whose last result failed
+  --tools DIR          tool directory (repeatable; default ./tools)
+  --agent CMD          backend command line (as for run)
+  --cwd DIR            working directory of items without their own cwd
+  --approve MODE       deny | allow (default deny)
+  --deltas             also record message.delta
+  --timeout SECONDS    deadline of each item's turn (as run's --timeout); a backend
+                       start has its own 60 s deadline
+  --stall-timeout SECONDS
+                       backend liveness probe (as run's; default 60, 0 disables)
+  --progress WHEN      auto | always | never (default auto: when stderr is a terminal)
+
+Exit codes:
+  0    every item of the input (or shard) completed
+  1    some item failed, or was not run
+  2    usage error: flag, input line, --out folder, tool module
+  130  interrupted (Ctrl-C cancels the running turns; run again to resume)
+`;
+
+/** `report --help`. */
+export const REPORT_HELP =
+  `Usage: magi-tools report DIR... [--markdown FILE] [--html FILE] [--item ID]
+
+Merges the output folders of a batch (or of its shards) and writes a report:
+totals by outcome, slowest items, tool calls by tool (error rate, p50/p95),
+failed items with their error. Without --markdown and --html the Markdown goes
+to stdout.
+
+Options:
+  --markdown FILE      write the Markdown report (- for stdout); fits
+                       $GITHUB_STEP_SUMMARY
+  --html FILE          write one self-contained HTML file with charts (no network)
+  --item ID            the item whose tool-call timeline the HTML shows first
+                       (default: the slowest item with tool calls)
+
+Exit codes:
+  0    written
+  2    usage error: a DIR without index.jsonl, an unwritable file, an unknown --item
+`;

@@ -1,0 +1,295 @@
+/**
+ * Running a batch: up to `jobs` slots, each keeping one backend connection
+ * ({@link HostRun}) for many items — a new session per item — and starting a
+ * new backend only after its connection failed (or for an item with another
+ * working directory). All slots share one tool registry; each connection's
+ * executor keeps its warm tool processes from item to item.
+ *
+ * An item's records go to memory while it runs; when it finishes they are
+ * committed to the {@link BatchStore} (file renamed into place, then the
+ * index line). An item interrupted by Ctrl-C (exit 130) is not committed, so
+ * the next run of the same command runs it again.
+ *
+ * @module
+ */
+
+import { EXIT } from "../cli/exit_codes.ts";
+import { HostRun } from "../cli/host_run.ts";
+import type { AgentCommand } from "../cli/agent.ts";
+import type { ApprovalDecider } from "../cli/approvals.ts";
+import { StopState } from "../cli/stop.ts";
+import type { ToolRegistry } from "../host/registry.ts";
+import { writeStderrLine } from "../runtime/mod.ts";
+import { SummaryWriter } from "../summary/writer.ts";
+import { entryFromRecords, type IndexEntry, parseRecords } from "./index_entry.ts";
+import type { BatchItem } from "./input.ts";
+import type { BatchStore } from "./store.ts";
+
+/** Default deadline of a backend start (spawn to `host.ready`), ms. */
+export const STARTUP_TIMEOUT_MS = 60_000;
+
+/** After this many backend start failures in a row, no further item is started. */
+export const MAX_STARTUP_FAILURES = 3;
+
+/** Options of {@link BatchRun}. */
+export interface BatchRunOptions {
+  /** The items to run now (already sharded, finished ones left out). */
+  items: readonly BatchItem[];
+  /** Where finished items go. */
+  store: BatchStore;
+  /** Slots (turns at once). */
+  jobs: number;
+  /** The loaded tools, shared by every slot. */
+  registry: ToolRegistry;
+  /** Tool directories (for messages only; the registry is loaded). */
+  toolDirs: string[];
+  /** Backend command. */
+  agent: AgentCommand;
+  /** Working directory of items without their own (absolute). */
+  cwd: string;
+  /** Resolve an item's `cwd` (absolute, checked before the batch starts). */
+  cwdOf: (item: BatchItem) => string;
+  /** Approval policy of every turn. */
+  approvals: ApprovalDecider;
+  /** Record `message.delta` too. */
+  deltas: boolean;
+  /** Per-item deadline of the turn (session and turn), ms. */
+  timeoutMs: number | undefined;
+  /** Deadline of a backend start (spawn to `host.ready`), ms. */
+  startupTimeoutMs: number;
+  /** Backend stall timeout, ms (0 disables). */
+  stallTimeoutMs: number;
+  /** Called when an item starts and when it finishes (committed or not). */
+  onChange?: () => void;
+}
+
+/** What a batch run did. */
+export interface BatchTotals {
+  /** Items committed with exit code 0. */
+  completed: number;
+  /** Items committed with another exit code. */
+  failed: number;
+  /** Items not run or not committed (interrupted, or stopped after repeated start failures). */
+  notRun: number;
+  /** Whether Ctrl-C stopped the batch. */
+  interrupted: boolean;
+  /** Why the batch stopped early (start failures), or null. */
+  abandoned: string | null;
+  /** Why the output could not be written (the batch stopped), or null. */
+  fault: string | null;
+}
+
+/** One slot: a backend connection reused from item to item. */
+interface Slot {
+  host: HostRun | null;
+  /** The working directory of `host`. */
+  cwd: string | null;
+}
+
+/** A batch in progress (see the module doc). */
+export class BatchRun {
+  readonly #options: BatchRunOptions;
+  readonly #slots: Slot[] = [];
+  #next = 0;
+  #stopping = false;
+  #interrupts = 0;
+  #startupFailures = 0;
+  #abandoned: string | null = null;
+  #fault: string | null = null;
+  #running = 0;
+  #completed = 0;
+  #failed = 0;
+
+  /** Prepare the batch; nothing starts before {@link BatchRun.run}. */
+  constructor(options: BatchRunOptions) {
+    this.#options = options;
+  }
+
+  /** Items running now. */
+  get running(): number {
+    return this.#running;
+  }
+
+  /** Items committed with exit code 0. */
+  get completed(): number {
+    return this.#completed;
+  }
+
+  /** Items committed with another exit code. */
+  get failed(): number {
+    return this.#failed;
+  }
+
+  /**
+   * Ctrl-C: the first stops starting items and cancels the running turns; the next
+   * stops their backends at once (as a second SIGINT does for `run`).
+   */
+  interrupt(): void {
+    this.#interrupts++;
+    this.#stopping = true;
+    for (const slot of this.#slots) slot.host?.stopState.interrupt();
+  }
+
+  /** Run every item; resolves when all slots have stopped and their backends are reaped. */
+  async run(): Promise<BatchTotals> {
+    const { items, jobs } = this.#options;
+    const count = Math.min(jobs, items.length);
+    const loops: Promise<void>[] = [];
+    for (let i = 0; i < count; i++) {
+      const slot: Slot = { host: null, cwd: null };
+      this.#slots.push(slot);
+      loops.push(this.#slotLoop(slot));
+    }
+    await Promise.all(loops);
+    return {
+      completed: this.#completed,
+      failed: this.#failed,
+      notRun: items.length - this.#completed - this.#failed,
+      interrupted: this.#interrupts > 0,
+      abandoned: this.#abandoned,
+      fault: this.#fault,
+    };
+  }
+
+  async #slotLoop(slot: Slot): Promise<void> {
+    try {
+      for (;;) {
+        if (this.#stopping) return;
+        const item = this.#options.items[this.#next];
+        if (item === undefined) return;
+        this.#next++;
+        await this.#runItem(slot, item);
+      }
+    } catch (error) {
+      // The output folder cannot be written (disk full, removed): stop the whole batch.
+      this.#fault ??= `Cannot write to the output folder: ${
+        error instanceof Error ? error.message : String(error)
+      }`;
+      this.#stopping = true;
+    } finally {
+      await slot.host?.stop();
+      slot.host = null;
+    }
+  }
+
+  async #runItem(slot: Slot, item: BatchItem): Promise<void> {
+    const options = this.#options;
+    const chunks: Uint8Array[] = [];
+    const writer = new SummaryWriter((bytes) => {
+      chunks.push(bytes.slice());
+      return Promise.resolve();
+    });
+    const startedAt = new Date();
+    const started = performance.now();
+    this.#running++;
+    options.onChange?.();
+    let code: number;
+    try {
+      code = await this.#attempt(slot, item, writer);
+    } finally {
+      this.#running--;
+    }
+    await writer.flush();
+    if (code !== EXIT.interrupted) {
+      const bytes = concat(chunks);
+      const entry: IndexEntry = entryFromRecords(
+        item.id,
+        parseRecords(new TextDecoder().decode(bytes)),
+        { startedAt, durationMs: Math.round(performance.now() - started) },
+      );
+      entry.exit_code = code;
+      await options.store.commit(item.id, bytes, entry);
+      if (code === EXIT.ok) this.#completed++;
+      else this.#failed++;
+    }
+    options.onChange?.();
+  }
+
+  /** Start (or reuse) the slot's backend and run the item's turn; resolves with its exit code. */
+  async #attempt(slot: Slot, item: BatchItem, writer: SummaryWriter): Promise<number> {
+    const options = this.#options;
+    const cwd = options.cwdOf(item);
+    if (slot.host !== null && slot.cwd !== cwd) {
+      await slot.host.stop();
+      slot.host = null;
+    }
+    let fresh = false;
+    if (slot.host === null) {
+      const started = await HostRun.start({
+        toolDirs: options.toolDirs,
+        registry: options.registry,
+        agent: options.agent,
+        cwd,
+        stallTimeoutMs: options.stallTimeoutMs,
+        writer,
+      });
+      if (typeof started === "number") {
+        this.#startupFailed("the backend command cannot be spawned");
+        return started;
+      }
+      slot.host = started;
+      slot.cwd = cwd;
+      fresh = true;
+    } else {
+      slot.host.stopState = new StopState();
+    }
+    const host = slot.host;
+    const stop = host.stopState;
+    if (this.#stopping) stop.interrupt();
+    if (this.#interrupts > 1) stop.interrupt();
+    // A new backend has its own start deadline; --timeout then covers the item's turn.
+    let timer = fresh ? setTimeout(() => stop.timeout(), options.startupTimeoutMs) : undefined;
+    const unwatch = host.watchOutput(writer);
+    try {
+      const ready = fresh ? await host.initialize(writer) : null;
+      if (ready !== null) return ready;
+      if (fresh) this.#startupFailures = 0;
+      clearTimeout(timer);
+      if (options.timeoutMs !== undefined) {
+        timer = setTimeout(() => stop.timeout(), options.timeoutMs);
+      }
+      return await host.turn({
+        prompt: item.prompt,
+        session: item.session,
+        writer,
+        deltas: options.deltas,
+        approvals: options.approvals,
+        lastMessage: undefined,
+        announce: !fresh,
+      });
+    } catch (error) {
+      const code = await host.failure(error, writer);
+      if (code === EXIT.startup) this.#startupFailed(`exit ${code}`);
+      return code;
+    } finally {
+      clearTimeout(timer);
+      unwatch();
+      if (!host.healthy) {
+        // The backend is restarted only after it failed: the next item starts a new one.
+        await host.stop();
+        if (slot.host === host) slot.host = null;
+      }
+    }
+  }
+
+  #startupFailed(why: string): void {
+    this.#startupFailures++;
+    if (this.#startupFailures >= MAX_STARTUP_FAILURES && this.#abandoned === null) {
+      this.#abandoned =
+        `the backend failed to start ${this.#startupFailures} times in a row (${why})`;
+      writeStderrLine(`magi-tools: Batch stopped: ${this.#abandoned}`);
+      this.#stopping = true;
+    }
+  }
+}
+
+function concat(chunks: readonly Uint8Array[]): Uint8Array {
+  const size = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return out;
+}

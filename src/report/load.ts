@@ -1,0 +1,108 @@
+/**
+ * Reading batch output folders for `report`: each folder's index (latest
+ * line per id, only items whose file exists) and each item's tool calls from
+ * its records. Several folders (the shards of one batch) merge into one set;
+ * an id found in more than one folder keeps its latest result and is counted
+ * in {@link LoadedBatch.duplicates}.
+ *
+ * @module
+ */
+
+import { readFile, stat } from "node:fs/promises";
+import type { IndexEntry } from "../batch/index_entry.ts";
+import { parseRecords } from "../batch/index_entry.ts";
+import { INDEX_FILE, listItemFiles, readIndex } from "../batch/store.ts";
+
+/** One tool call of an item, from its `tool.call` and `tool.result` records. */
+export interface ToolCallSpan {
+  /** Tool name. */
+  name: string;
+  /** Start, ms after the item's first record. */
+  startMs: number;
+  /** Duration, ms (the `tool.result` record's `duration_ms`). */
+  durationMs: number;
+  /** `success`, `error` or `cancelled`. */
+  outcome: string;
+  /** The result's error code, or null. */
+  errorCode: string | null;
+}
+
+/** A finished item with its tool calls. */
+export interface ReportItem extends IndexEntry {
+  /** The folder it was read from. */
+  dir: string;
+  /** Its tool calls in order of start. */
+  calls: ToolCallSpan[];
+}
+
+/** The merged content of one or more output folders. */
+export interface LoadedBatch {
+  /** Folders read, in the given order. */
+  dirs: string[];
+  /** Finished items, ordered by id. */
+  items: ReportItem[];
+  /** Ids found in more than one folder (the latest result is kept). */
+  duplicates: string[];
+}
+
+/** A folder that is not a batch output folder (no `index.jsonl`). */
+export class ReportInputError extends Error {
+  /** Create the error with `message`. */
+  constructor(message: string) {
+    super(message);
+    this.name = "ReportInputError";
+  }
+}
+
+/** The tool calls in an item's records. */
+export function callsOf(records: readonly Record<string, unknown>[]): ToolCallSpan[] {
+  const times = records.map((r) => Date.parse(String(r.ts))).filter(Number.isFinite);
+  const origin = times.length > 0 ? Math.min(...times) : 0;
+  const started = new Map<string, number>();
+  const calls: ToolCallSpan[] = [];
+  for (const record of records) {
+    const ts = Date.parse(String(record.ts));
+    if (record.type === "tool.call" && typeof record.call_id === "string") {
+      started.set(record.call_id, ts);
+    } else if (record.type === "tool.result" && typeof record.call_id === "string") {
+      const duration = typeof record.duration_ms === "number" ? record.duration_ms : 0;
+      const start = started.get(record.call_id) ?? ts - duration;
+      calls.push({
+        name: String(record.name),
+        startMs: Math.max(0, start - origin),
+        durationMs: duration,
+        outcome: String(record.outcome),
+        errorCode: typeof record.error_code === "string" ? record.error_code : null,
+      });
+    }
+  }
+  return calls.sort((a, b) => a.startMs - b.startMs);
+}
+
+/** Read and merge `dirs`; throws {@link ReportInputError} naming a folder without an index. */
+export async function loadBatches(dirs: readonly string[]): Promise<LoadedBatch> {
+  const byId = new Map<string, ReportItem>();
+  const duplicates = new Set<string>();
+  for (const dir of dirs) {
+    try {
+      await stat(`${dir}/${INDEX_FILE}`);
+    } catch {
+      throw new ReportInputError(`Not a batch output folder (no ${INDEX_FILE}): ${dir}`);
+    }
+    const entries = await readIndex(dir);
+    const files = await listItemFiles(dir);
+    for (const [id, entry] of entries) {
+      if (!files.has(id)) continue;
+      const text = await readFile(`${dir}/items/${id}.ndjson`, "utf8");
+      const item: ReportItem = { ...entry, dir, calls: callsOf(parseRecords(text)) };
+      const earlier = byId.get(id);
+      if (earlier !== undefined) {
+        duplicates.add(id);
+        if (earlier.started_at > item.started_at) continue;
+      }
+      byId.set(id, item);
+    }
+  }
+  const items = [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return { dirs: [...dirs], items, duplicates: [...duplicates].sort() };
+}

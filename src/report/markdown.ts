@@ -1,0 +1,115 @@
+/**
+ * The Markdown report (fits `$GITHUB_STEP_SUMMARY`): totals by outcome, the
+ * slowest items, tool calls by tool with error rates and p50/p95 durations,
+ * and the failed items with their error.
+ *
+ * @module
+ */
+
+import type { LoadedBatch } from "./load.ts";
+import { OUTCOMES, type ReportStats } from "./stats.ts";
+
+/** At most this many failed items are listed (the step summary is limited to 1 MiB). */
+export const MARKDOWN_FAILED_ROWS = 100;
+
+/** Longest error text in a table cell, characters. */
+export const CELL_CHARS = 200;
+
+/** A table cell: one line, pipes escaped, at most {@link CELL_CHARS} characters. */
+export function cell(text: string): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  const cut = line.length > CELL_CHARS ? `${line.slice(0, CELL_CHARS - 1)}…` : line;
+  return cut.replace(/\\/g, "\\\\").replace(/\|/g, "\\|").replace(/</g, "&lt;");
+}
+
+/** Milliseconds as `850 ms` or `12.3 s`. */
+export function formatMs(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+function table(head: string[], rows: string[][]): string {
+  const lines = [`| ${head.join(" | ")} |`, `|${head.map(() => " --- ").join("|")}|`];
+  for (const row of rows) lines.push(`| ${row.join(" | ")} |`);
+  return lines.join("\n");
+}
+
+/**
+ * Render the Markdown report.
+ *
+ * @example
+ * ```ts
+ * import { renderMarkdown } from "./markdown.ts";
+ * import { computeStats } from "./stats.ts";
+ * const batch = { dirs: ["out"], items: [], duplicates: [] };
+ * console.assert(renderMarkdown(batch, computeStats(batch)).startsWith("## Batch report"));
+ * ```
+ */
+export function renderMarkdown(batch: LoadedBatch, stats: ReportStats): string {
+  const parts: string[] = [];
+  parts.push("## Batch report");
+  parts.push(
+    `${stats.total} items from ${batch.dirs.length} folder${
+      batch.dirs.length === 1 ? "" : "s"
+    }: **${stats.succeeded} succeeded**, **${stats.failed.length} failed**. ` +
+      `Item time ${formatMs(stats.itemTimeMs)} in total, p50 ${formatMs(stats.p50Ms)}, ` +
+      `p95 ${formatMs(stats.p95Ms)}.`,
+  );
+  if (batch.duplicates.length > 0) {
+    parts.push(
+      `> ${batch.duplicates.length} item id(s) appear in more than one folder; the latest ` +
+        `result of each is counted: ${cell(batch.duplicates.slice(0, 20).join(", "))}`,
+    );
+  }
+  parts.push("### Outcomes");
+  parts.push(table(
+    ["Outcome", "Items", "Share"],
+    OUTCOMES.map((o) => {
+      const n = stats.outcomes[o] ?? 0;
+      const share = stats.total === 0 ? 0 : (100 * n) / stats.total;
+      return [o, String(n), `${share.toFixed(1)}%`];
+    }),
+  ));
+  parts.push("### Slowest items");
+  parts.push(
+    stats.slowest.length === 0 ? "_No items._" : table(
+      ["Item", "Duration", "Outcome", "Tool calls"],
+      stats.slowest.map((i) => [
+        `\`${i.id}\``,
+        formatMs(i.duration_ms),
+        i.outcome,
+        String(i.calls.length),
+      ]),
+    ),
+  );
+  parts.push("### Tool calls by tool");
+  parts.push(
+    stats.tools.length === 0 ? "_No tool calls._" : table(
+      ["Tool", "Calls", "Errors", "Error rate", "Cancelled", "p50", "p95", "Max"],
+      stats.tools.map((t) => [
+        `\`${t.name}\``,
+        String(t.calls),
+        String(t.errors),
+        `${(100 * t.errorRate).toFixed(1)}%`,
+        String(t.cancelled),
+        formatMs(t.p50Ms),
+        formatMs(t.p95Ms),
+        formatMs(t.maxMs),
+      ]),
+    ),
+  );
+  parts.push("### Failed items");
+  parts.push(
+    stats.failed.length === 0 ? "_None._" : table(
+      ["Item", "Outcome", "Exit code", "Error"],
+      stats.failed.slice(0, MARKDOWN_FAILED_ROWS).map((i) => [
+        `\`${i.id}\``,
+        i.outcome,
+        String(i.exit_code),
+        cell(i.error ?? ""),
+      ]),
+    ) + (stats.failed.length > MARKDOWN_FAILED_ROWS
+      ? `\n\n… and ${stats.failed.length - MARKDOWN_FAILED_ROWS} more.`
+      : ""),
+  );
+  return `${parts.join("\n\n")}\n`;
+}

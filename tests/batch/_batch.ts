@@ -1,0 +1,128 @@
+/** Helpers of the batch tests: run the CLI's `batch`/`report`, read an output folder. */
+
+import assert from "node:assert/strict";
+import { SummaryRecordSchema } from "../../src/summary/records.ts";
+import { FIXTURE_TOOLS, REFERENCE_AGENT, ROOT } from "../e2e/_cli.ts";
+
+export { FIXTURE_TOOLS, ROOT };
+
+/** The batch tests' scenario file. */
+export const BATCH_SCENARIO = `${ROOT}tests/batch/fixtures/batch.jsonc`;
+
+/** What one CLI run produced. */
+export interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Options of {@link spawnCli}. */
+export interface SpawnOptions {
+  /** MC_HOME of the backend (default: a fresh temporary folder, removed afterwards). */
+  home?: string;
+  /** Extra environment. */
+  env?: Record<string, string>;
+}
+
+/** Start `deno run -A mod.ts ...args` from the repository root. */
+export function spawnCli(
+  args: string[],
+  options: SpawnOptions & { home: string },
+): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${ROOT}mod.ts`, ...args],
+    cwd: ROOT,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    env: {
+      NO_COLOR: "1",
+      MC_HOME: options.home,
+      MAGI_CODE_AGENT: REFERENCE_AGENT,
+      MAGI_SCENARIO: BATCH_SCENARIO,
+      MAGI_TOOLS_SELF_CHECK: "1",
+      ...options.env,
+    },
+  }).spawn();
+}
+
+/** Run the CLI to its end (killed after `killAfterMs`, a test failure). */
+export async function runCli(
+  args: string[],
+  options: SpawnOptions & { killAfterMs?: number } = {},
+): Promise<Run> {
+  const home = options.home ?? await Deno.makeTempDir({ prefix: "magi-batch-home-" });
+  const child = spawnCli(args, { ...options, home });
+  let killed = false;
+  const guard = setTimeout(() => {
+    killed = true;
+    child.kill("SIGKILL");
+  }, options.killAfterMs ?? 120_000);
+  const [status, stdout, stderr] = await Promise.all([
+    child.status,
+    new Response(child.stdout).text(),
+    new Response(child.stderr).text(),
+  ]);
+  clearTimeout(guard);
+  if (options.home === undefined) await Deno.remove(home, { recursive: true }).catch(() => {});
+  assert.equal(killed, false, `CLI did not exit in time; stderr:\n${stderr}`);
+  return { code: status.code, stdout, stderr };
+}
+
+/** A batch input file with `lines` (objects) in a new temporary folder; returns its path. */
+export async function writeInput(dir: string, lines: object[]): Promise<string> {
+  const path = `${dir}/input.jsonl`;
+  await Deno.writeTextFile(path, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+  return path;
+}
+
+/** Parse the single JSON summary line of `batch` stdout. */
+export function summaryOf(run: Run): Record<string, unknown> {
+  const lines = run.stdout.split("\n").filter((l) => l !== "");
+  assert.equal(lines.length, 1, `stdout is one line: ${run.stdout}\nstderr: ${run.stderr}`);
+  return JSON.parse(lines[0]!);
+}
+
+/** Index lines of `out` (whole lines only), in order. */
+export async function indexLines(out: string): Promise<Record<string, unknown>[]> {
+  let text = "";
+  try {
+    text = await Deno.readTextFile(`${out}/index.jsonl`);
+  } catch {
+    return [];
+  }
+  const lines = text.split("\n");
+  lines.pop(); // "" after the last newline, or a line cut by a kill.
+  return lines.filter((l) => l !== "").map((l) => JSON.parse(l));
+}
+
+/** Ids with a visible item file in `out`. */
+export function itemFiles(out: string): string[] {
+  try {
+    return [...Deno.readDirSync(`${out}/items`)]
+      .map((e) => e.name)
+      .filter((n) => n.endsWith(".ndjson") && !n.startsWith("."))
+      .map((n) => n.slice(0, -".ndjson".length))
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Assert that item file `id` is whole: every line a valid summary record, ending with
+ * the item's final record (`turn.finished` or `host.error`).
+ */
+export async function assertWholeItem(out: string, id: string): Promise<Record<string, unknown>[]> {
+  const text = await Deno.readTextFile(`${out}/items/${id}.ndjson`);
+  assert.ok(text.endsWith("\n"), `${id}: ends with a newline`);
+  const records = text.trim().split("\n").map((line) => {
+    const record = JSON.parse(line);
+    assert.ok(SummaryRecordSchema.safeParse(record).success, `${id}: valid record ${line}`);
+    return record as Record<string, unknown>;
+  });
+  assert.equal(records[0]?.type === "host.ready" || records[0]?.type === "host.error", true);
+  const last = records.at(-1)?.type;
+  assert.ok(last === "turn.finished" || last === "host.error", `${id}: ends with ${last}`);
+  return records;
+}
