@@ -28,7 +28,8 @@ function invalid(reason: string): ExternalToolError {
   return new ExternalToolError("invalid_arguments", `Invalid arguments: ${reason}`);
 }
 
-const ABSOLUTE_URL = /^(?:[A-Za-z][A-Za-z0-9+.-]*:|\/\/|\\\\)/;
+/** `scheme://…`, `//host…` or `\\host…`: a value that names another server. */
+const ABSOLUTE_URL = /^(?:[A-Za-z][A-Za-z0-9+.-]*:\/\/|\/\/|\\\\)/;
 
 /** Whether `url` is `base` or below it: same origin, and its path starts with base's path. */
 export function isUnderBase(url: URL, base: URL): boolean {
