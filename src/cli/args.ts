@@ -9,11 +9,41 @@ import { parseArgs } from "node:util";
 import { UsageError } from "./exit_codes.ts";
 import { DEFAULT_STALL_TIMEOUT_MS } from "./liveness.ts";
 
+/** The config flags (`--config`, `--no-config`, `--mcp-config`) of `run`, `tools` and `mcp`. */
+export interface ConfigArgs {
+  /** `--config FILE`. */
+  config: string | undefined;
+  /** `--no-config`: do not read `magi-tools.jsonc`. */
+  noConfig: boolean;
+  /** `--mcp-config FILE`s. */
+  mcpConfigs: string[];
+}
+
+/** parseArgs options of {@link ConfigArgs}. */
+const CONFIG_OPTIONS = {
+  config: { type: "string" },
+  "no-config": { type: "boolean" },
+  "mcp-config": { type: "string", multiple: true },
+} as const;
+
+function configArgs(values: Values): ConfigArgs {
+  const config = optionalString(values.config, "--config");
+  const noConfig = values["no-config"] === true;
+  if (config !== undefined && noConfig) {
+    throw new UsageError("Options --config and --no-config cannot be combined");
+  }
+  const mcpConfigs = Array.isArray(values["mcp-config"]) ? values["mcp-config"].map(String) : [];
+  for (const file of mcpConfigs) {
+    if (file === "") throw new UsageError("Option --mcp-config needs a file");
+  }
+  return { config, noConfig, mcpConfigs };
+}
+
 /** How approvals are answered. */
 export type ApproveMode = "deny" | "allow" | "ask";
 
 /** `run` options. */
-export interface RunArgs {
+export interface RunArgs extends ConfigArgs {
   /** Subcommand. */
   command: "run";
   /** Prompt argument; undefined → read stdin. */
@@ -39,7 +69,7 @@ export interface RunArgs {
 }
 
 /** `tools` options. */
-export interface ToolsArgs {
+export interface ToolsArgs extends ConfigArgs {
   /** Subcommand. */
   command: "tools";
   /** Tool directories (default `["./tools"]`). */
@@ -163,6 +193,7 @@ export function parseCli(argv: string[]): CliArgs {
         "deno-flags": { type: "boolean" },
         agent: { type: "string" },
         help: { type: "boolean", short: "h" },
+        ...CONFIG_OPTIONS,
       });
       if (values.help) return { command: "help", topic: "tools" };
       if (positionals.length > 0) throw new UsageError(`Unexpected argument: ${positionals[0]}`);
@@ -181,6 +212,7 @@ export function parseCli(argv: string[]): CliArgs {
         permissionsJson: values["permissions-json"] === true,
         denoFlags: values["deno-flags"] === true,
         agent,
+        ...configArgs(values),
       };
     }
     case "demo": {
@@ -215,6 +247,7 @@ function parseRun(argv: string[]): CliArgs {
     timeout: { type: "string" },
     "stall-timeout": { type: "string" },
     help: { type: "boolean", short: "h" },
+    ...CONFIG_OPTIONS,
   });
   if (values.help) return { command: "help", topic: "run" };
   if (positionals.length > 1) {
@@ -257,6 +290,7 @@ function parseRun(argv: string[]): CliArgs {
     lastMessage: optionalString(values["last-message"], "--last-message"),
     timeoutMs,
     stallTimeoutMs,
+    ...configArgs(values),
   };
 }
 

@@ -9,7 +9,7 @@
  */
 
 import { join } from "node:path";
-import type { ToolContext } from "../../src/host/define.ts";
+import type { ExternalToolContext } from "../../src/host/external.ts";
 
 let npmCache: Promise<string> | undefined;
 
@@ -84,8 +84,9 @@ export function serve(
 }
 
 /** A tool context for one call. */
-export function context(signal: AbortSignal = new AbortController().signal): ToolContext {
+export function context(signal: AbortSignal = new AbortController().signal): ExternalToolContext {
   return {
+    progress: () => {},
     signal,
     callId: "call-1",
     sessionId: "session-1",
