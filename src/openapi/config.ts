@@ -18,7 +18,7 @@
  */
 
 import { z } from "zod";
-import { isAbsolute, resolve } from "node:path";
+import { dirname, isAbsolute, join } from "node:path";
 import { CLIENT_TOOL_MIN_TIMEOUT_MS, CLIENT_TOOLS_LIMITS } from "../protocol/limits.ts";
 import { OpenApiError } from "./errors.ts";
 
@@ -80,7 +80,11 @@ export interface OpenApiConfig {
   readonly configFile: string;
   /** `spec` as written (for messages). */
   readonly spec: string;
-  /** Where to read the document: an absolute path or an http(s) URL. */
+  /**
+   * Where to read the document: an http(s) URL, or a path (relative to the
+   * config file's directory when `spec` is relative: still relative to the
+   * working directory when the config file was named relatively).
+   */
   readonly specLocation: string;
   /** `baseUrl` as written, if given. */
   readonly baseUrl?: string;
@@ -96,7 +100,7 @@ export interface OpenApiConfig {
 
 /**
  * Parse the value of the `openapi` key of `configFile` (already JSONC-parsed).
- * `spec` paths resolve against the config file's directory.
+ * A relative `spec` path is joined to the config file's directory.
  *
  * @example
  * ```ts
@@ -130,16 +134,11 @@ export function parseOpenApiSection(value: unknown, configFile: string): OpenApi
     }
     const api = parsed.data;
     const remote = /^https?:\/\//i.test(api.spec);
-    const baseDir = resolve(configFile, "..");
     apis.push({
       name,
       configFile,
       spec: api.spec,
-      specLocation: remote
-        ? api.spec
-        : isAbsolute(api.spec)
-        ? api.spec
-        : resolve(baseDir, api.spec),
+      specLocation: remote || isAbsolute(api.spec) ? api.spec : join(dirname(configFile), api.spec),
       ...(api.baseUrl === undefined ? {} : { baseUrl: api.baseUrl }),
       ...(api.auth === undefined ? {} : {
         auth: {

@@ -15,7 +15,7 @@
 
 import { readFile } from "node:fs/promises";
 import $RefParser from "@apidevtools/json-schema-ref-parser";
-import { parse as parseYaml } from "yaml";
+import { CORE_SCHEMA, load as loadYaml } from "js-yaml";
 import { jsonPointer, OpenApiError } from "./errors.ts";
 
 /** The HTTP methods an OpenAPI path item can hold, in document order. */
@@ -70,7 +70,8 @@ export async function readDocument(location: string, display = location): Promis
   const text = await readText(location, display);
   let root: unknown;
   try {
-    root = /^\s*\{/.test(text) ? JSON.parse(text) : parseYaml(text, { maxAliasCount: 100 });
+    // The core schema: dates and the like stay strings, as JSON would have them.
+    root = /^\s*\{/.test(text) ? JSON.parse(text) : loadYaml(text, { schema: CORE_SCHEMA });
   } catch (error) {
     const reason = error instanceof Error ? error.message.split("\n", 1)[0]! : String(error);
     throw new OpenApiError(display, "#", `does not parse as JSON or YAML: ${reason}`);

@@ -35,4 +35,6 @@ export {
   loadOpenApiTools,
   type OpenApiTools,
   type SkippedOperation,
+  type StartOpenApiOptions,
+  startOpenApiSource,
 } from "./source.ts";

@@ -16,6 +16,7 @@
  * @module
  */
 
+import { isAbsolute, resolve } from "node:path";
 import { CLIENT_TOOLS_LIMITS } from "../protocol/limits.ts";
 import { defineExternalTool, type ExternalTool, ExternalToolError } from "../host/external.ts";
 import type { OpenApiConfig } from "./config.ts";
@@ -63,7 +64,10 @@ export interface OpenApiTools {
   close(): Promise<void>;
 }
 
-/** Options of {@link loadOpenApiTools}. */
+/**
+ * Options of {@link loadOpenApiTools}. `cwd` also resolves relative document
+ * paths (default the host's working directory).
+ */
 export interface LoadOpenApiOptions extends ExchangeTransportOptions {
   /** Largest response body accepted, bytes; default `result_bytes` (1 MiB). */
   readonly maxResponseBytes?: number;
@@ -90,8 +94,12 @@ export async function loadOpenApiTools(
   const owners = new Map<string, string>();
   const maxBytes = options.maxResponseBytes ?? CLIENT_TOOLS_LIMITS.result_bytes;
   for (const api of apis) {
-    const display = api.spec;
-    const doc = await readDocument(api.specLocation, display);
+    const display = api.specLocation;
+    const remote = /^https?:\/\//i.test(api.specLocation);
+    const location = remote || isAbsolute(api.specLocation)
+      ? api.specLocation
+      : resolve(options.cwd ?? ".", api.specLocation);
+    const doc = await readDocument(location, display);
     const selection = selectOperations(doc.operations, api);
     if (selection.operations.length > CLIENT_TOOLS_LIMITS.tools) {
       throw new OpenApiError(
@@ -102,7 +110,7 @@ export async function loadOpenApiTools(
       );
     }
     const resolved = await resolveOperations(doc, selection.operations, display);
-    const base = baseUrlOf(api, resolved, display);
+    const base = baseUrlOf(api, resolved, display, remote ? location : undefined);
     const sandbox: ExchangeSandbox = {
       name: `openapi_${api.name}`.slice(0, 64),
       net: hostPortOf(base),
@@ -168,6 +176,26 @@ export async function loadOpenApiTools(
   return { tools, plans, skipped, close: () => transport.close() };
 }
 
+/** Options of {@link startOpenApiSource}. */
+export interface StartOpenApiOptions extends LoadOpenApiOptions {
+  /** Receives each operation left out (matched by a glob, cannot be mapped). */
+  readonly onSkipped?: (skipped: SkippedOperation) => void;
+}
+
+/**
+ * One `openapi` entry as a started source (the shape `src/config/sources.ts`
+ * starts every source in): its tools, and `close` to reap its HTTP processes.
+ * Rejects with an {@link OpenApiError} naming the file, pointer and reason.
+ */
+export async function startOpenApiSource(
+  api: OpenApiConfig,
+  options: StartOpenApiOptions = {},
+): Promise<{ readonly tools: readonly ExternalTool[]; close(): Promise<void> }> {
+  const source = await loadOpenApiTools([api], options);
+  for (const skipped of source.skipped) options.onSkipped?.(skipped);
+  return { tools: source.tools, close: () => source.close() };
+}
+
 interface ToolWiring {
   readonly base: URL;
   readonly sandbox: ExchangeSandbox;
@@ -202,7 +230,7 @@ function makeTool(api: OpenApiConfig, plan: OperationPlan, wiring: ToolWiring): 
         }
         auth = { header: api.auth.header, value: `${api.auth.prefix}${secret}`, secret };
       }
-      const left = Math.max(1, Math.min(api.timeoutMs, ctx.deadline - Date.now()));
+      const left = Math.max(1, Math.floor(Math.min(api.timeoutMs, ctx.deadline - Date.now())));
       const exchange: HttpExchange = {
         ...request,
         baseUrl: base.href,
@@ -218,7 +246,12 @@ function makeTool(api: OpenApiConfig, plan: OperationPlan, wiring: ToolWiring): 
 }
 
 /** `api.baseUrl`, else the document's first server (variables at their defaults). */
-function baseUrlOf(api: OpenApiConfig, doc: Json, display: string): URL {
+function baseUrlOf(
+  api: OpenApiConfig,
+  doc: Json,
+  display: string,
+  documentUrl: string | undefined,
+): URL {
   if (api.baseUrl !== undefined) return new URL(api.baseUrl);
   const servers = doc["servers"];
   const first = Array.isArray(servers) ? servers[0] as Json | undefined : undefined;
@@ -236,8 +269,7 @@ function baseUrlOf(api: OpenApiConfig, doc: Json, display: string): URL {
     const value = variables[name]?.["default"];
     return typeof value === "string" ? value : whole;
   });
-  const relativeTo = /^https?:\/\//i.test(api.specLocation) ? api.specLocation : undefined;
-  const url = URL.parse(text, relativeTo);
+  const url = URL.parse(text, documentUrl);
   if (url === null || (url.protocol !== "http:" && url.protocol !== "https:")) {
     throw new OpenApiError(
       display,

@@ -75,3 +75,23 @@ Deno.test("parseOpenApiSection() names the config file and key path of every mis
     assert.ok(error.message.startsWith(`${FILE}: ${at}: `));
   }
 });
+
+Deno.test("magi-tools.jsonc: the openapi section is parsed with the config, its mistakes are ConfigErrors", async () => {
+  const { ConfigError, parseConfigText } = await import("../../src/config/mod.ts");
+  const config = parseConfigText(
+    '{ // comment\n "openapi": { "t": { "spec": "specs/t.yaml", "include": ["a"], } } }',
+    { file: "conf/magi-tools.jsonc" },
+  );
+  assert.equal(config.openapi.length, 1);
+  assert.equal(config.openapi[0]!.specLocation, "conf/specs/t.yaml");
+  assert.deepEqual(config.mcpServers, []);
+  assert.throws(
+    () =>
+      parseConfigText('{"openapi": {"t": {"spec": "x", "timeoutMs": "10"}}}', { file: "m.jsonc" }),
+    (error: unknown) => {
+      assert.ok(error instanceof ConfigError);
+      assert.match(error.message, /^m\.jsonc: openapi\.t\.timeoutMs: /);
+      return true;
+    },
+  );
+});

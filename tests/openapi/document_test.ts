@@ -37,17 +37,20 @@ const OK_OP = `
 
 Deno.test("a document that does not parse is named with # and the parser's reason", async () => {
   const error = await loadText("openapi: 3.0.3\npaths: [unclosed\n");
-  assert.equal(error.file, "spec.yaml");
+  assert.match(error.file, /\/spec\.yaml$/);
   assert.equal(error.at, "#");
-  assert.match(error.reason, /^does not parse as JSON or YAML: .*line 3/);
+  assert.match(error.reason, /^does not parse as JSON or YAML: .*\(3:1\)$/);
   const json = await loadText('{"openapi": "3.1.0",}', {}, "spec.json");
-  assert.match(json.message, /^spec\.json: #: does not parse as JSON or YAML: /);
+  assert.match(json.message, /\/spec\.json: #: does not parse as JSON or YAML: /);
 });
 
 Deno.test("a missing file, a Swagger 2.0 document and an unsupported version are named", async () => {
   const dir = await Deno.makeTempDir();
   const apis = parseOpenApiSection({ api: { spec: "nope.yaml" } }, join(dir, "magi-tools.jsonc"));
-  await assert.rejects(loadOpenApiTools(apis), /^OpenApiError: nope\.yaml: cannot be read: /);
+  await assert.rejects(loadOpenApiTools(apis), (error: Error) => {
+    assert.equal(error.message.startsWith(`${join(dir, "nope.yaml")}: cannot be read: `), true);
+    return true;
+  });
   await Deno.remove(dir);
   const swagger = await loadText('swagger: "2.0"\npaths: {}\n');
   assert.equal(swagger.at, "#/openapi");
@@ -110,7 +113,7 @@ paths:
   assert.equal(collision.at, "#/paths/~1b~1{id}/get");
   assert.match(
     collision.reason,
-    /tool name getThing collides with spec\.yaml #\/paths\/~1a~1\{id\}\/get/,
+    /tool name getThing collides with \S*spec\.yaml #\/paths\/~1a~1\{id\}\/get/,
   );
   const relative = await loadText(`openapi: 3.0.3
 servers: [{ url: "/v1" }]
