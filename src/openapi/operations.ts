@@ -318,8 +318,8 @@ function isJson(mediaType: string): boolean {
  * @example
  * ```ts
  * import { toolNameOf } from "./operations.ts";
- * console.assert(toolNameOf({ path: "/pets/{id}", method: "get", pointer: "" }) === "get_pets_id");
- * console.assert(toolNameOf({ path: "/", method: "get", operationId: "issues/get", pointer: "" }) === "issues_get");
+ * console.assert(toolNameOf({ path: "/pets/{id}", method: "get" }) === "get_pets_id");
+ * console.assert(toolNameOf({ path: "/", method: "get", operationId: "issues/get" }) === "issues_get");
  * ```
  */
 export function toolNameOf(op: Pick<OperationRef, "path" | "method" | "operationId">): string {

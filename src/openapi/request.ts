@@ -45,7 +45,7 @@ export function isUnderBase(url: URL, base: URL): boolean {
  * ```ts
  * import { buildRequest } from "./request.ts";
  * const plan = {
- *   method: "get", path: "/pets/{id}", body: undefined,
+ *   method: "get", path: "/pets/{id}",
  *   parameters: [
  *     { name: "id", in: "path", style: "simple", explode: false, json: false },
  *     { name: "tag", in: "query", style: "form", explode: true, json: false },
