@@ -166,3 +166,21 @@ Deno.test("run and tools exit 2 naming the config key or the document pointer at
     await broken.close();
   }
 });
+
+Deno.test("tools: an operation an include glob matches but cannot map is a warning, not an error", async () => {
+  const env = await setup({ include: ["pet/**"] });
+  try {
+    const result = await runCli(["tools", "--config", env.config, "--tools", env.tools], {
+      raw: true,
+    });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(
+      result.stderr,
+      /warning: .*petstore\.yaml: #\/paths\/~1pet~1\{petId\}~1uploadImage\/post\/requestBody: request body media type multipart\/form-data is not supported.*; the operation has no tool/,
+    );
+    assert.match(result.stdout, /^getPetById\tread\t/m);
+    assert.doesNotMatch(result.stdout, /^uploadFile\t/m);
+  } finally {
+    await env.close();
+  }
+});
