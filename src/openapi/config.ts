@@ -23,7 +23,7 @@ import { CLIENT_TOOL_MIN_TIMEOUT_MS, CLIENT_TOOLS_LIMITS } from "../protocol/lim
 import { OpenApiError } from "./errors.ts";
 
 /** How an API entry is named: like a tool name, so it can appear in messages and listings. */
-export const API_NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+export const API_NAME_PATTERN: RegExp = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 
 /** Default `timeoutMs` of an API's tools, ms. */
 export const DEFAULT_TIMEOUT_MS = 10_000;

@@ -19,7 +19,7 @@ import { CORE_SCHEMA, load as loadYaml } from "js-yaml";
 import { jsonPointer, OpenApiError } from "./errors.ts";
 
 /** The HTTP methods an OpenAPI path item can hold, in document order. */
-export const HTTP_METHODS = [
+export const HTTP_METHODS: readonly [
   "get",
   "put",
   "post",
@@ -28,7 +28,7 @@ export const HTTP_METHODS = [
   "head",
   "patch",
   "trace",
-] as const;
+] = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 
 /** One HTTP method of {@link HTTP_METHODS}. */
 export type HttpMethod = typeof HTTP_METHODS[number];
@@ -66,7 +66,10 @@ export interface RawDocument {
 }
 
 /** Read and parse `location` (an absolute path or an http(s) URL). */
-export async function readDocument(location: string, display = location): Promise<RawDocument> {
+export async function readDocument(
+  location: string,
+  display: string = location,
+): Promise<RawDocument> {
   const text = await readText(location, display);
   let root: unknown;
   try {
@@ -128,7 +131,7 @@ export async function readDocument(location: string, display = location): Promis
 export async function resolveOperations(
   doc: RawDocument,
   selected: readonly OperationRef[],
-  display = doc.location,
+  display: string = doc.location,
 ): Promise<Json> {
   const pruned: Json = {};
   for (const key of ["openapi", "info", "servers"]) {
