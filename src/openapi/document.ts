@@ -84,6 +84,13 @@ export async function readDocument(
   }
   const doc = root as Json;
   const version = doc["openapi"];
+  if (typeof version === "number") {
+    throw new OpenApiError(
+      display,
+      "#/openapi",
+      `must be a string such as "${version}.0" (quote it in YAML)`,
+    );
+  }
   if (typeof version !== "string") {
     const what = typeof doc["swagger"] === "string"
       ? `Swagger ${doc["swagger"]} is not supported (convert it to OpenAPI 3)`

@@ -228,6 +228,13 @@ function makeTool(api: OpenApiConfig, plan: OperationPlan, wiring: ToolWiring): 
             `Authentication is not configured: environment variable ${api.auth.valueFromEnv} is not set`,
           );
         }
+        // deno-lint-ignore no-control-regex -- a header value cannot hold these
+        if (/[\r\n\u0000]/.test(secret)) {
+          throw new ExternalToolError(
+            "tool_failed",
+            `Authentication is not configured: environment variable ${api.auth.valueFromEnv} holds CR, LF or NUL`,
+          );
+        }
         auth = { header: api.auth.header, value: `${api.auth.prefix}${secret}`, secret };
       }
       const left = Math.max(1, Math.floor(Math.min(api.timeoutMs, ctx.deadline - Date.now())));

@@ -55,6 +55,9 @@ Deno.test("a missing file, a Swagger 2.0 document and an unsupported version are
   const swagger = await loadText('swagger: "2.0"\npaths: {}\n');
   assert.equal(swagger.at, "#/openapi");
   assert.match(swagger.reason, /Swagger 2\.0 is not supported/);
+  const unquoted = await loadText("openapi: 3.1\npaths: {}\n");
+  assert.equal(unquoted.at, "#/openapi");
+  assert.match(unquoted.reason, /must be a string such as "3\.1\.0" \(quote it in YAML\)/);
   const future = await loadText("openapi: 4.0.0\npaths: {}\n");
   assert.match(future.reason, /unsupported version 4\.0\.0 \(3\.0\.x and 3\.1\.x are supported\)/);
 });

@@ -215,6 +215,12 @@ Deno.test("Petstore 3.0: run() sends path, query, header and body, with the key 
     assert.match(missing.message, new RegExp(`environment variable ${KEY_ENV} is not set`));
     assert.equal(server.seen.length, 0);
 
+    Deno.env.set(KEY_ENV, "line\r\nInjected: 1");
+    const broken = await rejection(get.run({ petId: 42 }, context()));
+    assert.equal(broken.code, "tool_failed");
+    assert.match(broken.message, new RegExp(`${KEY_ENV} holds CR, LF or NUL$`));
+    assert.ok(!broken.message.includes("Injected"));
+
     Deno.env.set(KEY_ENV, SECRET);
     assert.deepEqual(JSON.parse(String(await get.run({ petId: 42 }, context()))), PET);
     const seen = server.seen.at(-1)!;
