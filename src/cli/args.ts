@@ -84,6 +84,16 @@ export interface ToolsArgs extends ConfigArgs {
   agent: string | undefined;
 }
 
+/** `mcp` options. */
+export interface McpArgs extends ConfigArgs {
+  /** Subcommand. */
+  command: "mcp";
+  /** Tool directories (default `["./tools"]`). */
+  toolDirs: string[];
+  /** `--http PORT`: Streamable HTTP instead of stdio. */
+  http: number | undefined;
+}
+
 /** `demo` options. */
 export interface DemoArgs {
   /** Subcommand. */
@@ -121,6 +131,7 @@ export type CliArgs =
   | RunArgs
   | ToolsArgs
   | DemoArgs
+  | McpArgs
   | BrowseArgs
   | { command: "help"; topic: string | undefined }
   | { command: "version" };
@@ -223,6 +234,26 @@ export function parseCli(argv: string[]): CliArgs {
       if (values.help) return { command: "help", topic: "demo" };
       if (positionals.length > 0) throw new UsageError(`Unexpected argument: ${positionals[0]}`);
       return { command: "demo", deltas: values.deltas === true };
+    }
+    case "mcp": {
+      const { values, positionals } = parse(rest, {
+        tools: { type: "string", multiple: true },
+        http: { type: "string" },
+        help: { type: "boolean", short: "h" },
+        ...CONFIG_OPTIONS,
+      });
+      if (values.help) return { command: "help", topic: "mcp" };
+      if (positionals.length > 0) throw new UsageError(`Unexpected argument: ${positionals[0]}`);
+      const http = optionalString(values.http, "--http");
+      if (http !== undefined && (!/^\d{1,5}$/.test(http) || Number(http) > 65_535)) {
+        throw new UsageError(`Option --http must be a port number from 0 to 65535: ${http}`);
+      }
+      return {
+        command: "mcp",
+        toolDirs: toolDirs(values.tools),
+        http: http === undefined ? undefined : Number(http),
+        ...configArgs(values),
+      };
     }
     case "sessions":
     case "history":
