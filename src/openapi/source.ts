@@ -221,7 +221,16 @@ function makeTool(api: OpenApiConfig, plan: OperationPlan, wiring: ToolWiring): 
       let auth: HttpExchange["auth"];
       if (api.auth !== undefined) {
         // Read now, not at startup: a rotated token is used by the next call.
-        const secret = readEnv(api.auth.valueFromEnv);
+        let secret: string | undefined;
+        try {
+          secret = readEnv(api.auth.valueFromEnv);
+        } catch {
+          // Deno's NotCapable: the host was started without --allow-env for it.
+          throw new ExternalToolError(
+            "tool_failed",
+            `Authentication is not configured: the tool host may not read environment variable ${api.auth.valueFromEnv} (start it with --allow-env=…,${api.auth.valueFromEnv})`,
+          );
+        }
         if (secret === undefined || secret === "") {
           throw new ExternalToolError(
             "tool_failed",

@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { ofType, one, runCli } from "./_cli.ts";
+import { ofType, one, REFERENCE_AGENT, ROOT, runCli } from "./_cli.ts";
 import { json, oasExample, serve } from "../openapi/_fixtures.ts";
 
 const KEY = "petstore-e2e-s3cr3t";
@@ -181,6 +181,64 @@ Deno.test("tools: an operation an include glob matches but cannot map is a warni
     assert.match(result.stdout, /^getPetById\tread\t/m);
     assert.doesNotMatch(result.stdout, /^uploadFile\t/m);
   } finally {
+    await env.close();
+  }
+});
+
+async function runWithFlags(envFlag: string, config: string, tools: string, home: string) {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--no-prompt",
+      "--allow-read",
+      "--allow-write",
+      envFlag,
+      "--allow-run",
+      `${ROOT}cli.ts`,
+      "run",
+      "--config",
+      config,
+      "--tools",
+      tools,
+      'getPetById {"petId":42}',
+    ],
+    cwd: ROOT,
+    stdin: "null",
+    env: { NO_COLOR: "1", MC_HOME: home, MAGI_CODE_AGENT: REFERENCE_AGENT, PETSTORE_KEY: KEY },
+  }).output();
+  const stdout = new TextDecoder().decode(output.stdout);
+  assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
+  assert.ok(!stdout.includes(KEY));
+  return stdout.trim().split("\n").map((line) => JSON.parse(line));
+}
+
+Deno.test("run under the start task's flags: the auth variable must be added to --allow-env, and then the call works", async () => {
+  const env = await setup();
+  const home = await Deno.makeTempDir({ prefix: "magi-tools-e2e-" });
+  try {
+    const denied = await runWithFlags(
+      "--allow-env=MAGI_CODE_AGENT,PATH",
+      env.config,
+      env.tools,
+      home,
+    );
+    assert.equal(denied.find((r) => r.type === "tool.result").error_code, "tool_failed");
+    assert.match(
+      denied.find((r) => r.type === "message").text,
+      /may not read environment variable PETSTORE_KEY \(start it with --allow-env=…,PETSTORE_KEY\)/,
+    );
+    assert.equal(env.server.seen.length, 0);
+    const allowed = await runWithFlags(
+      "--allow-env=MAGI_CODE_AGENT,PATH,PETSTORE_KEY",
+      env.config,
+      env.tools,
+      home,
+    );
+    assert.equal(allowed.find((r) => r.type === "tool.result").outcome, "success");
+    assert.match(allowed.find((r) => r.type === "message").text, /getPetById → \{"id":42,/);
+    assert.equal(env.server.seen.length, 1);
+  } finally {
+    await Deno.remove(home, { recursive: true });
     await env.close();
   }
 });
