@@ -93,7 +93,7 @@ export async function loadOpenApiTools(
   const skipped: SkippedOperation[] = [];
   const owners = new Map<string, string>();
   const maxBytes = options.maxResponseBytes ?? CLIENT_TOOLS_LIMITS.result_bytes;
-  for (const api of apis) {
+  for (const [index, api] of apis.entries()) {
     const display = api.specLocation;
     const remote = /^https?:\/\//i.test(api.specLocation);
     const location = remote || isAbsolute(api.specLocation)
@@ -112,7 +112,8 @@ export async function loadOpenApiTools(
     const resolved = await resolveOperations(doc, selection.operations, display);
     const base = baseUrlOf(api, resolved, display, remote ? location : undefined);
     const sandbox: ExchangeSandbox = {
-      name: `openapi_${api.name}`.slice(0, 64),
+      // One warm pool per API in the shared runner: the index keeps cut names apart.
+      name: `openapi${index}_${api.name}`.slice(0, 64),
       net: hostPortOf(base),
     };
     const used = new Set<string>();

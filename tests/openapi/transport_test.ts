@@ -39,3 +39,35 @@ Deno.test("ExchangeTransport: the sandboxed child reaches its own host:port and 
     await other.close();
   }
 });
+
+Deno.test("loadOpenApiTools(): two APIs with long names that share a prefix each get their own sandbox", async () => {
+  const { loadOpenApiTools, parseOpenApiSection } = await import("../../src/openapi/mod.ts");
+  const first = serve(() => json({ from: "first" }));
+  const second = serve(() => json({ from: "second" }));
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(
+    `${dir}/a.yaml`,
+    "openapi: 3.0.3\npaths:\n  /x:\n    get:\n      operationId: getX\n      responses: {}\n",
+  );
+  await Deno.writeTextFile(
+    `${dir}/b.yaml`,
+    "openapi: 3.0.3\npaths:\n  /y:\n    get:\n      operationId: getY\n      responses: {}\n",
+  );
+  const long = "a".repeat(63);
+  const source = await loadOpenApiTools(parseOpenApiSection({
+    [`${long}1`]: { spec: "a.yaml", baseUrl: first.url.href },
+    [`${long}2`]: { spec: "b.yaml", baseUrl: second.url.href },
+  }, `${dir}/magi-tools.jsonc`));
+  try {
+    const [getX, getY] = source.tools;
+    assert.equal(await getX!.run({}, context()), '{"from":"first"}');
+    assert.equal(await getY!.run({}, context()), '{"from":"second"}');
+    assert.equal(first.seen.length, 1);
+    assert.equal(second.seen.length, 1);
+  } finally {
+    await source.close();
+    await first.close();
+    await second.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
