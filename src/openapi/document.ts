@@ -70,7 +70,8 @@ export async function readDocument(
   location: string,
   display: string = location,
 ): Promise<RawDocument> {
-  const text = await readText(location, display);
+  // A byte order mark is not part of the document (JSON.parse would refuse it).
+  const text = (await readText(location, display)).replace(/^\uFEFF/, "");
   let root: unknown;
   try {
     // The core schema: dates and the like stay strings, as JSON would have them.

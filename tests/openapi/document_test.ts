@@ -44,6 +44,25 @@ Deno.test("a document that does not parse is named with # and the parser's reaso
   assert.match(json.message, /\/spec\.json: #: does not parse as JSON or YAML: /);
 });
 
+Deno.test("a JSON document with a byte order mark loads", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(
+      join(dir, "spec.json"),
+      '\uFEFF{"openapi":"3.1.0","paths":{"/a":{"get":{"operationId":"getA","responses":{}}}}}',
+    );
+    const apis = parseOpenApiSection(
+      { api: { spec: "spec.json", baseUrl: "http://127.0.0.1:9/" } },
+      join(dir, "magi-tools.jsonc"),
+    );
+    const source = await loadOpenApiTools(apis);
+    assert.deepEqual(source.tools.map((t) => t.name), ["getA"]);
+    await source.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("a missing file, a Swagger 2.0 document and an unsupported version are named", async () => {
   const dir = await Deno.makeTempDir();
   const apis = parseOpenApiSection({ api: { spec: "nope.yaml" } }, join(dir, "magi-tools.jsonc"));
