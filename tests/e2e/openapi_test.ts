@@ -242,3 +242,50 @@ Deno.test("run under the start task's flags: the auth variable must be added to 
     await env.close();
   }
 });
+
+Deno.test("tools: an operation over a client.tools bound is exit 2 naming the tool, the bound and the OpenAPI fix", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "magi-tools-openapi-e2e-" });
+  try {
+    const properties = Object.fromEntries(
+      Array.from(
+        { length: 200 },
+        (_, i) => [`field_${i}`, { type: "string", description: "x".repeat(150) }],
+      ),
+    );
+    await Deno.writeTextFile(
+      join(dir, "big.json"),
+      JSON.stringify({
+        openapi: "3.1.0",
+        servers: [{ url: "http://127.0.0.1:9/" }],
+        paths: {
+          "/big": {
+            post: {
+              operationId: "createBig",
+              requestBody: {
+                required: true,
+                content: { "application/json": { schema: { type: "object", properties } } },
+              },
+              responses: {},
+            },
+          },
+        },
+      }),
+    );
+    await Deno.writeTextFile(
+      join(dir, "magi-tools.jsonc"),
+      '{"openapi":{"big":{"spec":"big.json"}}}',
+    );
+    await Deno.mkdir(join(dir, "tools"));
+    const result = await runCli(
+      ["tools", "--config", join(dir, "magi-tools.jsonc"), "--tools", join(dir, "tools")],
+      { raw: true },
+    );
+    assert.equal(result.code, 2);
+    assert.match(
+      result.stderr,
+      /Tool input schema is too large: createBig \(openapi:big\): \d+ bytes exceeds the limit of 16384; fix: leave the operation out of the API's "include"/,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
