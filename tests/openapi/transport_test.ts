@@ -71,3 +71,33 @@ Deno.test("loadOpenApiTools(): two APIs with long names that share a prefix each
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("ExchangeTransport({ inline: true }) runs the exchange in the host with the same rules (the Node.js path)", async () => {
+  const server = serve((req) =>
+    req.url.pathname === "/away"
+      ? new Response(null, { status: 302, headers: { location: "http://127.0.0.2:1/x" } })
+      : json({ auth: req.headers.get("x-key") })
+  );
+  const transport = new ExchangeTransport({ inline: true });
+  const sandbox = { name: "openapi_inline_test", net: hostPortOf(server.url) };
+  const exchange = (path: string) => ({
+    method: "GET",
+    url: new URL(path, server.url).href,
+    headers: [],
+    baseUrl: server.url.href,
+    timeoutMs: 10_000,
+    maxBytes: 1_024,
+    auth: { header: "x-key", value: "k-123", secret: "k-123" },
+  });
+  try {
+    assert.deepEqual(await transport.exchange(sandbox, exchange("/x"), context()), {
+      ok: true,
+      text: '{"auth":"[redacted]"}',
+    });
+    const away = await transport.exchange(sandbox, exchange("/away"), context());
+    assert.equal(away.ok ? "" : away.code, "http_302");
+  } finally {
+    await transport.close();
+    await server.close();
+  }
+});
