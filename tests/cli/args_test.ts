@@ -17,6 +17,9 @@ Deno.test("parseCli() parses run options with defaults", () => {
     lastMessage: undefined,
     timeoutMs: undefined,
     stallTimeoutMs: 60_000,
+    config: undefined,
+    noConfig: false,
+    mcpConfigs: [],
   });
 });
 
@@ -86,6 +89,9 @@ Deno.test("parseCli() parses tools --deno-flags with --agent and --permissions-j
     permissionsJson: false,
     denoFlags: true,
     agent: "magi-code serve --stdio",
+    config: undefined,
+    noConfig: false,
+    mcpConfigs: [],
   });
   const listing = parseCli(["tools", "--permissions-json"]);
   assert.ok(listing.command === "tools" && listing.permissionsJson && !listing.json);
@@ -98,4 +104,47 @@ Deno.test("parseCli() refuses combined tools output modes and --agent without --
     /--json and --permissions-json/,
   );
   assert.throws(() => parseCli(["tools", "--agent", "x"]), UsageError);
+});
+
+Deno.test("parseCli() parses the config flags of run, tools and mcp", () => {
+  const run = parseCli([
+    "run",
+    "--config",
+    "c.jsonc",
+    "--mcp-config",
+    "a.json",
+    "--mcp-config",
+    "b.json",
+    "x",
+  ]);
+  assert.ok(run.command === "run");
+  assert.deepEqual([run.config, run.noConfig, run.mcpConfigs], ["c.jsonc", false, [
+    "a.json",
+    "b.json",
+  ]]);
+  const tools = parseCli(["tools", "--no-config"]);
+  assert.ok(tools.command === "tools" && tools.noConfig && tools.config === undefined);
+  assert.throws(
+    () => parseCli(["run", "--config", "a", "--no-config", "x"]),
+    /Options --config and --no-config cannot be combined/,
+  );
+  assert.throws(() => parseCli(["run", "--mcp-config", "", "x"]), /--mcp-config needs a file/);
+});
+
+Deno.test("parseCli() parses mcp with --tools and --http PORT", () => {
+  assert.deepEqual(parseCli(["mcp", "--tools", "t", "--http", "8080"]), {
+    command: "mcp",
+    toolDirs: ["t"],
+    http: 8080,
+    config: undefined,
+    noConfig: false,
+    mcpConfigs: [],
+  });
+  const stdio = parseCli(["mcp"]);
+  assert.ok(stdio.command === "mcp" && stdio.http === undefined);
+  assert.deepEqual(stdio.toolDirs, ["./tools"]);
+  assert.throws(() => parseCli(["mcp", "--http", "99999"]), /--http must be a port number/);
+  assert.throws(() => parseCli(["mcp", "--http", "x1"]), /--http must be a port number/);
+  assert.throws(() => parseCli(["mcp", "extra"]), /Unexpected argument: extra/);
+  assert.deepEqual(parseCli(["mcp", "--help"]), { command: "help", topic: "mcp" });
 });

@@ -1,0 +1,93 @@
+/**
+ * The official MCP conformance suite (`@modelcontextprotocol/conformance`,
+ * pinned in deno.json/deno.lock, run with Deno because it needs Node 22
+ * APIs): `magi-tools mcp --http` serving `tests/mcp/conformance_tools`
+ * against the applicable server scenarios, and the bridge side
+ * (`conformance_client.ts`: `run` with the scenario server as an MCP source)
+ * against the client scenarios. Results and the scenarios that do not apply:
+ * docs/mcp.md.
+ */
+
+import assert from "node:assert/strict";
+import { ROOT } from "../e2e/_cli.ts";
+
+const SUITE = "npm:@modelcontextprotocol/conformance@0.1.16";
+
+/** The server scenarios `mcp --http` passes (docs/mcp.md lists the rest and why). */
+const SERVER_SCENARIOS = [
+  "server-initialize",
+  "ping",
+  "tools-list",
+  "dns-rebinding-protection",
+  "tools-call-simple-text",
+  "tools-call-error",
+  "server-sse-multiple-streams",
+];
+
+/** The client scenarios the bridge passes. */
+const CLIENT_SCENARIOS = ["initialize", "tools_call"];
+
+async function suite(args: string[]): Promise<string> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", SUITE, ...args],
+    cwd: ROOT,
+    env: { NO_COLOR: "1" },
+    stdin: "null",
+  }).output();
+  const text = new TextDecoder().decode(output.stdout) + new TextDecoder().decode(output.stderr);
+  assert.equal(output.code, 0, text);
+  return text.replace(/\x1b\[[0-9;]*m/g, "");
+}
+
+Deno.test("conformance: mcp --http passes the applicable server scenarios", async () => {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      `${ROOT}cli.ts`,
+      "mcp",
+      "--no-config",
+      "--tools",
+      `${ROOT}tests/mcp/conformance_tools`,
+      "--http",
+      "0",
+    ],
+    cwd: ROOT,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  try {
+    let seen = "";
+    while (!/ at (http:\S+)/.test(seen)) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`mcp --http did not start: ${seen}`);
+      seen += value;
+    }
+    const url = / at (http:\S+)/.exec(seen)![1]!;
+    for (const scenario of SERVER_SCENARIOS) {
+      const text = await suite(["server", "--url", url, "--scenario", scenario]);
+      assert.match(text, /Passed: (\d+)\/\1, 0 failed/, `${scenario}:\n${text}`);
+      assert.doesNotMatch(text, /Passed: 0\/0/, `${scenario} ran no check`);
+    }
+  } finally {
+    child.kill("SIGINT");
+    await child.status;
+    await reader.cancel();
+  }
+});
+
+Deno.test("conformance: the bridge (run with an MCP source) passes the client scenarios", async () => {
+  for (const scenario of CLIENT_SCENARIOS) {
+    const text = await suite([
+      "client",
+      "--command",
+      `${Deno.execPath()} run -A ${ROOT}tests/mcp/conformance_client.ts`,
+      "--scenario",
+      scenario,
+    ]);
+    assert.match(text, /Passed: (\d+)\/\1, 0 failed/, `${scenario}:\n${text}`);
+    assert.doesNotMatch(text, /Passed: 0\/0/, `${scenario} ran no check`);
+  }
+});

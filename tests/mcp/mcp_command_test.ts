@@ -1,0 +1,174 @@
+/**
+ * `magi-tools mcp` driven by the SDK's `Client`: over stdio (tools/list,
+ * tools/call, errors, stdout guard, notifications/cancelled) and over
+ * Streamable HTTP (a session, and the Host check).
+ */
+
+import assert from "node:assert/strict";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ROOT } from "../e2e/_cli.ts";
+
+const TOOLS = `${ROOT}tests/mcp/fixtures/tools`;
+
+interface ListedTool {
+  name: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  annotations?: { readOnlyHint?: boolean };
+}
+interface CallResult {
+  content: { type: string; text?: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+async function stdioClient(errors: unknown[]) {
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: ["run", "-A", `${ROOT}cli.ts`, "mcp", "--no-config", "--tools", TOOLS],
+    cwd: ROOT,
+    stderr: "pipe",
+  });
+  const client = new Client({ name: "test", version: "1.0.0" });
+  client.onerror = (error: unknown) => errors.push(error);
+  await client.connect(transport);
+  return client;
+}
+
+Deno.test("mcp over stdio: tools/list, tools/call, errors, stdout carries MCP frames only", async () => {
+  const errors: unknown[] = [];
+  const client = await stdioClient(errors);
+  try {
+    const { tools } = await client.listTools() as { tools: ListedTool[] };
+    const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
+    assert.deepEqual(Object.keys(byName).sort(), ["cancel_probe", "noisy"]);
+    assert.equal(byName["noisy"]!.annotations?.readOnlyHint, true);
+    assert.equal(byName["cancel_probe"]!.annotations?.readOnlyHint, false);
+    assert.equal(byName["noisy"]!.inputSchema["type"], "object");
+    assert.deepEqual(byName["noisy"]!.inputSchema["required"], ["text"]);
+
+    const ok = await client.callTool({ name: "noisy", arguments: { text: "hi" } }) as CallResult;
+    assert.equal(ok.isError, undefined);
+    assert.deepEqual(ok.content, [{ type: "text", text: '{"echoed":"hi"}' }]);
+    assert.deepEqual(ok.structuredContent, { echoed: "hi" });
+
+    const bad = await client.callTool({ name: "noisy", arguments: { text: 5 } }) as CallResult;
+    assert.equal(bad.isError, true);
+    assert.match(bad.content[0]!.text!, /^Invalid arguments: text: /);
+
+    await assert.rejects(
+      client.callTool({ name: "nope", arguments: {} }),
+      (error: { code?: number; message: string }) => {
+        assert.equal(error.code, -32602);
+        assert.match(error.message, /Unknown tool: nope/);
+        return true;
+      },
+    );
+    assert.deepEqual(errors, [], "every stdout line was an MCP frame");
+  } finally {
+    await client.close();
+  }
+});
+
+Deno.test("mcp over stdio: notifications/cancelled aborts the tool's signal", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "magi-tools-mcp-cancel-" });
+  const marker = `${dir}/marker`;
+  const client = await stdioClient([]);
+  try {
+    const controller = new AbortController();
+    const call = client.callTool({ name: "cancel_probe", arguments: { marker } }, undefined, {
+      signal: controller.signal,
+    });
+    setTimeout(() => controller.abort(), 300);
+    await assert.rejects(call);
+    let text = "";
+    for (let i = 0; i < 50 && text === ""; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      text = await Deno.readTextFile(marker).catch(() => "");
+    }
+    assert.equal(text, "cancelled");
+  } finally {
+    await client.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+async function httpServer(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${ROOT}cli.ts`, "mcp", "--no-config", "--tools", TOOLS, "--http", "0"],
+    cwd: ROOT,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  let seen = "";
+  while (!/serving .* at (\S+)/.test(seen)) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`mcp --http did not start: ${seen}`);
+    seen += value;
+  }
+  const url = /serving .* at (\S+)/.exec(seen)![1]!;
+  void reader.read().then(function drain(next): unknown {
+    return next.done ? undefined : reader.read().then(drain);
+  });
+  return {
+    url,
+    stop: async () => {
+      child.kill("SIGINT");
+      const status = await child.status;
+      assert.equal(status.code, 0);
+    },
+  };
+}
+
+Deno.test("mcp --http: an SDK client session calls a tool; a foreign Host is refused 403", async () => {
+  const server = await httpServer();
+  try {
+    assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const client = new Client({ name: "test", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    const result = await client.callTool({
+      name: "noisy",
+      arguments: { text: "web" },
+    }) as CallResult;
+    assert.equal(result.content[0]!.text, '{"echoed":"web"}');
+    await client.close();
+
+    // fetch() will not send a foreign Host: speak HTTP/1.1 over TCP.
+    assert.match(await rawPost(server.url, { host: "evil.example.com" }), /^HTTP\/1\.1 403/);
+    assert.match(
+      await rawPost(server.url, { origin: "http://evil.example.com" }),
+      /^HTTP\/1\.1 403/,
+    );
+  } finally {
+    await server.stop();
+  }
+});
+
+/** POST a ping to `url` over a raw TCP connection with `headers` (Host defaults to the URL's). */
+async function rawPost(url: string, headers: Record<string, string>): Promise<string> {
+  const { hostname, port, pathname, host } = new URL(url);
+  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });
+  const lines = [
+    `POST ${pathname} HTTP/1.1`,
+    `Host: ${headers["host"] ?? host}`,
+    ...(headers["origin"] === undefined ? [] : [`Origin: ${headers["origin"]}`]),
+    "Content-Type: application/json",
+    "Accept: application/json, text/event-stream",
+    `Content-Length: ${body.length}`,
+    "Connection: close",
+    "",
+    body,
+  ];
+  const conn = await Deno.connect({ hostname, port: Number(port) });
+  try {
+    await conn.write(new TextEncoder().encode(lines.join("\r\n")));
+    return await new Response(conn.readable).text();
+  } catch (error) {
+    conn.close();
+    throw error;
+  }
+}
