@@ -289,3 +289,43 @@ Deno.test("tools: an operation over a client.tools bound is exit 2 naming the to
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("mcp: the OpenAPI tools are served to an MCP client through the same executor", async () => {
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+  const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
+  const env = await setup();
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: ["run", "-A", `${ROOT}cli.ts`, "mcp", "--config", env.config, "--tools", env.tools],
+    cwd: ROOT,
+    env: { PATH: Deno.env.get("PATH") ?? "", NO_COLOR: "1", PETSTORE_KEY: KEY },
+    stderr: "pipe",
+  });
+  const client = new Client({ name: "openapi-test", version: "1.0.0" });
+  try {
+    await client.connect(transport);
+    const { tools } = await client.listTools() as {
+      tools: { name: string; annotations?: { readOnlyHint?: boolean } }[];
+    };
+    assert.deepEqual(tools.map((t) => [t.name, t.annotations?.readOnlyHint]).sort(), [
+      ["addPet", false],
+      ["findPetsByStatus", true],
+      ["getPetById", true],
+    ]);
+    const found = await client.callTool({ name: "getPetById", arguments: { petId: 42 } }) as {
+      content: { type: string; text?: string }[];
+      isError?: boolean;
+    };
+    assert.equal(found.isError, undefined);
+    assert.match(found.content[0]!.text!, /^\{"id":42,"name":"doggie"/);
+    const missing = await client.callTool({ name: "getPetById", arguments: { petId: 7 } }) as {
+      content: { type: string; text?: string }[];
+      isError?: boolean;
+    };
+    assert.equal(missing.isError, true);
+    assert.match(missing.content[0]!.text!, /HTTP 404 Not Found: .*\(key \[redacted\]\)/);
+  } finally {
+    await client.close();
+    await env.close();
+  }
+});
