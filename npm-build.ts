@@ -89,7 +89,11 @@ function packagePlugin(config: DenoConfig, used: Map<string, string>): esbuild.P
       build.onResolve({ filter: /^npm:/ }, (args) => external(args.path));
       build.onResolve({ filter: /^[^./]/ }, (args) => {
         if (args.path.startsWith("node:")) return { path: args.path, external: true };
-        const target = mapped.get(args.path);
+        let target = mapped.get(args.path);
+        if (target === undefined) {
+          const key = [...mapped.keys()].find((k) => args.path.startsWith(`${k}/`));
+          if (key !== undefined) target = mapped.get(key)! + args.path.slice(key.length);
+        }
         if (target === undefined) {
           throw new BuildError(`Import not in the deno.json import map: ${args.path}`);
         }

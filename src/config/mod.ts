@@ -32,9 +32,11 @@ import { type At, child, fail, isObject, knownKeys } from "./_check.ts";
 import { getEnv, readTextFile } from "../runtime/mod.ts";
 import { ConfigError } from "./errors.ts";
 import { type EnvGetter, type McpServerConfig, parseMcpServers } from "./mcp_servers.ts";
+import { type OpenApiConfig, parseOpenApi } from "./openapi.ts";
 
 export { ConfigError } from "./errors.ts";
 export type { EnvGetter, McpServerConfig, McpTransportConfig } from "./mcp_servers.ts";
+export type { OpenApiConfig } from "./openapi.ts";
 
 /** The checked config: every section, empty when absent. */
 export interface HostConfig {
@@ -42,6 +44,8 @@ export interface HostConfig {
   readonly files: readonly string[];
   /** `mcpServers` entries, in file order (disabled ones included, `enabled: false`). */
   readonly mcpServers: readonly McpServerConfig[];
+  /** `openapi` entries (HTTP APIs from their OpenAPI documents), in file order. */
+  readonly openapi: readonly OpenApiConfig[];
 }
 
 /** What a section parser gets besides its value. */
@@ -64,6 +68,7 @@ export type SectionParser = (
 export const CONFIG_SECTIONS: Readonly<Record<string, SectionParser>> = Object.freeze({
   $schema: () => ({}),
   mcpServers: (value, at, context) => ({ mcpServers: parseMcpServers(value, at, context.env) }),
+  openapi: (value, at) => ({ openapi: parseOpenApi(value, at) }),
 });
 
 /** Name of the config file looked for in the working directory. */
@@ -73,7 +78,7 @@ export const CONFIG_FILE_NAME = "magi-tools.jsonc";
 export const CONFIG_FILE_BYTES = 1_048_576;
 
 /** An empty config (no sources). */
-export const EMPTY_CONFIG: HostConfig = Object.freeze({ files: [], mcpServers: [] });
+export const EMPTY_CONFIG: HostConfig = Object.freeze({ files: [], mcpServers: [], openapi: [] });
 
 /** Options of {@link parseConfigText}. */
 export interface ParseConfigOptions {
@@ -111,6 +116,7 @@ export function parseConfigText(text: string, options: ParseConfigOptions): Host
     return {
       files: [options.file],
       mcpServers: parseMcpServers(value["mcpServers"], child(root, "mcpServers"), context.env),
+      openapi: [],
     };
   }
   knownKeys(value, Object.keys(CONFIG_SECTIONS), root);
@@ -182,7 +188,12 @@ export function mergeConfigs(configs: readonly HostConfig[]): HostConfig {
       servers.push(server);
     }
   }
-  return Object.freeze({ files: configs.flatMap((config) => config.files), mcpServers: servers });
+  return Object.freeze({
+    files: configs.flatMap((config) => config.files),
+    mcpServers: servers,
+    // Only the project config has an `openapi` section (an --mcp-config file never does).
+    openapi: configs.flatMap((config) => config.openapi),
+  });
 }
 
 function resolvePath(cwd: string, file: string): string {

@@ -6,8 +6,8 @@
  * it and why, unless it is `optional`: then `onWarning` gets a
  * `source_unavailable` warning and its tools are absent.
  *
- * A new kind of source (e.g. `openapi`) adds one starter to
- * {@link startSources}' list; the registry and executor need nothing new.
+ * A new kind of source adds one starter to {@link startSources}' list (as
+ * `openapi` does); the registry and executor need nothing new.
  *
  * @module
  */
@@ -17,8 +17,11 @@ import type { HostConfig } from "./mod.ts";
 
 /** A warning a source raises (`host.warning`). */
 export interface SourceWarning {
-  /** `source_unavailable` (an optional source did not start) or `source_exited`. */
-  readonly code: "source_unavailable" | "source_exited";
+  /**
+   * `source_unavailable` (an optional source did not start), `source_exited`, or
+   * `operation_skipped` (an OpenAPI operation matched by a glob that cannot be mapped).
+   */
+  readonly code: "source_unavailable" | "source_exited" | "operation_skipped";
   /** What happened, naming the source. */
   readonly message: string;
   /** `<kind>:<name>`, e.g. `mcp:fs`. */
@@ -82,20 +85,24 @@ export async function startSources(
   options: StartSourcesOptions,
 ): Promise<StartedSources> {
   const servers = config.mcpServers.filter((server) => server.enabled);
-  if (servers.length === 0) return NO_SOURCES;
-  // Loaded only when a server is configured: the SDK is not needed otherwise.
-  const { startMcpSource } = await import("../mcp/source.ts");
-  const pending: Pending[] = servers.map((server) => ({
-    source: `mcp:${server.name}`,
-    optional: server.optional,
-    started: startMcpSource(server, {
-      cwd: options.cwd,
-      onExit: (name, message) =>
-        options.onWarning({ code: "source_exited", message, source: `mcp:${name}` }),
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-      ...(options.startTimeoutMs === undefined ? {} : { startTimeoutMs: options.startTimeoutMs }),
-    }),
-  }));
+  if (servers.length === 0 && config.openapi.length === 0) return NO_SOURCES;
+  const pending: Pending[] = [];
+  if (servers.length > 0) {
+    // Loaded only when a server is configured: the SDK is not needed otherwise.
+    const { startMcpSource } = await import("../mcp/source.ts");
+    pending.push(...servers.map((server) => ({
+      source: `mcp:${server.name}`,
+      optional: server.optional,
+      started: startMcpSource(server, {
+        cwd: options.cwd,
+        onExit: (name, message) =>
+          options.onWarning({ code: "source_exited", message, source: `mcp:${name}` }),
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+        ...(options.startTimeoutMs === undefined ? {} : { startTimeoutMs: options.startTimeoutMs }),
+      }),
+    })));
+  }
+  if (config.openapi.length > 0) pending.push(...await openApiPending(config, options));
   const settled = await Promise.allSettled(pending.map((entry) => entry.started));
   const started: Started[] = [];
   let failure: string | null = null;
@@ -126,4 +133,26 @@ export async function startSources(
     throw new SourceStartError(failure);
   }
   return { tools: started.flatMap((source) => source.tools), close };
+}
+
+/** One pending start per `openapi` entry (the OpenAPI modules load only when one is configured). */
+async function openApiPending(
+  config: HostConfig,
+  options: StartSourcesOptions,
+): Promise<Pending[]> {
+  const { startOpenApiSource } = await import("../openapi/source.ts");
+  return config.openapi.map((api) => ({
+    source: `openapi:${api.name}`,
+    optional: false,
+    started: startOpenApiSource(api, {
+      cwd: options.cwd,
+      onSkipped: (skipped) =>
+        options.onWarning({
+          code: "operation_skipped",
+          message:
+            `${skipped.file}: ${skipped.pointer}: ${skipped.reason}; the operation has no tool`,
+          source: `openapi:${api.name}`,
+        }),
+    }),
+  }));
 }

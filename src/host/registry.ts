@@ -174,11 +174,11 @@ export class ToolRegistry {
       }),
     ];
     if (all.length > CLIENT_TOOLS_LIMITS.tools) {
-      const external = all.some((entry) => isExternalTool(entry.tool));
+      const fix = fixFor(all.map((entry) => entry.tool));
       throw new RegistryError(
         `Too many tools: ${all.length} exceeds the limit of ${CLIENT_TOOLS_LIMITS.tools}: ${
           all.map((entry) => isExternalTool(entry.tool) ? where(entry) : entry.file).join(", ")
-        }${external ? `; fix: ${EXTERNAL_FIX}` : ""}`,
+        }${fix}`,
       );
     }
     const reserved = options.reservedNames ?? RESERVED_TOOL_NAMES;
@@ -210,10 +210,7 @@ export class ToolRegistry {
     const registry = new ToolRegistry(tools, capabilities);
     const budget = registry.budget();
     if (budget.remainingBytes < 0) {
-      const external = tools.some((entry) => isExternalTool(entry.tool));
-      throw new RegistryError(
-        overBudgetMessage(budget) + (external ? `; fix: ${EXTERNAL_FIX}` : ""),
-      );
+      throw new RegistryError(overBudgetMessage(budget) + fixFor(tools.map((entry) => entry.tool)));
     }
     return registry;
   }
@@ -294,6 +291,17 @@ function checkCapabilities(given: readonly string[] | undefined): readonly strin
 const EXTERNAL_FIX =
   'exclude the tool in the config ("exclude"), or override its description ("descriptions")';
 
+/** The fix an OpenAPI tool's broken bound names (its config has no "exclude"). */
+const OPENAPI_FIX =
+  'leave the operation out of the API\'s "include" in the config (see docs/openapi.md)';
+
+/** `; fix: …` for a broken bound among `tools`: "" without external tools. */
+function fixFor(tools: readonly unknown[]): string {
+  const kinds = new Set(tools.filter(isExternalTool).map((tool) => tool.source.kind));
+  if (kinds.size === 0) return "";
+  return `; fix: ${kinds.size === 1 && kinds.has("openapi") ? OPENAPI_FIX : EXTERNAL_FIX}`;
+}
+
 function where(entry: { tool: { name: string }; file: string }): string {
   return `${entry.tool.name} (${entry.file})`;
 }
@@ -334,7 +342,7 @@ function definitionOf(tool: AnyTool | ExternalTool, file: string): ClientToolDef
  */
 function externalDefinitionOf(tool: ExternalTool, file: string): ClientToolDefinition {
   const at = `${tool.name} (${file})`;
-  const fix = `; fix: ${EXTERNAL_FIX}`;
+  const fix = fixFor([tool]);
   const schema: Record<string, unknown> = { ...tool.inputSchema };
   delete schema["$schema"];
   if (schema["type"] !== "object") {

@@ -61,9 +61,9 @@ Deno.test("parseConfigText() reads the per-server options", () => {
 Deno.test("parseConfigText() names the key path of an unknown key or a bad value", () => {
   rejects(
     `{"mcpServer":{}}`,
-    /^magi-tools.jsonc: mcpServer: unknown key \(known: \$schema, mcpServers\)/,
+    /^magi-tools.jsonc: mcpServer: unknown key \(known: \$schema, mcpServers, openapi\)/,
   );
-  rejects(`{"openapi":{}}`, /openapi: unknown key/);
+  rejects(`{"openapi":{"t":{}}}`, /^magi-tools.jsonc: openapi.t.spec: required/);
   rejects(
     `{"mcpServers":{"fs":{"command":"x","tiemoutMs":1}}}`,
     /mcpServers.fs.tiemoutMs: unknown key/,
@@ -128,7 +128,7 @@ Deno.test("parseConfigText() expands ${VAR} and ${VAR:-default}, and names an un
 });
 
 Deno.test("CONFIG_SECTIONS is the table of top-level keys", () => {
-  assert.deepEqual(Object.keys(CONFIG_SECTIONS), ["$schema", "mcpServers"]);
+  assert.deepEqual(Object.keys(CONFIG_SECTIONS), ["$schema", "mcpServers", "openapi"]);
 });
 
 function files(map: Record<string, string>) {

@@ -26,7 +26,10 @@ export type IsolatedOutcome = ProcessOutcome | { readonly kind: "killed" };
 export interface IsolatedCall {
   /** The tool. */
   readonly tool: ToolInfo;
-  /** Its module file (as discovered; relative paths resolve against the host's cwd). */
+  /**
+   * Its module file (as discovered; relative paths resolve against the host's cwd), or a
+   * `file:` URL used as is (query included: the OpenAPI source passes its pool's settings so).
+   */
   readonly file: string;
   /** Arguments and context for the child. */
   readonly message: Omit<CallMessage, "t" | "id">;
@@ -213,7 +216,7 @@ export class ProcessRunner {
   }
 
   #spawn(tool: ToolInfo, file: string, pool: Pool): ToolProcess {
-    const url = pathToFileURL(resolve(file)).href;
+    const url = file.startsWith("file:") ? file : pathToFileURL(resolve(file)).href;
     const flags = [
       "--no-prompt",
       NO_INHERIT_FLAG,

@@ -1,0 +1,322 @@
+/**
+ * Loading an OpenAPI document: read (file or http(s) URL), parse (JSON or
+ * YAML), check the version (3.0.x or 3.1.x), keep only the selected
+ * operations and what they reference, and resolve every `$ref` with
+ * `@apidevtools/json-schema-ref-parser` (internal pointers, other files and
+ * URLs). Each failure is an {@link OpenApiError} naming the document, the
+ * JSON pointer and the reason.
+ *
+ * Pruning before resolution keeps the cost proportional to the selected
+ * operations: GitHub's 13 MB description with two operations selected
+ * resolves only the schemas those two reach.
+ *
+ * @module
+ */
+
+import { readFile } from "node:fs/promises";
+import $RefParser from "@apidevtools/json-schema-ref-parser";
+import { CORE_SCHEMA, load as loadYaml } from "js-yaml";
+import { jsonPointer, OpenApiError } from "./errors.ts";
+
+/** The HTTP methods an OpenAPI path item can hold, in document order. */
+export const HTTP_METHODS: readonly [
+  "get",
+  "put",
+  "post",
+  "delete",
+  "options",
+  "head",
+  "patch",
+  "trace",
+] = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+/** One HTTP method of {@link HTTP_METHODS}. */
+export type HttpMethod = typeof HTTP_METHODS[number];
+
+/** Largest document read, bytes. */
+export const MAX_DOCUMENT_BYTES = 64 * 1_048_576;
+
+/** How long reading a document from a URL may take, ms. */
+export const DOCUMENT_FETCH_TIMEOUT_MS = 30_000;
+
+type Json = Record<string, unknown>;
+
+/** An operation of the document before `$ref` resolution: enough to select it. */
+export interface OperationRef {
+  /** Path template as written, e.g. `/pets/{petId}`. */
+  readonly path: string;
+  /** Lower-case method. */
+  readonly method: HttpMethod;
+  /** `operationId`, if any. */
+  readonly operationId?: string;
+  /** JSON pointer of the operation object, e.g. `#/paths/~1pets~1{petId}/get`. */
+  readonly pointer: string;
+}
+
+/** A parsed, version-checked document. */
+export interface RawDocument {
+  /** Where it was read from (path or URL), for messages and relative `$ref`s. */
+  readonly location: string;
+  /** `openapi` field: `3.0` or `3.1` (the minor line). */
+  readonly version: "3.0" | "3.1";
+  /** The parsed document (unresolved). */
+  readonly root: Json;
+  /** Every operation, in document order. */
+  readonly operations: readonly OperationRef[];
+}
+
+/** Read and parse `location` (an absolute path or an http(s) URL). */
+export async function readDocument(
+  location: string,
+  display: string = location,
+): Promise<RawDocument> {
+  // A byte order mark is not part of the document (JSON.parse would refuse it).
+  const text = (await readText(location, display)).replace(/^\uFEFF/, "");
+  let root: unknown;
+  try {
+    // The core schema: dates and the like stay strings, as JSON would have them.
+    root = /^\s*\{/.test(text) ? JSON.parse(text) : loadYaml(text, { schema: CORE_SCHEMA });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split("\n", 1)[0]! : String(error);
+    throw new OpenApiError(display, "#", `does not parse as JSON or YAML: ${reason}`);
+  }
+  if (typeof root !== "object" || root === null || Array.isArray(root)) {
+    throw new OpenApiError(display, "#", "the document is not an object");
+  }
+  const doc = root as Json;
+  const version = doc["openapi"];
+  if (typeof version === "number") {
+    throw new OpenApiError(
+      display,
+      "#/openapi",
+      `must be a string such as "${version}.0" (quote it in YAML)`,
+    );
+  }
+  if (typeof version !== "string") {
+    const what = typeof doc["swagger"] === "string"
+      ? `Swagger ${doc["swagger"]} is not supported (convert it to OpenAPI 3)`
+      : "missing the openapi version field";
+    throw new OpenApiError(display, "#/openapi", what);
+  }
+  const line = /^3\.([01])\.\d+(?:-.+)?$/.exec(version);
+  if (line === null) {
+    throw new OpenApiError(
+      display,
+      "#/openapi",
+      `unsupported version ${version} (3.0.x and 3.1.x are supported)`,
+    );
+  }
+  const paths = doc["paths"] ?? {};
+  if (typeof paths !== "object" || paths === null || Array.isArray(paths)) {
+    throw new OpenApiError(display, "#/paths", "must be an object");
+  }
+  const operations: OperationRef[] = [];
+  for (const [path, value] of Object.entries(paths as Json)) {
+    const item = pathItemOf(doc, value, display, ["paths", path]);
+    for (const method of HTTP_METHODS) {
+      const op = item[method];
+      if (op === undefined) continue;
+      const pointer = jsonPointer(["paths", path, method]);
+      if (typeof op !== "object" || op === null || Array.isArray(op)) {
+        throw new OpenApiError(display, pointer, "an operation must be an object");
+      }
+      const id = (op as Json)["operationId"];
+      if (id !== undefined && typeof id !== "string") {
+        throw new OpenApiError(display, `${pointer}/operationId`, "must be a string");
+      }
+      operations.push({ path, method, ...(id === undefined ? {} : { operationId: id }), pointer });
+    }
+  }
+  return { location, version: line[1] === "0" ? "3.0" : "3.1", root: doc, operations };
+}
+
+/**
+ * The document reduced to `selected` operations (and their path-level
+ * parameters and servers), plus everything their internal `$ref`s reach,
+ * with every `$ref` resolved. Recursive schemas keep their `$ref` at the
+ * point of recursion.
+ */
+export async function resolveOperations(
+  doc: RawDocument,
+  selected: readonly OperationRef[],
+  display: string = doc.location,
+): Promise<Json> {
+  const pruned: Json = {};
+  for (const key of ["openapi", "info", "servers"]) {
+    if (doc.root[key] !== undefined) pruned[key] = doc.root[key];
+  }
+  const paths: Json = {};
+  pruned["paths"] = paths;
+  for (const op of selected) {
+    const source = pathItemOf(doc.root, (doc.root["paths"] as Json)[op.path], display, [
+      "paths",
+      op.path,
+    ]);
+    const item = (paths[op.path] ??= {
+      ...(source["parameters"] === undefined ? {} : { parameters: source["parameters"] }),
+      ...(source["servers"] === undefined ? {} : { servers: source["servers"] }),
+    }) as Json;
+    item[op.method] = source[op.method];
+  }
+  copyReachable(doc.root, pruned, display);
+  try {
+    return await $RefParser.dereference(doc.location, pruned, {
+      continueOnError: true,
+      dereference: { circular: "ignore" },
+      resolve: { http: { timeout: DOCUMENT_FETCH_TIMEOUT_MS } },
+    }) as Json;
+  } catch (error) {
+    throw refError(error, display);
+  }
+}
+
+function refError(error: unknown, display: string): OpenApiError {
+  const errors = (error as { errors?: unknown[] }).errors;
+  const first = (Array.isArray(errors) && errors.length > 0 ? errors[0] : error) as {
+    message?: string;
+    path?: (string | number)[];
+    targetRef?: string;
+    source?: string;
+  };
+  const pointer = Array.isArray(first.path) ? jsonPointer([...first.path, "$ref"]) : "#";
+  const message = String(first.message ?? error).split("\n", 1)[0]!;
+  const more = Array.isArray(errors) && errors.length > 1 ? ` (and ${errors.length - 1} more)` : "";
+  return new OpenApiError(display, pointer, `unresolved $ref: ${message}${more}`, {
+    cause: error,
+  });
+}
+
+/** The path item at `value`, following one internal `$ref`. */
+function pathItemOf(
+  root: Json,
+  value: unknown,
+  display: string,
+  at: (string | number)[],
+): Json {
+  let item = value;
+  const ref = (item as Json | null)?.["$ref"];
+  if (typeof ref === "string") {
+    if (!ref.startsWith("#")) {
+      throw new OpenApiError(
+        display,
+        jsonPointer([...at, "$ref"]),
+        "an external path item $ref is not supported",
+      );
+    }
+    item = lookup(root, ref);
+    if (item === undefined) {
+      throw new OpenApiError(display, jsonPointer([...at, "$ref"]), `unresolved $ref: ${ref}`);
+    }
+  }
+  if (typeof item !== "object" || item === null || Array.isArray(item)) {
+    throw new OpenApiError(display, jsonPointer(at), "a path item must be an object");
+  }
+  return item as Json;
+}
+
+/** The value at internal pointer `ref` (`#/a/b`) of `root`, or undefined. */
+function lookup(root: unknown, ref: string): unknown {
+  if (ref === "#" || ref === "#/") return root;
+  let current: unknown = root;
+  for (const raw of ref.slice(2).split("/")) {
+    const key = decodeURIComponent(raw).replaceAll("~1", "/").replaceAll("~0", "~");
+    if (typeof current !== "object" || current === null) return undefined;
+    if (!Object.hasOwn(current, key)) return undefined;
+    current = (current as Json)[key];
+  }
+  return current;
+}
+
+/**
+ * Copy into `pruned` every value of `root` that an internal `$ref` reachable
+ * from `pruned` points at (transitively), at the same pointer. A pointer to
+ * nothing is an error at the `$ref` that holds it.
+ */
+function copyReachable(root: Json, pruned: Json, display: string): void {
+  const done = new Set<string>();
+  const seen = new WeakSet<object>();
+  const queue: { value: unknown; at: (string | number)[] }[] = [{
+    value: pruned["paths"],
+    at: ["paths"],
+  }];
+  while (queue.length > 0) {
+    const { value, at } = queue.pop()!;
+    if (typeof value !== "object" || value === null || seen.has(value)) continue;
+    seen.add(value);
+    if (Array.isArray(value)) {
+      value.forEach((item, index) => queue.push({ value: item, at: [...at, index] }));
+      continue;
+    }
+    const ref = (value as Json)["$ref"];
+    if (typeof ref === "string" && ref.startsWith("#") && !done.has(ref)) {
+      done.add(ref);
+      const target = lookup(root, ref);
+      if (target === undefined) {
+        throw new OpenApiError(
+          display,
+          jsonPointer([...at, "$ref"]),
+          `unresolved $ref: ${ref} does not exist in the document`,
+        );
+      }
+      place(pruned, ref, target);
+      queue.push({ value: target, at: pointerSegments(ref) });
+    }
+    for (const [key, child] of Object.entries(value)) {
+      if (key !== "$ref") queue.push({ value: child, at: [...at, key] });
+    }
+  }
+}
+
+function pointerSegments(ref: string): string[] {
+  if (ref === "#" || ref === "#/") return [];
+  return ref.slice(2).split("/").map((raw) =>
+    decodeURIComponent(raw).replaceAll("~1", "/").replaceAll("~0", "~")
+  );
+}
+
+function place(pruned: Json, ref: string, target: unknown): void {
+  const segments = pointerSegments(ref);
+  if (segments.length === 0) return;
+  let current = pruned;
+  for (const key of segments.slice(0, -1)) {
+    const next = current[key];
+    if (typeof next !== "object" || next === null) current[key] = {};
+    current = current[key] as Json;
+  }
+  current[segments.at(-1)!] = target;
+}
+
+async function readText(location: string, display: string): Promise<string> {
+  if (/^https?:\/\//i.test(location)) {
+    let response: Response;
+    try {
+      response = await fetch(location, {
+        signal: AbortSignal.timeout(DOCUMENT_FETCH_TIMEOUT_MS),
+        headers: { accept: "application/json, application/yaml, text/yaml, */*" },
+      });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new OpenApiError(display, "", `cannot be fetched: ${reason}`);
+    }
+    if (!response.ok) {
+      await response.body?.cancel();
+      throw new OpenApiError(display, "", `cannot be fetched: HTTP ${response.status}`);
+    }
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    if (bytes.length > MAX_DOCUMENT_BYTES) {
+      throw new OpenApiError(display, "", `is larger than ${MAX_DOCUMENT_BYTES} bytes`);
+    }
+    return new TextDecoder().decode(bytes);
+  }
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(location);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new OpenApiError(display, "", `cannot be read: ${reason}`);
+  }
+  if (bytes.length > MAX_DOCUMENT_BYTES) {
+    throw new OpenApiError(display, "", `is larger than ${MAX_DOCUMENT_BYTES} bytes`);
+  }
+  return new TextDecoder().decode(bytes);
+}
