@@ -8,6 +8,7 @@
 import { parseArgs } from "node:util";
 import { UsageError } from "./exit_codes.ts";
 import { DEFAULT_STALL_TIMEOUT_MS } from "./liveness.ts";
+import { type LoopArgs, parseLoopCommand } from "./args_loop.ts";
 
 /** How approvals are answered. */
 export type ApproveMode = "deny" | "allow" | "ask";
@@ -36,6 +37,8 @@ export interface RunArgs {
   timeoutMs: number | undefined;
   /** `--stall-timeout` in milliseconds (default 60,000; 0 disables the liveness probe). */
   stallTimeoutMs: number;
+  /** `--format`: `text` (a transcript) or `ndjson`; undefined → text only when stdout is a terminal. */
+  format?: "text" | "ndjson" | undefined;
 }
 
 /** `tools` options. */
@@ -92,6 +95,7 @@ export type CliArgs =
   | ToolsArgs
   | DemoArgs
   | BrowseArgs
+  | LoopArgs
   | { command: "help"; topic: string | undefined }
   | { command: "version" };
 
@@ -197,6 +201,10 @@ export function parseCli(argv: string[]): CliArgs {
     case "models":
     case "select":
       return parseBrowse(first, rest);
+    case "call":
+    case "init":
+    case "inspect":
+      return parseLoopCommand(first, rest);
     default:
       if (first.startsWith("-")) throw new UsageError(`Unknown option '${first}'`);
       throw new UsageError(`Unknown command: ${first}`);
@@ -214,9 +222,14 @@ function parseRun(argv: string[]): CliArgs {
     "last-message": { type: "string" },
     timeout: { type: "string" },
     "stall-timeout": { type: "string" },
+    format: { type: "string" },
     help: { type: "boolean", short: "h" },
   });
   if (values.help) return { command: "help", topic: "run" };
+  const format = optionalString(values.format, "--format");
+  if (format !== undefined && format !== "text" && format !== "ndjson") {
+    throw new UsageError(`Option --format must be text or ndjson: ${format}`);
+  }
   if (positionals.length > 1) {
     throw new UsageError(`Unexpected argument: ${positionals[1]} (quote the prompt)`);
   }
@@ -257,6 +270,7 @@ function parseRun(argv: string[]): CliArgs {
     lastMessage: optionalString(values["last-message"], "--last-message"),
     timeoutMs,
     stallTimeoutMs,
+    format,
   };
 }
 
