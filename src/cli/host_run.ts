@@ -74,6 +74,8 @@ export interface HostRunOptions {
   stallTimeoutMs?: number;
   /** Summary output. */
   writer: SummaryWriter;
+  /** Put `arguments_preview` on `tool.call` records (the terminal view asks for it). */
+  argumentsPreview?: boolean;
   /**
    * The backend, already started by the caller ({@link startBackend}, as `run` does before
    * the host's modules load); default: started here, before the tool modules load.
@@ -293,6 +295,7 @@ export async function runHost(options: HostRunOptions): Promise<number> {
     });
     executor = tools;
     const calls = new ToolCallSession(client, tools, {
+      argumentsPreview: options.argumentsPreview === true,
       onRecord: (record) => {
         if (record.type === "tool.call") runOfCall.set(record.call_id, record.run_id);
         writer.emit(record);

@@ -62,6 +62,11 @@ export function stdinIsTerminal(): boolean {
   return Deno.stdin.isTerminal();
 }
 
+/** Whether stdout is a terminal. */
+export function stdoutIsTerminal(): boolean {
+  return Deno.stdout.isTerminal();
+}
+
 /** Read all of stdin as UTF-8 text, at most `maxBytes` bytes (throws RangeError beyond). */
 export async function readStdinText(maxBytes: number): Promise<string> {
   const chunks: Uint8Array[] = [];

@@ -64,6 +64,11 @@ export function stdinIsTerminal(): boolean {
   return isatty(0);
 }
 
+/** Whether stdout is a terminal. */
+export function stdoutIsTerminal(): boolean {
+  return isatty(1);
+}
+
 /** Read all of stdin as UTF-8 text, at most `maxBytes` bytes (throws RangeError beyond). */
 export async function readStdinText(maxBytes: number): Promise<string> {
   const chunks: Uint8Array[] = [];
