@@ -4,6 +4,8 @@
  * @module
  */
 
+import { CALL_HELP, INIT_HELP, INSPECT_HELP } from "./help_loop.ts";
+
 const EXIT_CODES = `Exit codes:
   0    the turn completed (tools/demo: success)
   1    the run failed, --timeout cancelled it, --last-message could not be written,
@@ -23,6 +25,9 @@ Usage:
                                       validate and list tools with their byte costs
                                       and permissions
   magi-tools demo                     example tools against the reference backend
+  magi-tools call NAME [ARGS]         run one tool without a backend (ARGS: JSON)
+  magi-tools init [DIR]               start a tools project (tools/, a test, deno.json)
+  magi-tools inspect                  a local web inspector: tools, forms, live turns
   magi-tools sessions [--table]       list this workspace's saved sessions
   magi-tools history SESSION          print a session's whole history
   magi-tools models [--table]         list the cached models with availability and efforts
@@ -51,6 +56,8 @@ Options:
   --approve MODE       deny | allow | ask (default deny); ask prompts on /dev/tty
                        and is a usage error without a terminal
   --deltas             also emit message.delta records
+  --format FORMAT      text (a readable transcript) | ndjson; default text when stdout
+                       is a terminal, else ndjson
   --last-message FILE  write the final assistant message to FILE
   --timeout SECONDS    deadline for the whole invocation: before the turn starts it
                        fails startup (exit 3); during the turn it sends turn.cancel and
@@ -174,6 +181,12 @@ export function helpText(topic: string | undefined): string {
       return MODELS;
     case "select":
       return SELECT;
+    case "call":
+      return CALL_HELP;
+    case "init":
+      return INIT_HELP;
+    case "inspect":
+      return INSPECT_HELP;
     default:
       return MAIN;
   }
