@@ -28,7 +28,7 @@ import {
 import type { SummaryWriter } from "../summary/writer.ts";
 import type { AgentCommand } from "./agent.ts";
 import { type BackendStart, discardBackend, startBackend } from "./backend_start.ts";
-import type { ApprovalDecider } from "./approvals.ts";
+import type { Approver } from "./approvals.ts";
 import { EXIT } from "./exit_codes.ts";
 import { classify, HostFailure, osReason } from "./failure.ts";
 import { LivenessProbe } from "./liveness.ts";
@@ -63,7 +63,7 @@ export interface HostRunOptions {
   /** Open this session instead of creating one. */
   session: string | undefined;
   /** Approval decider. */
-  approvals: ApprovalDecider;
+  approvals: Approver;
   /** Emit `message.delta` records. */
   deltas: boolean;
   /** Write the final assistant message here. */
@@ -76,6 +76,8 @@ export interface HostRunOptions {
   writer: SummaryWriter;
   /** Put `arguments_preview` on `tool.call` records (the terminal view asks for it). */
   argumentsPreview?: boolean;
+  /** Aborting it stops the invocation like a SIGINT does (`turn.cancel`, then exit 130). */
+  signal?: AbortSignal;
   /**
    * The backend, already started by the caller ({@link startBackend}, as `run` does before
    * the host's modules load); default: started here, before the tool modules load.
@@ -141,6 +143,9 @@ export async function runHost(options: HostRunOptions): Promise<number> {
 
   const stop = new StopState();
   const removeInterrupt = onInterrupt(() => stop.interrupt());
+  const onAbort = () => stop.interrupt();
+  options.signal?.addEventListener("abort", onAbort, { once: true });
+  if (options.signal?.aborted) onAbort();
   let timer: ReturnType<typeof setTimeout> | undefined;
   if (options.timeoutMs !== undefined) {
     timer = setTimeout(() => stop.timeout(), options.timeoutMs);
@@ -215,6 +220,7 @@ export async function runHost(options: HostRunOptions): Promise<number> {
     // Calls ended by the close settle at once; their records come before runHost returns.
     await settleWithin((session as ToolCallSession | null)?.idle(), CALLS_SETTLE_MS);
     removeInterrupt();
+    options.signal?.removeEventListener("abort", onAbort);
     if (events.return !== undefined) await events.return().catch(() => {});
   }
   await writer.flush();
