@@ -17,6 +17,7 @@ export function pageHtml(nonce: string, agent: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>magi-tools inspect</title>
+<link rel="icon" href="data:,">
 <style nonce="${nonce}">${STYLE}</style>
 </head>
 <body>
@@ -393,6 +394,8 @@ function turnStarted(t) {
   state.t0 = performance.now();
   state.bars = new Map();
   state.rows = [];
+  state.lastOutcome = "";
+  state.deltas = false;
   $("assistant").textContent = "";
   $("records").textContent = "";
   $("approvals").replaceChildren();
