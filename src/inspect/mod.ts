@@ -20,6 +20,7 @@ import {
   isDirectory,
   onInterrupt,
   realPath,
+  runtimeName,
   writeStderrLine,
   writeStdout,
 } from "../runtime/mod.ts";
@@ -34,6 +35,9 @@ export { ToolSet } from "./tool_set.ts";
 
 /** Run `inspect` until SIGINT; resolves with the exit code. */
 export async function inspectCommand(args: InspectArgs): Promise<number> {
+  if (runtimeName() !== "deno") {
+    throw new UsageError("Command inspect needs Deno (the npm package has no inspector)");
+  }
   let cwd = currentDir();
   if (args.cwd !== undefined) {
     if (!(await isDirectory(args.cwd))) {
