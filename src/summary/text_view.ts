@@ -136,6 +136,8 @@ export class TextView {
   #out: Promise<void> = Promise.resolve();
   #closed = false;
   #ended = false;
+  /** Why writing failed, once it did. */
+  #writeError: unknown = undefined;
 
   /** A view writing to `options.write`. */
   constructor(options: TextViewOptions) {
@@ -150,7 +152,10 @@ export class TextView {
     }
   }
 
-  /** The summary writer's sink: NDJSON in, rendered text out. */
+  /**
+   * The summary writer's sink: NDJSON in, rendered text out. Rejects once
+   * writing failed (e.g. a closed terminal), so the writer reports it.
+   */
   readonly sink: SummarySink = (bytes) => {
     this.#partial += decoder.decode(bytes, { stream: true });
     let lf: number;
@@ -159,7 +164,9 @@ export class TextView {
       this.#partial = this.#partial.slice(lf + 1);
       if (line !== "") this.render(JSON.parse(line) as SummaryRecord);
     }
-    return this.#out;
+    return this.#out.then(() => {
+      if (this.#writeError !== undefined) throw this.#writeError;
+    });
   };
 
   /** Render one record (normally through {@link TextView.sink}). */
@@ -345,9 +352,13 @@ export class TextView {
   #emit(text: string): void {
     const clear = this.#status ? CLEAR_LINE : "";
     this.#status = false;
-    const bytes = encoder.encode(clear + text);
-    this.#out = this.#out.then(() => this.#write(bytes)).catch(() => {
-      // The writer reports a failed sink; rendering stops.
+    this.#enqueue(encoder.encode(clear + text));
+  }
+
+  /** Write `bytes` after everything queued; a failure stops rendering (the sink reports it). */
+  #enqueue(bytes: Uint8Array): void {
+    this.#out = this.#out.then(() => this.#write(bytes)).catch((error: unknown) => {
+      this.#writeError ??= error;
       this.#closed = true;
       this.#stopTimer();
     });
@@ -374,10 +385,7 @@ export class TextView {
     const text = `${this.#style("cyan", SPINNER[this.#frame]!)} ${oneLine(parts.join(", "), 100)}`;
     const bytes = encoder.encode((this.#status ? CLEAR_LINE : "") + text);
     this.#status = true;
-    this.#out = this.#out.then(() => this.#write(bytes)).catch(() => {
-      this.#closed = true;
-      this.#stopTimer();
-    });
+    this.#enqueue(bytes);
   }
 
   #stopTimer(): void {

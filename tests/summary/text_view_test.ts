@@ -160,3 +160,21 @@ Deno.test("colorFromEnv() follows NO_COLOR, then FORCE_COLOR, then the terminal"
   assert.equal(colorFromEnv(env({ FORCE_COLOR: "1" }), false), true);
   assert.equal(colorFromEnv(env({ FORCE_COLOR: "0" }), true), false);
 });
+
+Deno.test("TextView's sink rejects once the terminal cannot be written (the writer reports it)", async () => {
+  const view = new TextView({
+    write: () => Promise.reject(new Error("EPIPE")),
+    color: false,
+    live: false,
+  });
+  const failures: unknown[] = [];
+  const writer = new SummaryWriter(view.sink, {
+    lingerMs: 0,
+    onError: (error) => failures.push(error),
+  });
+  writer.emit({ type: "message", run_id: "r1", message_id: "m1", text: "x", partial: false });
+  await writer.flush();
+  assert.equal(writer.failed, true);
+  assert.match(String(failures[0]), /EPIPE/);
+  await view.close();
+});
