@@ -270,7 +270,7 @@ function parseRun(argv: string[]): CliArgs {
     lastMessage: optionalString(values["last-message"], "--last-message"),
     timeoutMs,
     stallTimeoutMs,
-    format,
+    ...(format === undefined ? {} : { format }),
   };
 }
 
