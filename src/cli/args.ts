@@ -10,11 +10,41 @@ import { UsageError } from "./exit_codes.ts";
 import { DEFAULT_STALL_TIMEOUT_MS } from "./liveness.ts";
 import { type LoopArgs, parseLoopCommand } from "./args_loop.ts";
 
+/** The config flags (`--config`, `--no-config`, `--mcp-config`) of `run`, `tools` and `mcp`. */
+export interface ConfigArgs {
+  /** `--config FILE`. */
+  config: string | undefined;
+  /** `--no-config`: do not read `magi-tools.jsonc`. */
+  noConfig: boolean;
+  /** `--mcp-config FILE`s. */
+  mcpConfigs: string[];
+}
+
+/** parseArgs options of {@link ConfigArgs}. */
+const CONFIG_OPTIONS = {
+  config: { type: "string" },
+  "no-config": { type: "boolean" },
+  "mcp-config": { type: "string", multiple: true },
+} as const;
+
+function configArgs(values: Values): ConfigArgs {
+  const config = optionalString(values.config, "--config");
+  const noConfig = values["no-config"] === true;
+  if (config !== undefined && noConfig) {
+    throw new UsageError("Options --config and --no-config cannot be combined");
+  }
+  const mcpConfigs = Array.isArray(values["mcp-config"]) ? values["mcp-config"].map(String) : [];
+  for (const file of mcpConfigs) {
+    if (file === "") throw new UsageError("Option --mcp-config needs a file");
+  }
+  return { config, noConfig, mcpConfigs };
+}
+
 /** How approvals are answered. */
 export type ApproveMode = "deny" | "allow" | "ask";
 
 /** `run` options. */
-export interface RunArgs {
+export interface RunArgs extends ConfigArgs {
   /** Subcommand. */
   command: "run";
   /** Prompt argument; undefined → read stdin. */
@@ -42,7 +72,7 @@ export interface RunArgs {
 }
 
 /** `tools` options. */
-export interface ToolsArgs {
+export interface ToolsArgs extends ConfigArgs {
   /** Subcommand. */
   command: "tools";
   /** Tool directories (default `["./tools"]`). */
@@ -55,6 +85,16 @@ export interface ToolsArgs {
   denoFlags: boolean;
   /** `--agent` command line (for `--deno-flags`). */
   agent: string | undefined;
+}
+
+/** `mcp` options. */
+export interface McpArgs extends ConfigArgs {
+  /** Subcommand. */
+  command: "mcp";
+  /** Tool directories (default `["./tools"]`). */
+  toolDirs: string[];
+  /** `--http PORT`: Streamable HTTP instead of stdio. */
+  http: number | undefined;
 }
 
 /** `demo` options. */
@@ -94,6 +134,7 @@ export type CliArgs =
   | RunArgs
   | ToolsArgs
   | DemoArgs
+  | McpArgs
   | BrowseArgs
   | LoopArgs
   | { command: "help"; topic: string | undefined }
@@ -167,6 +208,7 @@ export function parseCli(argv: string[]): CliArgs {
         "deno-flags": { type: "boolean" },
         agent: { type: "string" },
         help: { type: "boolean", short: "h" },
+        ...CONFIG_OPTIONS,
       });
       if (values.help) return { command: "help", topic: "tools" };
       if (positionals.length > 0) throw new UsageError(`Unexpected argument: ${positionals[0]}`);
@@ -185,6 +227,7 @@ export function parseCli(argv: string[]): CliArgs {
         permissionsJson: values["permissions-json"] === true,
         denoFlags: values["deno-flags"] === true,
         agent,
+        ...configArgs(values),
       };
     }
     case "demo": {
@@ -195,6 +238,26 @@ export function parseCli(argv: string[]): CliArgs {
       if (values.help) return { command: "help", topic: "demo" };
       if (positionals.length > 0) throw new UsageError(`Unexpected argument: ${positionals[0]}`);
       return { command: "demo", deltas: values.deltas === true };
+    }
+    case "mcp": {
+      const { values, positionals } = parse(rest, {
+        tools: { type: "string", multiple: true },
+        http: { type: "string" },
+        help: { type: "boolean", short: "h" },
+        ...CONFIG_OPTIONS,
+      });
+      if (values.help) return { command: "help", topic: "mcp" };
+      if (positionals.length > 0) throw new UsageError(`Unexpected argument: ${positionals[0]}`);
+      const http = optionalString(values.http, "--http");
+      if (http !== undefined && (!/^\d{1,5}$/.test(http) || Number(http) > 65_535)) {
+        throw new UsageError(`Option --http must be a port number from 0 to 65535: ${http}`);
+      }
+      return {
+        command: "mcp",
+        toolDirs: toolDirs(values.tools),
+        http: http === undefined ? undefined : Number(http),
+        ...configArgs(values),
+      };
     }
     case "sessions":
     case "history":
@@ -224,6 +287,7 @@ function parseRun(argv: string[]): CliArgs {
     "stall-timeout": { type: "string" },
     format: { type: "string" },
     help: { type: "boolean", short: "h" },
+    ...CONFIG_OPTIONS,
   });
   if (values.help) return { command: "help", topic: "run" };
   const format = optionalString(values.format, "--format");
@@ -271,6 +335,7 @@ function parseRun(argv: string[]): CliArgs {
     timeoutMs,
     stallTimeoutMs,
     ...(format === undefined ? {} : { format }),
+    ...configArgs(values),
   };
 }
 

@@ -24,6 +24,8 @@ Usage:
   magi-tools tools [--tools DIR]... [--json | --permissions-json | --deno-flags]
                                       validate and list tools with their byte costs
                                       and permissions
+  magi-tools mcp [--tools DIR]... [--http PORT]
+                                      serve the tools as an MCP server (docs/mcp.md)
   magi-tools demo                     example tools against the reference backend
   magi-tools call NAME [ARGS]         run one tool without a backend (ARGS: JSON)
   magi-tools init [DIR]               start a tools project (tools/, a test, deno.json)
@@ -62,6 +64,11 @@ Options:
   --timeout SECONDS    deadline for the whole invocation: before the turn starts it
                        fails startup (exit 3); during the turn it sends turn.cancel and
                        exits 1 once run.finished arrives (4 if it never does)
+  --config FILE        project config (default ./magi-tools.jsonc when it exists):
+                       MCP servers whose tools are added (docs/mcp.md)
+  --no-config          do not read ./magi-tools.jsonc
+  --mcp-config FILE    add the mcpServers of a Claude Desktop / Claude Code / Cursor
+                       style JSON file (repeatable)
   --stall-timeout SECONDS
                        after this long without output from the backend (default 60;
                        0 disables), probe it with status; unanswered within
@@ -82,6 +89,11 @@ initialize frame budget left. Exit 0, or 2 naming the file and reason.
 
 Options:
   --tools DIR          tool directory (repeatable; default ./tools)
+  --config FILE        project config (default ./magi-tools.jsonc when it exists):
+                       MCP servers whose tools are added (docs/mcp.md)
+  --no-config          do not read ./magi-tools.jsonc
+  --mcp-config FILE    add the mcpServers of a Claude Desktop / Claude Code / Cursor
+                       style JSON file (repeatable)
   --json               the exact definitions run would send, as one JSON array
   --permissions-json   each tool's isolation, memory cap and permissions as JSON
   --deno-flags         the least 'deno run' permission flags run needs for these
@@ -164,6 +176,27 @@ ${BROWSE_OPTIONS}
 ${BROWSE_EXIT}
 `;
 
+const MCP = `Usage: magi-tools mcp [--tools DIR]... [--config FILE] [--http PORT]
+
+Serves every tool run would register (tool modules and the config's MCP servers)
+as an MCP server: over stdio (stdout carries MCP frames only), or with --http as
+Streamable HTTP at http://127.0.0.1:PORT/mcp (loopback only, Host/Origin checked).
+Calls run through the same executor as run: argument validation, deadlines, the
+per-tool sandbox, result bounds. Stops at stdin EOF (stdio) or SIGINT.
+
+Options:
+  --tools DIR          tool directory (repeatable; default ./tools)
+  --config FILE        project config (default ./magi-tools.jsonc when it exists):
+                       MCP servers whose tools are added (docs/mcp.md)
+  --no-config          do not read ./magi-tools.jsonc
+  --mcp-config FILE    add the mcpServers of a Claude Desktop / Claude Code / Cursor
+                       style JSON file (repeatable)
+  --http PORT          serve Streamable HTTP on 127.0.0.1:PORT instead of stdio
+  -h, --help           this help
+
+Exit codes: 0 stopped; 2 usage, config, tool or registry error; 3 the port is taken.
+`;
+
 /** The help text for `topic` (a subcommand) or the main help. */
 export function helpText(topic: string | undefined): string {
   switch (topic) {
@@ -173,6 +206,8 @@ export function helpText(topic: string | undefined): string {
       return TOOLS;
     case "demo":
       return DEMO;
+    case "mcp":
+      return MCP;
     case "sessions":
       return SESSIONS;
     case "history":

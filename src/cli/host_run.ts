@@ -10,7 +10,11 @@ import { LocalAgentClient } from "../client/client.ts";
 import { BackendExited, ClientClosed, RequestBudgetExhausted } from "../client/errors.ts";
 import type { AgentEvent } from "../client/events.ts";
 import { loadToolDirs, type PreparedToolDirs, ToolLoadError } from "../host/discovery.ts";
+import type { ToolInfo } from "../host/define.ts";
 import { ToolExecutor } from "../host/executor.ts";
+import { progressRecord, type SourceWarnings } from "./sources.ts";
+import { NO_SOURCES, type StartedSources } from "../config/sources.ts";
+import type { ExternalTool } from "../host/external.ts";
 import { isolationOf } from "../host/sandbox/mod.ts";
 import { RegistryError, ToolRegistry } from "../host/registry.ts";
 import { ToolCallSession } from "../host/session.ts";
@@ -88,16 +92,28 @@ export interface HostRunOptions {
    * with the backend, so the describe child boots alongside it); default: started here.
    */
   tools?: Promise<PreparedToolDirs>;
+  /**
+   * The config's tool sources (MCP servers), started by the caller alongside the backend
+   * (`startConfiguredSources`; null: a failure already reported, exit 2). Closed on every
+   * exit path. Default: none.
+   */
+  sources?: Promise<StartedSources | null>;
+  /** Where the sources' warnings go; attached to the writer after `host.ready`. */
+  sourceWarnings?: SourceWarnings;
 }
 
 /** Load tools and build the registry; a failure is reported on stderr (exit 2). */
 export async function loadRegistry(
   dirs: string[],
   prepared?: Promise<PreparedToolDirs>,
+  external: readonly ExternalTool[] = [],
 ): Promise<ToolRegistry | null> {
   try {
     const loaded = await loadToolDirs(dirs, prepared === undefined ? {} : { prepared });
-    return ToolRegistry.fromLoaded(loaded, { requiredCapabilities: REQUIRED_CAPABILITIES });
+    return ToolRegistry.fromLoaded(loaded, {
+      requiredCapabilities: REQUIRED_CAPABILITIES,
+      external,
+    });
   } catch (error) {
     if (error instanceof ToolLoadError || error instanceof RegistryError) {
       writeStderrLine(`magi-tools: ${error.message}`);
@@ -113,18 +129,25 @@ export async function runHost(options: HostRunOptions): Promise<number> {
   // The backend starts while the tool modules load; initialize waits for the registry.
   const start = options.backend ?? startBackend(options.agent, options);
   let registry: ToolRegistry | null;
-  try {
-    registry = await loadRegistry(options.toolDirs, options.tools);
-  } catch (error) {
+  const sources = await (options.sources ?? Promise.resolve(NO_SOURCES)).catch(async (error) => {
     await discardBackend(start);
+    throw error;
+  });
+  try {
+    registry = sources === null
+      ? null
+      : await loadRegistry(options.toolDirs, options.tools, sources.tools);
+  } catch (error) {
+    await Promise.all([discardBackend(start), sources?.close()]);
     throw error;
   }
   if (registry === null) {
-    await discardBackend(start);
+    await Promise.all([discardBackend(start), sources?.close()]);
     return EXIT.usage;
   }
 
   if (start.child === undefined) {
+    await sources!.close();
     const error = start.error;
     // Only the command's basename (the command line may hold secrets), as host.ready does.
     const reason = error instanceof SpawnError && error.cause !== undefined
@@ -216,6 +239,7 @@ export async function runHost(options: HostRunOptions): Promise<number> {
     await Promise.all([
       closeBackend(client, child, stop),
       (executor as ToolExecutor | null)?.close(),
+      sources!.close(),
     ]);
     // Calls ended by the close settle at once; their records come before runHost returns.
     await settleWithin((session as ToolCallSession | null)?.idle(), CALLS_SETTLE_MS);
@@ -298,6 +322,10 @@ export async function runHost(options: HostRunOptions): Promise<number> {
           truncated_bytes: log.truncatedBytes,
         });
       },
+      onProgress: (callId, name, update) => {
+        const runId = runOfCall.get(callId);
+        if (runId !== undefined) writer.emit(progressRecord(runId, callId, name, update));
+      },
     });
     executor = tools;
     const calls = new ToolCallSession(client, tools, {
@@ -327,17 +355,23 @@ export async function runHost(options: HostRunOptions): Promise<number> {
         name: t.definition.name,
         tool_id: t.toolId,
         effect: t.definition.effect,
+        source: t.source.kind,
+        source_name: t.source.name,
       })),
       // Without a process sandbox (Node.js) every tool runs inline: say so.
       ...(supportsProcessIsolation()
         ? {}
         : { runtime: runtimeName(), isolation: "inline" as const }),
     });
+    options.sourceWarnings?.attach(writer);
     // Start the tool processes while the session and the model start (a first call then
     // skips the ~0.1–0.2 s process start); after host.ready, so startup does not wait for
     // the spawns. Each warm process holds a Deno runtime, so large tool sets start on first
     // use instead.
-    const isolated = registry!.tools.filter((t) => isolationOf(t.tool) === "process").length;
+    const isolated =
+      registry!.tools.filter((t) =>
+        t.source.kind === "module" && isolationOf(t.tool as ToolInfo) === "process"
+      ).length;
     if (isolated <= PREWARM_MAX_TOOLS) {
       tools.prewarm().catch((error: unknown) => {
         writeStderrLine(`magi-tools: Cannot prewarm tool processes: ${String(error)}`);

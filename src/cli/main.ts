@@ -49,6 +49,13 @@ export async function main(argv: string[]): Promise<number> {
         ]);
         return await demoCommandGuarded(args.deltas);
       }
+      case "mcp": {
+        const [{ mcpCommand }] = await Promise.all([
+          import("./mcp_command.ts"),
+          redirectConsole(),
+        ]);
+        return await mcpCommand(args);
+      }
       case "run": {
         const [{ runCommand }] = await Promise.all([
           import("./run_command.ts"),

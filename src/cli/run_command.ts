@@ -29,6 +29,7 @@ import { ApprovalDecider } from "./approvals.ts";
 import { discardBackend, startBackend } from "./backend_start.ts";
 import type { RunArgs } from "./args.ts";
 import { UsageError } from "./exit_codes.ts";
+import { SourceWarnings, startConfiguredSources } from "./sources.ts";
 
 const encoder = new TextEncoder();
 
@@ -154,11 +155,15 @@ export async function runCommand(args: RunArgs): Promise<number> {
       prepareToolDirs(args.toolDirs)
     );
     tools.catch(() => {}); // Awaited by runHost; an early failure must not go unhandled.
+    // MCP servers (magi-tools.jsonc, --mcp-config) start alongside the backend too.
+    const warnings = new SourceWarnings();
+    const sources = startConfiguredSources({ ...args, cwd, onWarning: warnings.add });
+    sources.catch(() => {}); // Awaited by runHost.
     let modules;
     try {
       modules = await Promise.all([hostModule, import("../summary/writer.ts")]);
     } catch (error) {
-      await discardBackend(backend);
+      await Promise.all([discardBackend(backend), sources.then((s) => s?.close())]);
       throw error;
     }
     const [{ runHost }, { SummaryWriter }] = modules;
@@ -170,6 +175,8 @@ export async function runCommand(args: RunArgs): Promise<number> {
     const code = await runHost({
       backend,
       tools,
+      sources,
+      sourceWarnings: warnings,
       prompt,
       toolDirs: args.toolDirs,
       agent,

@@ -7,19 +7,33 @@
  * @module
  */
 
+import type { ToolInfo } from "../host/define.ts";
 import { formatToolPermissions, toolSandboxInfo } from "../host/sandbox/mod.ts";
-import { writeStdout } from "../runtime/mod.ts";
+import { currentDir, writeStderrLine, writeStdout } from "../runtime/mod.ts";
 import { resolveAgentCommand } from "./agent.ts";
 import type { ToolsArgs } from "./args.ts";
 import { cliDenoFlags } from "./deno_flags.ts";
 import { EXIT } from "./exit_codes.ts";
 import { loadRegistry } from "./host_run.ts";
+import { startConfiguredSources } from "./sources.ts";
 
 const encoder = new TextEncoder();
 
 /** Run `tools`; returns the exit code. */
 export async function toolsCommand(args: ToolsArgs): Promise<number> {
-  const registry = await loadRegistry(args.toolDirs);
+  // MCP servers of the config are started, listed and stopped again.
+  const sources = await startConfiguredSources({
+    ...args,
+    cwd: currentDir(),
+    onWarning: (warning) => writeStderrLine(`magi-tools: warning: ${warning.message}`),
+  });
+  if (sources === null) return EXIT.usage;
+  let registry;
+  try {
+    registry = await loadRegistry(args.toolDirs, undefined, sources.tools);
+  } finally {
+    await sources.close();
+  }
   if (registry === null) return EXIT.usage;
   if (args.json) {
     // Exactly what `initialize` sends: no sandbox settings mixed in.
@@ -27,10 +41,12 @@ export async function toolsCommand(args: ToolsArgs): Promise<number> {
     return EXIT.ok;
   }
   if (args.permissionsJson) {
-    const infos = registry.tools.map((entry) => ({
-      name: entry.tool.name,
-      ...toolSandboxInfo(entry.tool),
-    }));
+    // External tools (MCP, OpenAPI) have no sandbox settings: their work happens in the source.
+    const infos = registry.tools.map((entry) =>
+      entry.source.kind === "module"
+        ? { name: entry.tool.name, ...toolSandboxInfo(entry.tool as ToolInfo) }
+        : { name: entry.tool.name, isolation: "external", source: entry.file }
+    );
     await writeStdout(encoder.encode(JSON.stringify(infos) + "\n"));
     return EXIT.ok;
   }
@@ -46,7 +62,9 @@ export async function toolsCommand(args: ToolsArgs): Promise<number> {
     const d = entry.definition;
     lines.push(
       `${d.name}\t${d.effect}\t${entry.definitionBytes} bytes\t${entry.file}\t${entry.toolId}\t${
-        formatToolPermissions(entry.tool)
+        entry.source.kind === "module"
+          ? formatToolPermissions(entry.tool as ToolInfo)
+          : `external (${entry.source.kind} server ${entry.source.name})`
       }`,
     );
   }

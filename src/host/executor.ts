@@ -15,6 +15,12 @@
  * no process sandbox (Node.js: `supportsProcessIsolation()` is false),
  * in the host process.
  *
+ * External tools (`external.ts`: MCP servers, OpenAPI operations) take the
+ * same path: their arguments are checked by the source's `validate`
+ * (`invalid_arguments`), they run in the host (the work happens in the
+ * source) with the same signal, deadline, grace and result bounds, and an
+ * `ExternalToolError` is answered with its own `error_code`.
+ *
  * When the signal fires, the tool gets `graceMs` to settle. A process-isolated
  * tool that does not is killed (SIGKILL) and its process replaced; an inline
  * tool cannot be killed, so it is abandoned: the call is answered without it,
@@ -29,7 +35,14 @@ import { requestFrame } from "../protocol/envelope.ts";
 import { encodedFrameBytes } from "../protocol/framing.ts";
 import { type ClientToolsLimits, ID_BYTES, INPUT_FRAME_BYTES } from "../protocol/limits.ts";
 import { utf8ByteLength } from "../protocol/schemas/common.ts";
-import { isTool, type Tool, type ToolContext, type ToolInfo } from "./define.ts";
+import { isTool, type ToolInfo } from "./define.ts";
+import {
+  type ExternalTool,
+  type ExternalToolContext,
+  ExternalToolError,
+  isExternalTool,
+  type ToolProgress,
+} from "./external.ts";
 import type { RegisteredTool, ToolRegistry } from "./registry.ts";
 import { resultToText, splitResultText } from "./result.ts";
 import { formatIssues, truncateText } from "./_text.ts";
@@ -114,6 +127,11 @@ export interface ExecutorOptions {
   onLog?: (log: ToolLog) => void;
   /** The `deno` executable for tool processes; default `Deno.execPath()`. */
   denoPath?: string;
+  /**
+   * Receives each progress notification of an external tool's call (e.g. MCP
+   * `notifications/progress`), with the call's ID and the tool's name.
+   */
+  onProgress?: (callId: string, name: string, progress: ToolProgress) => void;
 }
 
 const MAX_TIMER_MS = 2_147_483_647;
@@ -173,6 +191,7 @@ export class ToolExecutor {
   readonly #deadlines = new SharedDeadlines();
   readonly #onLog: ((log: ToolLog) => void) | undefined;
   readonly #denoPath: string | undefined;
+  readonly #onProgress: ExecutorOptions["onProgress"];
   #runner: Promise<ProcessRunner | null> | undefined;
   #closed = false;
 
@@ -186,6 +205,7 @@ export class ToolExecutor {
     this.#slots = new Slots(options.limits.concurrent_calls);
     this.#onLog = options.onLog;
     this.#denoPath = options.denoPath;
+    this.#onProgress = options.onProgress;
   }
 
   /**
@@ -194,7 +214,9 @@ export class ToolExecutor {
    * start on first use. Each costs a Deno process's memory.
    */
   async prewarm(): Promise<void> {
-    const isolated = this.#registry.tools.filter((entry) => isolationOf(entry.tool) === "process");
+    const isolated = this.#registry.tools.filter((entry) =>
+      !isExternalTool(entry.tool) && isolationOf(entry.tool) === "process"
+    );
     if (isolated.length === 0) return;
     const runner = await this.#processRunner();
     for (const entry of isolated) runner?.prewarm(entry.tool, entry.file);
@@ -254,6 +276,7 @@ export class ToolExecutor {
     // A described (process) tool has no schema in the host: its process validates the
     // arguments and answers invalid_arguments the same way.
     const tool = isTool(entry.tool) ? entry.tool : null;
+    const external = isExternalTool(entry.tool) ? entry.tool : null;
     const parsed = tool?.input.safeParse(call.arguments) ??
       { success: true as const, data: undefined };
     if (!parsed.success) {
@@ -262,6 +285,16 @@ export class ToolExecutor {
         errorCode: "invalid_arguments",
         text: `Invalid arguments: ${formatIssues(parsed.error.issues)}`,
       };
+    }
+    if (external !== null) {
+      const reason = externalInvalid(external, call.arguments);
+      if (reason !== null) {
+        return {
+          outcome: "error",
+          errorCode: "invalid_arguments",
+          text: truncateText(`Invalid arguments: ${reason}`, 1024),
+        };
+      }
     }
     if (signal.aborted) return stopped({ kind: "cancel" }, null, this.#graceMs);
 
@@ -290,8 +323,14 @@ export class ToolExecutor {
         released = true;
       };
       try {
-        // Without a process sandbox (Node.js) every tool runs inline.
-        const settled = isolationOf(entry.tool) === "inline" || !supportsProcessIsolation()
+        // External tools run in the host (their work happens in the source). Without a
+        // process sandbox (Node.js) every tool runs inline.
+        const settled = external !== null
+          ? await this.#run(external, call.arguments as Record<string, unknown>, call, {
+            stop,
+            deadlineAt,
+          })
+          : isolationOf(entry.tool as ToolInfo) === "inline" || !supportsProcessIsolation()
           ? tool === null
             ? { kind: "answer" as const, answer: crashed("the tool's code is not in the host") }
             : await this.#run(tool, parsed.data ?? {}, call, { stop, deadlineAt })
@@ -317,20 +356,29 @@ export class ToolExecutor {
   }
 
   async #run(
-    tool: Tool,
+    tool: InlineRunnable,
     args: Record<string, unknown>,
     call: ToolCallRequest,
     control: { stop: AbortController; deadlineAt: number },
   ): Promise<Settled> {
     const { stop } = control;
     const { timeoutTimer, deadline } = armToolTimeout(tool.timeoutMs, control);
-    const ctx: ToolContext = Object.freeze({
+    const onProgress = this.#onProgress;
+    const ctx: ExternalToolContext = Object.freeze({
       signal: stop.signal,
       callId: call.callId,
       sessionId: call.sessionId,
       runId: call.runId,
       deadline,
       cwd: this.#cwd,
+      progress: (update: ToolProgress) => {
+        if (stop.signal.aborted || onProgress === undefined) return;
+        try {
+          onProgress(call.callId, tool.name, update);
+        } catch (error) {
+          console.error("Tool progress callback failed:", error);
+        }
+      },
     });
     let graceTimer: ReturnType<typeof setTimeout> | undefined;
     let onStop: (() => void) | undefined;
@@ -564,7 +612,33 @@ function remoteError(message: string, stack: string | undefined): Error {
   return error;
 }
 
+/** What {@link ToolExecutor} runs in the host: a tool module's or an external tool's `run`. */
+interface InlineRunnable {
+  readonly name: string;
+  readonly timeoutMs?: number | undefined;
+  run(args: Record<string, unknown>, ctx: ExternalToolContext): unknown;
+}
+
+/** The source's verdict on `args` (an object is required first); a throwing validator is a reason. */
+function externalInvalid(tool: ExternalTool, args: unknown): string | null {
+  if (typeof args !== "object" || args === null || Array.isArray(args)) {
+    return "arguments must be a JSON object";
+  }
+  try {
+    return tool.validate(args);
+  } catch (error) {
+    return `cannot be checked: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
 function failed(entry: RegisteredTool, error: unknown): Answer {
+  if (error instanceof ExternalToolError) {
+    console.error(`Tool ${entry.tool.name} (${entry.file}) failed: ${error.code}`);
+    const text = error.message.trim() === ""
+      ? "Tool failed without a message"
+      : truncateText(error.message, 1024);
+    return { outcome: "error", errorCode: error.code, text };
+  }
   const message = error instanceof Error ? error.message : String(error);
   console.error(
     `Tool ${entry.tool.name} (${entry.file}) failed:`,

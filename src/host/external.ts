@@ -11,8 +11,10 @@
  * (an MCP client, an HTTP request in its sandbox) instead of running the
  * tool's code in the host.
  *
- * Status: the shared contract for the MCP and OpenAPI sources. The registry
- * and executor wiring lands with the first source that uses it.
+ * Wiring: `ToolRegistry.fromLoaded(modules, { external })` registers them
+ * after the modules; `ToolExecutor` validates with `validate`, runs `run` in
+ * the host (no process sandbox: the work happens in the source), and answers
+ * an {@link ExternalToolError} with its own `error_code`.
  *
  * @module
  */
@@ -44,6 +46,22 @@ export class ExternalToolError extends Error {
   }
 }
 
+/** One progress notification of a running external call (MCP `notifications/progress`). */
+export interface ToolProgress {
+  /** Progress so far (increases with each notification). */
+  readonly progress: number;
+  /** Total, when known. */
+  readonly total?: number;
+  /** A short human-readable message, when given. */
+  readonly message?: string;
+}
+
+/** What {@link ExternalToolSpec.run} receives: the tool context plus a progress reporter. */
+export interface ExternalToolContext extends ToolContext {
+  /** Report progress; the host records it (`tool.progress`). Never throws. */
+  progress(update: ToolProgress): void;
+}
+
 /** Everything a source declares for one tool. */
 export interface ExternalToolSpec {
   /** `^[A-Za-z][A-Za-z0-9_-]{0,63}$`, unique among the host's tools (the source maps names to fit). */
@@ -68,7 +86,7 @@ export interface ExternalToolSpec {
    * turned into text); rejects with {@link ExternalToolError} for an error with
    * its own code. Must honour `ctx.signal` (cancel, deadline, shutdown).
    */
-  run(args: Record<string, unknown>, ctx: ToolContext): Promise<unknown>;
+  run(args: Record<string, unknown>, ctx: ExternalToolContext): Promise<unknown>;
 }
 
 /** Brand of {@link ExternalTool}. */

@@ -30,17 +30,33 @@ import {
 import { jsonDepth, utf8ByteLength } from "../protocol/schemas/common.ts";
 import { isTool } from "./define.ts";
 import type { LoadedTool } from "./discovery.ts";
+import { type ExternalTool, isExternalTool } from "./external.ts";
 import { type AnyTool, inputSchemaOf } from "./sandbox/description.ts";
+
+/**
+ * Where a registered tool comes from: a tool module (`name` is its file as
+ * found) or an external source (`name` is its config key, e.g. `fs` of
+ * `mcpServers.fs`).
+ */
+export interface ToolSourceInfo {
+  /** `module`, `mcp` or `openapi`. */
+  readonly kind: "module" | "mcp" | "openapi";
+  /** The module's file, or the source's config key. */
+  readonly name: string;
+}
 
 /** One registered tool: the tool, its wire definition and identity. */
 export interface RegisteredTool {
   /**
    * The `defineTool` result, or for a process-isolated tool under Deno its
-   * description only (the module is never imported in the host).
+   * description only (the module is never imported in the host), or an
+   * {@link ExternalTool} (MCP, OpenAPI).
    */
-  readonly tool: AnyTool;
-  /** Module it came from. */
+  readonly tool: AnyTool | ExternalTool;
+  /** Module it came from; for an external tool `<kind>:<name>`, e.g. `mcp:fs`. */
   readonly file: string;
+  /** Where it comes from, as `host.ready` and `tools` show it. */
+  readonly source: ToolSourceInfo;
   /** Exactly what is sent in `client_tools`. */
   readonly definition: ClientToolDefinition;
   /** SHA-256 hex of the definition's canonical JSON. */
@@ -78,6 +94,12 @@ export interface RegistryOptions {
    * worst case, 18 names of 64 bytes, so the check stays conservative.
    */
   readonly requiredCapabilities?: readonly string[];
+  /**
+   * Tools of external sources (MCP servers, OpenAPI documents), registered
+   * after the modules and checked against the same bounds. A bound they
+   * break fails with the tool, its source, the bound and the fix.
+   */
+  readonly external?: readonly ExternalTool[];
 }
 
 const PLACEHOLDER_ID = "x".repeat(ID_BYTES);
@@ -126,15 +148,34 @@ export class ToolRegistry {
    */
   static fromLoaded(loaded: readonly LoadedTool[], options: RegistryOptions = {}): ToolRegistry {
     const capabilities = checkCapabilities(options.requiredCapabilities);
-    if (loaded.length > CLIENT_TOOLS_LIMITS.tools) {
+    const all: { tool: AnyTool | ExternalTool; file: string; source: ToolSourceInfo }[] = [
+      ...loaded.map(({ tool, file }) => ({
+        tool,
+        file,
+        source: Object.freeze({ kind: "module" as const, name: file }),
+      })),
+      ...(options.external ?? []).map((tool) => {
+        if (!isExternalTool(tool)) {
+          throw new RegistryError("External tool was not made by defineExternalTool");
+        }
+        return {
+          tool,
+          file: `${tool.source.kind}:${tool.source.name}`,
+          source: Object.freeze({ kind: tool.source.kind, name: tool.source.name }),
+        };
+      }),
+    ];
+    if (all.length > CLIENT_TOOLS_LIMITS.tools) {
+      const external = all.some((entry) => isExternalTool(entry.tool));
       throw new RegistryError(
-        `Too many tools: ${loaded.length} exceeds the limit of ${CLIENT_TOOLS_LIMITS.tools}: ${
-          loaded.map((entry) => entry.file).join(", ")
-        }`,
+        `Too many tools: ${all.length} exceeds the limit of ${CLIENT_TOOLS_LIMITS.tools}: ${
+          all.map((entry) => isExternalTool(entry.tool) ? where(entry) : entry.file).join(", ")
+        }${external ? `; fix: ${EXTERNAL_FIX}` : ""}`,
       );
     }
     const seen = new Map<string, string>();
-    const tools = loaded.map(({ tool, file }) => {
+    const tools = all.map((entry) => {
+      const { tool, file, source } = entry;
       const earlier = seen.get(tool.name);
       if (earlier !== undefined) {
         throw new RegistryError(`Duplicate tool name: ${tool.name} in ${earlier} and ${file}`);
@@ -144,6 +185,7 @@ export class ToolRegistry {
       return Object.freeze({
         tool,
         file,
+        source,
         definition,
         toolId: toolIdOf(definition as JsonObject),
         definitionBytes: utf8ByteLength(JSON.stringify(definition)),
@@ -151,7 +193,12 @@ export class ToolRegistry {
     });
     const registry = new ToolRegistry(tools, capabilities);
     const budget = registry.budget();
-    if (budget.remainingBytes < 0) throw new RegistryError(overBudgetMessage(budget));
+    if (budget.remainingBytes < 0) {
+      const external = tools.some((entry) => isExternalTool(entry.tool));
+      throw new RegistryError(
+        overBudgetMessage(budget) + (external ? `; fix: ${EXTERNAL_FIX}` : ""),
+      );
+    }
     return registry;
   }
 
@@ -227,7 +274,16 @@ function checkCapabilities(given: readonly string[] | undefined): readonly strin
   return Object.freeze([...given]);
 }
 
-function definitionOf(tool: AnyTool, file: string): ClientToolDefinition {
+/** The fix a bound broken by an external tool names. */
+const EXTERNAL_FIX =
+  'exclude the tool in the config ("exclude"), or override its description ("descriptions")';
+
+function where(entry: { tool: { name: string }; file: string }): string {
+  return `${entry.tool.name} (${entry.file})`;
+}
+
+function definitionOf(tool: AnyTool | ExternalTool, file: string): ClientToolDefinition {
+  if (isExternalTool(tool)) return externalDefinitionOf(tool, file);
   const where = `${tool.name} (${file})`;
   // A described tool's schema was converted in the describe child, the same way.
   const converted = isTool(tool) ? inputSchemaOf(tool.input) : tool.inputSchema;
@@ -252,6 +308,48 @@ function definitionOf(tool: AnyTool, file: string): ClientToolDefinition {
       `Tool input schema is too deep: ${where}: more than ${CLIENT_TOOLS_LIMITS.schema_depth} nested containers`,
     );
   }
+  return checkedDefinition(tool, schema, where);
+}
+
+/**
+ * An external tool's definition. Its schema and description come from
+ * someone else's server: every bound is checked here and named with the fix,
+ * nothing is cut.
+ */
+function externalDefinitionOf(tool: ExternalTool, file: string): ClientToolDefinition {
+  const at = `${tool.name} (${file})`;
+  const fix = `; fix: ${EXTERNAL_FIX}`;
+  const schema: Record<string, unknown> = { ...tool.inputSchema };
+  delete schema["$schema"];
+  if (schema["type"] !== "object") {
+    throw new RegistryError(`Tool input schema root must be "type":"object": ${at}${fix}`);
+  }
+  const bytes = utf8ByteLength(JSON.stringify(schema));
+  if (bytes > CLIENT_TOOLS_LIMITS.schema_bytes) {
+    throw new RegistryError(
+      `Tool input schema is too large: ${at}: ${bytes} bytes exceeds the limit of ${CLIENT_TOOLS_LIMITS.schema_bytes}${fix}`,
+    );
+  }
+  if (jsonDepth(schema, CLIENT_TOOLS_LIMITS.schema_depth) > CLIENT_TOOLS_LIMITS.schema_depth) {
+    throw new RegistryError(
+      `Tool input schema is too deep: ${at}: more than ${CLIENT_TOOLS_LIMITS.schema_depth} nested containers${fix}`,
+    );
+  }
+  const descriptionBytes = utf8ByteLength(tool.description);
+  if (descriptionBytes > CLIENT_TOOLS_LIMITS.description_bytes) {
+    throw new RegistryError(
+      `Tool description is too long: ${at}: ${descriptionBytes} bytes exceeds the limit of ${CLIENT_TOOLS_LIMITS.description_bytes}${fix}`,
+    );
+  }
+  return checkedDefinition(tool, schema, at, fix);
+}
+
+function checkedDefinition(
+  tool: { name: string; description: string; effect: string; timeoutMs?: number | undefined },
+  schema: Record<string, unknown>,
+  where: string,
+  fix = "",
+): ClientToolDefinition {
   const candidate: Record<string, unknown> = {
     name: tool.name,
     description: tool.description,
@@ -264,7 +362,9 @@ function definitionOf(tool: AnyTool, file: string): ClientToolDefinition {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const path = issue?.path.join(".") ?? "";
-    throw new RegistryError(`Tool definition is invalid: ${where}: ${path}: ${issue?.message}`);
+    throw new RegistryError(
+      `Tool definition is invalid: ${where}: ${path}: ${issue?.message}${fix}`,
+    );
   }
   return Object.freeze(parsed.data);
 }

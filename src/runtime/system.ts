@@ -67,6 +67,11 @@ export function stdoutIsTerminal(): boolean {
   return Deno.stdout.isTerminal();
 }
 
+/** stdin as a byte stream (read it once). */
+export function stdinStream(): AsyncIterable<Uint8Array> {
+  return Deno.stdin.readable;
+}
+
 /** Read all of stdin as UTF-8 text, at most `maxBytes` bytes (throws RangeError beyond). */
 export async function readStdinText(maxBytes: number): Promise<string> {
   const chunks: Uint8Array[] = [];

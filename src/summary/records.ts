@@ -34,6 +34,8 @@ export const HostReadyRecordSchema: z.ZodObject<
           name: z.ZodString;
           tool_id: z.ZodString;
           effect: z.ZodEnum<{ read: "read"; write: "write" }>;
+          source: z.ZodEnum<{ module: "module"; mcp: "mcp"; openapi: "openapi" }>;
+          source_name: z.ZodString;
         },
         z.core.$strict
       >
@@ -54,7 +56,15 @@ export const HostReadyRecordSchema: z.ZodObject<
   model: NullableString,
   capabilities: z.array(z.string()),
   tools: z.array(
-    z.strictObject({ name: z.string(), tool_id: z.string(), effect: z.enum(["read", "write"]) }),
+    z.strictObject({
+      name: z.string(),
+      tool_id: z.string(),
+      effect: z.enum(["read", "write"]),
+      /** `module` (a `--tools` module), `mcp` (an `mcpServers` entry) or `openapi`. */
+      source: z.enum(["module", "mcp", "openapi"]),
+      /** The module's file as found, or the source's config key (e.g. `fs`). */
+      source_name: z.string(),
+    }),
   ),
   /** Present when the host runs without a process sandbox (`"node"`). */
   runtime: z.exactOptional(z.enum(["deno", "node"])),
@@ -355,6 +365,62 @@ export const ToolLogRecordSchema: z.ZodObject<
 /** `tool.log`. */
 export type ToolLogRecord = z.infer<typeof ToolLogRecordSchema>;
 
+/**
+ * `tool.progress`: a progress notification of a running external call (an
+ * MCP server's `notifications/progress`).
+ */
+export const ToolProgressRecordSchema: z.ZodObject<
+  {
+    run_id: z.ZodString;
+    call_id: z.ZodString;
+    name: z.ZodString;
+    progress: z.ZodNumber;
+    total: z.ZodExactOptional<z.ZodNumber>;
+    message: z.ZodExactOptional<z.ZodString>;
+    ts: z.ZodString;
+    v: z.ZodLiteral<1>;
+    type: z.ZodLiteral<"tool.progress">;
+  },
+  z.core.$strict
+> = z.strictObject({
+  type: z.literal("tool.progress"),
+  ...head,
+  run_id: Id,
+  call_id: Id,
+  name: z.string(),
+  progress: z.number(),
+  total: z.exactOptional(z.number()),
+  message: z.exactOptional(z.string()),
+});
+/** `tool.progress`. */
+export type ToolProgressRecord = z.infer<typeof ToolProgressRecordSchema>;
+
+/**
+ * `host.warning`: something the run continues without, e.g. an optional MCP
+ * server that did not start (`source_unavailable`) or a server that exited
+ * mid-run (`source_exited`).
+ */
+export const HostWarningRecordSchema: z.ZodObject<
+  {
+    code: z.ZodString;
+    message: z.ZodString;
+    source: z.ZodExactOptional<z.ZodString>;
+    ts: z.ZodString;
+    v: z.ZodLiteral<1>;
+    type: z.ZodLiteral<"host.warning">;
+  },
+  z.core.$strict
+> = z.strictObject({
+  type: z.literal("host.warning"),
+  ...head,
+  code: z.string().regex(/^[a-z][a-z0-9_]{0,63}$/),
+  message: z.string(),
+  /** The source at fault, as `<kind>:<name>` (e.g. `mcp:fs`). */
+  source: z.exactOptional(z.string()),
+});
+/** `host.warning`. */
+export type HostWarningRecord = z.infer<typeof HostWarningRecordSchema>;
+
 /** `tool.cancel`: the backend cancelled a call. */
 export const ToolCancelRecordSchema: z.ZodObject<
   {
@@ -500,6 +566,8 @@ export const SummaryRecordSchema: z.ZodDiscriminatedUnion<
     typeof ToolResultRecordSchema,
     typeof ToolLogRecordSchema,
     typeof ToolCancelRecordSchema,
+    typeof ToolProgressRecordSchema,
+    typeof HostWarningRecordSchema,
     typeof DiagnosticRecordSchema,
     typeof TurnFinishedRecordSchema,
     typeof HostErrorRecordSchema,
@@ -518,6 +586,8 @@ export const SummaryRecordSchema: z.ZodDiscriminatedUnion<
   ToolResultRecordSchema,
   ToolLogRecordSchema,
   ToolCancelRecordSchema,
+  ToolProgressRecordSchema,
+  HostWarningRecordSchema,
   DiagnosticRecordSchema,
   TurnFinishedRecordSchema,
   HostErrorRecordSchema,

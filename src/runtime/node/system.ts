@@ -69,6 +69,11 @@ export function stdoutIsTerminal(): boolean {
   return isatty(1);
 }
 
+/** stdin as a byte stream (read it once). */
+export function stdinStream(): AsyncIterable<Uint8Array> {
+  return process.stdin as AsyncIterable<Uint8Array>;
+}
+
 /** Read all of stdin as UTF-8 text, at most `maxBytes` bytes (throws RangeError beyond). */
 export async function readStdinText(maxBytes: number): Promise<string> {
   const chunks: Uint8Array[] = [];

@@ -1,0 +1,105 @@
+/**
+ * The CLI's glue to external tool sources: load the config and start its
+ * sources (`src/config/sources.ts`), and the summary records they cause
+ * (`tool.progress`, `host.warning`).
+ *
+ * @module
+ */
+
+import { ConfigError, loadConfig } from "../config/mod.ts";
+import {
+  SourceStartError,
+  type SourceWarning,
+  type StartedSources,
+  startSources,
+} from "../config/sources.ts";
+import type { ToolProgress } from "../host/external.ts";
+import { writeStderrLine } from "../runtime/mod.ts";
+import type { SummaryInput } from "../summary/records.ts";
+import type { SummaryWriter } from "../summary/writer.ts";
+
+/** The `tool.progress` record of one progress notification of call `callId` in run `runId`. */
+export function progressRecord(
+  runId: string,
+  callId: string,
+  name: string,
+  update: ToolProgress,
+): SummaryInput {
+  return {
+    type: "tool.progress",
+    run_id: runId,
+    call_id: callId,
+    name,
+    progress: update.progress,
+    ...(update.total === undefined ? {} : { total: update.total }),
+    ...(update.message === undefined ? {} : { message: update.message }),
+  };
+}
+
+/**
+ * Where source warnings go: held until `host.ready` is written (stdout
+ * starts with it), then written at once.
+ */
+export class SourceWarnings {
+  #held: SourceWarning[] = [];
+  #writer: SummaryWriter | null = null;
+
+  /** Record `warning` (held until {@link attach}). */
+  readonly add = (warning: SourceWarning): void => {
+    if (this.#writer === null) this.#held.push(warning);
+    else this.#writer.emit(warningRecord(warning));
+  };
+
+  /** Write the held warnings to `writer`, and later ones as they come. */
+  attach(writer: SummaryWriter): void {
+    this.#writer = writer;
+    for (const warning of this.#held.splice(0)) writer.emit(warningRecord(warning));
+  }
+}
+
+function warningRecord(warning: SourceWarning): SummaryInput {
+  return {
+    type: "host.warning",
+    code: warning.code,
+    message: warning.message,
+    source: warning.source,
+  };
+}
+
+/** Options of {@link startConfiguredSources}. */
+export interface ConfiguredSourcesOptions {
+  /** `--config`. */
+  readonly config: string | undefined;
+  /** `--no-config`. */
+  readonly noConfig: boolean;
+  /** `--mcp-config` files. */
+  readonly mcpConfigs: readonly string[];
+  /** Working directory (config lookup, server cwd). */
+  readonly cwd: string;
+  /** Receives source warnings. */
+  readonly onWarning: (warning: SourceWarning) => void;
+}
+
+/**
+ * Load the config and start its sources. A bad config or a required source
+ * that does not start is reported on stderr and resolves null (exit 2).
+ */
+export async function startConfiguredSources(
+  options: ConfiguredSourcesOptions,
+): Promise<StartedSources | null> {
+  try {
+    const config = await loadConfig({
+      config: options.config,
+      noConfig: options.noConfig,
+      mcpConfigs: options.mcpConfigs,
+      cwd: options.cwd,
+    });
+    return await startSources(config, { cwd: options.cwd, onWarning: options.onWarning });
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof SourceStartError) {
+      writeStderrLine(`magi-tools: ${error.message}`);
+      return null;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,19 @@
+/**
+ * The error of a bad `magi-tools.jsonc` (or `--mcp-config` file): the CLI
+ * prints its message and exits 2.
+ *
+ * @module
+ */
+
+/**
+ * A config file cannot be used: unreadable, not JSONC, an unknown key or a
+ * bad value. The message names the file and the key path, e.g.
+ * `magi-tools.jsonc: mcpServers.fs.timeoutMs: must be an integer from 1000 to 600000`.
+ */
+export class ConfigError extends Error {
+  /** Message as given. */
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}

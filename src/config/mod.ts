@@ -1,0 +1,212 @@
+/**
+ * The project config, `magi-tools.jsonc`: which tool sources the host adds
+ * to its `--tools` modules. Read with the JSONC parser (comments and
+ * trailing commas allowed), checked strictly: an unknown key or a bad value
+ * is a {@link ConfigError} naming the file and key path (exit 2).
+ *
+ * Where it comes from: `--config FILE`, else `magi-tools.jsonc` in the
+ * working directory when it exists (`--no-config` skips it). Each
+ * `--mcp-config FILE` adds the `mcpServers` of a Claude Desktop / Claude
+ * Code / Cursor style file (its other top-level keys are not ours and are
+ * ignored); a server name defined twice is an error naming both files.
+ *
+ * The top-level keys are the {@link CONFIG_SECTIONS} table: section name →
+ * parser. A new source adds one entry there (and one field to
+ * {@link HostConfig}).
+ *
+ * @example
+ * ```ts
+ * import { parseConfigText } from "./mod.ts";
+ * const config = parseConfigText('{ "mcpServers": { "fs": { "command": "fs-server" } } }', {
+ *   file: "magi-tools.jsonc",
+ *   env: () => undefined,
+ * });
+ * console.assert(config.mcpServers[0]?.name === "fs");
+ * ```
+ *
+ * @module
+ */
+
+import { parse, type ParseError, printParseErrorCode } from "jsonc-parser";
+import { type At, child, fail, isObject, knownKeys } from "./_check.ts";
+import { getEnv, readTextFile } from "../runtime/mod.ts";
+import { ConfigError } from "./errors.ts";
+import { type EnvGetter, type McpServerConfig, parseMcpServers } from "./mcp_servers.ts";
+
+export { ConfigError } from "./errors.ts";
+export type { EnvGetter, McpServerConfig, McpTransportConfig } from "./mcp_servers.ts";
+
+/** The checked config: every section, empty when absent. */
+export interface HostConfig {
+  /** The files read, in order (empty without any config). */
+  readonly files: readonly string[];
+  /** `mcpServers` entries, in file order (disabled ones included, `enabled: false`). */
+  readonly mcpServers: readonly McpServerConfig[];
+}
+
+/** What a section parser gets besides its value. */
+export interface SectionContext {
+  /** Reads one environment variable (for `${VAR}` expansion). */
+  readonly env: EnvGetter;
+}
+
+/** A top-level section's parser: its checked value merged into {@link HostConfig}. */
+export type SectionParser = (
+  value: unknown,
+  at: At,
+  context: SectionContext,
+) => Partial<Omit<HostConfig, "files">>;
+
+/**
+ * The top-level keys of `magi-tools.jsonc` and their parsers. Any other key
+ * is an error. `$schema` is accepted (editors use it) and ignored.
+ */
+export const CONFIG_SECTIONS: Readonly<Record<string, SectionParser>> = Object.freeze({
+  $schema: () => ({}),
+  mcpServers: (value, at, context) => ({ mcpServers: parseMcpServers(value, at, context.env) }),
+});
+
+/** Name of the config file looked for in the working directory. */
+export const CONFIG_FILE_NAME = "magi-tools.jsonc";
+
+/** Largest config file read, bytes. */
+export const CONFIG_FILE_BYTES = 1_048_576;
+
+/** An empty config (no sources). */
+export const EMPTY_CONFIG: HostConfig = Object.freeze({ files: [], mcpServers: [] });
+
+/** Options of {@link parseConfigText}. */
+export interface ParseConfigOptions {
+  /** The file, for messages. */
+  readonly file: string;
+  /** Environment lookup for `${VAR}`; default none (every variable unset). */
+  readonly env?: EnvGetter;
+  /**
+   * `mcp`: a Claude-style file of which only `mcpServers` is read (other
+   * top-level keys ignored). Default `project`: every key must be known.
+   */
+  readonly kind?: "project" | "mcp";
+}
+
+/**
+ * Parse and check one config text.
+ *
+ * @throws {ConfigError} on invalid JSONC, an unknown key or a bad value.
+ */
+export function parseConfigText(text: string, options: ParseConfigOptions): HostConfig {
+  const errors: ParseError[] = [];
+  const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  if (errors.length > 0) {
+    const first = errors[0]!;
+    const { line, column } = positionOf(text, first.offset);
+    throw new ConfigError(
+      `${options.file}:${line}:${column}: invalid JSONC: ${printParseErrorCode(first.error)}`,
+    );
+  }
+  const root: At = { file: options.file, path: "" };
+  if (!isObject(value)) throw fail(root, "must be an object");
+  const context: SectionContext = { env: options.env ?? (() => undefined) };
+  if (options.kind === "mcp") {
+    if (value["mcpServers"] === undefined) throw fail(root, 'has no "mcpServers" object');
+    return {
+      files: [options.file],
+      mcpServers: parseMcpServers(value["mcpServers"], child(root, "mcpServers"), context.env),
+    };
+  }
+  knownKeys(value, Object.keys(CONFIG_SECTIONS), root);
+  let config: HostConfig = { ...EMPTY_CONFIG, files: [options.file] };
+  for (const [key, section] of Object.entries(value)) {
+    config = { ...config, ...CONFIG_SECTIONS[key]!(section, child(root, key), context) };
+  }
+  return config;
+}
+
+/** Options of {@link loadConfig}. */
+export interface LoadConfigOptions {
+  /** `--config FILE`: must exist. */
+  readonly config?: string | undefined;
+  /** `--no-config`: skip `magi-tools.jsonc` in `cwd`. */
+  readonly noConfig?: boolean;
+  /** `--mcp-config FILE`s, in order. */
+  readonly mcpConfigs?: readonly string[];
+  /** Where `magi-tools.jsonc` is looked for, and relative files resolved. */
+  readonly cwd: string;
+  /** Environment lookup; default the host's. */
+  readonly env?: EnvGetter;
+  /** Reads a file, null when it does not exist (tests); default the runtime's. */
+  readonly readFile?: (path: string) => Promise<string | null>;
+}
+
+/**
+ * Read the project config and any `--mcp-config` files, merged.
+ *
+ * @throws {ConfigError} naming the file (and key path) at fault.
+ */
+export async function loadConfig(options: LoadConfigOptions): Promise<HostConfig> {
+  const read = options.readFile ?? readConfigFile;
+  const env = options.env ?? getEnv;
+  const loaded: HostConfig[] = [];
+  if (options.config !== undefined && options.noConfig === true) {
+    throw new ConfigError("Options --config and --no-config cannot be combined");
+  }
+  if (options.config !== undefined) {
+    const text = await read(resolvePath(options.cwd, options.config));
+    if (text === null) throw new ConfigError(`Config file not found: ${options.config}`);
+    loaded.push(parseConfigText(text, { file: options.config, env }));
+  } else if (options.noConfig !== true) {
+    const text = await read(resolvePath(options.cwd, CONFIG_FILE_NAME));
+    if (text !== null) loaded.push(parseConfigText(text, { file: CONFIG_FILE_NAME, env }));
+  }
+  for (const file of options.mcpConfigs ?? []) {
+    const text = await read(resolvePath(options.cwd, file));
+    if (text === null) throw new ConfigError(`MCP config file not found: ${file}`);
+    loaded.push(parseConfigText(text, { file, env, kind: "mcp" }));
+  }
+  return mergeConfigs(loaded);
+}
+
+/** Merge configs in order; a server name defined twice is an error naming both files. */
+export function mergeConfigs(configs: readonly HostConfig[]): HostConfig {
+  const owner = new Map<string, string>();
+  const servers: McpServerConfig[] = [];
+  for (const config of configs) {
+    const file = config.files[0] ?? "(config)";
+    for (const server of config.mcpServers) {
+      const earlier = owner.get(server.name);
+      if (earlier !== undefined) {
+        throw new ConfigError(
+          `MCP server ${server.name} is defined twice: in ${earlier} and ${file}`,
+        );
+      }
+      owner.set(server.name, file);
+      servers.push(server);
+    }
+  }
+  return Object.freeze({ files: configs.flatMap((config) => config.files), mcpServers: servers });
+}
+
+function resolvePath(cwd: string, file: string): string {
+  return file.startsWith("/") ? file : `${cwd.replace(/\/$/, "")}/${file}`;
+}
+
+async function readConfigFile(path: string): Promise<string | null> {
+  let text: string;
+  try {
+    text = await readTextFile(path);
+  } catch (error) {
+    const name = error as { name?: string; code?: string };
+    if (name.name === "NotFound" || name.code === "ENOENT") return null;
+    throw new ConfigError(`Cannot read config file: ${path}: ${(error as Error).message}`);
+  }
+  if (text.length > CONFIG_FILE_BYTES) {
+    throw new ConfigError(
+      `Config file is too large: ${path}: more than ${CONFIG_FILE_BYTES} bytes`,
+    );
+  }
+  return text;
+}
+
+function positionOf(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset).split("\n");
+  return { line: before.length, column: (before.at(-1)?.length ?? 0) + 1 };
+}

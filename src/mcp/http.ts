@@ -1,0 +1,115 @@
+/**
+ * `magi-tools mcp --http PORT`: Streamable HTTP at
+ * `http://127.0.0.1:PORT/mcp`, one MCP session (and SDK `Server`) per
+ * `initialize`, all sharing one executor. DNS-rebinding protection is on:
+ * a request whose `Host` is not `127.0.0.1:PORT`, `localhost:PORT` or
+ * `[::1]:PORT`, or whose `Origin` (when sent) is not `http://` one of
+ * those, is answered 403 before anything else (checked here and again by
+ * the SDK transport). Listens on the loopback interface only.
+ *
+ * @module
+ */
+
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { listenLoopback, type LoopbackServer } from "../runtime/mod.ts";
+
+/** At most this many MCP sessions are open at once (oldest closed first). */
+export const MAX_HTTP_SESSIONS = 64;
+
+/** Options of {@link serveMcpHttp}. */
+export interface McpHttpOptions {
+  /** Port on 127.0.0.1 (0: any free one). */
+  readonly port: number;
+  /** A fresh, unconnected server for a new session. */
+  readonly createServer: () => Server;
+}
+
+/** A running `mcp --http`. */
+export interface McpHttpServer {
+  /** The endpoint, `http://127.0.0.1:PORT/mcp`. */
+  readonly url: string;
+  /** Close every session and stop listening. */
+  close(): Promise<void>;
+}
+
+interface Session {
+  readonly transport: WebStandardStreamableHTTPServerTransport;
+  readonly server: Server;
+}
+
+/** The `Host` values accepted for `port`. */
+export function allowedHosts(port: number): string[] {
+  return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
+}
+
+/** Serve MCP over Streamable HTTP; rejects when the port is taken. */
+export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpServer> {
+  const sessions = new Map<string, Session>();
+  let hosts: string[] = [];
+  let origins: string[] = [];
+
+  const closeSession = async (id: string) => {
+    const session = sessions.get(id);
+    if (session === undefined) return;
+    sessions.delete(id);
+    await session.server.close().catch(() => {});
+  };
+
+  const handler = async (request: Request): Promise<Response> => {
+    const host = request.headers.get("host") ?? "";
+    const origin = request.headers.get("origin");
+    if (!hosts.includes(host) || (origin !== null && !origins.includes(origin))) {
+      return jsonError(
+        403,
+        `Forbidden: invalid ${hosts.includes(host) ? "Origin" : "Host"} header`,
+      );
+    }
+    if (new URL(request.url).pathname !== "/mcp") return jsonError(404, "Not found: use /mcp");
+    const id = request.headers.get("mcp-session-id");
+    if (id !== null) {
+      const session = sessions.get(id);
+      if (session === undefined) return jsonError(404, "Session not found");
+      return await session.transport.handleRequest(request);
+    }
+    if (request.method !== "POST") return jsonError(400, "Bad request: no session ID");
+    // A new session: the transport accepts only an initialize request here.
+    const server = options.createServer();
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => crypto.randomUUID(),
+      enableDnsRebindingProtection: true,
+      allowedHosts: hosts,
+      allowedOrigins: origins,
+      onsessioninitialized: (sessionId: string) => {
+        sessions.set(sessionId, { transport, server });
+        if (sessions.size > MAX_HTTP_SESSIONS) {
+          void closeSession(sessions.keys().next().value!);
+        }
+      },
+      onsessionclosed: (sessionId: string) => void closeSession(sessionId),
+    });
+    await server.connect(transport);
+    const response = await transport.handleRequest(request);
+    if (transport.sessionId === undefined) await server.close().catch(() => {});
+    return response;
+  };
+
+  const listening: LoopbackServer = await listenLoopback(handler, options.port);
+  const port = Number(new URL(listening.url).port);
+  hosts = allowedHosts(port);
+  origins = hosts.map((value) => `http://${value}`);
+  return {
+    url: `${listening.url}/mcp`,
+    close: async () => {
+      await Promise.all([...sessions.keys()].map(closeSession));
+      await listening.stop();
+    },
+  };
+}
+
+function jsonError(status: number, message: string): Response {
+  return new Response(
+    JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }),
+    { status, headers: { "content-type": "application/json" } },
+  );
+}

@@ -1,0 +1,157 @@
+/**
+ * `magi-tools mcp`'s core: the host's registered tools as an MCP server (the
+ * SDK's low-level `Server`), every call run by the same {@link ToolExecutor}
+ * as `client.tools` calls: validation, deadlines, the per-tool sandbox and
+ * hard kill, result bounds.
+ *
+ * - `tools/list`: each tool's name, description, input JSON Schema (exactly
+ *   the `client.tools` definition's) and annotations (`readOnlyHint: true`
+ *   for `read` tools, `false` for `write` tools).
+ * - `tools/call`: text content; a result that is a JSON object also as
+ *   `structuredContent`; a failure is an `isError` result with the same text
+ *   the `client.tools` path sends (`error (code): ` is not added); an unknown
+ *   tool is a JSON-RPC `-32602` error, as the MCP spec asks.
+ * - `notifications/cancelled` aborts the call's signal, like `client.tool.cancel`.
+ * - Progress of external tools goes to the caller when it sent a `progressToken`.
+ *
+ * @module
+ */
+
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+} from "@modelcontextprotocol/sdk/types.js";
+import { PACKAGE_VERSION } from "../cli/version.ts";
+import type { ToolExecutor } from "../host/executor.ts";
+import type { ToolProgress } from "../host/external.ts";
+import type { ToolRegistry } from "../host/registry.ts";
+
+/** What one MCP `tools/list` entry holds. */
+export interface McpToolEntry {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: Record<string, unknown>;
+  readonly annotations: { readonly readOnlyHint: boolean };
+}
+
+/** The `tools/list` entries of `registry`, in registration order. */
+export function mcpToolList(registry: ToolRegistry): McpToolEntry[] {
+  return registry.tools.map((entry) => ({
+    name: entry.definition.name,
+    description: entry.definition.description,
+    inputSchema: { ...entry.definition.input_schema },
+    annotations: { readOnlyHint: entry.definition.effect === "read" },
+  }));
+}
+
+/** Progress routing from the executor to the MCP request that started the call. */
+export class ProgressRoutes {
+  readonly #routes = new Map<string, (progress: ToolProgress) => void>();
+
+  /** Route progress of call `callId` to `send` until the returned function is called. */
+  add(callId: string, send: (progress: ToolProgress) => void): () => void {
+    this.#routes.set(callId, send);
+    return () => this.#routes.delete(callId);
+  }
+
+  /** The executor's `onProgress`. */
+  readonly deliver = (callId: string, _name: string, progress: ToolProgress): void => {
+    this.#routes.get(callId)?.(progress);
+  };
+}
+
+/** Options of {@link createMcpServer}. */
+export interface McpServerOptions {
+  /** The registered tools. */
+  readonly registry: ToolRegistry;
+  /** Runs the calls (shared by every session). */
+  readonly executor: ToolExecutor;
+  /** Per-call deadline when the tool declares no `timeoutMs`, ms. */
+  readonly callTimeoutMs: number;
+  /** Where the executor's progress goes (its `onProgress` must be `routes.deliver`). */
+  readonly routes: ProgressRoutes;
+}
+
+let nextCall = 0;
+
+// The SDK's handler types reach this checker untyped: the fields used, named.
+interface CallRequest {
+  readonly params: {
+    readonly name: string;
+    readonly arguments?: Record<string, unknown>;
+    readonly _meta?: { readonly progressToken?: string | number };
+  };
+}
+interface CallExtra {
+  readonly signal: AbortSignal;
+  readonly sessionId?: string;
+  sendNotification(
+    notification: { method: string; params: Record<string, unknown> },
+  ): Promise<void>;
+}
+
+/** An MCP server (not connected) serving `options.registry`'s tools through `options.executor`. */
+export function createMcpServer(options: McpServerOptions): Server {
+  const { registry, executor, routes } = options;
+  const server = new Server(
+    { name: "magi-tools", version: PACKAGE_VERSION },
+    { capabilities: { tools: { listChanged: false } } },
+  );
+  const list = mcpToolList(registry);
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: list }));
+  server.setRequestHandler(
+    CallToolRequestSchema,
+    async (request: CallRequest, extra: CallExtra) => {
+      const params = request.params;
+      const entry = registry.get(params.name);
+      if (entry === undefined) {
+        throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
+      }
+      const callId = `mcp-${++nextCall}`;
+      const token = params._meta?.progressToken;
+      const unroute = token === undefined ? () => {} : routes.add(callId, (progress) => {
+        extra.sendNotification({
+          method: "notifications/progress",
+          params: { progressToken: token, ...progress },
+        }).catch(() => {});
+      });
+      try {
+        const result = await executor.execute({
+          callId,
+          name: entry.definition.name,
+          toolId: entry.toolId,
+          arguments: params.arguments ?? {},
+          deadlineMs: entry.definition.timeout_ms ?? options.callTimeoutMs,
+          sessionId: extra.sessionId ?? "stdio",
+          runId: "mcp",
+        }, extra.signal);
+        if (result.outcome !== "success") {
+          return { isError: true, content: [{ type: "text", text: result.text }] };
+        }
+        const structured = jsonObject(result.text);
+        return {
+          content: [{ type: "text", text: result.text }],
+          ...(structured === null ? {} : { structuredContent: structured }),
+        };
+      } finally {
+        unroute();
+      }
+    },
+  );
+  return server;
+}
+
+function jsonObject(text: string): Record<string, unknown> | null {
+  if (!text.startsWith("{")) return null;
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? value as Record<string, unknown>
+      : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,319 @@
+/**
+ * One `mcpServers` entry as a tool source: connect with the SDK `Client`
+ * (stdio: a child process in its own process group; `url`: Streamable HTTP),
+ * list its tools, and turn each kept one into an {@link ExternalTool}.
+ *
+ * - Names: `<prefix><tool>` made to fit the host grammar (`names.ts`); two
+ *   tools of one server mapping to one name fail naming both.
+ * - Effect: the config's `effects` entry, else `read` only when the server
+ *   annotates `readOnlyHint: true`, else `write` (approval by default).
+ * - Arguments are checked against the tool's `inputSchema` (the SDK's Ajv
+ *   validator) before anything reaches the server.
+ * - A call runs with the executor's signal (cancel, deadline, shutdown →
+ *   the SDK sends `notifications/cancelled`) and a timeout at the call's
+ *   deadline; progress notifications become `ctx.progress`.
+ * - A server that exits mid-run: its calls answer `tool_unavailable` from
+ *   then on (no restart), and `onExit` is called once.
+ *
+ * @module
+ */
+
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import { ErrorCode, McpError, type Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import type { McpServerConfig } from "../config/mod.ts";
+import {
+  defineExternalTool,
+  type ExternalTool,
+  type ExternalToolContext,
+  ExternalToolError,
+} from "../host/external.ts";
+import { PACKAGE_VERSION } from "../cli/version.ts";
+import { hostToolName, selected, TOOL_NAME } from "./names.ts";
+import { type McpCallResult, resultText } from "./results.ts";
+import { ChildStdioTransport } from "./stdio_transport.ts";
+
+/** A server could not start or list its tools; the message names it and why. */
+export class McpSourceError extends Error {
+  /** The `mcpServers` key. */
+  readonly server: string;
+  /** Message as given. */
+  constructor(server: string, message: string) {
+    super(message);
+    this.name = "McpSourceError";
+    this.server = server;
+  }
+}
+
+/** Options of {@link startMcpSource}. */
+export interface McpSourceOptions {
+  /** Working directory of stdio servers without their own `cwd`. */
+  readonly cwd: string;
+  /** How long connecting and listing may take, ms; default 60,000 (`npx` may download first). */
+  readonly startTimeoutMs?: number;
+  /** Called once when the server exits (or its connection closes) before {@link McpSource.close}. */
+  readonly onExit?: (server: string, message: string) => void;
+  /** Stops start-up (e.g. Ctrl-C). */
+  readonly signal?: AbortSignal;
+}
+
+/** A connected MCP server and its tools. */
+export interface McpSource {
+  /** The `mcpServers` key. */
+  readonly name: string;
+  /** Its kept tools, as external tools. */
+  readonly tools: readonly ExternalTool[];
+  /** Disconnect and reap the server process. Never rejects. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_START_TIMEOUT_MS = 60_000;
+
+/**
+ * Start `config`'s server and list its tools.
+ *
+ * @throws {McpSourceError} naming the server and the reason (with its stderr tail).
+ */
+export async function startMcpSource(
+  config: McpServerConfig,
+  options: McpSourceOptions,
+): Promise<McpSource> {
+  const transport = config.transport.kind === "stdio"
+    ? new ChildStdioTransport({
+      command: config.transport.command,
+      args: config.transport.args,
+      env: config.transport.env,
+      cwd: config.transport.cwd ?? options.cwd,
+    })
+    : new StreamableHTTPClientTransport(new URL(config.transport.url), {
+      requestInit: { headers: { ...config.transport.headers } },
+    });
+  const client = new Client(
+    { name: "magi-tools", version: PACKAGE_VERSION },
+    { capabilities: {}, jsonSchemaValidator: new AjvJsonSchemaValidator() },
+  );
+  const state = { dead: null as string | null, closing: false };
+  const timeout = options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
+  const requestOptions = {
+    timeout,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  };
+  let listed: McpTool[];
+  try {
+    await client.connect(transport, requestOptions);
+    listed = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(
+        cursor === undefined ? {} : { cursor },
+        requestOptions,
+      );
+      listed.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor !== undefined && listed.length < 10_000);
+  } catch (error) {
+    state.closing = true;
+    await client.close().catch(() => {});
+    throw new McpSourceError(config.name, startFailure(config, transport, error));
+  }
+  client.onclose = () => {
+    if (state.closing) return;
+    state.dead = exitText(config.name, transport);
+    options.onExit?.(config.name, state.dead);
+  };
+  let tools: ExternalTool[];
+  try {
+    tools = toolsOf(config, listed, client, state);
+  } catch (error) {
+    state.closing = true;
+    await client.close().catch(() => {});
+    throw error;
+  }
+  return {
+    name: config.name,
+    tools,
+    close: async () => {
+      state.closing = true;
+      await client.close().catch(() => {});
+      if (transport instanceof ChildStdioTransport) await transport.close().catch(() => {});
+    },
+  };
+}
+
+function toolsOf(
+  config: McpServerConfig,
+  listed: readonly McpTool[],
+  client: Client,
+  state: { dead: string | null },
+): ExternalTool[] {
+  const names = new Set(listed.map((tool) => tool.name));
+  for (
+    const [key, what] of [["effects", config.effects], [
+      "descriptions",
+      config.descriptions,
+    ]] as const
+  ) {
+    for (const tool of Object.keys(what)) {
+      if (!names.has(tool)) {
+        throw new McpSourceError(
+          config.name,
+          `mcpServers.${config.name}.${key}.${tool}: MCP server ${config.name} has no tool ${tool} (it has: ${
+            [...names].join(", ")
+          })`,
+        );
+      }
+    }
+  }
+  const validator = new AjvJsonSchemaValidator();
+  const byHostName = new Map<string, string>();
+  const tools: ExternalTool[] = [];
+  for (const tool of listed) {
+    if (!selected(tool.name, config.include, config.exclude)) continue;
+    const name = hostToolName(config.prefix, tool.name);
+    const earlier = byHostName.get(name);
+    if (earlier !== undefined || !TOOL_NAME.test(name)) {
+      throw new McpSourceError(
+        config.name,
+        earlier === undefined
+          ? `MCP server ${config.name}: tool ${tool.name} has no usable name: ${name}`
+          : `MCP server ${config.name}: tools ${earlier} and ${tool.name} both map to the name ${name}; exclude one, or set "prefix"`,
+      );
+    }
+    byHostName.set(name, tool.name);
+    const inputSchema: Record<string, unknown> = { ...tool.inputSchema };
+    delete inputSchema["$schema"];
+    let check: (args: unknown) => string | null;
+    try {
+      const validate = validator.getValidator(inputSchema as never);
+      check = (args) => {
+        const verdict = validate(args);
+        return verdict.valid ? null : argumentReason(verdict.errorMessage);
+      };
+    } catch (error) {
+      throw new McpSourceError(
+        config.name,
+        `MCP server ${config.name}: tool ${tool.name} has an input schema that cannot be compiled: ${
+          (error as Error).message
+        }; exclude it in mcpServers.${config.name}.exclude`,
+      );
+    }
+    const effect = config.effects[tool.name] ??
+      (tool.annotations?.readOnlyHint === true ? "read" : "write");
+    const description = config.descriptions[tool.name] ?? tool.description ?? tool.title ??
+      `${tool.name} (MCP server ${config.name})`;
+    const serverTool = tool.name;
+    tools.push(defineExternalTool({
+      name,
+      description: description.trim() === ""
+        ? `${tool.name} (MCP server ${config.name})`
+        : description,
+      inputSchema,
+      effect,
+      ...(config.timeoutMs === undefined ? {} : { timeoutMs: config.timeoutMs }),
+      source: { kind: "mcp", name: config.name },
+      validate: check,
+      run: (args, ctx) =>
+        callTool(client, state, { server: config.name, tool: serverTool }, args, ctx),
+    }));
+  }
+  return tools;
+}
+
+async function callTool(
+  client: Client,
+  state: { dead: string | null },
+  which: { server: string; tool: string },
+  args: Record<string, unknown>,
+  ctx: ExternalToolContext,
+): Promise<string> {
+  if (state.dead !== null) throw new ExternalToolError("tool_unavailable", state.dead);
+  const remaining = Math.max(1, ctx.deadline - Date.now());
+  let result: McpCallResult;
+  try {
+    result = await client.callTool({ name: which.tool, arguments: args }, undefined, {
+      signal: ctx.signal,
+      timeout: remaining,
+      maxTotalTimeout: remaining,
+      resetTimeoutOnProgress: true,
+      onprogress: (update: { progress: number; total?: number; message?: string }) =>
+        ctx.progress({
+          progress: update.progress,
+          ...(update.total === undefined ? {} : { total: update.total }),
+          ...(update.message === undefined ? {} : { message: update.message }),
+        }),
+    }) as McpCallResult;
+  } catch (error) {
+    if (state.dead !== null) throw new ExternalToolError("tool_unavailable", state.dead);
+    if (error instanceof McpError) {
+      // The SDK's error type reaches this checker untyped: name the fields used.
+      const { code, message } = error as { code: number; message: string };
+      if (code === ErrorCode.ConnectionClosed) {
+        throw new ExternalToolError(
+          "tool_unavailable",
+          `MCP server ${which.server} closed the connection`,
+        );
+      }
+      if (code === ErrorCode.RequestTimeout) {
+        throw new ExternalToolError("timeout", `MCP server ${which.server} did not answer in time`);
+      }
+      if (code === ErrorCode.InvalidParams) {
+        throw new ExternalToolError("invalid_arguments", message);
+      }
+    }
+    throw error;
+  }
+  const text = resultText(result);
+  if (result.isError === true) {
+    throw new ExternalToolError(
+      "tool_failed",
+      text.trim() === "" ? `MCP tool ${which.tool} failed without a message` : text,
+    );
+  }
+  return text;
+}
+
+/** Ajv's `data/x must be string` as `x: must be string`. */
+function argumentReason(message: string | undefined): string {
+  if (message === undefined || message === "") return "arguments do not match the input schema";
+  return message.split(", ").map((part) => {
+    const match = /^data(\S*) (.*)$/.exec(part);
+    if (match === null) return part;
+    const path = match[1]!.replace(/^\//, "").replaceAll("/", ".");
+    return path === "" ? match[2]! : `${path}: ${match[2]}`;
+  }).join("; ");
+}
+
+function startFailure(config: McpServerConfig, transport: unknown, error: unknown): string {
+  const where = config.transport.kind === "stdio"
+    ? `command ${config.transport.command}`
+    : `URL ${redactUrl(config.transport.url)}`;
+  let reason = error instanceof Error ? error.message : String(error);
+  if (transport instanceof ChildStdioTransport && transport.exit !== undefined) {
+    reason = `the process exited with code ${transport.exit.code} (${reason})`;
+  }
+  const tail = transport instanceof ChildStdioTransport ? transport.stderrTail() : "";
+  return `MCP server ${config.name} failed to start (${where}): ${reason}${
+    tail === "" ? "" : `; stderr: ${tail.split("\n").slice(-10).join("\n")}`
+  }`;
+}
+
+function exitText(server: string, transport: unknown): string {
+  if (transport instanceof ChildStdioTransport && transport.exit !== undefined) {
+    const { code, signal } = transport.exit;
+    return `MCP server ${server} exited (${
+      signal ?? `code ${code}`
+    }); its tools are unavailable for the rest of this run`;
+  }
+  return `MCP server ${server} closed the connection; its tools are unavailable for the rest of this run`;
+}
+
+/** A URL without user info or query (they may hold secrets). */
+function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+  } catch {
+    return "(invalid URL)";
+  }
+}

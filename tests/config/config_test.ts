@@ -1,0 +1,185 @@
+import assert from "node:assert/strict";
+import { CONFIG_SECTIONS, ConfigError, loadConfig, parseConfigText } from "../../src/config/mod.ts";
+
+const env = (vars: Record<string, string>) => (name: string) => vars[name];
+
+function parse(text: string, vars: Record<string, string> = {}) {
+  return parseConfigText(text, { file: "magi-tools.jsonc", env: env(vars) });
+}
+
+function rejects(text: string, message: RegExp) {
+  assert.throws(() => parse(text), (error: Error) => {
+    assert.ok(error instanceof ConfigError, String(error));
+    assert.match(error.message, message);
+    return true;
+  });
+}
+
+Deno.test("parseConfigText() reads a Claude Desktop mcpServers block as pasted, with comments", () => {
+  const config = parse(`{
+    // comment
+    "mcpServers": {
+      "fs": { "command": "npx", "args": ["-y", "server-filesystem", "/tmp"], "env": { "A": "1" } },
+      "api": { "type": "http", "url": "https://example.com/mcp", "headers": { "X": "y" } },
+    },
+  }`);
+  assert.deepEqual(config.mcpServers.map((s) => s.name), ["fs", "api"]);
+  assert.deepEqual(config.mcpServers[0]!.transport, {
+    kind: "stdio",
+    command: "npx",
+    args: ["-y", "server-filesystem", "/tmp"],
+    env: { A: "1" },
+  });
+  assert.deepEqual(config.mcpServers[1]!.transport, {
+    kind: "http",
+    url: "https://example.com/mcp",
+    headers: { X: "y" },
+  });
+  const fs = config.mcpServers[0]!;
+  assert.deepEqual(
+    [fs.prefix, fs.enabled, fs.optional, fs.exclude, fs.include],
+    ["fs_", true, false, [], undefined],
+  );
+});
+
+Deno.test("parseConfigText() reads the per-server options", () => {
+  const [server] = parse(`{"mcpServers":{"e":{"command":"x","include":["echo","get-*"],
+    "exclude":["get-env"],"effects":{"echo":"write"},"descriptions":{"echo":"Say it."},
+    "timeoutMs":5000,"prefix":"ev_","enabled":false,"optional":true}}}`).mcpServers;
+  assert.deepEqual(server!.include, ["echo", "get-*"]);
+  assert.deepEqual(server!.exclude, ["get-env"]);
+  assert.deepEqual(server!.effects, { echo: "write" });
+  assert.deepEqual(server!.descriptions, { echo: "Say it." });
+  assert.deepEqual([server!.timeoutMs, server!.prefix, server!.enabled, server!.optional], [
+    5000,
+    "ev_",
+    false,
+    true,
+  ]);
+});
+
+Deno.test("parseConfigText() names the key path of an unknown key or a bad value", () => {
+  rejects(
+    `{"mcpServer":{}}`,
+    /^magi-tools.jsonc: mcpServer: unknown key \(known: \$schema, mcpServers\)/,
+  );
+  rejects(`{"openapi":{}}`, /openapi: unknown key/);
+  rejects(
+    `{"mcpServers":{"fs":{"command":"x","tiemoutMs":1}}}`,
+    /mcpServers.fs.tiemoutMs: unknown key/,
+  );
+  rejects(
+    `{"mcpServers":{"fs":{"command":"x","timeoutMs":10}}}`,
+    /mcpServers.fs.timeoutMs: must be an integer from 1000 to 600000/,
+  );
+  rejects(
+    `{"mcpServers":{"fs":{"command":"x","args":["a",3]}}}`,
+    /mcpServers.fs.args\[1\]: must be a string/,
+  );
+  rejects(
+    `{"mcpServers":{"fs":{"command":"x","effects":{"t":"rw"}}}}`,
+    /mcpServers.fs.effects.t: must be "read" or "write"/,
+  );
+  rejects(
+    `{"mcpServers":{"fs":{"command":"x","enabled":"no"}}}`,
+    /mcpServers.fs.enabled: must be true or false/,
+  );
+  rejects(
+    `{"mcpServers":{"fs":{}}}`,
+    /mcpServers.fs: needs exactly one of "command" \(stdio\) or "url"/,
+  );
+  rejects(`{"mcpServers":{"fs":{"command":"x","url":"http://a"}}}`, /needs exactly one/);
+  rejects(
+    `{"mcpServers":{"fs":{"url":"ftp://a"}}}`,
+    /mcpServers.fs.url: must be an http: or https: URL/,
+  );
+  rejects(
+    `{"mcpServers":{"fs":{"url":"http://a","type":"sse"}}}`,
+    /mcpServers.fs.type: the deprecated SSE transport/,
+  );
+  rejects(
+    `{"mcpServers":{"fs":{"url":"http://a","env":{}}}}`,
+    /mcpServers.fs.env: is only for "command" servers/,
+  );
+  rejects(`{"mcpServers":{"9fs":{"command":"x"}}}`, /mcpServers."9fs": server name must match/);
+  rejects(
+    `{"mcpServers":{"fs":{"command":"x","prefix":"1x"}}}`,
+    /mcpServers.fs.prefix: must be ""/,
+  );
+  rejects(`{"mcpServers":[]}`, /mcpServers: must be an object/);
+  rejects(`[]`, /\(root\): must be an object/);
+  rejects(`{"mcpServers": {,}}`, /^magi-tools.jsonc:1:\d+: invalid JSONC: /);
+});
+
+Deno.test("parseConfigText() expands ${VAR} and ${VAR:-default}, and names an unset variable", () => {
+  const [server] = parse(
+    `{"mcpServers":{"a":{"url":"https://\${HOST}/mcp","headers":{"Authorization":"Bearer \${TOKEN}","X":"\${NONE:-d}"}}}}`,
+    { HOST: "example.com", TOKEN: "t0k" },
+  ).mcpServers;
+  assert.deepEqual(server!.transport, {
+    kind: "http",
+    url: "https://example.com/mcp",
+    headers: { Authorization: "Bearer t0k", X: "d" },
+  });
+  rejects(
+    `{"mcpServers":{"a":{"command":"x","env":{"K":"\${MISSING}"}}}}`,
+    /mcpServers.a.env.K: environment variable MISSING is not set/,
+  );
+});
+
+Deno.test("CONFIG_SECTIONS is the table of top-level keys", () => {
+  assert.deepEqual(Object.keys(CONFIG_SECTIONS), ["$schema", "mcpServers"]);
+});
+
+function files(map: Record<string, string>) {
+  return (path: string) => Promise.resolve(map[path] ?? null);
+}
+
+Deno.test("loadConfig() reads magi-tools.jsonc in cwd unless --no-config, and --config must exist", async () => {
+  const readFile = files({
+    "/p/magi-tools.jsonc": `{"mcpServers":{"a":{"command":"x"}}}`,
+    "/p/other.jsonc": `{"mcpServers":{"b":{"command":"y"}}}`,
+  });
+  const base = { cwd: "/p", readFile, env: env({}) };
+  assert.deepEqual((await loadConfig(base)).mcpServers.map((s) => s.name), ["a"]);
+  assert.deepEqual((await loadConfig({ ...base, noConfig: true })).mcpServers, []);
+  assert.deepEqual(
+    (await loadConfig({ ...base, config: "other.jsonc" })).mcpServers.map((s) => s.name),
+    ["b"],
+  );
+  await assert.rejects(
+    loadConfig({ ...base, config: "nope.jsonc" }),
+    /Config file not found: nope.jsonc/,
+  );
+  await assert.rejects(
+    loadConfig({ ...base, config: "other.jsonc", noConfig: true }),
+    /--config and --no-config cannot be combined/,
+  );
+  const none = await loadConfig({ cwd: "/q", readFile, env: env({}) });
+  assert.deepEqual([none.files, none.mcpServers], [[], []]);
+});
+
+Deno.test("loadConfig() adds --mcp-config files (other top-level keys ignored) and rejects a name defined twice", async () => {
+  const readFile = files({
+    "/p/magi-tools.jsonc": `{"mcpServers":{"a":{"command":"x"}}}`,
+    "/p/claude.json": `{"globalShortcut":"x","mcpServers":{"b":{"command":"y"}}}`,
+    "/p/dup.json": `{"mcpServers":{"a":{"command":"z"}}}`,
+    "/p/none.json": `{"servers":{}}`,
+  });
+  const base = { cwd: "/p", readFile, env: env({}) };
+  const both = await loadConfig({ ...base, mcpConfigs: ["claude.json"] });
+  assert.deepEqual(both.mcpServers.map((s) => s.name), ["a", "b"]);
+  assert.deepEqual(both.files, ["magi-tools.jsonc", "claude.json"]);
+  await assert.rejects(
+    loadConfig({ ...base, mcpConfigs: ["dup.json"] }),
+    /MCP server a is defined twice: in magi-tools.jsonc and dup.json/,
+  );
+  await assert.rejects(
+    loadConfig({ ...base, mcpConfigs: ["none.json"] }),
+    /none.json: \(root\): has no "mcpServers" object/,
+  );
+  await assert.rejects(
+    loadConfig({ ...base, mcpConfigs: ["gone.json"] }),
+    /MCP config file not found: gone.json/,
+  );
+});
