@@ -267,7 +267,7 @@ export function parseCli(argv: string[]): CliArgs {
     case "call":
     case "init":
     case "inspect":
-      return parseLoopCommand(first, rest);
+      return parseLoopCommand(first, rest, { options: CONFIG_OPTIONS, parse: configArgs });
     default:
       if (first.startsWith("-")) throw new UsageError(`Unknown option '${first}'`);
       throw new UsageError(`Unknown command: ${first}`);

@@ -9,8 +9,34 @@ import { parseArgs } from "node:util";
 import { CLIENT_TOOL_MIN_TIMEOUT_MS, CLIENT_TOOLS_LIMITS } from "../protocol/limits.ts";
 import { UsageError } from "./exit_codes.ts";
 
-/** `call` options. */
-export interface CallArgs {
+/** The config flags `call` and `inspect` share with `run` (the shape of args.ts's `ConfigArgs`). */
+export interface LoopConfigArgs {
+  /** `--config FILE`. */
+  config: string | undefined;
+  /** `--no-config`. */
+  noConfig: boolean;
+  /** `--mcp-config FILE`s. */
+  mcpConfigs: string[];
+}
+
+/**
+ * How the config flags are parsed: `run`'s own option table and parser,
+ * handed in by `args.ts` (so this module does not import it back).
+ */
+export interface ConfigFlags {
+  /** parseArgs options of the config flags. */
+  readonly options: Readonly<Record<string, { type: "string" | "boolean"; multiple?: boolean }>>;
+  /** The config args of parsed values. */
+  readonly parse: (values: Values) => LoopConfigArgs;
+}
+
+const NO_CONFIG_FLAGS: ConfigFlags = {
+  options: {},
+  parse: () => ({ config: undefined, noConfig: false, mcpConfigs: [] }),
+};
+
+/** `call` options (with the config flags `--config`, `--no-config`, `--mcp-config`). */
+export interface CallArgs extends LoopConfigArgs {
   /** Subcommand. */
   command: "call";
   /** Tool name. */
@@ -35,8 +61,8 @@ export interface InitArgs {
   dir: string;
 }
 
-/** `inspect` options. */
-export interface InspectArgs {
+/** `inspect` options (with the config flags `--config`, `--no-config`, `--mcp-config`). */
+export interface InspectArgs extends LoopConfigArgs {
   /** Subcommand. */
   command: "inspect";
   /** Tool directories (default `["./tools"]`). */
@@ -53,7 +79,8 @@ export interface InspectArgs {
 export type LoopArgs = CallArgs | InitArgs | InspectArgs | { command: "help"; topic: string };
 
 type Spec = Record<string, { type: "string" | "boolean"; multiple?: boolean; short?: string }>;
-type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
+/** Parsed option values (`node:util` parseArgs). */
+export type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
 
 function parse(argv: string[], options: Spec): { values: Values; positionals: string[] } {
   try {
@@ -95,8 +122,9 @@ function integer(value: unknown, flag: string, min: number, max: number): number
 }
 
 /**
- * Parse the arguments after `call`, `init` or `inspect`. Throws
- * {@link UsageError} naming the flag or argument at fault.
+ * Parse the arguments after `call`, `init` or `inspect`; `config` adds the
+ * config flags (`args.ts` passes `run`'s). Throws {@link UsageError} naming
+ * the flag or argument at fault.
  *
  * @example
  * ```ts
@@ -108,6 +136,7 @@ function integer(value: unknown, flag: string, min: number, max: number): number
 export function parseLoopCommand(
   command: "call" | "init" | "inspect",
   argv: string[],
+  config: ConfigFlags = NO_CONFIG_FLAGS,
 ): LoopArgs {
   switch (command) {
     case "call": {
@@ -117,6 +146,7 @@ export function parseLoopCommand(
         json: { type: "boolean" },
         cwd: { type: "string" },
         help: { type: "boolean", short: "h" },
+        ...config.options,
       });
       if (values.help) return { command: "help", topic: "call" };
       const [name, argsJson, extra] = positionals;
@@ -137,6 +167,7 @@ export function parseLoopCommand(
         ),
         json: values.json === true,
         cwd: text(values.cwd, "--cwd"),
+        ...config.parse(values),
       };
     }
     case "init": {
@@ -154,6 +185,7 @@ export function parseLoopCommand(
         agent: { type: "string" },
         cwd: { type: "string" },
         help: { type: "boolean", short: "h" },
+        ...config.options,
       });
       if (values.help) return { command: "help", topic: "inspect" };
       if (positionals.length > 0) throw new UsageError(`Unexpected argument: ${positionals[0]}`);
@@ -163,6 +195,7 @@ export function parseLoopCommand(
         port: integer(values.port, "--port", 0, 65_535) ?? 0,
         agent: text(values.agent, "--agent"),
         cwd: text(values.cwd, "--cwd"),
+        ...config.parse(values),
       };
     }
   }

@@ -1,8 +1,10 @@
 /**
  * `call`: run one tool without a backend, through exactly the executor path
  * a `client.tool.call` takes ({@link directCall}), with the default
- * `client.tools` limits. stdout gets the result text (or one JSON record with
- * `--json`); a process-isolated tool's captured output goes to stderr.
+ * `client.tools` limits. The tools are those `run` would register: the tool
+ * directories and the config's sources (`magi-tools.jsonc`, `--config`).
+ * stdout gets the result text (or one JSON record with `--json`); a
+ * process-isolated tool's captured output goes to stderr.
  *
  * Exit codes: 0 success, 1 a tool error (its code and text on stderr), 2
  * usage, an unknown tool or a tool-module error, 130 Ctrl-C (the call is
@@ -28,6 +30,8 @@ import {
 import type { CallArgs } from "./args_loop.ts";
 import { EXIT, UsageError } from "./exit_codes.ts";
 import { loadRegistry } from "./host_run.ts";
+import { startConfiguredSources } from "./sources.ts";
+import type { StartedSources } from "../config/sources.ts";
 
 const encoder = new TextEncoder();
 
@@ -118,7 +122,27 @@ export async function callCommand(args: CallArgs): Promise<number> {
     cwd = await realPath(args.cwd);
   }
   const input = await readArguments(args);
-  const registry = await loadRegistry(args.toolDirs);
+  // The config's tool sources (MCP servers), as for run; stopped on every exit path.
+  const sources = await startConfiguredSources({
+    ...args,
+    cwd,
+    onWarning: (warning) => writeStderrLine(`magi-tools: warning: ${warning.message}`),
+  });
+  if (sources === null) return EXIT.usage;
+  try {
+    return await callWith(args, input, cwd, sources.tools);
+  } finally {
+    await sources.close();
+  }
+}
+
+async function callWith(
+  args: CallArgs,
+  input: unknown,
+  cwd: string,
+  external: StartedSources["tools"],
+): Promise<number> {
+  const registry = await loadRegistry(args.toolDirs, undefined, external);
   if (registry === null) return EXIT.usage;
 
   const logs: string[] = [];

@@ -12,7 +12,9 @@
  * @module
  */
 
-import { resolveAgentCommand } from "../cli/agent.ts";
+import { type AgentCommand, resolveAgentCommand } from "../cli/agent.ts";
+import { startConfiguredSources } from "../cli/sources.ts";
+import type { ExternalTool } from "../host/external.ts";
 import type { InspectArgs } from "../cli/args_loop.ts";
 import { EXIT, UsageError } from "../cli/exit_codes.ts";
 import {
@@ -51,9 +53,31 @@ export async function inspectCommand(args: InspectArgs): Promise<number> {
     }
   }
   const agent = await resolveAgentCommand(args.agent);
+  // The config's sources (MCP servers) start once, for the Tools view; each turn starts its own,
+  // as run does. Edits of the config file need a restart.
+  const sources = await startConfiguredSources({
+    ...args,
+    cwd,
+    onWarning: (warning) => writeStderrLine(`magi-tools: warning: ${warning.message}`),
+  });
+  if (sources === null) return EXIT.usage;
+  try {
+    return await serve(args, cwd, agent, sources.tools);
+  } finally {
+    await sources.close();
+  }
+}
+
+async function serve(
+  args: InspectArgs,
+  cwd: string,
+  agent: AgentCommand,
+  external: readonly ExternalTool[],
+): Promise<number> {
   let server: InspectServer | null = null;
   const tools = new ToolSet({
     dirs: args.toolDirs,
+    external,
     cwd,
     onLog: (log) => server?.log(log.callId, log.text),
     onChange: (view) => {
@@ -69,6 +93,7 @@ export async function inspectCommand(args: InspectArgs): Promise<number> {
     agent,
     cwd,
     toolDirs: args.toolDirs,
+    config: args,
     onEvent: (event) => server?.broadcast(event.type, event),
   });
   try {

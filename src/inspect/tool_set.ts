@@ -15,7 +15,9 @@
  */
 
 import { loadToolDirs, ToolLoadError } from "../host/discovery.ts";
+import type { ToolInfo } from "../host/define.ts";
 import { ToolExecutor } from "../host/executor.ts";
+import type { ExternalTool } from "../host/external.ts";
 import { RegistryError, ToolRegistry } from "../host/registry.ts";
 import { formatToolPermissions, toolSandboxInfo } from "../host/sandbox/mod.ts";
 import type { ToolLog } from "../host/sandbox/log_buffer.ts";
@@ -35,11 +37,11 @@ export interface LoadProblem {
 export interface ToolView {
   /** Tool name. */
   readonly name: string;
-  /** Its module file. */
+  /** Its module file, or `<kind>:<name>` of its config source (e.g. `mcp:fs`). */
   readonly source: string;
   /** `read` or `write`. */
   readonly effect: string;
-  /** `process` or `inline`. */
+  /** `process`, `inline` or `external`. */
   readonly isolation: string;
   /** Isolation and permissions in one line (as `tools` prints them). */
   readonly permissions: string;
@@ -79,6 +81,8 @@ export interface ToolSetView {
 export interface ToolSetOptions {
   /** Tool directories. */
   readonly dirs: readonly string[];
+  /** The config's external tools (MCP, OpenAPI), started once by the caller. */
+  readonly external?: readonly ExternalTool[];
   /** Working directory of the tools (`ctx.cwd`). */
   readonly cwd: string;
   /** Each process-isolated call's captured output. */
@@ -122,7 +126,10 @@ export class ToolSet {
     let registry: ToolRegistry;
     try {
       const loaded = await loadToolDirs(this.#options.dirs);
-      registry = ToolRegistry.fromLoaded(loaded, { requiredCapabilities: REQUIRED_CAPABILITIES });
+      registry = ToolRegistry.fromLoaded(loaded, {
+        requiredCapabilities: REQUIRED_CAPABILITIES,
+        external: this.#options.external ?? [],
+      });
     } catch (error) {
       if (error instanceof ToolLoadError) {
         this.#errors = [{ file: error.file, reason: error.reason }];
@@ -178,14 +185,18 @@ export class ToolSet {
     return {
       version: this.#version,
       tools: registry === null ? [] : registry.tools.map((entry) => {
-        const info = toolSandboxInfo(entry.tool);
+        // External tools (MCP, OpenAPI) have no sandbox settings: their work happens in the source.
+        const module = entry.source.kind === "module";
+        const info = module ? toolSandboxInfo(entry.tool as ToolInfo) : null;
         return {
           name: entry.definition.name,
           source: entry.file,
           effect: entry.definition.effect,
-          isolation: info.isolation,
-          permissions: formatToolPermissions(entry.tool),
-          memory_mb: info.memoryMb,
+          isolation: info?.isolation ?? "external",
+          permissions: info === null
+            ? `external (${entry.source.kind} server ${entry.source.name})`
+            : formatToolPermissions(entry.tool as ToolInfo),
+          memory_mb: info?.memoryMb ?? null,
           description: entry.definition.description,
           input_schema: entry.definition.input_schema,
           timeout_ms: entry.definition.timeout_ms ?? null,

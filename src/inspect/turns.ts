@@ -11,7 +11,9 @@
 
 import type { AgentCommand } from "../cli/agent.ts";
 import type { ApprovalDecision, Approver } from "../cli/approvals.ts";
+import type { LoopConfigArgs } from "../cli/args_loop.ts";
 import { runHost } from "../cli/host_run.ts";
+import { SourceWarnings, startConfiguredSources } from "../cli/sources.ts";
 import type { ApprovalRequestedData } from "../protocol/schemas/mod.ts";
 import { SummaryWriter } from "../summary/writer.ts";
 
@@ -36,6 +38,8 @@ export interface TurnsOptions {
   readonly cwd: string;
   /** Tool directories. */
   readonly toolDirs: readonly string[];
+  /** The config flags (each turn starts the config's sources, as `run` does). */
+  readonly config?: LoopConfigArgs;
   /** Receives every event of every turn. */
   readonly onEvent: (event: TurnEvent) => void;
 }
@@ -127,7 +131,16 @@ export class Turns {
       return Promise.resolve();
     }, { lingerMs: 0 });
     onEvent({ type: "turn", state: "running", turn, prompt, session_id: sessionId });
+    const warnings = new SourceWarnings();
+    const config = this.#options.config ?? { config: undefined, noConfig: false, mcpConfigs: [] };
+    const sources = startConfiguredSources({
+      ...config,
+      cwd: this.#options.cwd,
+      onWarning: warnings.add,
+    });
     const done = runHost({
+      sources,
+      sourceWarnings: warnings,
       prompt,
       toolDirs: [...this.#options.toolDirs],
       agent: this.#options.agent,

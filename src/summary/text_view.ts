@@ -88,6 +88,8 @@ function oneLine(text: string, max: number): string {
 interface Running {
   readonly name: string;
   readonly started: number;
+  /** The latest `tool.progress`, shown after the elapsed time. */
+  progress?: string;
 }
 
 /**
@@ -261,6 +263,21 @@ export class TextView {
       case "diagnostic":
         this.#line(s("yellow", `! ${record.code}: ${record.summary}`));
         break;
+      case "host.warning":
+        this.#line(s("yellow", `! ${record.code}: ${record.message}`));
+        break;
+      case "tool.progress": {
+        // Shown in the running call's status (live); a plain transcript skips it.
+        const running = this.#running.get(record.call_id);
+        if (running !== undefined) {
+          const of = record.total === undefined ? "" : `/${record.total}`;
+          running.progress = `${record.progress}${of}${
+            record.message === undefined ? "" : ` ${oneLine(record.message, 40)}`
+          }`;
+          this.#tick();
+        }
+        break;
+      }
       case "turn.finished": {
         const ok = record.outcome === "completed";
         const why = record.outcome === "cancelled" && record.cancelled_by !== null
@@ -379,7 +396,9 @@ export class TextView {
     if (this.#midLine || this.#running.size === 0 || this.#closed || this.#prompting > 0) return;
     const now = this.#now();
     const parts = [...this.#running.values()].map((r) =>
-      `${r.name} ${((now - r.started) / 1000).toFixed(1)}s`
+      `${r.name} ${((now - r.started) / 1000).toFixed(1)}s${
+        r.progress === undefined ? "" : ` (${r.progress})`
+      }`
     );
     this.#frame = (this.#frame + 1) % SPINNER.length;
     const text = `${this.#style("cyan", SPINNER[this.#frame]!)} ${oneLine(parts.join(", "), 100)}`;

@@ -151,6 +151,37 @@ Deno.test("call: a process tool's output goes to stderr, or into --json's log", 
   assert.doesNotMatch(json.stderr, /chatty: hello/);
 });
 
+Deno.test("call --config runs an MCP server's tool through the same executor", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "magi-tools-call-config-" });
+  try {
+    const config = `${dir}/tools.jsonc`;
+    const server = `${ROOT}tests/mcp/fixtures/server.ts`;
+    await Deno.writeTextFile(
+      config,
+      JSON.stringify({
+        mcpServers: { fx: { command: Deno.execPath(), args: ["run", "-A", server] } },
+      }),
+    );
+    const ok = await runCli(["call", "fx_slow_ok", "{}", "--config", config], { raw: true });
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.equal(ok.stdout, "ok\n");
+    const failed = await runCli(["call", "fx_fail", "{}", "--config", config, "--json"], {
+      raw: true,
+    });
+    assert.equal(failed.code, 1, failed.stderr);
+    const record = JSON.parse(failed.stdout);
+    assert.equal(record.error_code, "tool_failed");
+    assert.equal(record.text, "disk quota exceeded");
+    const missing = await runCli(["call", "x", "{}", "--config", `${dir}/none.jsonc`], {
+      raw: true,
+    });
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /none\.jsonc/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("parseLoopCommand() checks call's arguments", () => {
   assert.throws(() => parseLoopCommand("call", []), UsageError);
   assert.throws(() => parseLoopCommand("call", ["a", "{}", "extra"]), /Unexpected argument: extra/);

@@ -178,3 +178,22 @@ Deno.test("TextView's sink rejects once the terminal cannot be written (the writ
   assert.match(String(failures[0]), /EPIPE/);
   await view.close();
 });
+
+Deno.test("TextView shows host.warning lines and tool.progress in the live status", async () => {
+  const v = view({ live: true });
+  await v.emit({ type: "host.warning", code: "source_unavailable", message: "mcp:fs is down" });
+  await v.emit(call("c1", "long", "{}"));
+  await v.emit({
+    type: "tool.progress",
+    run_id: "r1",
+    call_id: "c1",
+    name: "long",
+    progress: 2,
+    total: 5,
+  });
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  await v.emit(result("c1", "long", "success"));
+  await v.textView.close();
+  assert.match(v.out(), /! source_unavailable: mcp:fs is down\n/);
+  assert.match(v.out(), /long \d\.\ds \(2\/5\)/);
+});
