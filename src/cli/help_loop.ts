@@ -15,6 +15,8 @@ stdout gets the result text; a process tool's own output goes to stderr.
 
 Options:
   --tools DIR          tool directory (repeatable; default ./tools)
+  --config FILE        the config's tool sources (default ./magi-tools.jsonc);
+                       --no-config ignores it, --mcp-config FILE adds servers
   --timeout-ms N       the call's deadline instead of the tool's timeout_ms
                        (1000-600000; the tool's own timeoutMs still applies)
   --json               print one JSON record: tool.result's fields, the text,
@@ -50,6 +52,7 @@ tool file reloads the tool set. Ctrl-C stops it (exit 130).
 
 Options:
   --tools DIR          tool directory (repeatable; default ./tools)
+  --config FILE        the config's tool sources (as for run; --no-config, --mcp-config)
   --port N             port (default 0: a free one)
   --agent CMD          backend command line for turns
   --cwd DIR            working directory of the backend and the tools

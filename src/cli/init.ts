@@ -99,6 +99,9 @@ const CONFIG = `// magi-tools project configuration (JSONC: comments and trailin
   //
   //   "fs": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "."] },
   //   "remote": { "url": "https://example.com/mcp", "headers": { "Authorization": "Bearer …" } },
+  //
+  // The tasks in deno.json grant the host no network and only a few environment variables:
+  // add --allow-net (remote servers) or --allow-env (\${VAR} in this file) when you need them.
   "mcpServers": {}
 }
 `;
