@@ -22,7 +22,12 @@
 
 import { callRecord } from "../cli/call.ts";
 import { directCall, DirectCallError } from "../host/direct_call.ts";
-import { CLIENT_TOOL_MIN_TIMEOUT_MS, CLIENT_TOOLS_LIMITS } from "../protocol/limits.ts";
+import {
+  CLIENT_TOOL_MIN_TIMEOUT_MS,
+  CLIENT_TOOLS_LIMITS,
+  PROMPT_BYTES,
+} from "../protocol/limits.ts";
+import { utf8ByteLength } from "../protocol/utf8.ts";
 import { checkRequest } from "./security.ts";
 import { pageHtml } from "./page.ts";
 import { listSessions, sessionHistory } from "./sessions.ts";
@@ -175,6 +180,9 @@ export class InspectServer {
           const prompt = body.prompt;
           if (typeof prompt !== "string" || prompt.trim() === "") {
             return problem(400, "prompt must be a non-blank string");
+          }
+          if (utf8ByteLength(prompt) > PROMPT_BYTES) {
+            return problem(400, `The prompt exceeds ${PROMPT_BYTES} UTF-8 bytes`);
           }
           const session = body.session_id;
           if (session !== undefined && session !== null && typeof session !== "string") {

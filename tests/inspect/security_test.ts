@@ -104,6 +104,25 @@ Deno.test("inspect API: a tool call through the executor, with its log; bad inpu
     const unknown = await call({ name: "nope", arguments: {} });
     assert.equal(unknown.status, 400);
     assert.match((await unknown.json()).error, /Unknown tool: nope/);
+    const turn = (body: unknown) =>
+      fetch(`${inspector.base}/api/turn`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${inspector.token}` },
+        body: JSON.stringify(body),
+      });
+    const blank = await turn({ prompt: "  " });
+    assert.equal(blank.status, 400);
+    assert.match((await blank.json()).error, /non-blank/);
+    const huge = await turn({ prompt: "x".repeat(16_385) });
+    assert.equal(huge.status, 400);
+    assert.match((await huge.json()).error, /exceeds 16384 UTF-8 bytes/);
+    const approval = await fetch(`${inspector.base}/api/approval`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${inspector.token}` },
+      body: JSON.stringify({ approval_id: "a1", allow: true }),
+    });
+    assert.equal(approval.status, 404);
+    await approval.body?.cancel();
   } finally {
     assert.equal(await inspector.stop(), 130);
   }
