@@ -174,7 +174,12 @@ function showTools(view) {
   }
   if (state.selected && !view.tools.some((t) => t.name === state.selected)) state.selected = null;
   if (state.selected === null && view.tools.length > 0) state.selected = view.tools[0].name;
-  renderDetail();
+  // Only a new tool set (or another tool) replaces the form: load errors alone keep its input.
+  const key = view.version + " " + state.selected;
+  if (state.rendered !== key) {
+    state.rendered = key;
+    renderDetail();
+  }
 }
 
 function selectTool(name) {

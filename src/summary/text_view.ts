@@ -66,7 +66,10 @@ const SGR: Record<Style, string> = {
  * console.assert(colorFromEnv((n) => n === "FORCE_COLOR" ? "1" : undefined, false) === true);
  * ```
  */
-export function colorFromEnv(env: (name: string) => string | undefined, isTerminal: boolean) {
+export function colorFromEnv(
+  env: (name: string) => string | undefined,
+  isTerminal: boolean,
+): boolean {
   const no = env("NO_COLOR");
   if (no !== undefined && no !== "") return false;
   const force = env("FORCE_COLOR");

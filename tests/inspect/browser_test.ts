@@ -148,11 +148,19 @@ Deno.test({
 
         // Live reload: a broken tool file shows its error, the old set stays; a fix reloads.
         await page.click("[data-test=tab-tools]");
+        await page.click("[data-test=tool-form_echo]");
+        await page.uncheck("[data-test=raw-toggle]");
+        await page.locator("[data-test=call-form] input[name=title]").fill("kept");
         await Deno.writeTextFile(`${inspector.toolsDir}/slow.ts`, "export default 42;\n");
         await page.waitForSelector("[data-test=load-error]", { timeout: 30_000 });
         const problem = (await page.textContent("[data-test=load-error]"))!;
         assert.match(problem, /slow\.ts: default export is not a defineTool\(\) result/);
         assert.equal(await page.locator("[data-test=tool-list] li").count(), 3);
+        // A failed reload leaves the set, and the form's input, as they were.
+        assert.equal(
+          await page.locator("[data-test=call-form] input[name=title]").inputValue(),
+          "kept",
+        );
         await shot(page, "reload-error");
         await Deno.writeTextFile(
           `${inspector.toolsDir}/slow.ts`,
