@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { checkRequest, newToken } from "../../src/inspect/security.ts";
 import { rawStatus, startInspector } from "./_inspector.ts";
+import { ROOT, runCli } from "../e2e/_cli.ts";
 
 Deno.test("checkRequest() lets only token-bearing same-origin requests to the bound host pass", () => {
   const gate = { token: "a".repeat(64), port: 4321 };
@@ -125,5 +126,22 @@ Deno.test("inspect API: a tool call through the executor, with its log; bad inpu
     await approval.body?.cancel();
   } finally {
     assert.equal(await inspector.stop(), 130);
+  }
+});
+
+Deno.test("inspect: a missing tool directory or a taken port is a usage error (exit 2)", async () => {
+  const missing = await runCli(["inspect", "--tools", "/nonexistent/tools"], { raw: true });
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /Option --tools is not a directory: \/nonexistent\/tools/);
+  const taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  try {
+    const port = (taken.addr as Deno.NetAddr).port;
+    const busy = await runCli(["inspect", "--tools", `${ROOT}tools`, "--port", String(port)], {
+      raw: true,
+    });
+    assert.equal(busy.code, 2, busy.stderr);
+    assert.match(busy.stderr, new RegExp(`Option --port is in use: ${port}`));
+  } finally {
+    taken.close();
   }
 });
