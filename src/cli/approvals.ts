@@ -18,12 +18,21 @@ export interface ApprovalDecision {
   decidedBy: "flag" | "user" | "expiry";
 }
 
+/** Anything that decides approvals (the CLI's {@link ApprovalDecider}, the inspector's page). */
+export interface Approver {
+  /**
+   * Decide one approval request. When `signal` aborts first (the run ended),
+   * resolve with a deny by expiry.
+   */
+  decide(data: ApprovalRequestedData, signal?: AbortSignal): Promise<ApprovalDecision>;
+}
+
 /**
  * Decides approvals. With `ask`, prompts are serialized on the terminal; a
  * prompt left unanswered past `expires_in_ms` is a deny by expiry (and the
  * late answer line is discarded).
  */
-export class ApprovalDecider {
+export class ApprovalDecider implements Approver {
   #mode: ApproveMode;
   #terminal: Terminal | null;
   #chain: Promise<unknown> = Promise.resolve();

@@ -10,6 +10,7 @@ import { UsageError } from "./exit_codes.ts";
 import type { KernelSandboxMode } from "./kernel_sandbox.ts";
 import { DEFAULT_STALL_TIMEOUT_MS } from "./liveness.ts";
 import { type BatchArgs, parseBatchArgs, parseReportArgs, type ReportArgs } from "../batch/args.ts";
+import { type LoopArgs, parseLoopCommand } from "./args_loop.ts";
 
 /** The config flags (`--config`, `--no-config`, `--mcp-config`) of `run`, `tools` and `mcp`. */
 export interface ConfigArgs {
@@ -72,6 +73,8 @@ export interface RunArgs extends ConfigArgs {
   failOnToolError: boolean;
   /** `--require-kernel-sandbox` (`require`), `--no-kernel-sandbox` (`off`), else `auto`. */
   kernelSandbox: KernelSandboxMode;
+  /** `--format`: `text` (a transcript) or `ndjson`; undefined → text only when stdout is a terminal. */
+  format?: "text" | "ndjson" | undefined;
 }
 
 /** `tools` options. */
@@ -141,6 +144,7 @@ export type CliArgs =
   | BrowseArgs
   | BatchArgs
   | ReportArgs
+  | LoopArgs
   | { command: "help"; topic: string | undefined }
   | { command: "version" };
 
@@ -290,6 +294,10 @@ export function parseCli(argv: string[]): CliArgs {
       return parseBatchArgs(rest);
     case "report":
       return parseReportArgs(rest);
+    case "call":
+    case "init":
+    case "inspect":
+      return parseLoopCommand(first, rest, { options: CONFIG_OPTIONS, parse: configArgs });
     default:
       if (first.startsWith("-")) throw new UsageError(`Unknown option '${first}'`);
       throw new UsageError(`Unknown command: ${first}`);
@@ -310,11 +318,16 @@ function parseRun(argv: string[]): CliArgs {
     "fail-on-tool-error": { type: "boolean" },
     "require-kernel-sandbox": { type: "boolean" },
     "no-kernel-sandbox": { type: "boolean" },
+    format: { type: "string" },
     help: { type: "boolean", short: "h" },
     ...CONFIG_OPTIONS,
   });
   if (values.help) return { command: "help", topic: "run" };
   const kernelSandbox = kernelSandboxMode(values);
+  const format = optionalString(values.format, "--format");
+  if (format !== undefined && format !== "text" && format !== "ndjson") {
+    throw new UsageError(`Option --format must be text or ndjson: ${format}`);
+  }
   if (positionals.length > 1) {
     throw new UsageError(`Unexpected argument: ${positionals[1]} (quote the prompt)`);
   }
@@ -357,6 +370,7 @@ function parseRun(argv: string[]): CliArgs {
     stallTimeoutMs,
     failOnToolError: values["fail-on-tool-error"] === true,
     kernelSandbox,
+    ...(format === undefined ? {} : { format }),
     ...configArgs(values),
   };
 }

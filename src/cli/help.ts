@@ -6,6 +6,8 @@
 
 import { BATCH_HELP, REPORT_HELP } from "../batch/help_text.ts";
 
+import { CALL_HELP, INIT_HELP, INSPECT_HELP } from "./help_loop.ts";
+
 const EXIT_CODES = `Exit codes:
   0    the turn completed (tools/demo: success)
   1    the run failed, --timeout cancelled it, --last-message could not be written,
@@ -29,6 +31,9 @@ Usage:
   magi-tools mcp [--tools DIR]... [--http PORT]
                                       serve the tools as an MCP server (docs/mcp.md)
   magi-tools demo                     example tools against the reference backend
+  magi-tools call NAME [ARGS]         run one tool without a backend (ARGS: JSON)
+  magi-tools init [DIR]               start a tools project (tools/, a test, deno.json)
+  magi-tools inspect                  a local web inspector: tools, forms, live turns
   magi-tools sessions [--table]       list this workspace's saved sessions
   magi-tools history SESSION          print a session's whole history
   magi-tools models [--table]         list the cached models with availability and efforts
@@ -63,6 +68,8 @@ Options:
   --approve MODE       deny | allow | ask (default deny); ask prompts on /dev/tty
                        and is a usage error without a terminal
   --deltas             also emit message.delta records
+  --format FORMAT      text (a readable transcript) | ndjson; default text when stdout
+                       is a terminal, else ndjson
   --last-message FILE  write the final assistant message to FILE (checked before
                        the turn: an unwritable FILE is a usage error)
   --timeout SECONDS    deadline for the whole invocation: before the turn starts it
@@ -232,6 +239,12 @@ export function helpText(topic: string | undefined): string {
       return BATCH_HELP;
     case "report":
       return REPORT_HELP;
+    case "call":
+      return CALL_HELP;
+    case "init":
+      return INIT_HELP;
+    case "inspect":
+      return INSPECT_HELP;
     default:
       return MAIN;
   }

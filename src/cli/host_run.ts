@@ -40,7 +40,7 @@ import type { HostReadyRecord, TurnFinishedRecord } from "../summary/records.ts"
 import type { SummaryWriter } from "../summary/writer.ts";
 import type { AgentCommand } from "./agent.ts";
 import { type BackendStart, discardBackend, startBackend } from "./backend_start.ts";
-import type { ApprovalDecider } from "./approvals.ts";
+import type { Approver } from "./approvals.ts";
 import { EXIT } from "./exit_codes.ts";
 import { classify, HostFailure, osReason } from "./failure.ts";
 import { LivenessProbe } from "./liveness.ts";
@@ -86,7 +86,7 @@ export interface HostRunOptions {
   /** Open this session instead of creating one. */
   session: string | undefined;
   /** Approval decider. */
-  approvals: ApprovalDecider;
+  approvals: Approver;
   /** Emit `message.delta` records. */
   deltas: boolean;
   /** Write the final assistant message here. */
@@ -102,6 +102,10 @@ export interface HostRunOptions {
   failOnToolError?: boolean;
   /** Summary output. */
   writer: SummaryWriter;
+  /** Put `arguments_preview` on `tool.call` records (the terminal view asks for it). */
+  argumentsPreview?: boolean;
+  /** Aborting it stops the invocation like a SIGINT does (`turn.cancel`, then exit 130). */
+  signal?: AbortSignal;
   /**
    * The backend, already started by the caller ({@link startBackend}, as `run` does before
    * the host's modules load); default: started here, before the tool modules load.
@@ -161,6 +165,9 @@ export async function runHost(options: HostRunOptions): Promise<number> {
   const host = await HostRun.start(options);
   if (typeof host === "number") return host;
   const removeInterrupt = onInterrupt(() => host.stopState.interrupt());
+  const onAbort = () => host.stopState.interrupt();
+  options.signal?.addEventListener("abort", onAbort, { once: true });
+  if (options.signal?.aborted) onAbort();
   let timer: ReturnType<typeof setTimeout> | undefined;
   if (options.timeoutMs !== undefined) {
     timer = setTimeout(() => host.stopState.timeout(), options.timeoutMs);
@@ -187,6 +194,7 @@ export async function runHost(options: HostRunOptions): Promise<number> {
     await host.stop();
     removeInterrupt();
     toolErrors?.stop();
+    options.signal?.removeEventListener("abort", onAbort);
   }
   await writer.flush();
   // Summaries lost: never report success (the turn was cancelled when stdout failed).
@@ -198,6 +206,8 @@ export async function runHost(options: HostRunOptions): Promise<number> {
 export interface HostStartOptions {
   /** Tool directories (loaded unless `registry` is given). */
   toolDirs: string[];
+  /** Put `arguments_preview` on `tool.call` records (the terminal view asks for it). */
+  argumentsPreview?: boolean;
   /**
    * The kernel layer under process-isolated tools: `auto` (default; used where available),
    * `off` (`--no-kernel-sandbox`), `require` (`--require-kernel-sandbox`: exit 2 at startup
@@ -243,7 +253,7 @@ export interface HostTurnOptions {
   /** Emit `message.delta` records. */
   deltas: boolean;
   /** Approval decider. */
-  approvals: ApprovalDecider;
+  approvals: Approver;
   /** Write the final assistant message here. */
   lastMessage: string | undefined;
   /** Emit the connection's `host.ready` record first (a batch item's own summary file). */
@@ -271,6 +281,7 @@ export class HostRun {
   readonly #registry: ToolRegistry;
   /** The kernel layer's availability, probed once at start. */
   readonly #kernel: KernelSupport;
+  readonly #argumentsPreview: boolean;
   /** The config's tool sources (MCP servers, OpenAPI documents); closed by {@link HostRun.stop}. */
   readonly #sources: StartedSources;
   readonly #sourceWarnings: SourceWarnings | undefined;
@@ -299,6 +310,7 @@ export class HostRun {
     parts: { kernel: KernelSupport; sources: StartedSources },
   ) {
     this.#kernel = parts.kernel;
+    this.#argumentsPreview = options.argumentsPreview === true;
     this.#sources = parts.sources;
     this.#sourceWarnings = options.sourceWarnings;
     this.#agent = options.agent;
@@ -467,6 +479,7 @@ export class HostRun {
     });
     this.#executor = tools;
     const calls = new ToolCallSession(client, tools, {
+      argumentsPreview: this.#argumentsPreview,
       onRecord: (record) => {
         if (record.type === "tool.call") runOfCall.set(record.call_id, record.run_id);
         this.#writer.emit(record);

@@ -84,6 +84,21 @@ export async function main(argv: string[]): Promise<number> {
         ]);
         return await browseCommand(args);
       }
+      case "call": {
+        const [{ callCommand }] = await Promise.all([import("./call.ts"), redirectConsole()]);
+        return await callCommand(args);
+      }
+      case "init": {
+        const { initCommand } = await import("./init.ts");
+        return await initCommand(args);
+      }
+      case "inspect": {
+        const [{ inspectCommand }] = await Promise.all([
+          import("../inspect/mod.ts"),
+          redirectConsole(),
+        ]);
+        return await inspectCommand(args);
+      }
     }
   } catch (error) {
     if (error instanceof UsageError) {

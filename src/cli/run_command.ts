@@ -12,15 +12,18 @@ import { guardOutput, type OutputGuard } from "../host/output_guard.ts";
 import { PROMPT_BYTES } from "../protocol/limits.ts";
 import {
   currentDir,
+  getEnv,
   isDirectory,
   openTerminal,
   readStdinText,
   realPath,
   stdinIsTerminal,
+  stdoutIsTerminal,
   type Terminal,
   writeStderrLine,
 } from "../runtime/mod.ts";
 import type { SummaryWriter } from "../summary/writer.ts";
+import type { TextView } from "../summary/text_view.ts";
 import { resolveAgentCommand } from "./agent.ts";
 import { ApprovalDecider } from "./approvals.ts";
 import { discardBackend, startBackend } from "./backend_start.ts";
@@ -33,7 +36,7 @@ import { SourceWarnings, startConfiguredSources } from "./sources.ts";
 /** A summary writer over the guard's stdout, the only writer that reaches fd 1 while guarded. */
 function summaryWriter(
   Writer: typeof import("../summary/writer.ts").SummaryWriter,
-  guard: OutputGuard,
+  guard: Pick<OutputGuard, "writeStdout">,
 ): SummaryWriter {
   return new Writer(guard.writeStdout, {
     onError: (error) =>
@@ -60,6 +63,36 @@ export async function demoCommandGuarded(deltas: boolean): Promise<number> {
   } finally {
     guard.restore();
   }
+}
+
+/** The terminal view over the guard's stdout (`--format text`, or stdout is a terminal). */
+async function textView(guard: OutputGuard, prompt: string): Promise<TextView> {
+  const { TextView, colorFromEnv } = await import("../summary/text_view.ts");
+  const live = stdoutIsTerminal();
+  const env = (name: string) => {
+    try {
+      return getEnv(name);
+    } catch {
+      return undefined; // Not readable under these permissions: as if unset.
+    }
+  };
+  return new TextView({ write: guard.writeStdout, color: colorFromEnv(env, live), live, prompt });
+}
+
+/** `terminal` whose questions come after everything rendered so far, without the spinner. */
+function promptsAbove(terminal: Terminal, view: TextView, writer: SummaryWriter): Terminal {
+  return {
+    async ask(question: string): Promise<string | null> {
+      await writer.flush();
+      await view.beforePrompt();
+      try {
+        return await terminal.ask(question);
+      } finally {
+        view.afterPrompt();
+      }
+    },
+    close: () => terminal.close(),
+  };
 }
 
 async function readPrompt(args: RunArgs): Promise<string> {
@@ -133,7 +166,9 @@ export async function runCommand(args: RunArgs): Promise<number> {
     const [{ runHost }, { SummaryWriter }] = modules;
     // Inline tools' raw stdout writes go to stderr and their exit calls fail the call.
     const guard = guardOutput();
-    const writer = summaryWriter(SummaryWriter, guard);
+    const text = (args.format ?? (stdoutIsTerminal() ? "text" : "ndjson")) === "text";
+    const view = text ? await textView(guard, prompt) : null;
+    const writer = summaryWriter(SummaryWriter, view === null ? guard : { writeStdout: view.sink });
     const code = await runHost({
       backend,
       tools,
@@ -144,15 +179,20 @@ export async function runCommand(args: RunArgs): Promise<number> {
       agent,
       cwd,
       session: args.session,
-      approvals: new ApprovalDecider(args.approve, terminal),
-      deltas: args.deltas,
+      approvals: new ApprovalDecider(
+        args.approve,
+        view === null || terminal === null ? terminal : promptsAbove(terminal, view, writer),
+      ),
+      // The terminal view streams the assistant text and shows the calls' arguments.
+      deltas: args.deltas || text,
+      argumentsPreview: text,
       lastMessage: args.lastMessage,
       timeoutMs: args.timeoutMs,
       stallTimeoutMs: args.stallTimeoutMs,
       failOnToolError: args.failOnToolError,
       kernelSandbox: args.kernelSandbox,
       writer,
-    }).finally(() => writer.flush()).finally(() => guard.restore());
+    }).finally(() => writer.flush()).finally(() => view?.close()).finally(() => guard.restore());
     return code;
   } finally {
     terminal?.close();

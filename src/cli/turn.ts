@@ -11,7 +11,7 @@ import { Reconciler } from "../client/reconcile.ts";
 import { ProtocolError } from "../protocol/errors.ts";
 import type { ApprovalRequestedData, RunFinishedData } from "../protocol/schemas/mod.ts";
 import type { SummaryWriter } from "../summary/writer.ts";
-import type { ApprovalDecider } from "./approvals.ts";
+import type { Approver } from "./approvals.ts";
 
 /** Options of {@link runTurn}. */
 export interface TurnOptions {
@@ -28,7 +28,7 @@ export interface TurnOptions {
   /** Emit `message.delta` records. */
   deltas: boolean;
   /** Approval policy. */
-  approvals: ApprovalDecider;
+  approvals: Approver;
   /** Aborts waiting (hard stop). */
   signal: AbortSignal;
 }

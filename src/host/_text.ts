@@ -65,3 +65,11 @@ function formatPath(path: readonly PropertyKey[]): string {
   }
   return out;
 }
+
+/** Most UTF-8 bytes of a `tool.call` record's `arguments_preview`. */
+export const ARGUMENTS_PREVIEW_BYTES = 200;
+
+/** Compact JSON of a call's arguments, cut to {@link ARGUMENTS_PREVIEW_BYTES} (ends with "…" when cut). */
+export function argumentsPreview(args: unknown): string {
+  return truncateText(JSON.stringify(args) ?? "null", ARGUMENTS_PREVIEW_BYTES);
+}

@@ -22,6 +22,7 @@ import type {
 import type { AgentEvent } from "../client/events.ts";
 import { REQUEST_ID_RESERVE } from "../client/connection.ts";
 import { RequestBudgetExhausted } from "../client/errors.ts";
+import { argumentsPreview } from "./_text.ts";
 import type { SummaryInput } from "../summary/records.ts";
 import type { CallExecutor } from "./call.ts";
 
@@ -48,6 +49,11 @@ export interface ToolCallSessionOptions {
    * with a `host.error` naming the error).
    */
   onRequestBudgetExhausted?: (error: RequestBudgetExhausted) => void;
+  /**
+   * Put a shortened `arguments_preview` on `tool.call` records (the terminal
+   * view); default false: arguments are not echoed.
+   */
+  argumentsPreview?: boolean;
 }
 
 const EARLY_CANCELS = 1024;
@@ -72,6 +78,7 @@ export class ToolCallSession {
   #earlyCancels = new Set<string>();
   #onExhausted: (error: RequestBudgetExhausted) => void;
   #exhausted: RequestBudgetExhausted | null = null;
+  #argumentsPreview: boolean;
 
   /** Create the session over `sender` (the client) and `executor`. */
   constructor(sender: ResultSender, executor: CallExecutor, options: ToolCallSessionOptions = {}) {
@@ -79,6 +86,7 @@ export class ToolCallSession {
     this.#executor = executor;
     this.#onRecord = options.onRecord ?? (() => {});
     this.#onExhausted = options.onRequestBudgetExhausted ?? (() => {});
+    this.#argumentsPreview = options.argumentsPreview === true;
   }
 
   /** Why calls are no longer run and answered, or null. */
@@ -116,6 +124,7 @@ export class ToolCallSession {
       tool_id: data.tool_id,
       arguments_bytes: utf8ByteLength(JSON.stringify(data.arguments)),
       deadline_ms: data.deadline_ms,
+      ...(this.#argumentsPreview ? { arguments_preview: argumentsPreview(data.arguments) } : {}),
     });
     // Nothing more is answered once the budget ran out; a call that could not
     // send even one part is not run at all.

@@ -62,6 +62,11 @@ export function stdinIsTerminal(): boolean {
   return Deno.stdin.isTerminal();
 }
 
+/** Whether stdout is a terminal. */
+export function stdoutIsTerminal(): boolean {
+  return Deno.stdout.isTerminal();
+}
+
 /** stdin as a byte stream (read it once). */
 export function stdinStream(): AsyncIterable<Uint8Array> {
   return Deno.stdin.readable;

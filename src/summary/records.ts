@@ -9,6 +9,7 @@
 
 import { z } from "zod";
 import { EffortSchema } from "../protocol/schemas/common.ts";
+import { ARGUMENTS_PREVIEW_BYTES } from "../host/_text.ts";
 
 /** Summary schema version. */
 export const SUMMARY_VERSION = 1;
@@ -264,7 +265,11 @@ export const ApprovalRecordSchema: z.ZodObject<
 /** `approval`. */
 export type ApprovalRecord = z.infer<typeof ApprovalRecordSchema>;
 
-/** `tool.call`: the backend asked for a call (arguments are not echoed, only their size). */
+/**
+ * `tool.call`: the backend asked for a call (arguments are not echoed, only
+ * their size; the terminal view, `--format text`, asks for a shortened
+ * `arguments_preview` of at most 200 UTF-8 bytes of compact JSON, cut with `…`).
+ */
 export const ToolCallRecordSchema: z.ZodObject<
   {
     run_id: z.ZodString;
@@ -273,6 +278,7 @@ export const ToolCallRecordSchema: z.ZodObject<
     tool_id: z.ZodString;
     arguments_bytes: z.ZodInt;
     deadline_ms: z.ZodInt;
+    arguments_preview: z.ZodExactOptional<z.ZodString>;
     ts: z.ZodString;
     v: z.ZodLiteral<1>;
     type: z.ZodLiteral<"tool.call">;
@@ -287,6 +293,7 @@ export const ToolCallRecordSchema: z.ZodObject<
   tool_id: z.string(),
   arguments_bytes: Count,
   deadline_ms: Count,
+  arguments_preview: z.exactOptional(z.string().max(ARGUMENTS_PREVIEW_BYTES)),
 });
 /** `tool.call`. */
 export type ToolCallRecord = z.infer<typeof ToolCallRecordSchema>;

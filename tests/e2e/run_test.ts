@@ -277,7 +277,7 @@ Deno.test({
     const child = new Deno.Command("/usr/bin/script", {
       args: [
         "-qec",
-        `${Deno.execPath()} run -A ${ROOT}mod.ts run --tools ${FIXTURE_TOOLS} --approve ask APPROVE`,
+        `${Deno.execPath()} run -A ${ROOT}mod.ts run --format ndjson --tools ${FIXTURE_TOOLS} --approve ask APPROVE`,
         "/dev/null",
       ],
       cwd: ROOT,

@@ -141,3 +141,31 @@ Deno.test("ToolCallSession records stale_call after a cancel as rejected, not fa
   assert.equal(done.delivery, "rejected");
   assert.equal(done.delivery_error, "stale_call");
 });
+
+Deno.test("ToolCallSession echoes arguments only as an opt-in, shortened preview", async () => {
+  for (const preview of [false, true]) {
+    const executor = new Executor();
+    const sender = new Sender();
+    const records: SummaryInput[] = [];
+    const session = new ToolCallSession(sender, executor, {
+      onRecord: (r) => records.push(r),
+      argumentsPreview: preview,
+    });
+    const event = callEvent("c1");
+    if (event.event === "client.tool.call") event.data.arguments = { x: 1, s: "é".repeat(300) };
+    session.handle(event);
+    await until(() => sender.sent.length === 3);
+    sender.answerAll();
+    await session.idle();
+    const call = records.find((r) => r.type === "tool.call");
+    assert.ok(call?.type === "tool.call");
+    if (!preview) {
+      assert.equal("arguments_preview" in call, false);
+      continue;
+    }
+    const text = call.arguments_preview ?? "";
+    assert.ok(text.startsWith('{"x":1,"s":"éé'), text);
+    assert.ok(text.endsWith("…"));
+    assert.ok(new TextEncoder().encode(text).length <= 200);
+  }
+});

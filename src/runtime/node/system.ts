@@ -64,6 +64,11 @@ export function stdinIsTerminal(): boolean {
   return isatty(0);
 }
 
+/** Whether stdout is a terminal. */
+export function stdoutIsTerminal(): boolean {
+  return isatty(1);
+}
+
 /** stdin as a byte stream (read it once). */
 export function stdinStream(): AsyncIterable<Uint8Array> {
   return process.stdin as AsyncIterable<Uint8Array>;

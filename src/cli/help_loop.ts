@@ -1,0 +1,59 @@
+/**
+ * Help texts of the tool author's loop: `call`, `init` and `inspect`.
+ *
+ * @module
+ */
+
+/** `magi-tools call --help`. */
+export const CALL_HELP = `Usage: magi-tools call NAME ['{"json":"args"}'] [options]
+
+Runs one tool without a backend, exactly as a client.tool.call would run it:
+argument validation, the tool's deadline, its sandbox and hard kill, result
+bounds and splitting (the default client.tools limits). The arguments come
+from the ARGS argument, else from stdin when it is not a terminal, else {}.
+stdout gets the result text; a process tool's own output goes to stderr.
+
+Options:
+  --tools DIR          tool directory (repeatable; default ./tools)
+  --config FILE        the config's tool sources (default ./magi-tools.jsonc);
+                       --no-config ignores it, --mcp-config FILE adds servers
+  --timeout-ms N       the call's deadline instead of the tool's timeout_ms
+                       (1000-600000; the tool's own timeoutMs still applies)
+  --json               print one JSON record: tool.result's fields, the text,
+                       its parts (part_texts) and the tool's output (log)
+  --cwd DIR            the tool's working directory (ctx.cwd)
+
+Exit codes:
+  0    the tool succeeded
+  1    the tool answered an error (its code and text on stderr)
+  2    usage error, unknown tool, bad JSON, or a tool-module error
+  130  interrupted (SIGINT): the call was cancelled first
+`;
+
+/** `magi-tools init --help`. */
+export const INIT_HELP = `Usage: magi-tools init [DIR]
+
+Writes a minimal tools project into DIR (default: the current directory):
+deno.json (start, test, tools, call, inspect tasks without -A), a commented
+magi-tools.jsonc, tools/greet.ts and tests/greet_test.ts (which runs the tool
+through 'call'). Existing files are never overwritten: exit 2 naming them.
+`;
+
+/** `magi-tools inspect --help`. */
+export const INSPECT_HELP =
+  `Usage: magi-tools inspect [--tools DIR]... [--port N] [--agent CMD] [--cwd DIR]
+
+Starts a local web inspector on 127.0.0.1 and prints its URL (with a session
+token every request must carry). In the page: every tool with its schema,
+costs and permissions, a generated form to call it; a prompt box that runs
+turns against the backend (fixed at start: --agent, else as for run) with a
+live timeline, approvals and cancel; sessions and their history. Editing a
+tool file reloads the tool set. Ctrl-C stops it (exit 130).
+
+Options:
+  --tools DIR          tool directory (repeatable; default ./tools)
+  --config FILE        the config's tool sources (as for run; --no-config, --mcp-config)
+  --port N             port (default 0: a free one)
+  --agent CMD          backend command line for turns
+  --cwd DIR            working directory of the backend and the tools
+`;

@@ -1,0 +1,132 @@
+/**
+ * `inspect`: a local web inspector for tool authors (Deno only). Loads the
+ * tool set, watches the tool directories, serves the page on 127.0.0.1 with
+ * a random session token and prints the URL; Ctrl-C stops it (a running turn
+ * is cancelled, every backend and tool process reaped), exit 130.
+ *
+ * Parts: `security.ts` (the request gate), `tool_set.ts` (registry,
+ * executor, live reload), `turns.ts` (turns as `run` makes them, approvals
+ * and cancel from the page), `sessions.ts` (sessions and history),
+ * `server.ts` (HTTP API and the event stream), `page.ts` (the page).
+ *
+ * @module
+ */
+
+import { type AgentCommand, resolveAgentCommand } from "../cli/agent.ts";
+import { startConfiguredSources } from "../cli/sources.ts";
+import type { ExternalTool } from "../host/external.ts";
+import type { InspectArgs } from "../cli/args_loop.ts";
+import { EXIT, UsageError } from "../cli/exit_codes.ts";
+import {
+  currentDir,
+  isDirectory,
+  onInterrupt,
+  realPath,
+  runtimeName,
+  writeStderrLine,
+  writeStdout,
+} from "../runtime/mod.ts";
+import { newToken } from "./security.ts";
+import { InspectServer } from "./server.ts";
+import { ToolSet } from "./tool_set.ts";
+import { Turns } from "./turns.ts";
+
+export { checkRequest, newToken } from "./security.ts";
+export { InspectServer } from "./server.ts";
+export { ToolSet } from "./tool_set.ts";
+
+/** Run `inspect` until SIGINT; resolves with the exit code. */
+export async function inspectCommand(args: InspectArgs): Promise<number> {
+  if (runtimeName() !== "deno") {
+    throw new UsageError("Command inspect needs Deno (the npm package has no inspector)");
+  }
+  let cwd = currentDir();
+  if (args.cwd !== undefined) {
+    if (!(await isDirectory(args.cwd))) {
+      throw new UsageError(`Option --cwd is not a directory: ${args.cwd}`);
+    }
+    cwd = await realPath(args.cwd);
+  }
+  for (const dir of args.toolDirs) {
+    if (!(await isDirectory(dir))) {
+      throw new UsageError(`Option --tools is not a directory: ${dir}`);
+    }
+  }
+  const agent = await resolveAgentCommand(args.agent);
+  // The config's sources (MCP servers) start once, for the Tools view; each turn starts its own,
+  // as run does. Edits of the config file need a restart.
+  const sources = await startConfiguredSources({
+    ...args,
+    cwd,
+    onWarning: (warning) => writeStderrLine(`magi-tools: warning: ${warning.message}`),
+  });
+  if (sources === null) return EXIT.usage;
+  try {
+    return await serve(args, cwd, agent, sources.tools);
+  } finally {
+    await sources.close();
+  }
+}
+
+async function serve(
+  args: InspectArgs,
+  cwd: string,
+  agent: AgentCommand,
+  external: readonly ExternalTool[],
+): Promise<number> {
+  let server: InspectServer | null = null;
+  const tools = new ToolSet({
+    dirs: args.toolDirs,
+    external,
+    cwd,
+    onLog: (log) => server?.log(log.callId, log.text),
+    onChange: (view) => {
+      server?.broadcast("tools", view);
+      for (const error of view.errors) {
+        writeStderrLine(`magi-tools: Tool set not reloaded: ${error.file}: ${error.reason}`);
+      }
+    },
+  });
+  await tools.reload();
+  tools.watch();
+  const turns = new Turns({
+    agent,
+    cwd,
+    toolDirs: args.toolDirs,
+    config: args,
+    onEvent: (event) => server?.broadcast(event.type, event),
+  });
+  try {
+    server = new InspectServer({
+      port: args.port,
+      token: newToken(),
+      tools,
+      turns,
+      agent,
+      cwd,
+      agentLabel: agent.label,
+    });
+  } catch (error) {
+    await tools.close();
+    if (error instanceof Deno.errors.AddrInUse) {
+      throw new UsageError(`Option --port is in use: ${args.port}`);
+    }
+    throw error;
+  }
+  const stopped = Promise.withResolvers<void>();
+  const removeInterrupt = onInterrupt(() => stopped.resolve());
+  await writeStdout(
+    new TextEncoder().encode(
+      `magi-tools inspect: ${server.url}\n(open it in a browser; Ctrl-C stops the inspector)\n`,
+    ),
+  );
+  try {
+    await stopped.promise;
+  } finally {
+    removeInterrupt();
+    await turns.close();
+    await server.close();
+    await tools.close();
+  }
+  return EXIT.interrupted;
+}

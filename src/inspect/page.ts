@@ -1,0 +1,501 @@
+/**
+ * The inspector's single page: HTML, CSS and plain browser JavaScript in one
+ * response, no dependencies, no build step, nothing fetched from elsewhere
+ * (works offline). Untrusted text (tool descriptions, results, model output)
+ * is only ever set as `textContent`, never parsed as HTML; the script and
+ * style carry the per-server CSP nonce.
+ *
+ * @module
+ */
+
+/** The page, with `nonce` on its script and style and `agent` shown in the header. */
+export function pageHtml(nonce: string, agent: string): string {
+  const safeAgent = agent.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>magi-tools inspect</title>
+<link rel="icon" href="data:,">
+<style nonce="${nonce}">${STYLE}</style>
+</head>
+<body>
+<header>
+  <strong>magi-tools inspect</strong>
+  <nav>
+    <button data-test="tab-tools" class="tab active" data-tab="tools">Tools</button>
+    <button data-test="tab-turns" class="tab" data-tab="turns">Turns</button>
+  </nav>
+  <span class="muted">backend: ${safeAgent}</span>
+  <span id="conn" data-test="connection" class="badge">connecting…</span>
+</header>
+<main>
+  <section id="view-tools" class="view">
+    <div id="load-errors" data-test="load-errors" hidden></div>
+    <div class="columns">
+      <aside>
+        <div id="budget" data-test="budget" class="muted"></div>
+        <ul id="tool-list" data-test="tool-list"></ul>
+      </aside>
+      <article id="tool-detail" data-test="tool-detail"><p class="muted">Pick a tool.</p></article>
+    </div>
+  </section>
+  <section id="view-turns" class="view" hidden>
+    <div class="columns">
+      <aside>
+        <h3>Sessions</h3>
+        <button data-test="refresh-sessions" id="refresh-sessions">Refresh</button>
+        <ul id="session-list" data-test="session-list"></ul>
+      </aside>
+      <article>
+        <div class="row">
+          <select id="session" data-test="session-select"><option value="">new session</option></select>
+          <button id="run" data-test="run-turn">Run turn</button>
+          <button id="cancel" data-test="cancel-turn" disabled>Cancel</button>
+          <span id="turn-state" data-test="turn-state" class="muted"></span>
+        </div>
+        <textarea id="prompt" data-test="prompt" rows="3" placeholder="Prompt"></textarea>
+        <div id="approvals" data-test="approvals"></div>
+        <h3>Timeline</h3>
+        <div id="timeline" data-test="timeline"></div>
+        <h3>Assistant</h3>
+        <pre id="assistant" data-test="assistant"></pre>
+        <details><summary>Records</summary><pre id="records" data-test="records"></pre></details>
+        <div id="history" data-test="history"></div>
+      </article>
+    </div>
+  </section>
+</main>
+<script nonce="${nonce}">${SCRIPT}</script>
+</body>
+</html>
+`;
+}
+
+const STYLE = String.raw`
+:root { font: 14px/1.4 system-ui, sans-serif; color: #1d2433; background: #f6f7f9; }
+header { display: flex; gap: 1em; align-items: center; padding: .5em 1em; background: #1d2433; color: #fff; }
+header .muted { color: #aab; }
+nav { display: flex; gap: .25em; }
+.tab { background: #334; color: #fff; border: 0; padding: .3em .8em; border-radius: 4px; cursor: pointer; }
+.tab.active { background: #4a6cf7; }
+main { padding: 1em; }
+.columns { display: grid; grid-template-columns: 260px 1fr; gap: 1em; }
+aside ul { list-style: none; padding: 0; margin: .5em 0; }
+aside li { padding: .35em .5em; border-radius: 4px; cursor: pointer; margin-bottom: 2px; background: #fff; }
+aside li.selected { background: #dfe6ff; }
+article { background: #fff; padding: 1em; border-radius: 6px; min-width: 0; }
+.muted { color: #667; }
+.badge { font-size: 12px; padding: .1em .5em; border-radius: 8px; background: #e3e6ee; color: #1d2433; }
+.badge.write { background: #ffe2c6; } .badge.read { background: #d8f3dc; }
+.badge.ok { background: #d8f3dc; } .badge.bad { background: #ffd6d6; }
+pre { background: #f2f3f6; padding: .5em; overflow: auto; max-height: 24em; white-space: pre-wrap; word-break: break-word; }
+#load-errors { background: #ffd6d6; border: 1px solid #e99; padding: .5em 1em; border-radius: 6px; margin-bottom: 1em; }
+fieldset { border: 1px solid #dde; margin: .25em 0; }
+label { display: block; margin: .35em 0; }
+label > span { display: inline-block; min-width: 9em; font-family: ui-monospace, monospace; }
+input[type=text], input[type=number], textarea, select { font: inherit; padding: .2em .4em; }
+textarea { width: 100%; box-sizing: border-box; font-family: ui-monospace, monospace; }
+button { font: inherit; padding: .25em .8em; cursor: pointer; }
+.row { display: flex; gap: .5em; align-items: center; margin-bottom: .5em; }
+#timeline { position: relative; background: #f2f3f6; min-height: 2em; border-radius: 4px; }
+.bar { position: absolute; height: 22px; border-radius: 3px; font-size: 12px; overflow: hidden; white-space: nowrap; padding: 0 4px; box-sizing: border-box; color: #fff; background: #4a6cf7; }
+.bar.success { background: #2b9348; } .bar.error { background: #d62828; } .bar.cancelled { background: #888; }
+.approval { background: #fff4d6; border: 1px solid #e8c766; padding: .5em; border-radius: 6px; margin: .5em 0; }
+.part { border-left: 3px solid #4a6cf7; padding-left: .5em; margin: .25em 0; }
+`;
+
+// Plain browser JavaScript (no template literals, so it can sit inside this one).
+const SCRIPT = String.raw`
+"use strict";
+const token = new URLSearchParams(location.search).get("token") || "";
+const state = { tools: [], selected: null, view: null, turn: null, t0: 0, bars: new Map(), rows: [] };
+const $ = (id) => document.getElementById(id);
+
+function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "text") el.textContent = v;
+    else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else el.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children) if (c !== null && c !== undefined) el.append(c);
+  return el;
+}
+
+async function api(method, path, body) {
+  const res = await fetch(path, {
+    method,
+    headers: Object.assign({ authorization: "Bearer " + token },
+      body === undefined ? {} : { "content-type": "application/json" }),
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const data = await res.json().catch(() => ({ error: res.statusText }));
+  if (!res.ok) throw new Error(data.error || res.statusText);
+  return data;
+}
+
+// Tabs
+for (const tab of document.querySelectorAll(".tab")) {
+  tab.addEventListener("click", () => {
+    for (const t of document.querySelectorAll(".tab")) t.classList.toggle("active", t === tab);
+    $("view-tools").hidden = tab.dataset.tab !== "tools";
+    $("view-turns").hidden = tab.dataset.tab !== "turns";
+    if (tab.dataset.tab === "turns") loadSessions();
+  });
+}
+
+// ---- Tools ----
+function showTools(view) {
+  state.view = view;
+  state.tools = view.tools;
+  const errors = $("load-errors");
+  errors.replaceChildren();
+  errors.hidden = view.errors.length === 0;
+  if (view.errors.length > 0) {
+    errors.append(h("strong", { text: "Tool set not reloaded — the previous set stays loaded:" }));
+    for (const e of view.errors) {
+      errors.append(h("div", { "data-test": "load-error" },
+        h("code", { text: e.file }), ": " + e.reason));
+    }
+  }
+  $("budget").textContent = view.budget.tools + " tool(s) · initialize " + view.budget.used +
+    " of " + view.budget.frame + " bytes · " + view.budget.remaining + " left · version " + view.version;
+  const list = $("tool-list");
+  list.replaceChildren();
+  for (const tool of view.tools) {
+    list.append(h("li", {
+      "data-test": "tool-" + tool.name,
+      class: state.selected === tool.name ? "selected" : "",
+      onclick: () => selectTool(tool.name),
+    }, tool.name + " ", h("span", { class: "badge " + tool.effect, text: tool.effect })));
+  }
+  if (state.selected && !view.tools.some((t) => t.name === state.selected)) state.selected = null;
+  if (state.selected === null && view.tools.length > 0) state.selected = view.tools[0].name;
+  // Only a new tool set (or another tool) replaces the form: load errors alone keep its input.
+  const key = view.version + " " + state.selected;
+  if (state.rendered !== key) {
+    state.rendered = key;
+    renderDetail();
+  }
+}
+
+function selectTool(name) {
+  state.selected = name;
+  showTools(state.view);
+}
+
+function bytesLine(label, used, limit) {
+  return h("div", { text: label + ": " + used + (limit ? " of " + limit + " bytes" : " bytes") });
+}
+
+function renderDetail() {
+  const detail = $("tool-detail");
+  const tool = state.tools.find((t) => t.name === state.selected);
+  if (!tool) { detail.replaceChildren(h("p", { class: "muted", text: "No tools loaded." })); return; }
+  const form = h("div", { "data-test": "call-form" });
+  const root = buildField(tool.input_schema, "", true, tool.input_schema);
+  form.append(root.el);
+  const raw = h("textarea", { rows: 6, "data-test": "raw-json", hidden: true });
+  const rawToggle = h("input", { type: "checkbox", "data-test": "raw-toggle" });
+  rawToggle.addEventListener("change", () => {
+    if (rawToggle.checked) raw.value = JSON.stringify(root.value(), null, 2);
+    raw.hidden = !rawToggle.checked;
+    root.el.hidden = rawToggle.checked;
+  });
+  const result = h("div", { "data-test": "call-result" });
+  const button = h("button", { "data-test": "call-button", text: "Call " + tool.name });
+  button.addEventListener("click", async () => {
+    let args;
+    try {
+      args = rawToggle.checked ? JSON.parse(raw.value || "{}") : root.value();
+    } catch (e) {
+      result.replaceChildren(h("div", { class: "badge bad", text: "Raw JSON: " + e.message }));
+      return;
+    }
+    button.disabled = true;
+    result.replaceChildren(h("span", { class: "muted", text: "running…" }));
+    try {
+      showResult(result, await api("POST", "/api/call", { name: tool.name, arguments: args }));
+    } catch (e) {
+      result.replaceChildren(h("div", { class: "badge bad", "data-test": "call-error", text: e.message }));
+    } finally {
+      button.disabled = false;
+    }
+  });
+  detail.replaceChildren(
+    h("h2", { text: tool.name }),
+    h("p", { text: tool.description }),
+    h("div", {}, h("span", { class: "badge " + tool.effect, text: tool.effect }), " ",
+      h("span", { class: "badge", text: tool.isolation }), " ",
+      h("span", { class: "muted", "data-test": "permissions", text: tool.permissions })),
+    h("div", { class: "muted", text: "source: " + tool.source }),
+    h("div", { class: "muted", text: "timeout: " + (tool.timeout_ms === null ? "default" : tool.timeout_ms + " ms") }),
+    h("details", {},
+      h("summary", { text: "Costs and JSON Schema" }),
+      bytesLine("definition", tool.definition_bytes, 0),
+      bytesLine("input schema", tool.schema_bytes, state.view.limits.schema_bytes),
+      bytesLine("description", tool.description_bytes, state.view.limits.description_bytes),
+      h("pre", { "data-test": "schema", text: JSON.stringify(tool.input_schema, null, 2) })),
+    h("h3", { text: "Call" }),
+    form,
+    h("label", {}, rawToggle, " raw JSON"),
+    raw,
+    button,
+    result,
+  );
+}
+
+function showResult(el, r) {
+  const parts = h("div", {});
+  r.part_texts.forEach((text, i) => parts.append(
+    h("div", { class: "part" }, h("div", { class: "muted", text: "part " + (i + 1) + " of " + r.parts }),
+      h("pre", { text }))));
+  el.replaceChildren(
+    h("div", { "data-test": "outcome", class: "badge " + (r.outcome === "success" ? "ok" : "bad"),
+      text: r.outcome + (r.error_code ? " · " + r.error_code : "") }),
+    h("span", { class: "muted", "data-test": "duration", text: " " + r.duration_ms + " ms · " + r.bytes + " bytes · " + r.parts + " part(s)" }),
+    parts,
+    r.log === null ? null : h("div", {}, h("div", { class: "muted", text: "tool.log" }),
+      h("pre", { "data-test": "tool-log", text: r.log })),
+  );
+}
+
+// A form field from a JSON Schema node: { el, value() }; unsupported shapes get raw JSON.
+function resolveRef(schema, root) {
+  if (schema && typeof schema.$ref === "string" && schema.$ref.startsWith("#/")) {
+    let node = root;
+    for (const key of schema.$ref.slice(2).split("/")) node = node && node[key];
+    return node || schema;
+  }
+  return schema;
+}
+
+function typeOf(schema) {
+  if (Array.isArray(schema.type)) return schema.type.find((t) => t !== "null");
+  return schema.type;
+}
+
+function buildField(schema0, name, required, root) {
+  const schema = resolveRef(schema0 || {}, root);
+  const type = typeOf(schema);
+  const label = (el, extra) => h("label", { "data-field": name || "(root)" },
+    h("span", { text: (name || "value") + (required ? "" : "?") }), el, extra || null,
+    schema.description ? h("small", { class: "muted", text: " " + schema.description }) : null);
+  if (Array.isArray(schema.enum) || schema.const !== undefined) {
+    const values = schema.enum || [schema.const];
+    const select = h("select", { name });
+    if (!required) select.append(h("option", { value: "", text: "(unset)" }));
+    values.forEach((v, i) => select.append(h("option", { value: String(i), text: JSON.stringify(v) })));
+    return { el: label(select), value: () => select.value === "" ? undefined : values[Number(select.value)] };
+  }
+  if (type === "object" && schema.properties) {
+    const fields = [];
+    const box = h("fieldset", { "data-field": name || "(root)" }, name ? h("legend", { text: name }) : null);
+    const req = new Set(schema.required || []);
+    for (const [key, sub] of Object.entries(schema.properties)) {
+      const f = buildField(sub, key, req.has(key), root);
+      fields.push([key, f]);
+      box.append(f.el);
+    }
+    return { el: box, value: () => {
+      const out = {};
+      for (const [key, f] of fields) { const v = f.value(); if (v !== undefined) out[key] = v; }
+      return out;
+    } };
+  }
+  if (type === "string") {
+    const input = h("input", { type: "text", name });
+    if (schema.default !== undefined) input.value = String(schema.default);
+    return { el: label(input), value: () => input.value === "" && !required ? undefined : input.value };
+  }
+  if (type === "number" || type === "integer") {
+    const input = h("input", { type: "number", name, step: type === "integer" ? "1" : "any" });
+    if (schema.default !== undefined) input.value = String(schema.default);
+    return { el: label(input), value: () => input.value === "" ? undefined : Number(input.value) };
+  }
+  if (type === "boolean") {
+    if (required) {
+      const box = h("input", { type: "checkbox", name });
+      return { el: label(box), value: () => box.checked };
+    }
+    const select = h("select", { name }, h("option", { value: "", text: "(unset)" }),
+      h("option", { value: "true", text: "true" }), h("option", { value: "false", text: "false" }));
+    return { el: label(select), value: () => select.value === "" ? undefined : select.value === "true" };
+  }
+  if (type === "array" && schema.items && !Array.isArray(schema.items)) {
+    const items = [];
+    const list = h("div", {});
+    const add = h("button", { type: "button", "data-test": "add-" + name, text: "+ item" });
+    const box = h("fieldset", { "data-field": name }, h("legend", { text: name + (required ? "" : "?") + " [ ]" }), list, add);
+    add.addEventListener("click", () => {
+      const f = buildField(schema.items, name + "[" + items.length + "]", true, root);
+      const entry = { f, row: null };
+      const remove = h("button", { type: "button", text: "−", onclick: () => {
+        items.splice(items.indexOf(entry), 1); entry.row.remove();
+      } });
+      entry.row = h("div", { class: "row" }, f.el, remove);
+      items.push(entry);
+      list.append(entry.row);
+    });
+    return { el: box, value: () => items.length === 0 && !required ? undefined : items.map((e) => e.f.value()) };
+  }
+  // anyOf/oneOf, tuples, records, … : raw JSON for this field.
+  const area = h("textarea", { rows: 2, name, placeholder: "JSON" });
+  return { el: label(area, h("small", { class: "muted", text: " (JSON)" })), value: () => {
+    if (area.value.trim() === "") return undefined;
+    return JSON.parse(area.value);
+  } };
+}
+
+// ---- Turns ----
+async function loadSessions() {
+  const list = $("session-list");
+  try {
+    const sessions = await api("GET", "/api/sessions");
+    list.replaceChildren();
+    const select = $("session");
+    const chosen = select.value;
+    select.replaceChildren(h("option", { value: "", text: "new session" }));
+    for (const s of sessions) {
+      select.append(h("option", { value: s.session_id, text: (s.title || s.session_id).slice(0, 60) }));
+      list.append(h("li", { "data-test": "session-item", onclick: () => showHistory(s.session_id) },
+        h("div", { text: s.title || "(untitled)" }),
+        h("small", { class: "muted", text: s.session_id })));
+    }
+    select.value = chosen;
+  } catch (e) {
+    list.replaceChildren(h("li", { class: "badge bad", text: e.message }));
+  }
+}
+
+async function showHistory(id) {
+  const box = $("history");
+  box.replaceChildren(h("h3", { text: "History of " + id }));
+  try {
+    for (const m of await api("GET", "/api/history?session=" + encodeURIComponent(id))) {
+      box.append(h("div", { "data-test": "history-entry" }, h("strong", { text: m.kind + ": " }), h("span", { text: m.text })));
+    }
+  } catch (e) {
+    box.append(h("div", { class: "badge bad", text: e.message }));
+  }
+}
+
+$("refresh-sessions").addEventListener("click", loadSessions);
+$("run").addEventListener("click", async () => {
+  const prompt = $("prompt").value;
+  try {
+    await api("POST", "/api/turn", { prompt, session_id: $("session").value || null });
+  } catch (e) {
+    $("turn-state").textContent = e.message;
+  }
+});
+$("cancel").addEventListener("click", () => api("POST", "/api/cancel", {}).catch(() => {}));
+
+function turnStarted(t) {
+  state.turn = t.turn;
+  state.t0 = performance.now();
+  state.bars = new Map();
+  state.rows = [];
+  state.lastOutcome = "";
+  state.deltas = false;
+  $("assistant").textContent = "";
+  $("records").textContent = "";
+  $("approvals").replaceChildren();
+  $("timeline").replaceChildren();
+  $("timeline").style.height = "2em";
+  $("run").disabled = true;
+  $("cancel").disabled = false;
+  $("turn-state").textContent = "running…";
+}
+
+function turnFinished(t) {
+  $("run").disabled = false;
+  $("cancel").disabled = true;
+  $("approvals").replaceChildren();
+  const last = state.lastOutcome || "";
+  $("turn-state").textContent = "finished: " + (last || "exit " + t.exit_code) + " · exit " + t.exit_code;
+  for (const bar of state.bars.values()) if (!bar.end) bar.end = performance.now();
+  layoutBars();
+  loadSessions();
+}
+
+function onRecord(r) {
+  $("records").textContent += JSON.stringify(r) + "\n";
+  if (r.type === "message.delta") { state.deltas = true; $("assistant").textContent += r.text; }
+  if (r.type === "message") {
+    if (!state.deltas) $("assistant").textContent += r.text;
+    $("assistant").textContent += "\n";
+    state.deltas = false;
+  }
+  if (r.type === "session") $("turn-state").textContent = "running in " + r.session_id;
+  if (r.type === "tool.call") {
+    state.bars.set(r.call_id, { name: r.name, args: r.arguments_preview || "", start: performance.now(), end: 0, outcome: "" });
+    layoutBars();
+  }
+  if (r.type === "tool.result") {
+    const bar = state.bars.get(r.call_id);
+    if (bar) { bar.end = performance.now(); bar.outcome = r.outcome; bar.ms = r.duration_ms; }
+    layoutBars();
+  }
+  if (r.type === "approval") {
+    const el = document.querySelector("[data-approval='" + CSS.escape(r.approval_id) + "']");
+    if (el) el.remove();
+  }
+  if (r.type === "turn.finished") state.lastOutcome = r.outcome + (r.cancelled_by ? " by " + r.cancelled_by : "");
+  if (r.type === "host.error") state.lastOutcome = r.code + ": " + r.message;
+}
+
+function onApproval(a) {
+  const answer = (allow) => api("POST", "/api/approval", { approval_id: a.approval_id, allow })
+    .then(() => box.remove()).catch((e) => { box.append(h("div", { text: e.message })); });
+  const box = h("div", { class: "approval", "data-test": "approval", "data-approval": a.approval_id },
+    h("strong", { text: "Approve? " }), h("span", { text: a.summary + " " }),
+    h("button", { "data-test": "approve-allow", text: "Allow", onclick: () => answer(true) }), " ",
+    h("button", { "data-test": "approve-deny", text: "Deny", onclick: () => answer(false) }),
+    h("small", { class: "muted", text: " expires in " + Math.round(a.expires_in_ms / 1000) + " s" }));
+  $("approvals").append(box);
+}
+
+// Tool calls as bars on a time axis; overlapping calls take separate rows.
+function layoutBars() {
+  const tl = $("timeline");
+  const now = performance.now();
+  const bars = [...state.bars.entries()];
+  const span = Math.max(1000, ...bars.map(([, b]) => (b.end || now) - state.t0));
+  const rowsEnd = [];
+  tl.replaceChildren();
+  for (const [id, b] of bars) {
+    let row = rowsEnd.findIndex((end) => end <= b.start);
+    if (row < 0) { row = rowsEnd.length; rowsEnd.push(0); }
+    rowsEnd[row] = b.end || Infinity;
+    const left = (b.start - state.t0) / span * 100;
+    const width = Math.max(0.5, ((b.end || now) - b.start) / span * 100);
+    const el = h("div", { class: "bar " + b.outcome, "data-test": "bar", "data-call": id, "data-row": row,
+      title: b.name + " " + b.args, text: b.name + (b.ms !== undefined ? " " + b.ms + " ms" : " …") });
+    el.style.left = left + "%";
+    el.style.width = "calc(" + width + "% - 2px)";
+    el.style.top = (row * 26 + 4) + "px";
+    tl.append(el);
+  }
+  tl.style.height = (Math.max(1, rowsEnd.length) * 26 + 8) + "px";
+}
+setInterval(() => { if (!$("run").disabled) return; layoutBars(); }, 250);
+
+// ---- Live events ----
+function connect() {
+  const events = new EventSource("/api/events?token=" + encodeURIComponent(token));
+  events.addEventListener("open", () => { $("conn").textContent = "live"; $("conn").className = "badge ok"; });
+  events.addEventListener("error", () => { $("conn").textContent = "reconnecting…"; $("conn").className = "badge bad"; });
+  events.addEventListener("tools", (e) => showTools(JSON.parse(e.data)));
+  events.addEventListener("turn", (e) => {
+    const t = JSON.parse(e.data);
+    if (t.state === "running") turnStarted(t); else turnFinished(t);
+  });
+  events.addEventListener("record", (e) => onRecord(JSON.parse(e.data).record));
+  events.addEventListener("approval", (e) => onApproval(JSON.parse(e.data)));
+}
+connect();
+`;

@@ -1,0 +1,113 @@
+/**
+ * Sessions and history for the inspector's Turns view: one short backend
+ * connection per request (the backend fixed at start), as the `sessions` and
+ * `history` commands make.
+ *
+ * @module
+ */
+
+import type { LocalAgentClient } from "../client/client.ts";
+import type { HistoryEntry } from "../protocol/schemas/mod.ts";
+import type { AgentCommand } from "../cli/agent.ts";
+import { BrowseOutput, type BrowseRecord } from "../cli/browse_records.ts";
+import { withAgent } from "../cli/connect.ts";
+
+/** A browse output that keeps the failure record instead of writing it to stdout. */
+class Kept extends BrowseOutput {
+  failure: string | null = null;
+  override record(input: BrowseRecord): void {
+    if (input.type === "host.error") this.failure = `${input.code}: ${input.message}`;
+  }
+  override line(): void {}
+  override flush(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+/** One listed session. */
+export interface SessionItem {
+  /** Session ID. */
+  readonly session_id: string;
+  /** Title, or null. */
+  readonly title: string | null;
+  /** Last update (RFC 3339), or null. */
+  readonly updated_at: string | null;
+}
+
+/** One history message (its parts joined). */
+export interface HistoryItem {
+  /** Message ID. */
+  readonly message_id: string;
+  /** `user`, `assistant`, … as the backend stores it. */
+  readonly kind: string;
+  /** Whole text. */
+  readonly text: string;
+}
+
+/** Thrown when the backend could not answer. */
+export class BackendRequestError extends Error {
+  /** The `host.error` code and message. */
+  constructor(message: string) {
+    super(message);
+    this.name = "BackendRequestError";
+  }
+}
+
+async function withBackend<T>(
+  agent: AgentCommand,
+  cwd: string,
+  capabilities: string[],
+  body: (client: LocalAgentClient) => Promise<T>,
+): Promise<T> {
+  const out = new Kept();
+  let result: T | undefined;
+  const code = await withAgent(
+    { agent, cwd, capabilities: [...capabilities, "shutdown"], out },
+    async (client) => {
+      result = await body(client);
+      return 0;
+    },
+  );
+  if (code !== 0 || result === undefined) {
+    throw new BackendRequestError(out.failure ?? `The backend request failed (exit ${code})`);
+  }
+  return result;
+}
+
+/** Every session the backend lists for `cwd`. */
+export function listSessions(agent: AgentCommand, cwd: string): Promise<SessionItem[]> {
+  return withBackend(agent, cwd, ["session.list"], async (client) => {
+    const sessions: SessionItem[] = [];
+    for await (const page of client.sessionPages()) {
+      for (const s of page.sessions) {
+        sessions.push({
+          session_id: s.session_id,
+          title: s.title ?? null,
+          updated_at: s.updated_at ?? null,
+        });
+      }
+    }
+    return sessions;
+  });
+}
+
+/** The whole history of `sessionId`, one item per message. */
+export function sessionHistory(
+  agent: AgentCommand,
+  cwd: string,
+  sessionId: string,
+): Promise<HistoryItem[]> {
+  return withBackend(agent, cwd, ["session.open", "history.page"], async (client) => {
+    const opened = await client.sessionOpen(sessionId);
+    const items: { message_id: string; kind: string; text: string }[] = [];
+    for await (const page of client.historyPages(sessionId, opened.revision)) {
+      for (const entry of page.entries as HistoryEntry[]) {
+        const last = items.at(-1);
+        if (entry.part === 0 || last === undefined || last.message_id !== entry.message_id) {
+          items.push({ message_id: entry.message_id, kind: entry.kind, text: entry.text });
+        } else last.text += entry.text;
+      }
+    }
+    return items;
+  });
+}

@@ -1,0 +1,199 @@
+/** The terminal view renders summary records (unit tests, fake clock). */
+// deno-lint-ignore-file no-control-regex -- the tests match ANSI escape sequences
+import assert from "node:assert/strict";
+import { colorFromEnv, TextView } from "../../src/summary/text_view.ts";
+import { SummaryWriter } from "../../src/summary/writer.ts";
+import type { SummaryInput } from "../../src/summary/records.ts";
+
+function view(options: { color?: boolean; live?: boolean; prompt?: string } = {}) {
+  let out = "";
+  let now = 0;
+  const textView = new TextView({
+    write: (bytes) => {
+      out += new TextDecoder().decode(bytes);
+      return Promise.resolve();
+    },
+    color: options.color ?? false,
+    live: options.live ?? false,
+    now: () => now,
+    frameMs: 5,
+    ...(options.prompt === undefined ? {} : { prompt: options.prompt }),
+  });
+  const writer = new SummaryWriter(textView.sink, { selfCheck: true, lingerMs: 0 });
+  return {
+    textView,
+    emit: async (record: SummaryInput, at?: number) => {
+      if (at !== undefined) now = at;
+      writer.emit(record);
+      await writer.flush();
+    },
+    out: () => out,
+    setNow: (ms: number) => {
+      now = ms;
+    },
+  };
+}
+
+const call = (id: string, name: string, preview?: string): SummaryInput => ({
+  type: "tool.call",
+  run_id: "r1",
+  call_id: id,
+  name,
+  tool_id: "0".repeat(64),
+  arguments_bytes: 12,
+  deadline_ms: 120_000,
+  ...(preview === undefined ? {} : { arguments_preview: preview }),
+});
+
+const result = (id: string, name: string, outcome: "success" | "error"): SummaryInput => ({
+  type: "tool.result",
+  run_id: "r1",
+  call_id: id,
+  name,
+  outcome,
+  error_code: outcome === "error" ? "tool_failed" : null,
+  bytes: 5,
+  parts: 1,
+  duration_ms: 1500,
+  abandoned: false,
+  killed: false,
+  delivery: "complete",
+  delivery_error: null,
+});
+
+Deno.test("TextView renders a turn as plain lines (not live, no colour)", async () => {
+  const v = view({ prompt: "do it" });
+  await v.emit({ type: "message.delta", run_id: "r1", message_id: "m1", part: 0, text: "Hel" });
+  await v.emit({ type: "message.delta", run_id: "r1", message_id: "m1", part: 1, text: "lo" });
+  await v.emit({ type: "message", run_id: "r1", message_id: "m1", text: "Hello", partial: false });
+  await v.emit(call("c1", "text_stats", '{"text":"a"}'));
+  await v.emit({
+    type: "tool.log",
+    run_id: "r1",
+    call_id: "c1",
+    name: "text_stats",
+    text: "one\ntwo\n",
+    bytes: 8,
+    truncated_bytes: 0,
+  });
+  await v.emit(result("c1", "text_stats", "success"));
+  await v.emit(call("c2", "other"));
+  await v.emit(result("c2", "other", "error"));
+  await v.emit({ type: "message", run_id: "r1", message_id: "m2", text: "Bye", partial: false });
+  await v.emit({
+    type: "turn.finished",
+    session_id: "s1",
+    run_id: "r1",
+    outcome: "completed",
+    persistence: "durable",
+    revision: "3",
+    error_code: null,
+    cancelled_by: null,
+    exit_code: 0,
+  }, 2500);
+  await v.textView.close();
+  assert.equal(
+    v.out(),
+    [
+      "❯ do it",
+      "Hello",
+      '→ text_stats {"text":"a"}',
+      "  │ one",
+      "  │ two",
+      "✔ text_stats 1.5 s · 5 B",
+      "→ other 12 bytes of arguments",
+      "✘ other tool_failed 1.5 s",
+      "Bye",
+      "✔ completed · 2 calls · 2.5 s · exit 0",
+      "",
+    ].join("\n"),
+  );
+});
+
+Deno.test("TextView ends streamed text before a line and closes once after host.error", async () => {
+  const v = view();
+  await v.emit({ type: "message.delta", run_id: "r1", message_id: "m1", part: 0, text: "partial" });
+  await v.emit({ type: "host.error", code: "interrupted", message: "Interrupted", exit_code: 130 });
+  await v.textView.close();
+  assert.equal(
+    v.out(),
+    "partial\n✘ interrupted: Interrupted\n✘ interrupted · 0 calls · 0 ms · exit 130\n",
+  );
+});
+
+Deno.test("TextView live: a spinner with elapsed time while calls run, cleared before lines", async () => {
+  const v = view({ live: true, color: true });
+  await v.emit(call("c1", "slow", "{}"), 0);
+  v.setNow(1234);
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  await v.emit(result("c1", "slow", "success"));
+  await v.textView.close();
+  const out = v.out();
+  assert.match(out, /\x1b\[36m[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]\x1b\[0m slow 1\.2s/);
+  // The status line is cleared in place before the result line.
+  assert.match(out, /\r\x1b\[K\x1b\[32m✔\x1b\[0m slow/);
+  const frames = out.split("\r\x1b[K").length;
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  assert.equal(out.split("\r\x1b[K").length, frames, "the spinner stopped with the last call");
+});
+
+Deno.test("TextView.beforePrompt() clears the status line and pauses the spinner", async () => {
+  const v = view({ live: true });
+  await v.emit(call("c1", "slow", "{}"));
+  await v.textView.beforePrompt();
+  const before = v.out();
+  assert.ok(before.endsWith("\r\x1b[K"), JSON.stringify(before));
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  assert.equal(v.out(), before, "no frames while the question is asked");
+  v.textView.afterPrompt();
+  await v.emit(result("c1", "slow", "success"));
+  await v.textView.close();
+  assert.ok(v.out().length > before.length);
+});
+
+Deno.test("colorFromEnv() follows NO_COLOR, then FORCE_COLOR, then the terminal", () => {
+  const env = (vars: Record<string, string>) => (name: string) => vars[name];
+  assert.equal(colorFromEnv(env({}), true), true);
+  assert.equal(colorFromEnv(env({}), false), false);
+  assert.equal(colorFromEnv(env({ NO_COLOR: "1", FORCE_COLOR: "1" }), true), false);
+  assert.equal(colorFromEnv(env({ NO_COLOR: "" }), true), true);
+  assert.equal(colorFromEnv(env({ FORCE_COLOR: "1" }), false), true);
+  assert.equal(colorFromEnv(env({ FORCE_COLOR: "0" }), true), false);
+});
+
+Deno.test("TextView's sink rejects once the terminal cannot be written (the writer reports it)", async () => {
+  const view = new TextView({
+    write: () => Promise.reject(new Error("EPIPE")),
+    color: false,
+    live: false,
+  });
+  const failures: unknown[] = [];
+  const writer = new SummaryWriter(view.sink, {
+    lingerMs: 0,
+    onError: (error) => failures.push(error),
+  });
+  writer.emit({ type: "message", run_id: "r1", message_id: "m1", text: "x", partial: false });
+  await writer.flush();
+  assert.equal(writer.failed, true);
+  assert.match(String(failures[0]), /EPIPE/);
+  await view.close();
+});
+
+Deno.test("TextView shows host.warning lines and tool.progress in the live status", async () => {
+  const v = view({ live: true });
+  await v.emit({ type: "host.warning", code: "source_unavailable", message: "mcp:fs is down" });
+  await v.emit(call("c1", "long", "{}"));
+  await v.emit({
+    type: "tool.progress",
+    run_id: "r1",
+    call_id: "c1",
+    name: "long",
+    progress: 2,
+    total: 5,
+  });
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  await v.emit(result("c1", "long", "success"));
+  await v.textView.close();
+  assert.match(v.out(), /! source_unavailable: mcp:fs is down\n/);
+  assert.match(v.out(), /long \d\.\ds \(2\/5\)/);
+});
