@@ -106,7 +106,22 @@ function cycles(graph: Map<string, Edge[]>, withTypes: boolean): string[][] {
 }
 
 /** The layers, bottom first: each folder may import only the folders before it. */
-const LAYERS = ["async", "protocol", "runtime", "transport", "client", "summary", "host", "cli"];
+const LAYERS = [
+  "async",
+  "protocol",
+  "runtime",
+  "transport",
+  "client",
+  "summary",
+  "host",
+  "openapi",
+  "config",
+  "mcp",
+  "cli",
+  "batch",
+  "report",
+  "inspect",
+];
 /** What the reference backend may import: it reuses protocol and transport, never client or host. */
 const BACKEND_USES = ["async", "protocol", "transport"];
 

@@ -26,7 +26,7 @@ import {
   realPath,
   writeStderrLine,
 } from "../runtime/mod.ts";
-import type { BatchArgs } from "./args.ts";
+import type { BatchArgs } from "../cli/batch_args.ts";
 import { BatchInputError, type BatchItem, parseBatchInput } from "./input.ts";
 import { Progress } from "./progress.ts";
 import { BatchRun, STARTUP_TIMEOUT_MS } from "./run.ts";

@@ -9,7 +9,7 @@ import { parseArgs } from "node:util";
 import { UsageError } from "./exit_codes.ts";
 import type { KernelSandboxMode } from "./kernel_sandbox.ts";
 import { DEFAULT_STALL_TIMEOUT_MS } from "./liveness.ts";
-import { type BatchArgs, parseBatchArgs, parseReportArgs, type ReportArgs } from "../batch/args.ts";
+import { type BatchArgs, parseBatchArgs, parseReportArgs, type ReportArgs } from "./batch_args.ts";
 import { type LoopArgs, parseLoopCommand } from "./args_loop.ts";
 
 /** The config flags (`--config`, `--no-config`, `--mcp-config`) of `run`, `tools` and `mcp`. */

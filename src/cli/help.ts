@@ -4,7 +4,7 @@
  * @module
  */
 
-import { BATCH_HELP, REPORT_HELP } from "../batch/help_text.ts";
+import { BATCH_HELP, REPORT_HELP } from "./batch_help.ts";
 
 import { CALL_HELP, INIT_HELP, INSPECT_HELP } from "./help_loop.ts";
 

@@ -16,7 +16,7 @@ import { lstat, mkdir, stat, writeFile } from "node:fs/promises";
 import { runtimeName, writeStderrLine, writeStdout } from "../runtime/mod.ts";
 import type { InitArgs } from "./args_loop.ts";
 import { EXIT, UsageError } from "./exit_codes.ts";
-import { PACKAGE_VERSION } from "./version.ts";
+import { PACKAGE_VERSION } from "../host/version.ts";
 
 /** One file `init` writes: its path in the project and its text. */
 export interface ProjectFile {

@@ -12,7 +12,7 @@
 import { parseCli } from "./args.ts";
 import { EXIT, UsageError } from "./exit_codes.ts";
 import { writeStderrLine, writeStdout } from "../runtime/mod.ts";
-import { PACKAGE_VERSION } from "./version.ts";
+import { PACKAGE_VERSION } from "../host/version.ts";
 
 const encoder = new TextEncoder();
 

@@ -8,7 +8,7 @@
  */
 
 import type { ToolCallOutcome, ToolErrorCode } from "./call.ts";
-import { formatIssues, type IssueLike, truncateText } from "./_text.ts";
+import { formatIssues, type IssueLike, truncateText } from "./text.ts";
 
 /** The executor's answer to one call before it is split into parts. */
 export interface Answer {

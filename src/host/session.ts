@@ -22,7 +22,7 @@ import type {
 import type { AgentEvent } from "../client/events.ts";
 import { REQUEST_ID_RESERVE } from "../client/connection.ts";
 import { RequestBudgetExhausted } from "../client/errors.ts";
-import { argumentsPreview } from "./_text.ts";
+import { argumentsPreview } from "./text.ts";
 import type { SummaryInput } from "../summary/records.ts";
 import type { CallExecutor } from "./call.ts";
 

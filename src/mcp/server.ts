@@ -24,7 +24,7 @@ import {
   ListToolsRequestSchema,
   McpError,
 } from "@modelcontextprotocol/sdk/types.js";
-import { PACKAGE_VERSION } from "../cli/version.ts";
+import { PACKAGE_VERSION } from "../host/version.ts";
 import type { ToolExecutor } from "../host/executor.ts";
 import type { ToolProgress } from "../host/external.ts";
 import type { ToolRegistry } from "../host/registry.ts";

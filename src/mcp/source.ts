@@ -29,7 +29,7 @@ import {
   type ExternalToolContext,
   ExternalToolError,
 } from "../host/external.ts";
-import { PACKAGE_VERSION } from "../cli/version.ts";
+import { PACKAGE_VERSION } from "../host/version.ts";
 import { hostToolName, selected, TOOL_NAME } from "./names.ts";
 import { type McpCallResult, resultText } from "./results.ts";
 import { ChildStdioTransport } from "./stdio_transport.ts";

@@ -8,7 +8,7 @@
  */
 
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
-import { formatIssues } from "../host/_text.ts";
+import { formatIssues } from "../host/text.ts";
 
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
 

@@ -9,7 +9,7 @@
  */
 
 import { writeFile } from "node:fs/promises";
-import type { ReportArgs } from "../batch/args.ts";
+import type { ReportArgs } from "../cli/batch_args.ts";
 import { EXIT, UsageError } from "../cli/exit_codes.ts";
 import { writeStderrLine, writeStdout } from "../runtime/mod.ts";
 import { renderHtml } from "./html.ts";

@@ -9,10 +9,12 @@
 
 import { z } from "zod";
 import { EffortSchema } from "../protocol/schemas/common.ts";
-import { ARGUMENTS_PREVIEW_BYTES } from "../host/_text.ts";
 
 /** Summary schema version. */
 export const SUMMARY_VERSION = 1;
+
+/** Most UTF-8 bytes of a `tool.call` record's `arguments_preview`. */
+export const ARGUMENTS_PREVIEW_BYTES = 200;
 
 const Ts: z.ZodString = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
 const head: { ts: z.ZodString; v: z.ZodLiteral<1> } = { ts: Ts, v: z.literal(SUMMARY_VERSION) };

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { parseBatchArgs, parseReportArgs } from "../../src/batch/args.ts";
+import { parseBatchArgs, parseReportArgs } from "../../src/cli/batch_args.ts";
 import { parseBatchInput } from "../../src/batch/input.ts";
 import { splitCommandLine } from "../../src/cli/split.ts";
 import { ROOT } from "../e2e/_cli.ts";

@@ -1,10 +1,12 @@
 /**
- * Bounded, model-readable text helpers for the executor (internal).
+ * Bounded, model-readable text helpers: UTF-8-bounded truncation, zod issue lists and argument
+ * previews, shared by the executor and the tool sources.
  *
  * @module
  */
 
 import { utf8ByteLength } from "../protocol/utf8.ts";
+import { ARGUMENTS_PREVIEW_BYTES } from "../summary/records.ts";
 
 const ELLIPSIS = "…";
 const MAX_ISSUES = 3;
@@ -66,8 +68,7 @@ function formatPath(path: readonly PropertyKey[]): string {
   return out;
 }
 
-/** Most UTF-8 bytes of a `tool.call` record's `arguments_preview`. */
-export const ARGUMENTS_PREVIEW_BYTES = 200;
+export { ARGUMENTS_PREVIEW_BYTES };
 
 /** Compact JSON of a call's arguments, cut to {@link ARGUMENTS_PREVIEW_BYTES} (ends with "…" when cut). */
 export function argumentsPreview(args: unknown): string {

@@ -6,9 +6,33 @@
  */
 
 import { parseArgs } from "node:util";
-import { UsageError } from "../cli/exit_codes.ts";
-import { DEFAULT_STALL_TIMEOUT_MS } from "../cli/liveness.ts";
-import { parseShard, type Shard } from "./shard.ts";
+import { UsageError } from "./exit_codes.ts";
+
+/** One share of the items: `index` in 1..`count`. */
+export interface Shard {
+  /** 1-based share number (K of `K/N`). */
+  readonly index: number;
+  /** Number of shares (N of `K/N`). */
+  readonly count: number;
+}
+
+/** Largest N of `--shard K/N`. */
+export const MAX_SHARDS = 10_000;
+
+/** Parse `K/N` (1 ≤ K ≤ N ≤ {@link MAX_SHARDS}); throws RangeError naming the value. */
+export function parseShard(text: string): Shard {
+  const match = /^(\d{1,5})\/(\d{1,5})$/.exec(text);
+  const index = Number(match?.[1]);
+  const count = Number(match?.[2]);
+  if (match === null || !(count >= 1) || count > MAX_SHARDS || !(index >= 1) || index > count) {
+    throw new RangeError(
+      `Option --shard must be K/N with 1 <= K <= N <= ${MAX_SHARDS}: ${text}`,
+    );
+  }
+  return { index, count };
+}
+
+import { DEFAULT_STALL_TIMEOUT_MS } from "./liveness.ts";
 
 /** Largest `--jobs`. */
 export const MAX_JOBS = 64;
@@ -103,7 +127,7 @@ function seconds(value: unknown, flag: string, zero: boolean): number | undefine
  *
  * @example
  * ```ts
- * import { parseBatchArgs } from "./args.ts";
+ * import { parseBatchArgs } from "./batch_args.ts";
  * const args = parseBatchArgs(["in.jsonl", "--out", "out", "--jobs", "4", "--shard", "1/2"]);
  * console.assert(args.command === "batch" && args.jobs === 4 && args.shard?.count === 2);
  * ```
@@ -183,7 +207,7 @@ export function parseBatchArgs(argv: string[]): BatchArgs | { command: "help"; t
  *
  * @example
  * ```ts
- * import { parseReportArgs } from "./args.ts";
+ * import { parseReportArgs } from "./batch_args.ts";
  * const args = parseReportArgs(["out1", "out2", "--markdown", "-"]);
  * console.assert(args.command === "report" && args.dirs.length === 2);
  * ```

@@ -1,0 +1,17 @@
+/**
+ * MCP in both directions, over the official SDK (`npm:@modelcontextprotocol/sdk`):
+ *
+ * - As a tool source: `source.ts` starts one configured server (stdio child in its own
+ *   process group, or Streamable HTTP), lists its tools and turns each into an
+ *   `ExternalTool` (`names.ts` maps names to the client-tools grammar; `results.ts` maps
+ *   MCP content to text).
+ * - As a front door: `server.ts` serves the host's registry as an MCP server through the
+ *   same executor, over stdio (`stdio_server.ts`, `stdio_transport.ts`) or Streamable HTTP
+ *   (`http.ts`, `magi-tools mcp --http PORT`). See docs/mcp.md.
+ *
+ * @module
+ */
+
+export { McpSourceError, type McpSourceOptions, startMcpSource } from "./source.ts";
+export type { McpSource } from "./source.ts";
+export { createMcpServer, type McpServerOptions, mcpToolList } from "./server.ts";
