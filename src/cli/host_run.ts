@@ -10,6 +10,7 @@
  * @module
  */
 
+import { settleWithin, waitWithin } from "../async/deadline.ts";
 import { LocalAgentClient } from "../client/client.ts";
 import { BackendExited, ClientClosed, RequestBudgetExhausted } from "../client/errors.ts";
 import type { AgentEvent } from "../client/events.ts";
@@ -626,10 +627,8 @@ export class HostRun {
       removeStop();
       clearTimeout(watchdog);
     }
-    await Promise.race([
-      calls.idle(),
-      new Promise((resolve) => stop.hard.signal.addEventListener("abort", resolve, { once: true })),
-    ]);
+    // Every call answered, or a hard stop (the listener is removed either way).
+    await settleWithin(calls.idle(), Infinity, { signal: stop.hard.signal });
     const finished = outcome.finished;
     if (stop.cause === "budget" && this.#budgetError !== null) {
       // The run ended (cancelled, or it finished first) without every tool answered.
@@ -712,7 +711,7 @@ export class HostRun {
       : this.#client.failure ?? error;
     if (cause instanceof ClientClosed && !this.#stalled) {
       // A broken pipe while the backend is exiting (e.g. it exits at once): report its exit.
-      const info = await exitWithin(this.#child, EXIT_STATUS_WAIT_MS);
+      const info = await waitWithin(this.#child.exited, EXIT_STATUS_WAIT_MS);
       if (info !== undefined) cause = new BackendExited(info.code, info.signal);
     }
     const failure = classify(cause, this.#started);
@@ -739,7 +738,7 @@ export class HostRun {
       this.#sources.close(),
     ]);
     // Calls ended by the close settle at once; their records come before stop() resolves.
-    await settleWithin(this.#calls?.idle(), CALLS_SETTLE_MS);
+    if (this.#calls !== null) await settleWithin(this.#calls.idle(), CALLS_SETTLE_MS);
     if (this.#events.return !== undefined) await this.#events.return().catch(() => {});
   }
 
@@ -788,32 +787,5 @@ const PREWARM_MAX_TOOLS = 8;
 /** How long to wait for the backend's exit status after its pipe broke. */
 const EXIT_STATUS_WAIT_MS = 2_000;
 
-/** The child's exit within `ms`, or undefined. */
-async function exitWithin(child: ChildHandle, ms: number) {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const limit = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms);
-  });
-  try {
-    return await Promise.race([child.exited, limit]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /** How long calls ended by the executor's close may take to record their results. */
 const CALLS_SETTLE_MS = 1_000;
-
-/** Wait for `promise` (if any) at most `ms`; never rejects. */
-async function settleWithin(promise: Promise<unknown> | undefined, ms: number): Promise<void> {
-  if (promise === undefined) return;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const limit = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
-  });
-  try {
-    await Promise.race([promise.then(() => {}, () => {}), limit]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
