@@ -22,6 +22,7 @@ const SERVER_SCENARIOS = [
   "tools-call-simple-text",
   "tools-call-error",
   "server-sse-multiple-streams",
+  "json-schema-2020-12",
 ];
 
 /** The client scenarios the bridge passes. */

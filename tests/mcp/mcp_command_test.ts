@@ -49,6 +49,10 @@ Deno.test("mcp over stdio: tools/list, tools/call, errors, stdout carries MCP fr
     assert.equal(byName["cancel_probe"]!.annotations?.readOnlyHint, false);
     assert.equal(byName["noisy"]!.inputSchema["type"], "object");
     assert.deepEqual(byName["noisy"]!.inputSchema["required"], ["text"]);
+    assert.equal(
+      byName["noisy"]!.inputSchema["$schema"],
+      "https://json-schema.org/draft/2020-12/schema",
+    );
 
     const ok = await client.callTool({ name: "noisy", arguments: { text: "hi" } }) as CallResult;
     assert.equal(ok.isError, undefined);
