@@ -27,7 +27,7 @@
  * @module
  */
 
-import { parse, type ParseError, printParseErrorCode } from "jsonc-parser";
+import { parse, type ParseError, printParseErrorCode, visit } from "jsonc-parser";
 import { type At, child, fail, isObject, knownKeys } from "./_check.ts";
 import { getEnv, readTextFile } from "../runtime/mod.ts";
 import { ConfigError } from "./errors.ts";
@@ -104,6 +104,8 @@ export function parseConfigText(text: string, options: ParseConfigOptions): Host
     );
   }
   const root: At = { file: options.file, path: "" };
+  const duplicate = firstDuplicateKey(text);
+  if (duplicate !== null) throw fail(duplicate.at(options.file), "key defined twice in one object");
   if (!isObject(value)) throw fail(root, "must be an object");
   const context: SectionContext = { env: options.env ?? (() => undefined) };
   if (options.kind === "mcp") {
@@ -204,6 +206,43 @@ async function readConfigFile(path: string): Promise<string | null> {
     );
   }
   return text;
+}
+
+/** The first key that appears twice in one object (JSON would keep only the last), or null. */
+function firstDuplicateKey(text: string): { at: (file: string) => At } | null {
+  const objects: { keys: Set<string>; path: string[] }[] = [];
+  let found: string[] | null = null;
+  let pendingKey: string | null = null;
+  const pathHere = () => objects.at(-1)?.path ?? [];
+  visit(text, {
+    onObjectBegin: () => {
+      const parent = pathHere();
+      objects.push({
+        keys: new Set(),
+        path: pendingKey === null ? parent : [...parent, pendingKey],
+      });
+      pendingKey = null;
+    },
+    onObjectEnd: () => void objects.pop(),
+    onArrayBegin: () => {
+      pendingKey = null;
+    },
+    onObjectProperty: (key) => {
+      const current = objects.at(-1);
+      if (current === undefined) return;
+      if (current.keys.has(key) && found === null) found = [...current.path, key];
+      current.keys.add(key);
+      pendingKey = key;
+    },
+    onLiteralValue: () => {
+      pendingKey = null;
+    },
+  }, { allowTrailingComma: true, disallowComments: false });
+  if (found === null) return null;
+  const keys: string[] = found;
+  return {
+    at: (file) => keys.reduce((at, key) => child(at, key), { file, path: "" } as At),
+  };
 }
 
 function positionOf(text: string, offset: number): { line: number; column: number } {

@@ -111,6 +111,22 @@ Deno.test("parseConfigText() names the key path of an unknown key or a bad value
   rejects(`{"mcpServers": {,}}`, /^magi-tools.jsonc:1:\d+: invalid JSONC: /);
 });
 
+Deno.test("parseConfigText() rejects a key defined twice in one object, naming its path", () => {
+  rejects(
+    `{"mcpServers":{"fs":{"command":"a"},"fs":{"command":"b"}}}`,
+    /magi-tools.jsonc: mcpServers.fs: key defined twice in one object/,
+  );
+  rejects(
+    `{"mcpServers":{"fs":{"command":"a","args":[{"x":1}],"env":{"K":"1","K":"2"}}}}`,
+    /mcpServers.fs.env.K: key defined twice/,
+  );
+  // The same key in different objects is fine.
+  assert.equal(
+    parse(`{"mcpServers":{"a":{"command":"x"},"b":{"command":"x"}}}`).mcpServers.length,
+    2,
+  );
+});
+
 Deno.test("parseConfigText() expands ${VAR} and ${VAR:-default}, and names an unset variable", () => {
   const [server] = parse(
     `{"mcpServers":{"a":{"url":"https://\${HOST}/mcp","headers":{"Authorization":"Bearer \${TOKEN}","X":"\${NONE:-d}"}}}}`,
