@@ -223,6 +223,7 @@ export async function runHost(options: HostRunOptions): Promise<number> {
       exitCode = failure.exitCode;
     }
   } finally {
+    options.sourceWarnings?.detach();
     clearTimeout(timer);
     (liveness as LivenessProbe | null)?.stop();
     writer.failure.removeEventListener("abort", onOutputFailed);
