@@ -5,7 +5,8 @@
  * is a {@link ConfigError} naming the file and key path (exit 2).
  *
  * Where it comes from: `--config FILE`, else `magi-tools.jsonc` in the
- * working directory when it exists (`--no-config` skips it). Each
+ * working directory when it exists and the host may read it (`--no-config`
+ * skips it). Each
  * `--mcp-config FILE` adds the `mcpServers` of a Claude Desktop / Claude
  * Code / Cursor style file (its other top-level keys are not ours and are
  * ignored); a server name defined twice is an error naming both files.
@@ -156,7 +157,12 @@ export async function loadConfig(options: LoadConfigOptions): Promise<HostConfig
     if (text === null) throw new ConfigError(`Config file not found: ${options.config}`);
     loaded.push(parseConfigText(text, { file: options.config, env }));
   } else if (options.noConfig !== true) {
-    const text = await read(resolvePath(options.cwd, CONFIG_FILE_NAME));
+    // The default file is read when the host may read it: a host run with least-privilege
+    // flags (`tools --deno-flags`) that do not grant it has no project config.
+    const text = await read(resolvePath(options.cwd, CONFIG_FILE_NAME)).catch((error) => {
+      if (error instanceof ConfigError && error.permission) return null;
+      throw error;
+    });
     if (text !== null) loaded.push(parseConfigText(text, { file: CONFIG_FILE_NAME, env }));
   }
   for (const file of options.mcpConfigs ?? []) {
@@ -198,7 +204,10 @@ async function readConfigFile(path: string): Promise<string | null> {
   } catch (error) {
     const name = error as { name?: string; code?: string };
     if (name.name === "NotFound" || name.code === "ENOENT") return null;
-    throw new ConfigError(`Cannot read config file: ${path}: ${(error as Error).message}`);
+    const permission = name.name === "NotCapable" || name.name === "PermissionDenied";
+    throw new ConfigError(`Cannot read config file: ${path}: ${(error as Error).message}`, {
+      permission,
+    });
   }
   if (text.length > CONFIG_FILE_BYTES) {
     throw new ConfigError(

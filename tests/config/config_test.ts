@@ -199,3 +199,16 @@ Deno.test("loadConfig() adds --mcp-config files (other top-level keys ignored) a
     /MCP config file not found: gone.json/,
   );
 });
+
+Deno.test("loadConfig() skips a magi-tools.jsonc it may not read, but not a --config file", async () => {
+  const denied = (path: string) =>
+    Promise.reject(
+      new ConfigError(`Cannot read config file: ${path}: denied`, { permission: true }),
+    );
+  const none = await loadConfig({ cwd: "/p", readFile: denied, env: env({}) });
+  assert.deepEqual(none.mcpServers, []);
+  await assert.rejects(
+    loadConfig({ cwd: "/p", readFile: denied, env: env({}), config: "x.jsonc" }),
+    /Cannot read config file: \/p\/x.jsonc: denied/,
+  );
+});
