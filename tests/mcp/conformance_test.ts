@@ -37,7 +37,7 @@ async function suite(args: string[]): Promise<string> {
   }).output();
   const text = new TextDecoder().decode(output.stdout) + new TextDecoder().decode(output.stderr);
   assert.equal(output.code, 0, text);
-  return text.replace(/\x1b\[[0-9;]*m/g, "");
+  return text.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g"), "");
 }
 
 Deno.test("conformance: mcp --http passes the applicable server scenarios", async () => {
