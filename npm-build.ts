@@ -72,6 +72,21 @@ function outName(target: string): string {
   return target.replace(/^\.\//, "").replace(/\.ts$/, "");
 }
 
+/**
+ * A subpath of a mapped npm package (`@modelcontextprotocol/sdk/client/index.js` with
+ * `"@modelcontextprotocol/sdk": "npm:@modelcontextprotocol/sdk@1.32.2"` mapped), as Deno resolves
+ * it: the mapped specifier plus the subpath; undefined when no npm key is a prefix.
+ */
+function npmSubpath(mapped: ReadonlyMap<string, string>, path: string): string | undefined {
+  let best: string | undefined;
+  for (const key of mapped.keys()) {
+    if (path.startsWith(`${key}/`) && mapped.get(key)!.startsWith("npm:")) {
+      if (best === undefined || key.length > best.length) best = key;
+    }
+  }
+  return best === undefined ? undefined : mapped.get(best)! + path.slice(best.length);
+}
+
 function packagePlugin(config: DenoConfig, used: Map<string, string>): esbuild.Plugin {
   const mapped = new Map<string, string>();
   for (const [key, value] of Object.entries(config.imports)) mapped.set(key, value);
@@ -89,11 +104,7 @@ function packagePlugin(config: DenoConfig, used: Map<string, string>): esbuild.P
       build.onResolve({ filter: /^npm:/ }, (args) => external(args.path));
       build.onResolve({ filter: /^[^./]/ }, (args) => {
         if (args.path.startsWith("node:")) return { path: args.path, external: true };
-        let target = mapped.get(args.path);
-        if (target === undefined) {
-          const key = [...mapped.keys()].find((k) => args.path.startsWith(`${k}/`));
-          if (key !== undefined) target = mapped.get(key)! + args.path.slice(key.length);
-        }
+        const target = mapped.get(args.path) ?? npmSubpath(mapped, args.path);
         if (target === undefined) {
           throw new BuildError(`Import not in the deno.json import map: ${args.path}`);
         }

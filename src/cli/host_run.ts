@@ -190,6 +190,7 @@ export async function runHost(options: HostRunOptions): Promise<number> {
   } catch (error) {
     exitCode = await host.failure(error, writer);
   } finally {
+    options.sourceWarnings?.detach();
     clearTimeout(timer);
     unwatch();
     await host.stop();

@@ -68,9 +68,21 @@ export async function mcpCommand(args: McpArgs): Promise<number> {
           try {
             http = await serveMcpHttp({ port: args.http, createServer: create });
           } catch (error) {
-            if (!isAddrInUse(error)) throw error;
-            writeStderrLine(`magi-tools mcp: Port ${args.http} is taken: 127.0.0.1:${args.http}`);
-            return EXIT.startup;
+            if (isAddrInUse(error)) {
+              writeStderrLine(`magi-tools mcp: Port ${args.http} is taken: 127.0.0.1:${args.http}`);
+              return EXIT.startup;
+            }
+            if (
+              (error as Error).name === "NotCapable" || (error as Error).name === "PermissionDenied"
+            ) {
+              writeStderrLine(
+                `magi-tools mcp: Cannot listen on 127.0.0.1:${args.http}: ${
+                  (error as Error).message
+                }`,
+              );
+              return EXIT.usage;
+            }
+            throw error;
           }
           writeStderrLine(
             `magi-tools mcp: serving ${registry.tools.length} tool(s) at ${http.url}`,

@@ -43,17 +43,34 @@ export function progressRecord(
 export class SourceWarnings {
   #held: SourceWarning[] = [];
   #writer: SummaryWriter | null = null;
+  #detached = false;
 
-  /** Record `warning` (held until {@link attach}). */
+  /** Record `warning` (held until {@link attach}; on stderr after {@link detach}). */
   readonly add = (warning: SourceWarning): void => {
-    if (this.#writer === null) this.#held.push(warning);
+    if (this.#detached) this.#toStderr(warning);
+    else if (this.#writer === null) this.#held.push(warning);
     else this.#writer.emit(warningRecord(warning));
   };
 
   /** Write the held warnings to `writer`, and later ones as they come. */
   attach(writer: SummaryWriter): void {
+    if (this.#detached) return;
     this.#writer = writer;
     for (const warning of this.#held.splice(0)) writer.emit(warningRecord(warning));
+  }
+
+  /**
+   * The run's records are complete (its final record is written or about to be): later
+   * warnings go to stderr, so no record follows `turn.finished`/`host.error`.
+   */
+  detach(): void {
+    this.#detached = true;
+    this.#writer = null;
+    for (const warning of this.#held.splice(0)) this.#toStderr(warning);
+  }
+
+  #toStderr(warning: SourceWarning): void {
+    writeStderrLine(`magi-tools: warning: ${warning.message}`);
   }
 }
 

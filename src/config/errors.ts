@@ -11,9 +11,12 @@
  * `magi-tools.jsonc: mcpServers.fs.timeoutMs: must be an integer from 1000 to 600000`.
  */
 export class ConfigError extends Error {
+  /** The file could not be read for lack of permission. */
+  readonly permission: boolean;
   /** Message as given. */
-  constructor(message: string) {
+  constructor(message: string, options: { permission?: boolean } = {}) {
     super(message);
     this.name = "ConfigError";
+    this.permission = options.permission ?? false;
   }
 }

@@ -5,7 +5,8 @@
  * is a {@link ConfigError} naming the file and key path (exit 2).
  *
  * Where it comes from: `--config FILE`, else `magi-tools.jsonc` in the
- * working directory when it exists (`--no-config` skips it). Each
+ * working directory when it exists and the host may read it (`--no-config`
+ * skips it). Each
  * `--mcp-config FILE` adds the `mcpServers` of a Claude Desktop / Claude
  * Code / Cursor style file (its other top-level keys are not ours and are
  * ignored); a server name defined twice is an error naming both files.
@@ -27,7 +28,7 @@
  * @module
  */
 
-import { parse, type ParseError, printParseErrorCode } from "jsonc-parser";
+import { parse, type ParseError, printParseErrorCode, visit } from "jsonc-parser";
 import { type At, child, fail, isObject, knownKeys } from "./_check.ts";
 import { getEnv, readTextFile } from "../runtime/mod.ts";
 import { ConfigError } from "./errors.ts";
@@ -109,6 +110,8 @@ export function parseConfigText(text: string, options: ParseConfigOptions): Host
     );
   }
   const root: At = { file: options.file, path: "" };
+  const duplicate = firstDuplicateKey(text);
+  if (duplicate !== null) throw fail(duplicate.at(options.file), "key defined twice in one object");
   if (!isObject(value)) throw fail(root, "must be an object");
   const context: SectionContext = { env: options.env ?? (() => undefined) };
   if (options.kind === "mcp") {
@@ -160,7 +163,12 @@ export async function loadConfig(options: LoadConfigOptions): Promise<HostConfig
     if (text === null) throw new ConfigError(`Config file not found: ${options.config}`);
     loaded.push(parseConfigText(text, { file: options.config, env }));
   } else if (options.noConfig !== true) {
-    const text = await read(resolvePath(options.cwd, CONFIG_FILE_NAME));
+    // The default file is read when the host may read it: a host run with least-privilege
+    // flags (`tools --deno-flags`) that do not grant it has no project config.
+    const text = await read(resolvePath(options.cwd, CONFIG_FILE_NAME)).catch((error) => {
+      if (error instanceof ConfigError && error.permission) return null;
+      throw error;
+    });
     if (text !== null) loaded.push(parseConfigText(text, { file: CONFIG_FILE_NAME, env }));
   }
   for (const file of options.mcpConfigs ?? []) {
@@ -207,7 +215,10 @@ async function readConfigFile(path: string): Promise<string | null> {
   } catch (error) {
     const name = error as { name?: string; code?: string };
     if (name.name === "NotFound" || name.code === "ENOENT") return null;
-    throw new ConfigError(`Cannot read config file: ${path}: ${(error as Error).message}`);
+    const permission = name.name === "NotCapable" || name.name === "PermissionDenied";
+    throw new ConfigError(`Cannot read config file: ${path}: ${(error as Error).message}`, {
+      permission,
+    });
   }
   if (text.length > CONFIG_FILE_BYTES) {
     throw new ConfigError(
@@ -215,6 +226,43 @@ async function readConfigFile(path: string): Promise<string | null> {
     );
   }
   return text;
+}
+
+/** The first key that appears twice in one object (JSON would keep only the last), or null. */
+function firstDuplicateKey(text: string): { at: (file: string) => At } | null {
+  const objects: { keys: Set<string>; path: string[] }[] = [];
+  let found: string[] | null = null;
+  let pendingKey: string | null = null;
+  const pathHere = () => objects.at(-1)?.path ?? [];
+  visit(text, {
+    onObjectBegin: () => {
+      const parent = pathHere();
+      objects.push({
+        keys: new Set(),
+        path: pendingKey === null ? parent : [...parent, pendingKey],
+      });
+      pendingKey = null;
+    },
+    onObjectEnd: () => void objects.pop(),
+    onArrayBegin: () => {
+      pendingKey = null;
+    },
+    onObjectProperty: (key) => {
+      const current = objects.at(-1);
+      if (current === undefined) return;
+      if (current.keys.has(key) && found === null) found = [...current.path, key];
+      current.keys.add(key);
+      pendingKey = key;
+    },
+    onLiteralValue: () => {
+      pendingKey = null;
+    },
+  }, { allowTrailingComma: true, disallowComments: false });
+  if (found === null) return null;
+  const keys: string[] = found;
+  return {
+    at: (file) => keys.reduce((at, key) => child(at, key), { file, path: "" } as At),
+  };
 }
 
 function positionOf(text: string, offset: number): { line: number; column: number } {

@@ -4,8 +4,9 @@
  * as `client.tools` calls: validation, deadlines, the per-tool sandbox and
  * hard kill, result bounds.
  *
- * - `tools/list`: each tool's name, description, input JSON Schema (exactly
- *   the `client.tools` definition's) and annotations (`readOnlyHint: true`
+ * - `tools/list`: each tool's name, description, input JSON Schema (the
+ *   `client.tools` definition's, with `$schema` draft 2020-12 for module tools)
+ *   and annotations (`readOnlyHint: true`
  *   for `read` tools, `false` for `write` tools).
  * - `tools/call`: text content; a result that is a JSON object also as
  *   `structuredContent`; a failure is an `isError` result with the same text
@@ -29,6 +30,9 @@ import type { ToolExecutor } from "../host/executor.ts";
 import type { ToolProgress } from "../host/external.ts";
 import type { ToolRegistry } from "../host/registry.ts";
 
+/** The JSON Schema dialect of module tools' input schemas. */
+export const JSON_SCHEMA_2020_12 = "https://json-schema.org/draft/2020-12/schema";
+
 /** What one MCP `tools/list` entry holds. */
 export interface McpToolEntry {
   readonly name: string;
@@ -42,7 +46,11 @@ export function mcpToolList(registry: ToolRegistry): McpToolEntry[] {
   return registry.tools.map((entry) => ({
     name: entry.definition.name,
     description: entry.definition.description,
-    inputSchema: { ...entry.definition.input_schema },
+    // A module's schema is zod's draft 2020-12 conversion: say so (MCP's default dialect is
+    // 2020-12 too). An MCP server's own schema may be another draft: sent as it came.
+    inputSchema: entry.source.kind === "module"
+      ? { $schema: JSON_SCHEMA_2020_12, ...entry.definition.input_schema }
+      : { ...entry.definition.input_schema },
     annotations: { readOnlyHint: entry.definition.effect === "read" },
   }));
 }

@@ -133,6 +133,10 @@ export class ChildStdioTransport implements Transport {
           }
           if (message === null) break;
           this.onmessage?.(message);
+          // The SDK runs notification handlers a microtask later but a response at once, and a
+          // response drops its request's progress handler: let a notification (e.g. the last
+          // progress) be handled before a response read in the same chunk.
+          if (!("id" in message)) await Promise.resolve();
         }
       }
     } catch (error) {

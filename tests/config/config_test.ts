@@ -111,6 +111,22 @@ Deno.test("parseConfigText() names the key path of an unknown key or a bad value
   rejects(`{"mcpServers": {,}}`, /^magi-tools.jsonc:1:\d+: invalid JSONC: /);
 });
 
+Deno.test("parseConfigText() rejects a key defined twice in one object, naming its path", () => {
+  rejects(
+    `{"mcpServers":{"fs":{"command":"a"},"fs":{"command":"b"}}}`,
+    /magi-tools.jsonc: mcpServers.fs: key defined twice in one object/,
+  );
+  rejects(
+    `{"mcpServers":{"fs":{"command":"a","args":[{"x":1}],"env":{"K":"1","K":"2"}}}}`,
+    /mcpServers.fs.env.K: key defined twice/,
+  );
+  // The same key in different objects is fine.
+  assert.equal(
+    parse(`{"mcpServers":{"a":{"command":"x"},"b":{"command":"x"}}}`).mcpServers.length,
+    2,
+  );
+});
+
 Deno.test("parseConfigText() expands ${VAR} and ${VAR:-default}, and names an unset variable", () => {
   const [server] = parse(
     `{"mcpServers":{"a":{"url":"https://\${HOST}/mcp","headers":{"Authorization":"Bearer \${TOKEN}","X":"\${NONE:-d}"}}}}`,
@@ -181,5 +197,18 @@ Deno.test("loadConfig() adds --mcp-config files (other top-level keys ignored) a
   await assert.rejects(
     loadConfig({ ...base, mcpConfigs: ["gone.json"] }),
     /MCP config file not found: gone.json/,
+  );
+});
+
+Deno.test("loadConfig() skips a magi-tools.jsonc it may not read, but not a --config file", async () => {
+  const denied = (path: string) =>
+    Promise.reject(
+      new ConfigError(`Cannot read config file: ${path}: denied`, { permission: true }),
+    );
+  const none = await loadConfig({ cwd: "/p", readFile: denied, env: env({}) });
+  assert.deepEqual(none.mcpServers, []);
+  await assert.rejects(
+    loadConfig({ cwd: "/p", readFile: denied, env: env({}), config: "x.jsonc" }),
+    /Cannot read config file: \/p\/x.jsonc: denied/,
   );
 });

