@@ -122,9 +122,9 @@ Options:
                        level (sandbox) as JSON
   --deno-flags         the least 'deno run' permission flags run needs for these
                        tools and the backend, on one line:
-                         deno run $(magi-tools tools --deno-flags) mod.ts run ...
+                         deno run $(magi-tools tools --deno-flags) mod.ts run --no-config ...
                        (add --allow-read=DIR for run --cwd, --allow-write=FILE
-                       for --last-message)
+                       for --last-message, --allow-read of a config file)
   --agent CMD          with --deno-flags: the backend command run will use
   -h, --help           this help
 
