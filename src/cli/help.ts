@@ -44,7 +44,7 @@ Usage:
                                       one turn per input line, resumable
   magi-tools report DIR... [--markdown FILE] [--html FILE] [--item ID]
                                       Markdown/HTML report of batch output folders
-  magi-tools --help | --version
+  magi-tools help [COMMAND] | --help | --version
 
 stdout carries NDJSON summary records only (docs/summaries.md); diagnostics and
 tools' console output go to stderr. Run 'magi-tools COMMAND --help' for a
