@@ -102,7 +102,9 @@ backend at once; both exit 130.
 ${EXIT_CODES}
 `;
 
-const TOOLS = `Usage: magi-tools tools [--tools DIR]... [--json | --permissions-json | --deno-flags]
+const TOOLS = `Usage: magi-tools tools [--tools DIR]... [--config FILE | --no-config]
+                        [--mcp-config FILE]...
+                        [--json | --permissions-json | --deno-flags [--agent CMD]]
 
 Loads and validates the tool modules and the config's tool sources, then lists
 each tool (tab-separated: name, effect, definition bytes, file or source,
