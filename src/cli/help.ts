@@ -14,7 +14,8 @@ const EXIT_CODES = `Exit codes:
        the summaries could not be written to stdout (the turn is then cancelled), or
        --fail-on-tool-error and a tool call ended in error or was denied
        (turn.finished exit_reason says which when the turn itself completed)
-  2    usage error, or a tool module / tool registry error (names the file and reason)
+  2    usage error, or a tool module / tool registry / config error (names the file
+       and reason)
   3    the backend did not start: command not found, initialize error, failed status,
        or --timeout before the turn started
   4    protocol violation, tool descriptor mismatch, the backend died or stalled after
@@ -30,10 +31,10 @@ Usage:
                                       and permissions
   magi-tools mcp [--tools DIR]... [--http PORT]
                                       serve the tools as an MCP server (docs/mcp.md)
-  magi-tools demo                     example tools against the reference backend
+  magi-tools demo [--deltas]          example tools against the reference backend
   magi-tools call NAME [ARGS]         run one tool without a backend (ARGS: JSON)
   magi-tools init [DIR]               start a tools project (tools/, a test, deno.json)
-  magi-tools inspect                  a local web inspector: tools, forms, live turns
+  magi-tools inspect [--port N]       a local web inspector: tools, forms, live turns
   magi-tools sessions [--table]       list this workspace's saved sessions
   magi-tools history SESSION          print a session's whole history
   magi-tools models [--table]         list the cached models with availability and efforts
@@ -41,12 +42,13 @@ Usage:
                                       save a model selection in a session
   magi-tools batch INPUT.jsonl --out DIR [--jobs N] [--shard K/N] [--retry-failed]
                                       one turn per input line, resumable
-  magi-tools report DIR... [--markdown FILE] [--html FILE]
+  magi-tools report DIR... [--markdown FILE] [--html FILE] [--item ID]
                                       Markdown/HTML report of batch output folders
-  magi-tools --help | --version
+  magi-tools help [COMMAND] | --help | --version
 
 stdout carries NDJSON summary records only (docs/summaries.md); diagnostics and
-tools' console output go to stderr. Run 'magi-tools run --help' for run options.
+tools' console output go to stderr. Run 'magi-tools COMMAND --help' for a
+command's options and exit codes (docs/cli.md); those of run and demo:
 
 ${EXIT_CODES}
 `;
@@ -76,7 +78,8 @@ Options:
                        fails startup (exit 3); during the turn it sends turn.cancel and
                        exits 1 once run.finished arrives (4 if it never does)
   --config FILE        project config (default ./magi-tools.jsonc when it exists):
-                       MCP servers whose tools are added (docs/mcp.md)
+                       MCP servers and OpenAPI documents whose tools are added
+                       (docs/mcp.md, docs/openapi.md)
   --no-config          do not read ./magi-tools.jsonc
   --mcp-config FILE    add the mcpServers of a Claude Desktop / Claude Code / Cursor
                        style JSON file (repeatable)
@@ -99,16 +102,20 @@ backend at once; both exit 130.
 ${EXIT_CODES}
 `;
 
-const TOOLS = `Usage: magi-tools tools [--tools DIR]... [--json | --permissions-json | --deno-flags]
+const TOOLS = `Usage: magi-tools tools [--tools DIR]... [--config FILE | --no-config]
+                        [--mcp-config FILE]...
+                        [--json | --permissions-json | --deno-flags [--agent CMD]]
 
-Loads and validates the tool modules, then lists each tool (tab-separated: name,
-effect, definition bytes, file, tool_id, isolation and permissions, enforcement
-level: kernel+deno, deno or none) and the initialize frame budget left. Exit 0, or 2 naming the file and reason.
+Loads and validates the tool modules and the config's tool sources, then lists
+each tool (tab-separated: name, effect, definition bytes, file or source,
+tool_id, isolation and permissions, enforcement level: kernel+deno, deno or
+none) and the initialize frame budget left.
 
 Options:
   --tools DIR          tool directory (repeatable; default ./tools)
   --config FILE        project config (default ./magi-tools.jsonc when it exists):
-                       MCP servers whose tools are added (docs/mcp.md)
+                       MCP servers and OpenAPI documents whose tools are added
+                       (docs/mcp.md, docs/openapi.md)
   --no-config          do not read ./magi-tools.jsonc
   --mcp-config FILE    add the mcpServers of a Claude Desktop / Claude Code / Cursor
                        style JSON file (repeatable)
@@ -117,17 +124,26 @@ Options:
                        level (sandbox) as JSON
   --deno-flags         the least 'deno run' permission flags run needs for these
                        tools and the backend, on one line:
-                         deno run $(magi-tools tools --deno-flags) mod.ts run ...
+                         deno run $(magi-tools tools --deno-flags) mod.ts run --no-config ...
                        (add --allow-read=DIR for run --cwd, --allow-write=FILE
-                       for --last-message)
+                       for --last-message, --allow-read of a config file)
   --agent CMD          with --deno-flags: the backend command run will use
   -h, --help           this help
+
+Exit codes: 0 listed; 2 usage, config, tool module or registry error (naming the
+file and reason).
 `;
 
 const DEMO = `Usage: magi-tools demo [--deltas]
 
 Runs the repository's example tools against the reference backend, with a loopback
-fake ticket API and a temporary MC_HOME, and prints the NDJSON summaries. Exit 0.
+fake ticket API and a temporary MC_HOME, and prints the NDJSON summaries.
+
+Options:
+  --deltas             also emit message.delta records
+  -h, --help           this help
+
+Exit codes: as for run (0 when the turn completed).
 `;
 
 const BROWSE_EXIT = `Exit codes:
@@ -195,9 +211,10 @@ ${BROWSE_OPTIONS}
 ${BROWSE_EXIT}
 `;
 
-const MCP = `Usage: magi-tools mcp [--tools DIR]... [--config FILE] [--http PORT]
+const MCP = `Usage: magi-tools mcp [--tools DIR]... [--config FILE | --no-config]
+                      [--mcp-config FILE]... [--http PORT]
 
-Serves every tool run would register (tool modules and the config's MCP servers)
+Serves every tool run would register (tool modules and the config's sources)
 as an MCP server: over stdio (stdout carries MCP frames only), or with --http as
 Streamable HTTP at http://127.0.0.1:PORT/mcp (loopback only, Host/Origin checked).
 Calls run through the same executor as run: argument validation, deadlines, the
@@ -206,7 +223,8 @@ per-tool sandbox, result bounds. Stops at stdin EOF (stdio) or SIGINT.
 Options:
   --tools DIR          tool directory (repeatable; default ./tools)
   --config FILE        project config (default ./magi-tools.jsonc when it exists):
-                       MCP servers whose tools are added (docs/mcp.md)
+                       MCP servers and OpenAPI documents whose tools are added
+                       (docs/mcp.md, docs/openapi.md)
   --no-config          do not read ./magi-tools.jsonc
   --mcp-config FILE    add the mcpServers of a Claude Desktop / Claude Code / Cursor
                        style JSON file (repeatable)

@@ -22,6 +22,7 @@ Options:
   --json               print one JSON record: tool.result's fields, the text,
                        its parts (part_texts) and the tool's output (log)
   --cwd DIR            the tool's working directory (ctx.cwd)
+  -h, --help           this help
 
 Exit codes:
   0    the tool succeeded
@@ -33,27 +34,39 @@ Exit codes:
 /** `magi-tools init --help`. */
 export const INIT_HELP = `Usage: magi-tools init [DIR]
 
-Writes a minimal tools project into DIR (default: the current directory):
-deno.json (start, test, tools, call, inspect tasks without -A), a commented
-magi-tools.jsonc, tools/greet.ts and tests/greet_test.ts (which runs the tool
-through 'call'). Existing files are never overwritten: exit 2 naming them.
+Writes a minimal tools project into DIR (default: the current directory; created
+when missing): deno.json (start, tools, call, inspect, flags and test tasks, none
+with -A), a commented magi-tools.jsonc, tools/greet.ts and tests/greet_test.ts
+(which runs the tool through 'call').
+
+Options:
+  -h, --help           this help
+
+Exit codes: 0 written; 2 usage error, or one of the files exists (nothing is
+written then; the message names every existing file).
 `;
 
 /** `magi-tools inspect --help`. */
 export const INSPECT_HELP =
-  `Usage: magi-tools inspect [--tools DIR]... [--port N] [--agent CMD] [--cwd DIR]
+  `Usage: magi-tools inspect [--tools DIR]... [--config FILE | --no-config]
+                          [--mcp-config FILE]... [--port N] [--agent CMD] [--cwd DIR]
 
 Starts a local web inspector on 127.0.0.1 and prints its URL (with a session
 token every request must carry). In the page: every tool with its schema,
 costs and permissions, a generated form to call it; a prompt box that runs
 turns against the backend (fixed at start: --agent, else as for run) with a
 live timeline, approvals and cancel; sessions and their history. Editing a
-tool file reloads the tool set. Ctrl-C stops it (exit 130).
+tool file reloads the tool set. Ctrl-C stops it. Deno only.
 
 Options:
-  --tools DIR          tool directory (repeatable; default ./tools)
-  --config FILE        the config's tool sources (as for run; --no-config, --mcp-config)
-  --port N             port (default 0: a free one)
-  --agent CMD          backend command line for turns
+  --tools DIR          tool directory (repeatable; default ./tools; must exist)
+  --config FILE        the config's tool sources (default ./magi-tools.jsonc);
+                       --no-config ignores it, --mcp-config FILE adds servers
+  --port N             port, 0-65535 (default 0: a free one)
+  --agent CMD          backend command line for turns (default as for run)
   --cwd DIR            working directory of the backend and the tools
+  -h, --help           this help
+
+Exit codes: 130 stopped by Ctrl-C; 2 usage error, a port in use, or a tool
+module, registry or config error.
 `;
