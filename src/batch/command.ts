@@ -13,10 +13,9 @@
 
 import process from "node:process";
 import { resolve } from "node:path";
-import { resolveAgentCommand } from "../cli/agent.ts";
+import { type AgentCommand, resolveAgentCommand } from "../cli/agent.ts";
 import { ApprovalDecider } from "../cli/approvals.ts";
 import { EXIT, UsageError } from "../cli/exit_codes.ts";
-import { loadRegistry } from "../cli/host_run.ts";
 import { guardOutput } from "../host/output_guard.ts";
 import {
   currentDir,
@@ -29,7 +28,8 @@ import {
 import type { BatchArgs } from "../cli/batch_args.ts";
 import { BatchInputError, type BatchItem, parseBatchInput } from "./input.ts";
 import { Progress } from "./progress.ts";
-import { BatchRun, STARTUP_TIMEOUT_MS } from "./run.ts";
+import { type BatchHost, prepareBatchHost } from "./host.ts";
+import { BatchRun, type BatchTotals, STARTUP_TIMEOUT_MS } from "./run.ts";
 import { inShard } from "./shard.ts";
 import { BatchStore } from "./store.ts";
 
@@ -80,6 +80,58 @@ async function readInput(path: string): Promise<BatchItem[]> {
   }
 }
 
+/** What {@link runItems} runs, besides the flags. */
+interface ItemsToRun {
+  pending: BatchItem[];
+  store: BatchStore;
+  cwd: string;
+  cwds: Map<string, string>;
+  agent: AgentCommand;
+  /** Receives the run before it starts (Ctrl-C interrupts it). */
+  started: (run: BatchRun) => void;
+}
+
+/** Run the pending items on `host`'s shared tools, with the progress bar when asked. */
+async function runItems(args: BatchArgs, host: BatchHost, items: ItemsToRun): Promise<BatchTotals> {
+  const { pending, cwd, cwds } = items;
+  let progress: Progress | null = null;
+  const run: BatchRun = new BatchRun({
+    items: pending,
+    store: items.store,
+    jobs: args.jobs,
+    registry: host.registry,
+    kernelSandbox: args.kernelSandbox,
+    kernel: host.kernel,
+    toolDirs: args.toolDirs,
+    agent: items.agent,
+    cwd,
+    cwdOf: (item) => cwds.get(item.id) ?? cwd,
+    approvals: new ApprovalDecider(args.approve, null),
+    deltas: args.deltas,
+    failOnToolError: args.failOnToolError,
+    timeoutMs: args.timeoutMs,
+    startupTimeoutMs: STARTUP_TIMEOUT_MS,
+    stallTimeoutMs: args.stallTimeoutMs,
+    onChange: () => progress?.draw(),
+  });
+  items.started(run);
+  const showProgress = args.progress === "always" ||
+    (args.progress === "auto" && process.stderr.isTTY === true);
+  if (showProgress) {
+    progress = new Progress((text) => process.stderr.write(text), () => ({
+      total: pending.length,
+      done: run.completed,
+      failed: run.failed,
+      running: run.running,
+    }));
+  }
+  try {
+    return await run.run();
+  } finally {
+    progress?.end();
+  }
+}
+
 /** `batch`: resolves with the exit code (see the module doc). */
 export async function batchCommand(args: BatchArgs): Promise<number> {
   const began = performance.now();
@@ -126,47 +178,34 @@ export async function batchCommand(args: BatchArgs): Promise<number> {
   }
   const guard = guardOutput();
   let exitCode: number = EXIT.ok;
+  // Ctrl-C while the sources start: nothing runs after them (exit 130).
+  let interruptedEarly = false;
+  let batch: BatchRun | null = null;
+  const removeInterrupt = onInterrupt(() => {
+    if (batch === null) interruptedEarly = true;
+    else batch.interrupt();
+  });
+  let host: BatchHost | null = null;
   try {
-    const registry = pending.length === 0 ? null : await loadRegistry(args.toolDirs);
-    if (pending.length > 0 && registry === null) return EXIT.usage;
-    let batch: BatchRun | null = null;
-    let progress: Progress | null = null;
-    const showProgress = args.progress === "always" ||
-      (args.progress === "auto" && process.stderr.isTTY === true);
-    const removeInterrupt = onInterrupt(() => batch?.interrupt());
-    let totals;
+    let totals: BatchTotals | undefined;
     try {
-      if (registry !== null) {
-        const run: BatchRun = new BatchRun({
-          items: pending,
+      if (pending.length > 0) {
+        host = await prepareBatchHost(args, cwd);
+        if (host === null) return EXIT.usage;
+      }
+      if (host !== null && !interruptedEarly) {
+        totals = await runItems(args, host, {
+          pending,
           store,
-          jobs: args.jobs,
-          registry,
-          toolDirs: args.toolDirs,
-          agent,
           cwd,
-          cwdOf: (item) => cwds.get(item.id) ?? cwd,
-          approvals: new ApprovalDecider(args.approve, null),
-          deltas: args.deltas,
-          timeoutMs: args.timeoutMs,
-          startupTimeoutMs: STARTUP_TIMEOUT_MS,
-          stallTimeoutMs: args.stallTimeoutMs,
-          onChange: () => progress?.draw(),
+          cwds,
+          agent,
+          started: (run) => batch = run,
         });
-        batch = run;
-        if (showProgress) {
-          progress = new Progress((text) => process.stderr.write(text), () => ({
-            total: pending.length,
-            done: run.completed,
-            failed: run.failed,
-            running: run.running,
-          }));
-        }
-        totals = await run.run();
       }
     } finally {
-      progress?.end();
       removeInterrupt();
+      await host?.sources.close();
     }
     const selectedIds = new Set(selected.map((item) => item.id));
     let failedTotal = 0;
@@ -177,7 +216,7 @@ export async function batchCommand(args: BatchArgs): Promise<number> {
       if (entry.exit_code !== EXIT.ok) failedTotal++;
     }
     if (totals?.fault) writeStderrLine(`magi-tools: ${totals.fault}: ${args.out}`);
-    const interrupted = totals?.interrupted ?? false;
+    const interrupted = interruptedEarly || (totals?.interrupted ?? false);
     exitCode = interrupted
       ? EXIT.interrupted
       : failedTotal > 0 || finished < selected.length

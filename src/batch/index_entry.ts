@@ -26,6 +26,11 @@ export interface IndexEntry {
   outcome: "completed" | "failed" | "cancelled" | "error";
   /** The exit code `run` would have given for this item. */
   exit_code: number;
+  /**
+   * Why `exit_code` is not the one `outcome` implies, as `turn.finished` says it
+   * (`tool_errors` with `--fail-on-tool-error`, `summary_output_failed`); absent otherwise.
+   */
+  exit_reason?: string;
   /** When the item started (ISO 8601). */
   started_at: string;
   /** From the item's start to its last record, ms. */
@@ -85,6 +90,7 @@ export function entryFromRecords(
   let outcome: IndexEntry["outcome"] = "error";
   let exitCode = 1;
   let error: string | null = "No turn.finished or host.error record";
+  let exitReason: string | undefined;
   for (const record of records) {
     switch (record.type) {
       case "session":
@@ -105,8 +111,9 @@ export function entryFromRecords(
           ? finished
           : "error";
         exitCode = typeof record.exit_code === "number" ? record.exit_code : 1;
+        exitReason = typeof record.exit_reason === "string" ? record.exit_reason : undefined;
         error = outcome === "completed"
-          ? null
+          ? exitReason ?? null
           : typeof record.error_code === "string"
           ? record.error_code
           : outcome === "cancelled"
@@ -118,6 +125,7 @@ export function entryFromRecords(
       }
       case "host.error":
         outcome = "error";
+        exitReason = undefined;
         exitCode = typeof record.exit_code === "number" ? record.exit_code : 1;
         error = `${String(record.code)}: ${String(record.message)}`;
         break;
@@ -130,6 +138,7 @@ export function entryFromRecords(
     id,
     outcome,
     exit_code: exitCode,
+    ...(exitReason === undefined ? {} : { exit_reason: exitReason }),
     started_at: (timing?.startedAt ?? new Date(first)).toISOString(),
     duration_ms: timing?.durationMs ?? last - first,
     tool_calls: counts,

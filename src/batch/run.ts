@@ -17,7 +17,10 @@ import { EXIT } from "../cli/exit_codes.ts";
 import { HostRun } from "../cli/host_run.ts";
 import type { AgentCommand } from "../cli/agent.ts";
 import type { ApprovalDecider } from "../cli/approvals.ts";
+import type { KernelSandboxMode } from "../cli/kernel_sandbox.ts";
 import { StopState } from "../cli/stop.ts";
+import { ToolErrorTally } from "../cli/tool_errors.ts";
+import type { KernelSupport } from "../host/sandbox/kernel_policy.ts";
 import type { ToolRegistry } from "../host/registry.ts";
 import { writeStderrLine } from "../runtime/mod.ts";
 import { SummaryWriter } from "../summary/writer.ts";
@@ -39,8 +42,12 @@ export interface BatchRunOptions {
   store: BatchStore;
   /** Slots (turns at once). */
   jobs: number;
-  /** The loaded tools, shared by every slot. */
+  /** The loaded tools (modules and the config's sources' tools), shared by every slot. */
   registry: ToolRegistry;
+  /** `--require-kernel-sandbox` / `--no-kernel-sandbox` (default `auto`). */
+  kernelSandbox?: KernelSandboxMode;
+  /** The kernel probe's answer, probed once for the batch (default: each slot probes). */
+  kernel?: KernelSupport;
   /** Tool directories (for messages only; the registry is loaded). */
   toolDirs: string[];
   /** Backend command. */
@@ -53,6 +60,11 @@ export interface BatchRunOptions {
   approvals: ApprovalDecider;
   /** Record `message.delta` too. */
   deltas: boolean;
+  /**
+   * `--fail-on-tool-error`: an item whose completed turn had a tool error or denial
+   * exits 1 (`turn.finished` `exit_reason:"tool_errors"`), as `run` does.
+   */
+  failOnToolError?: boolean;
   /** Per-item deadline of the turn (session and turn), ms. */
   timeoutMs: number | undefined;
   /** Deadline of a backend start (spawn to `host.ready`), ms. */
@@ -221,6 +233,8 @@ export class BatchRun {
         agent: options.agent,
         cwd,
         stallTimeoutMs: options.stallTimeoutMs,
+        ...(options.kernelSandbox === undefined ? {} : { kernelSandbox: options.kernelSandbox }),
+        ...(options.kernel === undefined ? {} : { kernel: options.kernel }),
         writer,
       });
       if (typeof started === "number") {
@@ -240,6 +254,8 @@ export class BatchRun {
     // A new backend has its own start deadline; --timeout then covers the item's turn.
     let timer = fresh ? setTimeout(() => stop.timeout(), options.startupTimeoutMs) : undefined;
     const unwatch = host.watchOutput(writer);
+    // Each item counts its own tool errors, on its own writer.
+    const toolErrors = options.failOnToolError === true ? new ToolErrorTally(writer) : null;
     try {
       const ready = fresh ? await host.initialize(writer) : null;
       if (ready !== null) return ready;
@@ -256,6 +272,7 @@ export class BatchRun {
         approvals: options.approvals,
         lastMessage: undefined,
         announce: !fresh,
+        toolErrors,
       });
     } catch (error) {
       const code = await host.failure(error, writer);
@@ -264,6 +281,7 @@ export class BatchRun {
     } finally {
       clearTimeout(timer);
       unwatch();
+      toolErrors?.stop();
       if (!host.healthy) {
         // The backend is restarted only after it failed: the next item starts a new one.
         await host.stop();

@@ -8,39 +8,18 @@
 import { parseArgs } from "node:util";
 import { UsageError } from "./exit_codes.ts";
 import type { KernelSandboxMode } from "./kernel_sandbox.ts";
+import {
+  CONFIG_OPTIONS,
+  type ConfigArgs,
+  configArgs,
+  KERNEL_OPTIONS,
+  kernelSandboxMode,
+} from "./host_flags.ts";
 import { DEFAULT_STALL_TIMEOUT_MS } from "./liveness.ts";
 import { type BatchArgs, parseBatchArgs, parseReportArgs, type ReportArgs } from "./batch_args.ts";
 import { type LoopArgs, parseLoopCommand } from "./args_loop.ts";
 
-/** The config flags (`--config`, `--no-config`, `--mcp-config`) of `run`, `tools` and `mcp`. */
-export interface ConfigArgs {
-  /** `--config FILE`. */
-  config: string | undefined;
-  /** `--no-config`: do not read `magi-tools.jsonc`. */
-  noConfig: boolean;
-  /** `--mcp-config FILE`s. */
-  mcpConfigs: string[];
-}
-
-/** parseArgs options of {@link ConfigArgs}. */
-const CONFIG_OPTIONS = {
-  config: { type: "string" },
-  "no-config": { type: "boolean" },
-  "mcp-config": { type: "string", multiple: true },
-} as const;
-
-function configArgs(values: Values): ConfigArgs {
-  const config = optionalString(values.config, "--config");
-  const noConfig = values["no-config"] === true;
-  if (config !== undefined && noConfig) {
-    throw new UsageError("Options --config and --no-config cannot be combined");
-  }
-  const mcpConfigs = Array.isArray(values["mcp-config"]) ? values["mcp-config"].map(String) : [];
-  for (const file of mcpConfigs) {
-    if (file === "") throw new UsageError("Option --mcp-config needs a file");
-  }
-  return { config, noConfig, mcpConfigs };
-}
+export type { ConfigArgs };
 
 /** How approvals are answered. */
 export type ApproveMode = "deny" | "allow" | "ask";
@@ -316,8 +295,7 @@ function parseRun(argv: string[]): CliArgs {
     timeout: { type: "string" },
     "stall-timeout": { type: "string" },
     "fail-on-tool-error": { type: "boolean" },
-    "require-kernel-sandbox": { type: "boolean" },
-    "no-kernel-sandbox": { type: "boolean" },
+    ...KERNEL_OPTIONS,
     format: { type: "string" },
     help: { type: "boolean", short: "h" },
     ...CONFIG_OPTIONS,
@@ -373,15 +351,6 @@ function parseRun(argv: string[]): CliArgs {
     ...(format === undefined ? {} : { format }),
     ...configArgs(values),
   };
-}
-
-function kernelSandboxMode(values: Values): KernelSandboxMode {
-  const require = values["require-kernel-sandbox"] === true;
-  const off = values["no-kernel-sandbox"] === true;
-  if (require && off) {
-    throw new UsageError("Options --require-kernel-sandbox and --no-kernel-sandbox conflict");
-  }
-  return require ? "require" : off ? "off" : "auto";
 }
 
 function parseBrowse(command: BrowseArgs["command"], argv: string[]): CliArgs {

@@ -7,6 +7,15 @@
 
 import { parseArgs } from "node:util";
 import { UsageError } from "./exit_codes.ts";
+import {
+  CONFIG_OPTIONS,
+  type ConfigArgs,
+  configArgs,
+  KERNEL_OPTIONS,
+  kernelSandboxMode,
+} from "./host_flags.ts";
+import type { KernelSandboxMode } from "./kernel_sandbox.ts";
+import { DEFAULT_STALL_TIMEOUT_MS } from "./liveness.ts";
 
 /** One share of the items: `index` in 1..`count`. */
 export interface Shard {
@@ -32,13 +41,11 @@ export function parseShard(text: string): Shard {
   return { index, count };
 }
 
-import { DEFAULT_STALL_TIMEOUT_MS } from "./liveness.ts";
-
 /** Largest `--jobs`. */
 export const MAX_JOBS = 64;
 
-/** `batch` options. */
-export interface BatchArgs {
+/** `batch` options (the config flags as `run` takes them). */
+export interface BatchArgs extends ConfigArgs {
   /** Subcommand. */
   command: "batch";
   /** The input JSON Lines file. */
@@ -67,6 +74,10 @@ export interface BatchArgs {
   stallTimeoutMs: number;
   /** `--progress`: force the progress bar on (`always`), off (`never`) or on a terminal. */
   progress: "auto" | "always" | "never";
+  /** `--fail-on-tool-error`: an item whose turn had a tool error or denial fails (exit 1). */
+  failOnToolError: boolean;
+  /** `--require-kernel-sandbox` (`require`), `--no-kernel-sandbox` (`off`), else `auto`. */
+  kernelSandbox: KernelSandboxMode;
 }
 
 /** `report` options. */
@@ -146,9 +157,14 @@ export function parseBatchArgs(argv: string[]): BatchArgs | { command: "help"; t
     timeout: { type: "string" },
     "stall-timeout": { type: "string" },
     progress: { type: "string" },
+    "fail-on-tool-error": { type: "boolean" },
+    ...KERNEL_OPTIONS,
+    ...CONFIG_OPTIONS,
     help: { type: "boolean", short: "h" },
   });
   if (values.help) return { command: "help", topic: "batch" };
+  const kernelSandbox = kernelSandboxMode(values);
+  const config = configArgs(values);
   const input = positionals[0];
   if (input === undefined || input === "") throw new UsageError("Command batch needs INPUT.jsonl");
   if (positionals.length > 1) throw new UsageError(`Unexpected argument: ${positionals[1]}`);
@@ -199,6 +215,9 @@ export function parseBatchArgs(argv: string[]): BatchArgs | { command: "help"; t
     stallTimeoutMs: seconds(values["stall-timeout"], "--stall-timeout", true) ??
       DEFAULT_STALL_TIMEOUT_MS,
     progress,
+    failOnToolError: values["fail-on-tool-error"] === true,
+    kernelSandbox,
+    ...config,
   };
 }
 

@@ -1,0 +1,83 @@
+/**
+ * What every slot of a batch shares, set up once before the first item: the
+ * config's tool sources (MCP servers, OpenAPI documents: `--config`,
+ * `--no-config`, `--mcp-config`, as `run` reads them), the one registry of
+ * the tool modules and the sources' tools, and the kernel probe's answer
+ * (checked against `--require-kernel-sandbox`). The tool directories are
+ * described, the sources started and the kernel probed in parallel.
+ *
+ * A failure of any of them is reported on stderr and leaves nothing running
+ * (exit 2 before an item runs). The caller closes the sources when the
+ * batch ends.
+ *
+ * @module
+ */
+
+import { loadRegistry } from "../cli/host_run.ts";
+import { kernelRequirementError, startKernelProbe } from "../cli/kernel_sandbox.ts";
+import { startConfiguredSources } from "../cli/sources.ts";
+import type { StartedSources } from "../config/sources.ts";
+import { prepareToolDirs } from "../host/discovery.ts";
+import type { ToolRegistry } from "../host/registry.ts";
+import type { KernelSupport } from "../host/sandbox/kernel_policy.ts";
+import { writeStderrLine } from "../runtime/mod.ts";
+import type { BatchArgs } from "../cli/batch_args.ts";
+
+/** The tools, sources and kernel layer of a batch, shared by its slots. */
+export interface BatchHost {
+  /** The tool modules and the sources' tools. */
+  registry: ToolRegistry;
+  /** The started sources; closed by the caller when the batch ends (never rejects). */
+  sources: StartedSources;
+  /** The kernel probe's answer, given to every slot's backend connection. */
+  kernel: KernelSupport;
+}
+
+/**
+ * Start the sources, load the registry and probe the kernel layer once for
+ * the batch, in `cwd` (the batch's `--cwd`: the config is looked up and the
+ * local servers run there). Resolves null after reporting a failure on
+ * stderr (exit 2); nothing is left running then.
+ */
+export async function prepareBatchHost(
+  args: Pick<
+    BatchArgs,
+    "toolDirs" | "config" | "noConfig" | "mcpConfigs" | "kernelSandbox"
+  >,
+  cwd: string,
+): Promise<BatchHost | null> {
+  const prepared = prepareToolDirs(args.toolDirs);
+  prepared.catch(() => {}); // Awaited by loadRegistry; a failure first must not go unhandled.
+  const probe = startKernelProbe(args.kernelSandbox);
+  const sources = await startConfiguredSources({
+    config: args.config,
+    noConfig: args.noConfig,
+    mcpConfigs: args.mcpConfigs,
+    cwd,
+    onWarning: (warning) => writeStderrLine(`magi-tools: warning: ${warning.message}`),
+  }).catch(async (error) => {
+    await prepared.catch(() => {});
+    throw error;
+  });
+  if (sources === null) {
+    await prepared.catch(() => {}); // The describe child ends; nothing of it is left.
+    return null;
+  }
+  let registry: ToolRegistry | null;
+  try {
+    registry = await loadRegistry(args.toolDirs, prepared, sources.tools);
+  } catch (error) {
+    await sources.close();
+    throw error;
+  }
+  const kernel = await probe;
+  const kernelError = registry !== null && args.kernelSandbox === "require"
+    ? kernelRequirementError(registry.tools, kernel)
+    : null;
+  if (kernelError !== null) writeStderrLine(`magi-tools: ${kernelError}`);
+  if (registry === null || kernelError !== null) {
+    await sources.close();
+    return null;
+  }
+  return { registry, sources, kernel };
+}
