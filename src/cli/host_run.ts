@@ -284,6 +284,8 @@ export class HostRun {
   /** The kernel layer's availability, probed once at start. */
   readonly #kernel: KernelSupport;
   readonly #argumentsPreview: boolean;
+  /** Turns admitted on this connection (a batch slot runs many). */
+  #turnsStarted = 0;
   /** The config's tool sources (MCP servers, OpenAPI documents); closed by {@link HostRun.stop}. */
   readonly #sources: StartedSources;
   readonly #sourceWarnings: SourceWarnings | undefined;
@@ -539,6 +541,29 @@ export class HostRun {
    * turn's records on `turn.writer`. Resolves with the turn's exit code; throws on a
    * failure (see {@link HostRun.failure}). Only after {@link HostRun.initialize}.
    */
+  /**
+   * `request()`, repeated while the backend answers `busy` because the previous turn on this
+   * connection is still cleaning up after its `run.finished` ("another run/cleanup → busy"):
+   * only after a turn ran here, with a growing pause, for at most {@link CLEANUP_BUSY_MS};
+   * then (or on the first turn) `busy` is passed on. Stops when `signal` aborts.
+   */
+  async #afterCleanup<T>(request: () => Promise<T>, signal: AbortSignal): Promise<T> {
+    const until = performance.now() + CLEANUP_BUSY_MS;
+    let pauseMs = 10;
+    for (;;) {
+      try {
+        return await request();
+      } catch (error) {
+        const busy = error instanceof ProtocolError && error.code === "busy";
+        if (!busy || this.#turnsStarted === 0 || signal.aborted || performance.now() >= until) {
+          throw error;
+        }
+      }
+      await settleWithin(new Promise(() => {}), pauseMs, { signal });
+      pauseMs = Math.min(pauseMs * 2, 200);
+    }
+  }
+
   async turn(turn: HostTurnOptions): Promise<number> {
     const client = this.#client;
     const init = this.#init;
@@ -555,7 +580,11 @@ export class HostRun {
     let sessionId: string;
     try {
       if (turn.session !== undefined) {
-        const opened = await client.sessionOpen(turn.session, { signal: startup });
+        const session = turn.session;
+        const opened = await this.#afterCleanup(
+          () => client.sessionOpen(session, { signal: startup }),
+          startup,
+        );
         sessionId = opened.session_id;
         // The backend restored the session's saved selection (or kept its own and said
         // saved_selection_unavailable): show which one this turn runs with.
@@ -571,7 +600,10 @@ export class HostRun {
           notices: opened.notices,
         });
       } else {
-        const created = await client.sessionCreate({ signal: startup });
+        const created = await this.#afterCleanup(
+          () => client.sessionCreate({ signal: startup }),
+          startup,
+        );
         sessionId = created.session_id;
         writer.emit({
           type: "session",
@@ -586,9 +618,11 @@ export class HostRun {
     }
     if (startup.aborted) return this.#stoppedBeforeTurn(writer);
 
-    const admitted = await client.turnStart(sessionId, turn.prompt, {
-      signal: stop.hard.signal,
-    });
+    const admitted = await this.#afterCleanup(
+      () => client.turnStart(sessionId, turn.prompt, { signal: stop.hard.signal }),
+      stop.hard.signal,
+    );
+    this.#turnsStarted++;
     const runId = admitted.run_id;
     writer.emit({ type: "turn.started", session_id: sessionId, run_id: runId });
 
@@ -787,6 +821,12 @@ const PREWARM_MAX_TOOLS = 8;
 
 /** How long to wait for the backend's exit status after its pipe broke. */
 const EXIT_STATUS_WAIT_MS = 2_000;
+
+/**
+ * How long a later turn on one connection waits for the backend to finish cleaning up after the
+ * previous turn (it answers `busy` meanwhile).
+ */
+const CLEANUP_BUSY_MS = 5_000;
 
 /** How long calls ended by the executor's close may take to record their results. */
 const CALLS_SETTLE_MS = 1_000;
