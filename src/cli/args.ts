@@ -5,7 +5,7 @@
  * @module
  */
 
-import { parseArgs } from "node:util";
+import { optionalString, parseFlags as parse, toolDirs } from "./_flags.ts";
 import { UsageError } from "./exit_codes.ts";
 import type { KernelSandboxMode } from "./kernel_sandbox.ts";
 import {
@@ -127,33 +127,6 @@ export type CliArgs =
   | { command: "help"; topic: string | undefined }
   | { command: "version" };
 
-type OptionSpec = Record<
-  string,
-  { type: "string" | "boolean"; multiple?: boolean; short?: string }
->;
-type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
-
-function parse(argv: string[], options: OptionSpec): { values: Values; positionals: string[] } {
-  try {
-    const { values, positionals } = parseArgs({
-      args: argv,
-      options,
-      strict: true,
-      allowPositionals: true,
-    });
-    return { values: values as Values, positionals };
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    throw new UsageError(message.replace(/\. To specify a positional argument.*$/s, ""));
-  }
-}
-
-function toolDirs(value: unknown): string[] {
-  const dirs = Array.isArray(value) ? value.map(String) : [];
-  for (const dir of dirs) if (dir === "") throw new UsageError("Option --tools needs a directory");
-  return dirs.length > 0 ? dirs : ["./tools"];
-}
-
 /** The session ID grammar of the protocol: `[A-Za-z0-9_-]`, 1 to 64 characters. */
 const SESSION_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -170,14 +143,6 @@ function sessionId(value: string, what: string): string {
 function optionalSession(value: unknown): string | undefined {
   const given = optionalString(value, "--session");
   return given === undefined ? undefined : sessionId(given, "Option --session");
-}
-
-function optionalString(value: unknown, flag: string): string | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== "string" || value === "") {
-    throw new UsageError(`Option ${flag} needs a value`);
-  }
-  return value;
 }
 
 /**

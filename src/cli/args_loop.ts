@@ -5,7 +5,7 @@
  * @module
  */
 
-import { parseArgs } from "node:util";
+import { optionalString as text, parseFlags as parse, toolDirs as dirs } from "./_flags.ts";
 import { CLIENT_TOOL_MIN_TIMEOUT_MS, CLIENT_TOOLS_LIMITS } from "../protocol/limits.ts";
 import { UsageError } from "./exit_codes.ts";
 
@@ -78,38 +78,9 @@ export interface InspectArgs extends LoopConfigArgs {
 /** What {@link parseLoopCommand} returns. */
 export type LoopArgs = CallArgs | InitArgs | InspectArgs | { command: "help"; topic: string };
 
-type Spec = Record<string, { type: "string" | "boolean"; multiple?: boolean; short?: string }>;
 /** Parsed option values (`node:util` parseArgs). */
-export type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
-
-function parse(argv: string[], options: Spec): { values: Values; positionals: string[] } {
-  try {
-    const { values, positionals } = parseArgs({
-      args: argv,
-      options,
-      strict: true,
-      allowPositionals: true,
-    });
-    return { values: values as Values, positionals };
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    throw new UsageError(message.replace(/\. To specify a positional argument.*$/s, ""));
-  }
-}
-
-function dirs(value: unknown): string[] {
-  const list = Array.isArray(value) ? value.map(String) : [];
-  for (const dir of list) if (dir === "") throw new UsageError("Option --tools needs a directory");
-  return list.length > 0 ? list : ["./tools"];
-}
-
-function text(value: unknown, flag: string): string | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== "string" || value === "") {
-    throw new UsageError(`Option ${flag} needs a value`);
-  }
-  return value;
-}
+export type { Values } from "./_flags.ts";
+import type { Values } from "./_flags.ts";
 
 function integer(value: unknown, flag: string, min: number, max: number): number | undefined {
   const raw = text(value, flag);

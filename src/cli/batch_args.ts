@@ -5,7 +5,7 @@
  * @module
  */
 
-import { parseArgs } from "node:util";
+import { optionalString as text, parseFlags as parse } from "./_flags.ts";
 import { UsageError } from "./exit_codes.ts";
 import {
   CONFIG_OPTIONS,
@@ -92,34 +92,6 @@ export interface ReportArgs {
   html: string | undefined;
   /** `--item ID`: the item whose tool calls the HTML timeline shows (default: the slowest). */
   item: string | undefined;
-}
-
-type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
-
-function parse(
-  argv: string[],
-  options: Record<string, { type: "string" | "boolean"; multiple?: boolean; short?: string }>,
-): { values: Values; positionals: string[] } {
-  try {
-    const { values, positionals } = parseArgs({
-      args: argv,
-      options,
-      strict: true,
-      allowPositionals: true,
-    });
-    return { values: values as Values, positionals };
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    throw new UsageError(message.replace(/\. To specify a positional argument.*$/s, ""));
-  }
-}
-
-function text(value: unknown, flag: string): string | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== "string" || value === "") {
-    throw new UsageError(`Option ${flag} needs a value`);
-  }
-  return value;
 }
 
 function seconds(value: unknown, flag: string, zero: boolean): number | undefined {
