@@ -537,11 +537,6 @@ export class HostRun {
   }
 
   /**
-   * Phase 3: a session (created, or `session` opened) and one turn in it; emits the
-   * turn's records on `turn.writer`. Resolves with the turn's exit code; throws on a
-   * failure (see {@link HostRun.failure}). Only after {@link HostRun.initialize}.
-   */
-  /**
    * `request()`, repeated while the backend answers `busy` because the previous turn on this
    * connection is still cleaning up after its `run.finished` ("another run/cleanup → busy"):
    * only after a turn ran here, with a growing pause, for at most {@link CLEANUP_BUSY_MS};
@@ -564,6 +559,11 @@ export class HostRun {
     }
   }
 
+  /**
+   * Phase 3: a session (created, or `session` opened) and one turn in it; emits the
+   * turn's records on `turn.writer`. Resolves with the turn's exit code; throws on a
+   * failure (see {@link HostRun.failure}). Only after {@link HostRun.initialize}.
+   */
   async turn(turn: HostTurnOptions): Promise<number> {
     const client = this.#client;
     const init = this.#init;
