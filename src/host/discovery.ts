@@ -32,6 +32,7 @@ import {
   sandboxFingerprint,
 } from "./sandbox/description.ts";
 import type { DescribeOptions } from "./sandbox/describe_client.ts";
+import type { DescribeCacheOptions } from "./describe_cache.ts";
 import type { DescribeResult } from "./sandbox/describe.ts";
 import { type RuntimeName, runtimeName, supportsProcessIsolation } from "../runtime/mod.ts";
 import { NO_DEFAULT_EXPORT, NOT_A_TOOL } from "./load_reasons.ts";
@@ -191,6 +192,12 @@ export interface LoadOptions {
    * in the host (as on Node.js; for tests of in-host loading only).
    */
   readonly describe?: DescribeOptions | false;
+  /**
+   * The description cache (`describe_cache.ts`): where it lives and how
+   * misses are described, or `false` to describe every module. Default: on,
+   * in `MAGI_TOOLS_CACHE_DIR` or `.magi-tools/cache` of the working directory.
+   */
+  readonly describeCache?: DescribeCacheOptions | false;
 }
 
 async function describeAll(
@@ -199,9 +206,14 @@ async function describeAll(
   options: LoadOptions,
 ): Promise<DescribeResult[]> {
   if (files.length === 0) return [];
-  const { describeModules } = await import("./sandbox/describe_client.ts");
+  const { describeModulesCached } = await import("./describe_cache.ts");
   const modules = files.map((file, index) => ({ file, url: urls[index]! }));
-  return await describeModules(modules, options.describe === false ? {} : options.describe);
+  const describe = options.describe === false ? {} : options.describe;
+  return await describeModulesCached(
+    modules,
+    describe,
+    options.describeCache === false ? { dir: null } : options.describeCache,
+  );
 }
 
 function describeError(file: string, result: DescribeResult & { ok: false }): ToolLoadError {

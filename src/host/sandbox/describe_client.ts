@@ -219,3 +219,13 @@ async function readTail(stream: ReadableStream<Uint8Array>): Promise<string> {
   }
   return tail;
 }
+
+/**
+ * `value` as one module's {@link DescribeResult} when it has the exact shape
+ * the describe child answers (the description cache checks what it reads
+ * back with this), else null.
+ */
+export function parseDescribeResult(value: unknown): DescribeResult | null {
+  const parsed = ResultSchema.safeParse(value);
+  return parsed.success ? parsed.data as DescribeResult : null;
+}

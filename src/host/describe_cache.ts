@@ -1,0 +1,388 @@
+/**
+ * Cached tool descriptions (Deno only): startup with unchanged tool modules
+ * needs no describe child.
+ *
+ * A module's entry is keyed by the SHA-256 of: the cache format, the Deno,
+ * V8 and TypeScript versions, the module's URL, the content of every local
+ * file its static imports reach (relative and `file:` specifiers, and bare
+ * specifiers the import map maps to local files) together with the describe
+ * child's own modules, and the text of the `deno.json`/`deno.jsonc` and
+ * lockfile the describe child resolves with (found from its working
+ * directory, as Deno does). A module is not cached at all when its key
+ * cannot be made complete: a computed dynamic `import()`, an `http:`/`https:`
+ * import (other than a versioned `https://jsr.io/` URL), a bare specifier the
+ * import map does not map, an `npm:`/`jsr:` import without a lockfile, or a
+ * file it cannot read.
+ *
+ * Entries live in `<dir>/describe/<key>.json` (`dir`: `MAGI_TOOLS_CACHE_DIR`,
+ * else `.magi-tools/cache` in the working directory; `MAGI_TOOLS_CACHE_DIR=off`
+ * turns the cache off). The directories are created `0700`, files `0600`;
+ * each entry carries an HMAC-SHA-256 over its key and result with a random
+ * secret in `<dir>/key`. An entry is used only when its mode is not group- or
+ * world-writable, its key is the one computed now (a foreign entry is
+ * refused), its HMAC verifies (a tampered entry is refused) and its result
+ * has the describe child's exact shape; anything else is described again and
+ * overwritten. Only successful descriptions are stored.
+ *
+ * A cached description may skip loading, never isolation: a process tool
+ * still runs in its sandboxed process, whose runner checks the module's
+ * sandbox fingerprint against the description before the first call, and an
+ * inline tool is still imported by the host and compared with it. Cache
+ * failures never fail a load: the module is described by the child.
+ *
+ * @module
+ */
+
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { currentDir, getEnv } from "../runtime/mod.ts";
+import type { DescribeResult } from "./sandbox/describe.ts";
+import {
+  describeModules,
+  type DescribeOptions,
+  type ModuleRef,
+  parseDescribeResult,
+} from "./sandbox/describe_client.ts";
+
+/** Environment variable naming the cache directory, or `off`. */
+export const CACHE_DIR_ENV = "MAGI_TOOLS_CACHE_DIR";
+
+/** The default cache directory, relative to the working directory. */
+export const DEFAULT_CACHE_DIR = ".magi-tools/cache";
+
+/** Bumped whenever an entry's meaning changes: older entries are then never matched. */
+const FORMAT = 1;
+const DESCRIBER_URLS = [
+  new URL("./sandbox/describe.ts", import.meta.url).href,
+  new URL("./sandbox/describe_setup.ts", import.meta.url).href,
+];
+/** This package's own modules: trusted to use computed `import()` (the describe child does). */
+const PACKAGE_ROOT = new URL("../../", import.meta.url).href;
+const JSR_VERSIONED = /^https:\/\/jsr\.io\/@[^/]+\/[^/]+\/\d+\.\d+\.\d+[^/]*\//;
+const STATIC_SPECIFIER = /\b(?:import|export)\b[^'"`;]*?\bfrom\s*(['"])([^'"]+)\1/g;
+const BARE_IMPORT = /\bimport\s*(['"])([^'"]+)\1/g;
+const DYNAMIC_IMPORT = /\bimport\s*\(\s*(['"])([^'"]+)\1\s*[,)]/g;
+const ANY_DYNAMIC_IMPORT = /\bimport\s*\(/g;
+const encoder = new TextEncoder();
+
+/** Options of {@link describeModulesCached}. */
+export interface DescribeCacheOptions {
+  /** Cache directory; `null`: no cache. Default: {@link CACHE_DIR_ENV}, else {@link DEFAULT_CACHE_DIR} in `cwd`. */
+  readonly dir?: string | null;
+  /** Describes the modules the cache misses (tests count children with it); default {@link describeModules}. */
+  readonly describe?: typeof describeModules;
+}
+
+/** The `deno.json` the describe child resolves with, and its lockfile. */
+interface ResolveConfig {
+  readonly path: string;
+  readonly text: string;
+  readonly imports: Readonly<Record<string, string>>;
+  readonly lockText: string | null;
+}
+
+/**
+ * Describe `modules` like {@link describeModules}, answering from the cache
+ * where a valid entry exists and starting the describe child only for the
+ * rest (none when every module hits).
+ */
+export async function describeModulesCached(
+  modules: readonly ModuleRef[],
+  options: DescribeOptions = {},
+  cache: DescribeCacheOptions = {},
+): Promise<DescribeResult[]> {
+  const describe = cache.describe ?? describeModules;
+  const store = await openStore(cache.dir === undefined ? defaultDir(options.cwd) : cache.dir);
+  if (store === null || modules.length === 0) return await describe(modules, options);
+  const keys = await moduleKeys(modules, options.cwd);
+  const results: (DescribeResult | null)[] = await Promise.all(
+    keys.map((key) => key === null ? null : store.read(key)),
+  );
+  const missing = results.flatMap((result, index) => result === null ? [index] : []);
+  if (missing.length > 0) {
+    const fresh = await describe(missing.map((index) => modules[index]!), options);
+    await Promise.all(missing.map(async (index, at) => {
+      const result = fresh[at]!;
+      results[index] = result;
+      const key = keys[index];
+      if (result.ok && key !== null && key !== undefined) await store.write(key, result);
+    }));
+  }
+  return results as DescribeResult[];
+}
+
+/** {@link CACHE_DIR_ENV}, else `.magi-tools/cache` in `cwd`; null when off or unknowable. */
+export function defaultDir(cwd: string | undefined): string | null {
+  let configured: string | undefined;
+  try {
+    configured = getEnv(CACHE_DIR_ENV);
+  } catch {
+    configured = undefined; // no --allow-env for it
+  }
+  if (configured === "off") return null;
+  if (configured !== undefined && configured !== "") return configured;
+  try {
+    return join(cwd ?? currentDir(), DEFAULT_CACHE_DIR);
+  } catch {
+    return null;
+  }
+}
+
+function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+/**
+ * Each module's cache key (hex SHA-256 of its key material), or null when
+ * it cannot be cached. Files shared by several modules are read once.
+ */
+export async function moduleKeys(
+  modules: readonly ModuleRef[],
+  cwd: string | undefined,
+): Promise<(string | null)[]> {
+  let config: ResolveConfig | null;
+  try {
+    config = await findConfig(cwd ?? currentDir());
+  } catch {
+    return modules.map(() => null);
+  }
+  const files = new Map<string, Promise<FileInfo | null>>();
+  const describer = await graphOf(DESCRIBER_URLS, config, files);
+  return await Promise.all(modules.map(async (module) => {
+    const graph = await graphOf([module.url], config, files);
+    if (graph === null || describer === null) return null;
+    return sha256(JSON.stringify({
+      format: FORMAT,
+      deno: Deno.version,
+      module: module.url,
+      files: graph,
+      describer,
+      config: config === null ? null : { path: config.path, text: sha256(config.text) },
+      lock: config?.lockText == null ? null : sha256(config.lockText),
+    }));
+  }));
+}
+
+interface FileInfo {
+  readonly hash: string;
+  readonly imports: readonly string[];
+  /** Whether it has an `import()` of a computed specifier (its graph is then unknowable). */
+  readonly computed: boolean;
+}
+
+/** `[url, content hash]` of every local file `roots` reach, sorted; null when not cacheable. */
+async function graphOf(
+  roots: readonly string[],
+  config: ResolveConfig | null,
+  files: Map<string, Promise<FileInfo | null>>,
+): Promise<[string, string][] | null> {
+  const seen = new Map<string, string>();
+  const queue = [...roots];
+  while (queue.length > 0) {
+    const url = queue.pop()!;
+    if (seen.has(url)) continue;
+    if (JSR_VERSIONED.test(url)) {
+      seen.set(url, "immutable");
+      continue;
+    }
+    if (!url.startsWith("file:")) return null;
+    let info = files.get(url);
+    if (info === undefined) {
+      info = readInfo(url, config);
+      files.set(url, info);
+    }
+    const read = await info;
+    if (read === null || (read.computed && !url.startsWith(PACKAGE_ROOT))) return null;
+    seen.set(url, read.hash);
+    queue.push(...read.imports);
+  }
+  return [...seen].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
+}
+
+/** A local file's hash and the local files it imports; null when not cacheable. */
+async function readInfo(url: string, config: ResolveConfig | null): Promise<FileInfo | null> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(fileURLToPath(url));
+  } catch {
+    return null;
+  }
+  const specifiers = [STATIC_SPECIFIER, BARE_IMPORT, DYNAMIC_IMPORT]
+    .flatMap((pattern) => [...text.matchAll(pattern)].map((match) => match[2]!));
+  const computed =
+    [...text.matchAll(ANY_DYNAMIC_IMPORT)].length !== [...text.matchAll(DYNAMIC_IMPORT)].length;
+  const imports: string[] = [];
+  for (const specifier of specifiers) {
+    const local = resolveLocal(specifier, url, config);
+    if (local === null) return null;
+    if (local !== "pinned") imports.push(local);
+  }
+  return { hash: sha256(text), imports, computed };
+}
+
+/**
+ * Where `specifier` (in `referrer`) leads: a file URL to read, `pinned`
+ * (nothing to read: `node:` built-ins, `npm:`/`jsr:` with a lockfile,
+ * versioned JSR URLs) or null (not cacheable).
+ */
+function resolveLocal(
+  specifier: string,
+  referrer: string,
+  config: ResolveConfig | null,
+): string | "pinned" | null {
+  if (/^(?:\.{1,2}\/|\/|file:)/.test(specifier)) {
+    const url = new URL(specifier, referrer);
+    return url.protocol === "file:" ? url.href : null;
+  }
+  if (specifier.startsWith("node:")) return "pinned";
+  if (/^(?:npm|jsr):/.test(specifier)) return config?.lockText == null ? null : "pinned";
+  if (JSR_VERSIONED.test(specifier)) return specifier;
+  if (/^[a-z][a-z0-9+.-]*:/i.test(specifier)) return null; // http:, https:, data: and the rest
+  if (config === null) return null;
+  const base = new URL(".", `file://${config.path}`).href;
+  const exact = config.imports[specifier];
+  if (exact !== undefined) return resolveLocal(exact, base, config);
+  const prefix = Object.keys(config.imports)
+    .filter((key) => key.endsWith("/") && specifier.startsWith(key))
+    .sort((a, b) => b.length - a.length)[0];
+  if (prefix === undefined) return null;
+  return resolveLocal(config.imports[prefix] + specifier.slice(prefix.length), base, config);
+}
+
+/** The `deno.json`/`deno.jsonc` Deno would find from `cwd` upwards, with its lockfile; null for none. */
+async function findConfig(cwd: string): Promise<ResolveConfig | null> {
+  for (let dir = cwd;;) {
+    for (const name of ["deno.json", "deno.jsonc"]) {
+      const path = join(dir, name);
+      let text: string;
+      try {
+        text = await Deno.readTextFile(path);
+      } catch (error) {
+        if (error instanceof Deno.errors.NotFound) continue;
+        throw error;
+      }
+      return await configOf(path, text);
+    }
+    const parent = join(dir, "..");
+    if (parent === dir) return null;
+    dir = parent;
+  }
+}
+
+async function configOf(path: string, text: string): Promise<ResolveConfig> {
+  // deno.jsonc may hold comments: those parse with jsonc-parser, but a config that
+  // names an import map file or is not plain JSON makes every module uncacheable.
+  const { parse } = await import("jsonc-parser");
+  const json = parse(text) as Record<string, unknown> | undefined;
+  if (json === undefined || typeof json !== "object" || json === null || "importMap" in json) {
+    throw new Error(`${path}: not a plain configuration`);
+  }
+  const imports = (json.imports ?? {}) as Record<string, string>;
+  const lock = json.lock;
+  let lockPath: string | null = join(path, "..", "deno.lock");
+  if (lock === false) lockPath = null;
+  else if (typeof lock === "string") lockPath = join(path, "..", lock);
+  else if (typeof lock === "object" && lock !== null && "path" in lock) {
+    lockPath = join(path, "..", String((lock as { path: unknown }).path));
+  }
+  let lockText: string | null = null;
+  if (lockPath !== null) {
+    try {
+      lockText = await Deno.readTextFile(lockPath);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+  }
+  return { path, text, imports, lockText };
+}
+
+interface Store {
+  read(key: string): Promise<DescribeResult | null>;
+  write(key: string, result: DescribeResult): Promise<void>;
+}
+
+/** The entry store under `dir`, or null when the cache is off or its secret is unusable. */
+async function openStore(dir: string | null): Promise<Store | null> {
+  if (dir === null) return null;
+  const entries = join(dir, "describe");
+  let secret: CryptoKey;
+  try {
+    await Deno.mkdir(entries, { recursive: true, mode: 0o700 });
+    secret = await crypto.subtle.importKey(
+      "raw",
+      encoder.encode(await readSecret(join(dir, "key"))),
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      ["sign", "verify"],
+    );
+  } catch {
+    return null;
+  }
+  const signed = (key: string, result: DescribeResult) =>
+    encoder.encode(`${key}\n${JSON.stringify(result)}`);
+  return {
+    async read(key) {
+      try {
+        const path = join(entries, `${key}.json`);
+        const info = await Deno.stat(path);
+        if (info.mode === null || (info.mode & 0o022) !== 0) return null;
+        const entry = JSON.parse(await Deno.readTextFile(path)) as Record<string, unknown>;
+        if (entry.v !== FORMAT || entry.key !== key || typeof entry.mac !== "string") return null;
+        const result = parseDescribeResult(entry.result);
+        if (result === null || !result.ok) return null;
+        const mac = hexBytes(entry.mac);
+        if (mac === null) return null;
+        const valid = await crypto.subtle.verify("HMAC", secret, mac, signed(key, result));
+        return valid ? result : null;
+      } catch {
+        return null;
+      }
+    },
+    async write(key, result) {
+      try {
+        const mac = new Uint8Array(await crypto.subtle.sign("HMAC", secret, signed(key, result)));
+        const hex = [...mac].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+        const text = JSON.stringify({ v: FORMAT, key, result, mac: hex });
+        const temp = join(entries, `.${key}.${crypto.randomUUID()}.tmp`);
+        await Deno.writeTextFile(temp, text, { mode: 0o600 });
+        await Deno.rename(temp, join(entries, `${key}.json`));
+      } catch {
+        // Not cached: the next start describes this module again.
+      }
+    },
+  };
+}
+
+function hexBytes(hex: string): Uint8Array<ArrayBuffer> | null {
+  if (!/^(?:[0-9a-f]{2})+$/.test(hex)) return null;
+  return new Uint8Array(hex.match(/../g)!.map((pair) => parseInt(pair, 16)));
+}
+
+/**
+ * The cache's HMAC secret: created once (random, `0600`, written whole
+ * before it appears under its name); refused when group- or world-accessible.
+ */
+async function readSecret(path: string): Promise<string> {
+  try {
+    const info = await Deno.stat(path);
+    if (info.mode === null || (info.mode & 0o077) !== 0) {
+      throw new Error(`${path}: group or world access`);
+    }
+    return await Deno.readTextFile(path);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  const secret = [...crypto.getRandomValues(new Uint8Array(32))]
+    .map((byte) => byte.toString(16).padStart(2, "0")).join("");
+  const temp = `${path}.${crypto.randomUUID()}.tmp`;
+  await Deno.writeTextFile(temp, secret, { mode: 0o600 });
+  try {
+    await Deno.link(temp, path);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+  } finally {
+    await Deno.remove(temp);
+  }
+  return await readSecret(path);
+}
