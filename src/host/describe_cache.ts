@@ -22,7 +22,9 @@
  * world-writable, its key is the one computed now (a foreign entry is
  * refused), its HMAC verifies (a tampered entry is refused) and its result
  * has the describe child's exact shape; anything else is described again and
- * overwritten. Only successful descriptions are stored.
+ * overwritten. Only successful descriptions are stored. The cache uses only
+ * permissions the host already holds (`Deno.permissions.querySync`): it never
+ * makes Deno prompt, and without them it is skipped.
  *
  * A cached description may skip loading, never isolation: a process tool
  * still runs in its sandboxed process, whose runner checks the module's
@@ -54,6 +56,7 @@ export const DEFAULT_CACHE_DIR = ".magi-tools/cache";
 /** Bumped whenever an entry's meaning changes: older entries are then never matched. */
 const FORMAT = 1;
 const DESCRIBER_URLS = [
+  new URL("./sandbox/describe_client.ts", import.meta.url).href,
   new URL("./sandbox/describe.ts", import.meta.url).href,
   new URL("./sandbox/describe_setup.ts", import.meta.url).href,
 ];
@@ -116,17 +119,38 @@ export async function describeModulesCached(
 export function defaultDir(cwd: string | undefined): string | null {
   let configured: string | undefined;
   try {
-    configured = getEnv(CACHE_DIR_ENV);
+    if (granted({ name: "env", variable: CACHE_DIR_ENV })) configured = getEnv(CACHE_DIR_ENV);
   } catch {
-    configured = undefined; // no --allow-env for it
+    configured = undefined;
   }
   if (configured === "off") return null;
   if (configured !== undefined && configured !== "") return configured;
+  if (cwd === undefined && !granted({ name: "read" })) return null;
   try {
     return join(cwd ?? currentDir(), DEFAULT_CACHE_DIR);
   } catch {
     return null;
   }
+}
+
+/**
+ * Whether the host already holds a permission: the cache never makes Deno
+ * prompt (`Deno.permissions.querySync` does not), it is skipped instead.
+ */
+function granted(descriptor: Deno.PermissionDescriptor): boolean {
+  try {
+    return Deno.permissions.querySync(descriptor).state === "granted";
+  } catch {
+    return false;
+  }
+}
+
+/** Read a file the host may already read; throws otherwise (NotFound when absent). */
+function readGranted(path: string): Promise<string> {
+  if (!granted({ name: "read", path })) {
+    return Promise.reject(new Error(`${path}: no read permission`));
+  }
+  return Deno.readTextFile(path);
 }
 
 function sha256(text: string): string {
@@ -143,6 +167,7 @@ export async function moduleKeys(
 ): Promise<(string | null)[]> {
   let config: ResolveConfig | null;
   try {
+    if (cwd === undefined && !granted({ name: "read" })) return modules.map(() => null);
     config = await findConfig(cwd ?? currentDir());
   } catch {
     return modules.map(() => null);
@@ -204,7 +229,7 @@ async function graphOf(
 async function readInfo(url: string, config: ResolveConfig | null): Promise<FileInfo | null> {
   let text: string;
   try {
-    text = await Deno.readTextFile(fileURLToPath(url));
+    text = await readGranted(fileURLToPath(url));
   } catch {
     return null;
   }
@@ -257,7 +282,7 @@ async function findConfig(cwd: string): Promise<ResolveConfig | null> {
       const path = join(dir, name);
       let text: string;
       try {
-        text = await Deno.readTextFile(path);
+        text = await readGranted(path);
       } catch (error) {
         if (error instanceof Deno.errors.NotFound) continue;
         throw error;
@@ -289,7 +314,7 @@ async function configOf(path: string, text: string): Promise<ResolveConfig> {
   let lockText: string | null = null;
   if (lockPath !== null) {
     try {
-      lockText = await Deno.readTextFile(lockPath);
+      lockText = await readGranted(lockPath);
     } catch (error) {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
     }
@@ -305,6 +330,7 @@ interface Store {
 /** The entry store under `dir`, or null when the cache is off or its secret is unusable. */
 async function openStore(dir: string | null): Promise<Store | null> {
   if (dir === null) return null;
+  if (!granted({ name: "read", path: dir }) || !granted({ name: "write", path: dir })) return null;
   const entries = join(dir, "describe");
   let secret: CryptoKey;
   try {

@@ -235,3 +235,34 @@ Deno.test("loadToolDirs with a warm cache starts no describe child and keeps iso
     await Deno.remove(f.base, { recursive: true });
   }
 });
+
+Deno.test("without write permission the cache is skipped and the modules still described", async () => {
+  const f = await fixture();
+  try {
+    const script = join(f.base, "no_write.ts");
+    const cacheUrl = new URL("../../src/host/describe_cache.ts", import.meta.url).href;
+    await Deno.writeTextFile(
+      script,
+      [
+        `import { describeModulesCached } from ${JSON.stringify(cacheUrl)};`,
+        `const modules = ${JSON.stringify(f.modules)};`,
+        `const results = await describeModulesCached(modules, { cwd: ${JSON.stringify(ROOT)} }, {`,
+        `  dir: ${JSON.stringify(f.cache)},`,
+        `});`,
+        `console.log(JSON.stringify(results.map((r) => r.ok && r.tool.name)));`,
+      ].join("\n"),
+    );
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--config", join(ROOT, "deno.json"), "--allow-read", "--allow-run", script],
+      cwd: ROOT,
+      env: { NO_COLOR: "1" },
+      stdin: "null",
+    }).output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    assert.equal(out.code, 0, stderr);
+    assert.equal(new TextDecoder().decode(out.stdout).trim(), `["cached_one","cached_b"]`);
+    await assert.rejects(Deno.stat(f.cache), Deno.errors.NotFound);
+  } finally {
+    await Deno.remove(f.base, { recursive: true });
+  }
+});
