@@ -37,7 +37,7 @@
 
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { currentDir, getEnv } from "../runtime/mod.ts";
 import type { DescribeResult } from "./sandbox/describe.ts";
 import {
@@ -265,7 +265,7 @@ function resolveLocal(
   if (JSR_VERSIONED.test(specifier)) return specifier;
   if (/^[a-z][a-z0-9+.-]*:/i.test(specifier)) return null; // http:, https:, data: and the rest
   if (config === null) return null;
-  const base = new URL(".", `file://${config.path}`).href;
+  const base = new URL(".", pathToFileURL(config.path)).href;
   const exact = config.imports[specifier];
   if (exact !== undefined) return resolveLocal(exact, base, config);
   const prefix = Object.keys(config.imports)
