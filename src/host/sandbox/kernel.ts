@@ -111,7 +111,14 @@ async function computeModuleFiles(
   file: string,
   options: { cwd: string; denoPath: string },
 ): Promise<string[]> {
-  const text = await outputOf(options.denoPath, ["info", "--json", file], {
+  // The tool process resolves bare specifiers (`@magi/tools`, `zod`) through the config of its
+  // entry module, the runner's: `deno info` must use the same one, or an import-map target such
+  // as this package's `mod.ts` is missing from the graph and the ruleset.
+  const config = runnerConfig();
+  const args = config === null
+    ? ["info", "--json", file]
+    : ["info", "--json", "--config", config, file];
+  const text = await outputOf(options.denoPath, args, {
     cwd: options.cwd,
     timeoutMs: GRAPH_TIMEOUT_MS,
   });
@@ -123,6 +130,20 @@ async function computeModuleFiles(
     return files.includes(file) ? files : [file, ...files];
   } catch {
     return [file];
+  }
+}
+
+/**
+ * The `deno.json` that applies to the runner (this package's, when it runs from local files),
+ * or null.
+ */
+function runnerConfig(): string | null {
+  if (RUNNER_URL.protocol !== "file:") return null;
+  const path = fileURLToPath(new URL("../../../deno.json", RUNNER_URL));
+  try {
+    return Deno.statSync(path).isFile ? path : null;
+  } catch {
+    return null;
   }
 }
 

@@ -52,7 +52,7 @@ Deno.test("a process tool importing @magi/tools is described and run through the
         sessionId: "session-1",
         runId: "run-1",
       }, new AbortController().signal);
-      assert.equal(result.outcome, "success");
+      assert.equal(result.outcome, "success", result.text);
       assert.equal(result.text, "QUIET");
     } finally {
       await executor.close();
