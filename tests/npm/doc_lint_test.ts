@@ -23,8 +23,10 @@ function parseFindings(output: string): Finding[] {
 
 async function localDeclarations(): Promise<Set<string>> {
   const names = new Set<string>();
+  // Top-level declarations only: a local variable (say `const output = …` in a function) is
+  // not a type that a public declaration can reference.
   const declaration =
-    /\b(?:type|interface|class|const|let|function|enum|namespace)\s+([A-Za-z_$][\w$]*)/g;
+    /^(?:export\s+)?(?:declare\s+)?(?:type|interface|class|const|let|function|enum|namespace)\s+([A-Za-z_$][\w$]*)/gm;
   const walk = async (dir: string) => {
     for await (const entry of Deno.readDir(dir)) {
       const path = `${dir}/${entry.name}`;
