@@ -283,7 +283,7 @@ export async function smokeTest(options: SmokeOptions): Promise<SmokeReport> {
     });
     expect(
       listing.code === 0 &&
-        /\tinline \(permissions not enforced on Node\.js\); net=127\.0\.0\.1:8799$/m.test(
+        /\tinline \(permissions not enforced on Node\.js\); net=127\.0\.0\.1:8799\tnone$/m.test(
           listing.stdout,
         ) &&
         listing.stderr.split("\n").filter((line) => line.includes("are not enforced")).length === 1,
