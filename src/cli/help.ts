@@ -97,7 +97,8 @@ Options:
   -h, --help           this help
 
 SIGINT: the first cancels the turn and waits for run.finished, the second kills the
-backend at once; both exit 130.
+backend at once; both exit 130. SIGINTs within 500 ms of the first (a terminal's Ctrl-C
+also forwarded by deno task or npx) count as one.
 
 ${EXIT_CODES}
 `;
