@@ -182,8 +182,10 @@ if (import.meta.main) {
   const info =
     `${new Date().toISOString().slice(0, 16)}Z, ${navigator.hardwareConcurrency} CPUs, ` +
     `Deno ${Deno.version.deno}, ${calls} calls per measurement after 200 warm-up calls, medians of 2 ` +
-    `alternating rounds, both legs in one process, same placement; load average after: ${load} ` +
-    "(a SHARED machine: other engineers' work was running, so read the ratio, not the rates).";
+    `alternating rounds, both legs in one process, same placement; load average after: ${load}` +
+    (Number(load.split(" ")[0]) <= 2
+      ? " (a quiet machine)."
+      : " (a busy machine: other work was running, so read the ratio, not the rates).");
   const block = renderBridge(results, info);
   console.log(block);
   if (values.write) {
