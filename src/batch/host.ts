@@ -15,7 +15,7 @@
 
 import { loadRegistry } from "../cli/host_run.ts";
 import { kernelRequirementError, startKernelProbe } from "../cli/kernel_sandbox.ts";
-import { startConfiguredSources } from "../cli/sources.ts";
+import { startConfiguredSources, warnOnStderr } from "../cli/sources.ts";
 import type { StartedSources } from "../config/sources.ts";
 import { prepareToolDirs } from "../host/discovery.ts";
 import type { ToolRegistry } from "../host/registry.ts";
@@ -54,7 +54,7 @@ export async function prepareBatchHost(
     noConfig: args.noConfig,
     mcpConfigs: args.mcpConfigs,
     cwd,
-    onWarning: (warning) => writeStderrLine(`magi-tools: warning: ${warning.message}`),
+    onWarning: warnOnStderr,
   }).catch(async (error) => {
     await prepared.catch(() => {});
     throw error;

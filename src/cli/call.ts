@@ -30,7 +30,7 @@ import {
 import type { CallArgs } from "./args_loop.ts";
 import { EXIT, UsageError } from "./exit_codes.ts";
 import { loadRegistry } from "./host_run.ts";
-import { startConfiguredSources } from "./sources.ts";
+import { withConfiguredSources } from "./sources.ts";
 import type { StartedSources } from "../config/sources.ts";
 
 const encoder = new TextEncoder();
@@ -122,18 +122,12 @@ export async function callCommand(args: CallArgs): Promise<number> {
     cwd = await realPath(args.cwd);
   }
   const input = await readArguments(args);
-  // The config's tool sources (MCP servers), as for run; stopped on every exit path.
-  const sources = await startConfiguredSources({
-    ...args,
-    cwd,
-    onWarning: (warning) => writeStderrLine(`magi-tools: warning: ${warning.message}`),
-  });
-  if (sources === null) return EXIT.usage;
-  try {
-    return await callWith(args, input, cwd, sources.tools);
-  } finally {
-    await sources.close();
-  }
+  // The config's tool sources (MCP servers, OpenAPI documents), as for run; stopped on every
+  // exit path.
+  return await withConfiguredSources(
+    { ...args, cwd },
+    (external) => callWith(args, input, cwd, external),
+  );
 }
 
 async function callWith(

@@ -13,10 +13,11 @@ import {
   type StartedSources,
   startSources,
 } from "../config/sources.ts";
-import type { ToolProgress } from "../host/external.ts";
+import type { ExternalTool, ToolProgress } from "../host/external.ts";
 import { writeStderrLine } from "../runtime/mod.ts";
 import type { SummaryInput } from "../summary/records.ts";
 import type { SummaryWriter } from "../summary/writer.ts";
+import { EXIT } from "./exit_codes.ts";
 
 /** The `tool.progress` record of one progress notification of call `callId` in run `runId`. */
 export function progressRecord(
@@ -118,5 +119,29 @@ export async function startConfiguredSources(
       return null;
     }
     throw error;
+  }
+}
+
+/** A warning sink for commands without summary records: one stderr line per warning. */
+export function warnOnStderr(warning: SourceWarning): void {
+  writeStderrLine(`magi-tools: warning: ${warning.message}`);
+}
+
+/**
+ * Start the config's sources, hand their tools to `use`, and stop them whatever `use` does;
+ * warnings go to stderr. Resolves with `use`'s exit code, or exit 2 when the config or a
+ * required source failed (already reported). For the commands that keep the sources for
+ * their whole run (`call`, `inspect`).
+ */
+export async function withConfiguredSources(
+  options: Omit<ConfiguredSourcesOptions, "onWarning">,
+  use: (tools: readonly ExternalTool[]) => Promise<number>,
+): Promise<number> {
+  const sources = await startConfiguredSources({ ...options, onWarning: warnOnStderr });
+  if (sources === null) return EXIT.usage;
+  try {
+    return await use(sources.tools);
+  } finally {
+    await sources.close();
   }
 }

@@ -10,19 +10,14 @@
 
 import type { ToolInfo } from "../host/define.ts";
 import { formatToolPermissions, toolSandboxInfo } from "../host/sandbox/mod.ts";
-import {
-  currentDir,
-  supportsProcessIsolation,
-  writeStderrLine,
-  writeStdout,
-} from "../runtime/mod.ts";
+import { currentDir, supportsProcessIsolation, writeStdout } from "../runtime/mod.ts";
 import { resolveAgentCommand } from "./agent.ts";
 import type { ToolsArgs } from "./args.ts";
 import { cliDenoFlags } from "./deno_flags.ts";
 import { EXIT } from "./exit_codes.ts";
 import { loadRegistry } from "./host_run.ts";
 import { entryLevel, startKernelProbe } from "./kernel_sandbox.ts";
-import { startConfiguredSources } from "./sources.ts";
+import { startConfiguredSources, warnOnStderr } from "./sources.ts";
 
 const encoder = new TextEncoder();
 
@@ -32,7 +27,7 @@ export async function toolsCommand(args: ToolsArgs): Promise<number> {
   const sources = await startConfiguredSources({
     ...args,
     cwd: currentDir(),
-    onWarning: (warning) => writeStderrLine(`magi-tools: warning: ${warning.message}`),
+    onWarning: warnOnStderr,
   });
   if (sources === null) return EXIT.usage;
   let registry;

@@ -13,7 +13,7 @@
  */
 
 import { type AgentCommand, resolveAgentCommand } from "../cli/agent.ts";
-import { startConfiguredSources } from "../cli/sources.ts";
+import { withConfiguredSources } from "../cli/sources.ts";
 import type { ExternalTool } from "../host/external.ts";
 import type { InspectArgs } from "../cli/args_loop.ts";
 import { EXIT, UsageError } from "../cli/exit_codes.ts";
@@ -55,17 +55,10 @@ export async function inspectCommand(args: InspectArgs): Promise<number> {
   const agent = await resolveAgentCommand(args.agent);
   // The config's sources (MCP servers) start once, for the Tools view; each turn starts its own,
   // as run does. Edits of the config file need a restart.
-  const sources = await startConfiguredSources({
-    ...args,
-    cwd,
-    onWarning: (warning) => writeStderrLine(`magi-tools: warning: ${warning.message}`),
-  });
-  if (sources === null) return EXIT.usage;
-  try {
-    return await serve(args, cwd, agent, sources.tools);
-  } finally {
-    await sources.close();
-  }
+  return await withConfiguredSources(
+    { ...args, cwd },
+    (external) => serve(args, cwd, agent, external),
+  );
 }
 
 async function serve(
