@@ -130,7 +130,7 @@ Deno.test("concurrent calls of one tool run in separate processes", async () => 
     const controller = new AbortController();
     const waiting = box.call("probe", { action: "wait" }, { signal: controller.signal });
     const other = await box.call("probe", { action: "pid" });
-    assert.equal(other.outcome, "success");
+    assert.equal(other.outcome, "success", other.text);
     assert.equal((await box.executor.processIds("probe")).length, 2);
     controller.abort();
     assert.equal((await waiting).outcome, "cancelled");
