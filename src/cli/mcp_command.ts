@@ -8,6 +8,7 @@
  * @module
  */
 
+import { FeatureUnavailableError, loadMcp } from "../config/features.ts";
 import { guardOutput, type OutputGuard } from "../host/output_guard.ts";
 import { ToolExecutor } from "../host/executor.ts";
 import { CLIENT_TOOLS_LIMITS } from "../protocol/limits.ts";
@@ -38,12 +39,15 @@ export async function mcpCommand(args: McpArgs): Promise<number> {
     try {
       const registry = await loadRegistry(args.toolDirs, undefined, sources.tools);
       if (registry === null) return EXIT.usage;
-      const [{ createMcpServer, ProgressRoutes }, { GuardedStdioTransport }, { serveMcpHttp }] =
-        await Promise.all([
-          import("../mcp/server.ts"),
-          import("../mcp/stdio_server.ts"),
-          import("../mcp/http.ts"),
-        ]);
+      let mcp;
+      try {
+        mcp = await loadMcp();
+      } catch (error) {
+        if (!(error instanceof FeatureUnavailableError)) throw error;
+        writeStderrLine(`magi-tools mcp: ${error.message}`);
+        return EXIT.usage;
+      }
+      const { createMcpServer, GuardedStdioTransport, ProgressRoutes, serveMcpHttp } = mcp;
       const routes = new ProgressRoutes();
       const executor = new ToolExecutor(registry, {
         limits: CLIENT_TOOLS_LIMITS,

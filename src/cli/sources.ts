@@ -6,6 +6,7 @@
  * @module
  */
 
+import { FeatureUnavailableError } from "../config/features.ts";
 import { ConfigError, loadConfig } from "../config/mod.ts";
 import {
   SourceStartError,
@@ -114,7 +115,10 @@ export async function startConfiguredSources(
     });
     return await startSources(config, { cwd: options.cwd, onWarning: options.onWarning });
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof SourceStartError) {
+    if (
+      error instanceof ConfigError || error instanceof SourceStartError ||
+      error instanceof FeatureUnavailableError
+    ) {
       writeStderrLine(`magi-tools: ${error.message}`);
       return null;
     }

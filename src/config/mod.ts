@@ -36,6 +36,7 @@ import { type EnvGetter, type McpServerConfig, parseMcpServers } from "./mcp_ser
 import { type OpenApiConfig, parseOpenApi } from "./openapi.ts";
 
 export { ConfigError } from "./errors.ts";
+export { type Feature, FeatureUnavailableError, loadMcp, loadOpenApi } from "./features.ts";
 export type { EnvGetter, McpServerConfig, McpTransportConfig } from "./mcp_servers.ts";
 export type { OpenApiConfig } from "./openapi.ts";
 

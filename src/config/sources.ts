@@ -13,6 +13,7 @@
  */
 
 import type { ExternalTool } from "../host/external.ts";
+import { loadMcp, loadOpenApi } from "./features.ts";
 import type { HostConfig } from "./mod.ts";
 
 /** A warning a source raises (`host.warning`). */
@@ -79,6 +80,8 @@ interface Pending {
  *
  * @throws {SourceStartError} for the first (in config order) required source
  * that failed; every source that did start is closed first.
+ * @throws {FeatureUnavailableError} when a configured source's feature (MCP,
+ * OpenAPI) cannot load because the lockfile lacks its npm packages.
  */
 export async function startSources(
   config: HostConfig,
@@ -89,7 +92,7 @@ export async function startSources(
   const pending: Pending[] = [];
   if (servers.length > 0) {
     // Loaded only when a server is configured: the SDK is not needed otherwise.
-    const { startMcpSource } = await import("../mcp/source.ts");
+    const { startMcpSource } = await loadMcp();
     pending.push(...servers.map((server) => ({
       source: `mcp:${server.name}`,
       optional: server.optional,
@@ -140,7 +143,7 @@ async function openApiPending(
   config: HostConfig,
   options: StartSourcesOptions,
 ): Promise<Pending[]> {
-  const { startOpenApiSource } = await import("../openapi/source.ts");
+  const { startOpenApiSource } = await loadOpenApi();
   return config.openapi.map((api) => ({
     source: `openapi:${api.name}`,
     optional: false,

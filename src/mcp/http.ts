@@ -10,8 +10,7 @@
  * @module
  */
 
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { type Server, WebStandardStreamableHTTPServerTransport } from "./_sdk.ts";
 import { listenLoopback, type LoopbackServer } from "../runtime/mod.ts";
 
 /** At most this many MCP sessions are open at once (oldest closed first). */

@@ -14,4 +14,6 @@
 
 export { McpSourceError, type McpSourceOptions, startMcpSource } from "./source.ts";
 export type { McpSource } from "./source.ts";
-export { createMcpServer, type McpServerOptions, mcpToolList } from "./server.ts";
+export { createMcpServer, type McpServerOptions, mcpToolList, ProgressRoutes } from "./server.ts";
+export { type GuardedStdioOptions, GuardedStdioTransport } from "./stdio_server.ts";
+export { type McpHttpOptions, type McpHttpServer, serveMcpHttp } from "./http.ts";

@@ -18,13 +18,13 @@
  * @module
  */
 
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
-} from "@modelcontextprotocol/sdk/types.js";
+  Server,
+} from "./_sdk.ts";
 import { PACKAGE_VERSION } from "../host/version.ts";
 import type { ToolExecutor } from "../host/executor.ts";
 import type { ToolProgress } from "../host/external.ts";

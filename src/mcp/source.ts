@@ -18,10 +18,14 @@
  * @module
  */
 
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
-import { ErrorCode, McpError, type Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  AjvJsonSchemaValidator,
+  Client,
+  ErrorCode,
+  McpError,
+  StreamableHTTPClientTransport,
+  type Tool as McpTool,
+} from "./_sdk.ts";
 import type { McpServerConfig } from "../config/mod.ts";
 import {
   defineExternalTool,

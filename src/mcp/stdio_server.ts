@@ -8,9 +8,7 @@
  */
 
 import { Buffer } from "node:buffer";
-import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { type JSONRPCMessage, ReadBuffer, serializeMessage, type Transport } from "./_sdk.ts";
 
 /** Options of {@link GuardedStdioTransport}. */
 export interface GuardedStdioOptions {

@@ -14,8 +14,7 @@
  */
 
 import { readFile } from "node:fs/promises";
-import $RefParser from "@apidevtools/json-schema-ref-parser";
-import { CORE_SCHEMA, load as loadYaml } from "js-yaml";
+import { $RefParser, CORE_SCHEMA, loadYaml } from "./_deps.ts";
 import { jsonPointer, OpenApiError } from "./errors.ts";
 
 /** The HTTP methods an OpenAPI path item can hold, in document order. */

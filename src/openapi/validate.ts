@@ -7,7 +7,7 @@
  * @module
  */
 
-import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
+import { Ajv2020, type ErrorObject } from "./_deps.ts";
 import { formatIssues } from "../host/text.ts";
 
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
@@ -37,7 +37,7 @@ export function compileValidator(schema: Record<string, unknown>): Validator {
 function issueOf(error: ErrorObject): { path: (string | number)[]; message: string } {
   const path = error.instancePath === ""
     ? []
-    : error.instancePath.slice(1).split("/").map((s) =>
+    : error.instancePath.slice(1).split("/").map((s: string) =>
       /^(0|[1-9][0-9]{0,8})$/.test(s) ? Number(s) : s.replaceAll("~1", "/").replaceAll("~0", "~")
     );
   const params = error.params as Record<string, unknown>;

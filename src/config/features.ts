@@ -1,0 +1,82 @@
+/**
+ * The optional features, MCP (`src/mcp/`: configured MCP servers, `magi-tools mcp`) and OpenAPI
+ * (`src/openapi/`: `openapi` sources), loaded on first use.
+ *
+ * Each is loaded through one non-literal dynamic import (`_feature_import.ts`), so their npm
+ * packages (the MCP SDK; the OpenAPI reference parser, YAML parser and validator) are not in the
+ * module graph a command builds at startup: a command that configures no such source neither
+ * downloads them nor needs them in its lockfile. The types stay exact through type-only imports.
+ *
+ * In a magi-tools checkout the root `deno.lock` (frozen) holds only the demo's and core's
+ * packages; the full CLI runs with `deno.full.lock` (`deno task start`). Run with the root
+ * lockfile, a feature fails to load with Deno's "lockfile is out of date"; {@link loadMcp} and
+ * {@link loadOpenApi} turn that into a {@link FeatureUnavailableError} (exit 2) that names the
+ * lockfile and the command to use (docs/packages.md).
+ *
+ * @module
+ */
+
+import { importFeature } from "./_feature_import.ts";
+
+/** The optional features. */
+export type Feature = "mcp" | "openapi";
+
+/** What each feature needs, for messages. */
+const NEEDS: Readonly<Record<Feature, string>> = {
+  mcp: "the MCP SDK (npm:@modelcontextprotocol/sdk, src/mcp/_sdk.ts)",
+  openapi: "the OpenAPI packages (src/openapi/_deps.ts)",
+};
+
+/**
+ * A feature's npm packages are missing from the lockfile the process runs with (exit 2). The
+ * message names the feature's packages, the lockfile to use and the command.
+ */
+export class FeatureUnavailableError extends Error {
+  /** The feature that could not load. */
+  readonly feature: Feature;
+
+  /** `feature` failed to load; `cause` is the runtime's error. */
+  constructor(feature: Feature, cause: unknown) {
+    super(
+      `${feature === "mcp" ? "MCP" : "OpenAPI"} needs ${NEEDS[feature]}, which is not in the ` +
+        "lockfile this process runs with. In a magi-tools checkout deno.lock holds only the " +
+        "demo's packages: run the full CLI with `deno task start …` (it uses deno.full.lock), " +
+        "or add --lock=deno.full.lock to `deno run` (docs/packages.md)",
+      { cause },
+    );
+    this.name = "FeatureUnavailableError";
+    this.feature = feature;
+  }
+}
+
+/** Deno's error for a module whose npm packages the frozen lockfile lacks. */
+function isLockfileOutOfDate(error: unknown): boolean {
+  return error instanceof Error && /lockfile is out of date/i.test(error.message);
+}
+
+async function load(feature: Feature): Promise<unknown> {
+  try {
+    return await importFeature(feature);
+  } catch (error) {
+    if (isLockfileOutOfDate(error)) throw new FeatureUnavailableError(feature, error);
+    throw error;
+  }
+}
+
+/**
+ * Load `src/mcp/` (its `mod.ts`).
+ *
+ * @throws {FeatureUnavailableError} when the lockfile lacks the MCP SDK.
+ */
+export function loadMcp(): Promise<typeof import("../mcp/mod.ts")> {
+  return load("mcp") as Promise<typeof import("../mcp/mod.ts")>;
+}
+
+/**
+ * Load `src/openapi/` (its `mod.ts`).
+ *
+ * @throws {FeatureUnavailableError} when the lockfile lacks the OpenAPI packages.
+ */
+export function loadOpenApi(): Promise<typeof import("../openapi/mod.ts")> {
+  return load("openapi") as Promise<typeof import("../openapi/mod.ts")>;
+}
