@@ -5,8 +5,11 @@
  *
  * 1. Bundle every `deno.json` export with esbuild (ESM, Node 20, code
  *    splitting) into `npm/esm/`. `src/runtime/mod.ts` (the Deno adapter) is
- *    swapped for `src/runtime/node/mod.ts`; `npm:` specifiers and import-map
- *    names become bare npm names and stay external (dependencies).
+ *    swapped for `src/runtime/node/mod.ts`, and `src/config/_feature_import.ts`
+ *    (the non-literal dynamic import of MCP and OpenAPI) for
+ *    `src/config/_feature_import_npm.ts` (literal imports: each feature is a
+ *    chunk); `npm:` specifiers and import-map names become bare npm names and
+ *    stay external (dependencies).
  * 2. Write `.d.ts` files for every bundled source module into `npm/types/`
  *    (TypeScript's isolated-declaration transpiler, the same per-file
  *    declarations JSR generates; with the same adapter swap).
@@ -31,6 +34,8 @@ import type * as esbuild from "npm:esbuild@^0.25";
 const ROOT = dirname(fileURLToPath(import.meta.url));
 const DENO_ADAPTER = join(ROOT, "src/runtime/mod.ts");
 const NODE_ADAPTER = join(ROOT, "src/runtime/node/mod.ts");
+const FEATURE_IMPORT = join(ROOT, "src/config/_feature_import.ts");
+const FEATURE_IMPORT_NPM = join(ROOT, "src/config/_feature_import_npm.ts");
 const BIN_NAME = "magi-tools";
 
 /** The `deno.json` fields the build uses. */
@@ -60,11 +65,13 @@ async function readConfig(): Promise<DenoConfig> {
   return config as DenoConfig;
 }
 
-/** `npm:zod@^4` → `{ name: "zod", range: "^4" }`. */
-function parseNpmSpecifier(specifier: string): { name: string; range: string } | null {
+/** `npm:zod@^4` → `{ name: "zod", range: "^4", subpath: "" }` (`subpath`: `/types.js` or empty). */
+function parseNpmSpecifier(
+  specifier: string,
+): { name: string; range: string; subpath: string } | null {
   const match = /^npm:\/?((?:@[^/@]+\/)?[^/@]+)(?:@([^/]+))?(\/.*)?$/.exec(specifier);
   if (match === null) return null;
-  return { name: match[1]!, range: match[2] ?? "*" };
+  return { name: match[1]!, range: match[2] ?? "*", subpath: match[3] ?? "" };
 }
 
 /** Output module name of an export target: `./mod.ts` → `mod`, `./src/x/cli.ts` → `src/x/cli`. */
@@ -94,9 +101,7 @@ function packagePlugin(config: DenoConfig, used: Map<string, string>): esbuild.P
     const npm = parseNpmSpecifier(specifier);
     if (npm === null) throw new BuildError(`Unsupported import in the npm build: ${specifier}`);
     used.set(npm.name, npm.range);
-    const subpath = specifier.slice(specifier.indexOf(npm.name) + npm.name.length)
-      .replace(/^@[^/]+/, "");
-    return { path: npm.name + subpath, external: true };
+    return { path: npm.name + npm.subpath, external: true };
   };
   return {
     name: "magi-tools-npm",
@@ -113,6 +118,10 @@ function packagePlugin(config: DenoConfig, used: Map<string, string>): esbuild.P
       build.onResolve({ filter: /runtime\/mod\.ts$/ }, (args) => {
         const path = resolve(args.resolveDir, args.path);
         return path === DENO_ADAPTER ? { path: NODE_ADAPTER } : undefined;
+      });
+      build.onResolve({ filter: /_feature_import\.ts$/ }, (args) => {
+        const path = resolve(args.resolveDir, args.path);
+        return path === FEATURE_IMPORT ? { path: FEATURE_IMPORT_NPM } : undefined;
       });
     },
   };
@@ -155,7 +164,7 @@ function rewriteSpecifiers(text: string, imports: Record<string, string>): strin
     let next: string = spec;
     const target = imports[spec];
     const npm = parseNpmSpecifier(target ?? spec);
-    if (npm !== null) next = npm.name;
+    if (npm !== null) next = npm.name + npm.subpath;
     else if (/^\.\.?\//.test(spec)) next = spec.replace(/\.ts$/, ".js");
     return `${head}${quote}${next}${quote}`;
   });

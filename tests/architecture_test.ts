@@ -53,7 +53,7 @@ async function srcGraph(): Promise<Map<string, Edge[]>> {
     const lines = files.map((file) => `import ${JSON.stringify(pathToFileURL(file).href)};`);
     await Deno.writeTextFile(root, `${lines.join("\n")}\n`);
     const output = await new Deno.Command(Deno.execPath(), {
-      args: ["info", "--json", "--config", join(ROOT, "deno.json"), root],
+      args: ["info", "--json", "--config", join(ROOT, "dev", "deno.json"), root],
       cwd: ROOT,
       env: { NO_COLOR: "1" },
       stdin: "null",

@@ -40,6 +40,8 @@ try {
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
+      // The full CLI's lockfile: the OpenAPI packages are not in the root deno.lock.
+      `--lock=${ROOT}deno.full.lock`,
       "--no-prompt",
       "--allow-read",
       "--allow-write",

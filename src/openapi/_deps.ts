@@ -1,6 +1,7 @@
 /**
  * The npm packages this folder uses (reference resolution, YAML, JSON Schema validation), with
- * their pinned `npm:` specifiers stated once.
+ * their `npm:` specifiers stated once (the ranges the npm package declares; `deno.full.lock` and
+ * `dev/deno.lock` pin the versions).
  *
  * They are not in the root `deno.json` import map: `deno task` installs every package of that
  * map before any task runs, and the demo does not need them. Only `src/openapi/` imports them,
@@ -13,6 +14,6 @@
  * @module
  */
 
-export { default as $RefParser } from "npm:@apidevtools/json-schema-ref-parser@16.0.6";
-export { CORE_SCHEMA, load as loadYaml } from "npm:js-yaml@5.5.0";
-export { Ajv2020, type ErrorObject } from "npm:ajv@8.20.0/dist/2020.js";
+export { default as $RefParser } from "npm:@apidevtools/json-schema-ref-parser@^16.0.5";
+export { CORE_SCHEMA, load as loadYaml } from "npm:js-yaml@^5.5.0";
+export { Ajv2020, type ErrorObject } from "npm:ajv@^8.20.0/dist/2020.js";

@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import { SummaryRecordSchema } from "../../src/summary/records.ts";
-import { FIXTURE_TOOLS, REFERENCE_AGENT, ROOT } from "../e2e/_cli.ts";
+import { FIXTURE_TOOLS, FULL_CLI, REFERENCE_AGENT, ROOT } from "../e2e/_cli.ts";
 
 export { FIXTURE_TOOLS, ROOT };
 
@@ -30,7 +30,7 @@ export function spawnCli(
   options: SpawnOptions & { home: string },
 ): Deno.ChildProcess {
   return new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${ROOT}mod.ts`, ...args],
+    args: ["run", ...FULL_CLI, "-A", `${ROOT}mod.ts`, ...args],
     cwd: ROOT,
     stdin: "null",
     stdout: "piped",

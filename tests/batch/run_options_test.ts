@@ -6,6 +6,7 @@
  */
 
 import assert from "node:assert/strict";
+import { DEV_CONFIG } from "../e2e/_cli.ts";
 import { FIXTURE_SERVER, writeConfig } from "../mcp/_config.ts";
 import {
   assertWholeItem,
@@ -38,7 +39,9 @@ function fixtureConfig(marker: string) {
         command: "sh",
         args: [
           "-c",
-          `echo $$ >> '${marker}'; exec '${Deno.execPath()}' run -A '${FIXTURE_SERVER}'`,
+          `echo $$ >> '${marker}'; exec '${Deno.execPath()}' run ${
+            DEV_CONFIG.join(" ")
+          } -A '${FIXTURE_SERVER}'`,
         ],
         effects: { slow_ok: "read", fail: "read" },
       },

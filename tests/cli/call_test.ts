@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { parseLoopCommand } from "../../src/cli/args_loop.ts";
 import { UsageError } from "../../src/cli/exit_codes.ts";
-import { FIXTURE_TOOLS, ROOT, runCli } from "../e2e/_cli.ts";
+import { FIXTURE_TOOLS, FULL_CLI, ROOT, runCli } from "../e2e/_cli.ts";
 
 const SANDBOX_TOOLS = `${ROOT}tests/e2e/fixtures/sandbox_tools`;
 const CALL_TOOLS = `${ROOT}tests/cli/fixtures/call_tools`;
@@ -10,7 +10,7 @@ const CALL_TOOLS = `${ROOT}tests/cli/fixtures/call_tools`;
 /** Run `call` with `stdin` text piped in. */
 async function callWithStdin(args: string[], stdin: string) {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${ROOT}mod.ts`, "call", ...args],
+    args: ["run", ...FULL_CLI, "-A", `${ROOT}mod.ts`, "call", ...args],
     cwd: ROOT,
     stdin: "piped",
     stdout: "piped",

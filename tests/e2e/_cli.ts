@@ -15,6 +15,17 @@ export const FAKE_BACKEND = `${ROOT}tests/client/fixtures/fake_backend.ts`;
 export const REFERENCE_AGENT =
   `${Deno.execPath()} run -A ${ROOT}src/reference_backend/main.ts serve --stdio`;
 
+/**
+ * `deno run` flags of the full CLI run from this checkout: the root config with `deno.full.lock`,
+ * which holds the MCP SDK and the OpenAPI packages besides the core's (docs/packages.md).
+ */
+export const FULL_CLI: readonly string[] = [`--lock=${ROOT}deno.full.lock`];
+/**
+ * `deno run` flags of a test program that imports dev-only packages (the MCP SDK by its bare
+ * name, the pinned MCP servers): `dev/deno.json` and its lockfile.
+ */
+export const DEV_CONFIG: readonly string[] = ["--config", `${ROOT}dev/deno.json`];
+
 /** A summary record as parsed JSON. */
 export type Rec = Record<string, unknown> & { type: string };
 
@@ -46,11 +57,11 @@ export function fakeAgent(mode: string): string {
   return `${Deno.execPath()} run -A ${FAKE_BACKEND} ${mode}`;
 }
 
-/** Run `deno run -A mod.ts ...args` from the repository root. */
+/** Run `deno run -A mod.ts ...args` (the full CLI, {@link FULL_CLI}) from the repository root. */
 export async function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
   const home = options.home ?? await Deno.makeTempDir({ prefix: "magi-tools-e2e-" });
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${ROOT}mod.ts`, ...args],
+    args: ["run", ...FULL_CLI, "-A", `${ROOT}mod.ts`, ...args],
     cwd: ROOT,
     stdin: "null",
     stdout: "piped",

@@ -1,5 +1,6 @@
 /** Start `inspect` as a child process over a temporary tools directory (test helper). */
 import assert from "node:assert/strict";
+import { FULL_CLI } from "../e2e/_cli.ts";
 
 /** Repository root (with a trailing slash). */
 export const ROOT = new URL("../../", import.meta.url).pathname;
@@ -85,7 +86,7 @@ export async function startInspector(): Promise<Inspector> {
     await Deno.writeTextFile(`${toolsDir}/${file}`, text);
   }
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${ROOT}mod.ts`, "inspect", "--tools", toolsDir],
+    args: ["run", ...FULL_CLI, "-A", `${ROOT}mod.ts`, "inspect", "--tools", toolsDir],
     cwd: ROOT,
     stdin: "null",
     stdout: "piped",

@@ -26,6 +26,7 @@ try {
   const status = await new Deno.Command(Deno.execPath(), {
     args: [
       "run",
+      `--lock=${root}deno.full.lock`,
       "-A",
       `${root}cli.ts`,
       "run",

@@ -9,7 +9,7 @@
  */
 
 import assert from "node:assert/strict";
-import { ROOT } from "../e2e/_cli.ts";
+import { DEV_CONFIG, FULL_CLI, ROOT } from "../e2e/_cli.ts";
 
 const SUITE = "npm:@modelcontextprotocol/conformance@0.1.16";
 
@@ -30,7 +30,7 @@ const CLIENT_SCENARIOS = ["initialize", "tools_call"];
 
 async function suite(args: string[]): Promise<string> {
   const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", SUITE, ...args],
+    args: ["run", ...DEV_CONFIG, "-A", SUITE, ...args],
     cwd: ROOT,
     env: { NO_COLOR: "1" },
     stdin: "null",
@@ -44,6 +44,7 @@ Deno.test("conformance: mcp --http passes the applicable server scenarios", asyn
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
+      ...FULL_CLI,
       "-A",
       `${ROOT}cli.ts`,
       "mcp",
@@ -84,7 +85,7 @@ Deno.test("conformance: the bridge (run with an MCP source) passes the client sc
     const text = await suite([
       "client",
       "--command",
-      `${Deno.execPath()} run -A ${ROOT}tests/mcp/conformance_client.ts`,
+      `${Deno.execPath()} run ${DEV_CONFIG.join(" ")} -A ${ROOT}tests/mcp/conformance_client.ts`,
       "--scenario",
       scenario,
     ]);

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ROOT } from "../e2e/_cli.ts";
+import { FULL_CLI, ROOT } from "../e2e/_cli.ts";
 import { denoServer, EVERYTHING, writeConfig } from "./_config.ts";
 
 const TOOLS = `${ROOT}tests/mcp/fixtures/tools`;
@@ -28,7 +28,7 @@ interface CallResult {
 async function stdioClient(errors: unknown[]) {
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
-    args: ["run", "-A", `${ROOT}cli.ts`, "mcp", "--no-config", "--tools", TOOLS],
+    args: ["run", ...FULL_CLI, "-A", `${ROOT}cli.ts`, "mcp", "--no-config", "--tools", TOOLS],
     cwd: ROOT,
     stderr: "pipe",
   });
@@ -102,7 +102,18 @@ Deno.test("mcp over stdio: notifications/cancelled aborts the tool's signal", as
 
 async function httpServer(): Promise<{ url: string; stop: () => Promise<void> }> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${ROOT}cli.ts`, "mcp", "--no-config", "--tools", TOOLS, "--http", "0"],
+    args: [
+      "run",
+      ...FULL_CLI,
+      "-A",
+      `${ROOT}cli.ts`,
+      "mcp",
+      "--no-config",
+      "--tools",
+      TOOLS,
+      "--http",
+      "0",
+    ],
     cwd: ROOT,
     stdin: "null",
     stdout: "null",
@@ -189,7 +200,7 @@ Deno.test("mcp re-exports a configured MCP server's tools and forwards their pro
   });
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
-    args: ["run", "-A", `${ROOT}cli.ts`, "mcp", "--config", config, "--tools", TOOLS],
+    args: ["run", ...FULL_CLI, "-A", `${ROOT}cli.ts`, "mcp", "--config", config, "--tools", TOOLS],
     cwd: ROOT,
     stderr: "pipe",
   });

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import type { McpServerConfig } from "../../src/config/mod.ts";
 import { type ExternalToolContext, ExternalToolError } from "../../src/host/external.ts";
 import { startMcpSource } from "../../src/mcp/source.ts";
+import { DEV_CONFIG } from "../e2e/_cli.ts";
 import { FIXTURE_SERVER } from "./_config.ts";
 
 const CONFIG: McpServerConfig = {
@@ -15,7 +16,7 @@ const CONFIG: McpServerConfig = {
   transport: {
     kind: "stdio",
     command: Deno.execPath(),
-    args: ["run", "-A", FIXTURE_SERVER],
+    args: ["run", ...DEV_CONFIG, "-A", FIXTURE_SERVER],
     env: {},
   },
   exclude: [],

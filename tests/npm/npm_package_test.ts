@@ -51,7 +51,16 @@ Deno.test({
     const out = await Deno.makeTempDir({ prefix: "magi-tools-npm-build-" });
     try {
       const { code, stderr } = await new Deno.Command(Deno.execPath(), {
-        args: ["run", "-A", "--no-prompt", `${ROOT}npm-build.ts`, "--out", out],
+        args: [
+          "run",
+          "--config",
+          `${ROOT}dev/deno.json`,
+          "-A",
+          "--no-prompt",
+          `${ROOT}npm-build.ts`,
+          "--out",
+          out,
+        ],
         cwd: ROOT,
         stdin: "null",
         stdout: "null",
@@ -66,6 +75,11 @@ Deno.test({
       assert.equal(pkg.version, deno.version);
       assert.equal(pkg.name, deno.name);
       assert.equal(pkg.dependencies.zod, "^4");
+      // The optional features' packages (src/mcp/_sdk.ts, src/openapi/_deps.ts) are declared.
+      assert.equal(pkg.dependencies["@modelcontextprotocol/sdk"], "1.32.2");
+      assert.equal(pkg.dependencies["js-yaml"], "^5.5.0");
+      assert.equal(pkg.dependencies["ajv"], "^8.20.0");
+      assert.equal(pkg.dependencies["@apidevtools/json-schema-ref-parser"], "^16.0.5");
       assert.equal(exportsMismatch(deno.exports, pkg), null);
       const bundle = await Deno.readTextFile(`${out}/esm/cli.js`);
       assert.doesNotMatch(bundle, /from "npm:/, "npm: specifiers are rewritten");

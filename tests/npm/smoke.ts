@@ -310,6 +310,45 @@ export async function smokeTest(options: SmokeOptions): Promise<SmokeReport> {
       `a .ts tool under Node.js: exit ${typed.code}, stderr ${JSON.stringify(typed.stderr)}`,
       [],
     );
+    // The optional features load under Node.js from the package's declared dependencies: an
+    // OpenAPI source (the reference parser, YAML, the validator) and the MCP server (the SDK).
+    await Deno.mkdir(join(app, "api"));
+    await Deno.copyFile(
+      join(options.root, "examples", "openapi", "tickets.yaml"),
+      join(app, "api", "tickets.yaml"),
+    );
+    await Deno.writeTextFile(
+      join(app, "api", "magi-tools.jsonc"),
+      JSON.stringify({ openapi: { tickets: { spec: "tickets.yaml", include: ["getTicket"] } } }),
+    );
+    const openapi = await run("node", [
+      "node_modules/.bin/magi-tools",
+      "tools",
+      "--config",
+      "api/magi-tools.jsonc",
+      "--tools",
+      "guarded",
+    ], { cwd: app, env: { NO_COLOR: "1" } });
+    expect(
+      openapi.code === 0 && /^getTicket\tread\t/m.test(openapi.stdout),
+      `an OpenAPI source under Node.js: exit ${openapi.code}, stdout ${
+        JSON.stringify(openapi.stdout)
+      }, stderr ${JSON.stringify(openapi.stderr.slice(-2000))}`,
+      [],
+    );
+    // stdin is empty: the MCP server loads, serves nothing and exits 0.
+    const mcp = await run("node", [
+      "node_modules/.bin/magi-tools",
+      "mcp",
+      "--no-config",
+      "--tools",
+      "guarded",
+    ], { cwd: app, env: { NO_COLOR: "1" } });
+    expect(
+      mcp.code === 0,
+      `mcp under Node.js: exit ${mcp.code}, stderr ${JSON.stringify(mcp.stderr.slice(-2000))}`,
+      [],
+    );
     return { code: result.code, records, nodeVersion };
   } finally {
     if (!options.keep) await Deno.remove(scratch, { recursive: true }).catch(() => {});
