@@ -8,7 +8,7 @@
  * @module
  */
 
-import { FeatureUnavailableError, loadMcp } from "../config/features.ts";
+import { FeatureUnavailableError, loadFeature } from "../config/features.ts";
 import { guardOutput, type OutputGuard } from "../host/output_guard.ts";
 import { ToolExecutor } from "../host/executor.ts";
 import { CLIENT_TOOLS_LIMITS } from "../protocol/limits.ts";
@@ -41,7 +41,7 @@ export async function mcpCommand(args: McpArgs): Promise<number> {
       if (registry === null) return EXIT.usage;
       let mcp;
       try {
-        mcp = await loadMcp();
+        mcp = await loadFeature("mcp") as typeof import("../mcp/mod.ts");
       } catch (error) {
         if (!(error instanceof FeatureUnavailableError)) throw error;
         writeStderrLine(`magi-tools mcp: ${error.message}`);

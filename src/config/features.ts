@@ -16,7 +16,9 @@
  * @module
  */
 
+import type { ExternalTool } from "../host/external.ts";
 import { importFeature } from "./_feature_import.ts";
+import type { McpServerConfig } from "./mcp_servers.ts";
 
 /** The optional features. */
 export type Feature = "mcp" | "openapi";
@@ -54,7 +56,14 @@ function isLockfileOutOfDate(error: unknown): boolean {
   return error instanceof Error && /lockfile is out of date/i.test(error.message);
 }
 
-async function load(feature: Feature): Promise<unknown> {
+/**
+ * Import the entry module (`mod.ts`) of `feature`. Callers above `src/mcp/` in the layers
+ * (docs/architecture.md) type it as `typeof import("../mcp/mod.ts")`; the config layer, below
+ * it, uses {@link loadMcp}.
+ *
+ * @throws {FeatureUnavailableError} when the lockfile lacks the feature's packages.
+ */
+export async function loadFeature(feature: Feature): Promise<unknown> {
   try {
     return await importFeature(feature);
   } catch (error) {
@@ -63,13 +72,46 @@ async function load(feature: Feature): Promise<unknown> {
   }
 }
 
+/** Options of `startMcpSource` (src/mcp/source.ts). */
+export interface McpSourceOptions {
+  /** Working directory of stdio servers without their own `cwd`. */
+  readonly cwd: string;
+  /** How long connecting and listing may take, ms; default 60,000 (`npx` may download first). */
+  readonly startTimeoutMs?: number;
+  /** Called once when the server exits (or its connection closes) before `McpSource.close`. */
+  readonly onExit?: (server: string, message: string) => void;
+  /** Stops start-up (e.g. Ctrl-C). */
+  readonly signal?: AbortSignal;
+}
+
+/** A connected MCP server and its tools. */
+export interface McpSource {
+  /** The `mcpServers` key. */
+  readonly name: string;
+  /** Its kept tools, as external tools. */
+  readonly tools: readonly ExternalTool[];
+  /** Disconnect and reap the server process. Never rejects. */
+  close(): Promise<void>;
+}
+
 /**
- * Load `src/mcp/` (its `mod.ts`).
+ * What the config layer uses of `src/mcp/` to start configured servers. It is declared here
+ * because `src/mcp/` sits above `src/config/` (its modules import the config's types), so a
+ * type-only import the other way would be a cycle; `tests/config/features_test.ts` checks that
+ * `src/mcp/mod.ts` provides it.
+ */
+export interface McpSourceModule {
+  /** Start one configured server and list its tools (src/mcp/source.ts). */
+  startMcpSource(server: McpServerConfig, options: McpSourceOptions): Promise<McpSource>;
+}
+
+/**
+ * Load `src/mcp/` for starting configured servers.
  *
  * @throws {FeatureUnavailableError} when the lockfile lacks the MCP SDK.
  */
-export function loadMcp(): Promise<typeof import("../mcp/mod.ts")> {
-  return load("mcp") as Promise<typeof import("../mcp/mod.ts")>;
+export function loadMcp(): Promise<McpSourceModule> {
+  return loadFeature("mcp") as Promise<McpSourceModule>;
 }
 
 /**
@@ -78,5 +120,5 @@ export function loadMcp(): Promise<typeof import("../mcp/mod.ts")> {
  * @throws {FeatureUnavailableError} when the lockfile lacks the OpenAPI packages.
  */
 export function loadOpenApi(): Promise<typeof import("../openapi/mod.ts")> {
-  return load("openapi") as Promise<typeof import("../openapi/mod.ts")>;
+  return loadFeature("openapi") as Promise<typeof import("../openapi/mod.ts")>;
 }

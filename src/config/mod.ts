@@ -36,7 +36,16 @@ import { type EnvGetter, type McpServerConfig, parseMcpServers } from "./mcp_ser
 import { type OpenApiConfig, parseOpenApi } from "./openapi.ts";
 
 export { ConfigError } from "./errors.ts";
-export { type Feature, FeatureUnavailableError, loadMcp, loadOpenApi } from "./features.ts";
+export {
+  type Feature,
+  FeatureUnavailableError,
+  loadFeature,
+  loadMcp,
+  loadOpenApi,
+  type McpSource,
+  type McpSourceModule,
+  type McpSourceOptions,
+} from "./features.ts";
 export type { EnvGetter, McpServerConfig, McpTransportConfig } from "./mcp_servers.ts";
 export type { OpenApiConfig } from "./openapi.ts";
 

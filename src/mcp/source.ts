@@ -26,6 +26,7 @@ import {
   StreamableHTTPClientTransport,
   type Tool as McpTool,
 } from "./_sdk.ts";
+import type { McpSource, McpSourceOptions } from "../config/features.ts";
 import type { McpServerConfig } from "../config/mod.ts";
 import {
   defineExternalTool,
@@ -50,27 +51,7 @@ export class McpSourceError extends Error {
   }
 }
 
-/** Options of {@link startMcpSource}. */
-export interface McpSourceOptions {
-  /** Working directory of stdio servers without their own `cwd`. */
-  readonly cwd: string;
-  /** How long connecting and listing may take, ms; default 60,000 (`npx` may download first). */
-  readonly startTimeoutMs?: number;
-  /** Called once when the server exits (or its connection closes) before {@link McpSource.close}. */
-  readonly onExit?: (server: string, message: string) => void;
-  /** Stops start-up (e.g. Ctrl-C). */
-  readonly signal?: AbortSignal;
-}
-
-/** A connected MCP server and its tools. */
-export interface McpSource {
-  /** The `mcpServers` key. */
-  readonly name: string;
-  /** Its kept tools, as external tools. */
-  readonly tools: readonly ExternalTool[];
-  /** Disconnect and reap the server process. Never rejects. */
-  close(): Promise<void>;
-}
+export type { McpSource, McpSourceOptions } from "../config/features.ts";
 
 const DEFAULT_START_TIMEOUT_MS = 60_000;
 

@@ -4,7 +4,15 @@
  * lockfile diff (src/config/features.ts).
  */
 import assert from "node:assert/strict";
+import type { McpSourceModule } from "../../src/config/features.ts";
+import * as mcp from "../../src/mcp/mod.ts";
 import { ROOT } from "../e2e/_cli.ts";
+
+Deno.test("src/mcp/mod.ts provides what the config layer loads (McpSourceModule)", () => {
+  // A type check first of all: the config layer declares the interface, src/mcp/ implements it.
+  const module: McpSourceModule = mcp;
+  assert.equal(typeof module.startMcpSource, "function");
+});
 
 async function rootLockCli(args: string[]) {
   const output = await new Deno.Command(Deno.execPath(), {
