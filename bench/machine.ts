@@ -54,7 +54,8 @@ async function output(command: string, args: string[]): Promise<string | null> {
 /** The resolved SDK version from `deno info --json` of the MCP driver. */
 async function mcpSdkVersion(): Promise<string> {
   const driver = new URL("./harness/mcp_client.ts", import.meta.url).pathname;
-  const json = await output(Deno.execPath(), ["info", "--json", driver]);
+  const config = new URL("../dev/deno.json", import.meta.url).pathname;
+  const json = await output(Deno.execPath(), ["info", "--json", "--config", config, driver]);
   if (json === null) return "unknown";
   const packages = (JSON.parse(json) as { npmPackages?: Record<string, unknown> }).npmPackages;
   for (const key of Object.keys(packages ?? {})) {

@@ -8,7 +8,7 @@
  * same CPU placement (run the whole script under `taskset` to pin it),
  * alternating (A B A B) so drift hits both.
  *
- * Run: `deno run -A bench/mcp_bridge.ts [--calls N] [--write]`. With
+ * Run: `deno run --config dev/deno.json -A bench/mcp_bridge.ts [--calls N] [--write]`. With
  * `--write`, the table replaces the `mcp-bridge` block in `bench/notes.md`
  * and `docs/benchmarks.md` (the notes are part of the generated document, so
  * `deno task bench` keeps it).
@@ -28,6 +28,8 @@ import { RESULT_BYTES } from "./harness/payloads.ts";
 import { summarize } from "./harness/stats.ts";
 
 const SERVER = new URL("./harness/mcp_server.ts", import.meta.url).pathname;
+/** The dev config: maps the MCP SDK the server imports (docs/packages.md). */
+const DEV_CONFIG = new URL("../dev/deno.json", import.meta.url).pathname;
 const EXPECTED_BYTES = RESULT_BYTES.trivial;
 
 interface Leg {
@@ -39,7 +41,10 @@ interface Leg {
 async function sdkLeg(): Promise<Leg> {
   const client = new Client({ name: "magi-bench", version: "1.0.0" });
   await client.connect(
-    new StdioClientTransport({ command: Deno.execPath(), args: ["run", "-A", SERVER] }),
+    new StdioClientTransport({
+      command: Deno.execPath(),
+      args: ["run", "--config", DEV_CONFIG, "-A", SERVER],
+    }),
   );
   return {
     name: "SDK Client → MCP server",
@@ -55,7 +60,12 @@ async function sdkLeg(): Promise<Leg> {
 async function bridgeLeg(): Promise<Leg> {
   const source = await startMcpSource({
     name: "bench",
-    transport: { kind: "stdio", command: Deno.execPath(), args: ["run", "-A", SERVER], env: {} },
+    transport: {
+      kind: "stdio",
+      command: Deno.execPath(),
+      args: ["run", "--config", DEV_CONFIG, "-A", SERVER],
+      env: {},
+    },
     include: ["trivial"],
     exclude: [],
     effects: {},

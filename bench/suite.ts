@@ -12,6 +12,7 @@ import { type BenchToolName, RESULT_BYTES } from "./harness/payloads.ts";
 import type { LatencySummary } from "./harness/stats.ts";
 
 const HARNESS = new URL("./harness/", import.meta.url).pathname;
+const DEV_CONFIG = new URL("../dev/deno.json", import.meta.url).pathname;
 
 /** A CPU placement: `taskset -c <cpus>`. */
 export interface Placement {
@@ -123,7 +124,18 @@ export interface PlacementResults {
 
 async function pinnedOnce(cpus: string, script: string, args: string[]): Promise<unknown> {
   const result = await new Deno.Command("taskset", {
-    args: ["-c", cpus, Deno.execPath(), "run", "-A", `${HARNESS}${script}`, ...args],
+    // The dev config: the drivers import the MCP SDK (docs/packages.md).
+    args: [
+      "-c",
+      cpus,
+      Deno.execPath(),
+      "run",
+      "--config",
+      DEV_CONFIG,
+      "-A",
+      `${HARNESS}${script}`,
+      ...args,
+    ],
     stdout: "piped",
     stderr: "inherit",
   }).output();

@@ -17,13 +17,15 @@ import { type BenchToolName, RESULT_BYTES } from "./payloads.ts";
 import { summarize } from "./stats.ts";
 
 const SERVER = new URL("./mcp_server.ts", import.meta.url).pathname;
+/** The dev config: maps the MCP SDK the server imports (docs/packages.md). */
+const DEV_CONFIG = new URL("../../dev/deno.json", import.meta.url).pathname;
 
 function transport(generated: number | undefined): StdioClientTransport {
   const env: Record<string, string> = { ...Deno.env.toObject() };
   if (generated !== undefined) env.MCP_BENCH_TOOLS = String(generated);
   return new StdioClientTransport({
     command: Deno.execPath(),
-    args: ["run", "-A", SERVER],
+    args: ["run", "--config", DEV_CONFIG, "-A", SERVER],
     env,
     stderr: "inherit",
   });
