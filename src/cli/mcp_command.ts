@@ -1,24 +1,19 @@
 /**
  * `mcp`: the host's tools as an MCP server, over stdio or (`--http PORT`)
  * Streamable HTTP. Tools load exactly as for `run` (modules, then the
- * config's MCP servers) and every call goes through one {@link ToolExecutor}.
- * On stdio the output guard is installed before any tool module loads, so
- * nothing but MCP frames reaches stdout.
+ * config's MCP servers) and every call goes through one executor
+ * (`src/mcp/serve.ts`, loaded through `loadFeature("mcp")` so the MCP SDK is
+ * not in the graph of other commands). On stdio the output guard is
+ * installed before any tool module loads, so nothing but MCP frames reaches
+ * stdout.
  *
  * @module
  */
 
 import { FeatureUnavailableError, loadFeature } from "../config/features.ts";
 import { guardOutput, type OutputGuard } from "../host/output_guard.ts";
-import { ToolExecutor } from "../host/executor.ts";
-import { CLIENT_TOOLS_LIMITS } from "../protocol/limits.ts";
-import {
-  currentDir,
-  isAddrInUse,
-  onInterrupt,
-  stdinStream,
-  writeStderrLine,
-} from "../runtime/mod.ts";
+import type { McpServeModule } from "../mcp/serve_api.ts";
+import { currentDir, stdinStream, writeStderrLine } from "../runtime/mod.ts";
 import type { McpArgs } from "./args.ts";
 import { EXIT } from "./exit_codes.ts";
 import { loadRegistry } from "./host_run.ts";
@@ -39,74 +34,36 @@ export async function mcpCommand(args: McpArgs): Promise<number> {
     try {
       const registry = await loadRegistry(args.toolDirs, undefined, sources.tools);
       if (registry === null) return EXIT.usage;
-      let mcp;
+      let mcp: McpServeModule;
       try {
-        mcp = await loadFeature("mcp") as typeof import("../mcp/mod.ts");
+        mcp = await loadFeature("mcp") as McpServeModule;
       } catch (error) {
         if (!(error instanceof FeatureUnavailableError)) throw error;
         writeStderrLine(`magi-tools mcp: ${error.message}`);
         return EXIT.usage;
       }
-      const { createMcpServer, GuardedStdioTransport, ProgressRoutes, serveMcpHttp } = mcp;
-      const routes = new ProgressRoutes();
-      const executor = new ToolExecutor(registry, {
-        limits: CLIENT_TOOLS_LIMITS,
+      const outcome = await mcp.serveRegistry({
+        registry,
         cwd,
-        onProgress: routes.deliver,
+        transport: args.http === undefined
+          ? { kind: "stdio", input: stdinStream(), write: guard!.writeStdout }
+          : {
+            kind: "http",
+            port: args.http,
+            onListening: (url) =>
+              writeStderrLine(`magi-tools mcp: serving ${registry.tools.length} tool(s) at ${url}`),
+          },
         onLog: (log) => writeStderrLine(`[${log.name} ${log.callId}] ${log.text.trimEnd()}`),
       });
-      const create = () =>
-        createMcpServer({
-          registry,
-          executor,
-          routes,
-          callTimeoutMs: CLIENT_TOOLS_LIMITS.call_timeout_ms,
-        });
-      let removeInterrupt = () => {};
-      const interrupted = new Promise<void>((resolve) => {
-        removeInterrupt = onInterrupt(() => resolve());
-      });
-      try {
-        if (args.http !== undefined) {
-          let http;
-          try {
-            http = await serveMcpHttp({ port: args.http, createServer: create });
-          } catch (error) {
-            if (isAddrInUse(error)) {
-              writeStderrLine(`magi-tools mcp: Port ${args.http} is taken: 127.0.0.1:${args.http}`);
-              return EXIT.startup;
-            }
-            if (
-              (error as Error).name === "NotCapable" || (error as Error).name === "PermissionDenied"
-            ) {
-              writeStderrLine(
-                `magi-tools mcp: Cannot listen on 127.0.0.1:${args.http}: ${
-                  (error as Error).message
-                }`,
-              );
-              return EXIT.usage;
-            }
-            throw error;
-          }
-          writeStderrLine(
-            `magi-tools mcp: serving ${registry.tools.length} tool(s) at ${http.url}`,
-          );
-          await interrupted;
-          await http.close();
-        } else {
-          const server = create();
-          const closed = new Promise<void>((resolve) => {
-            server.onclose = () => resolve();
-          });
-          await server.connect(
-            new GuardedStdioTransport({ input: stdinStream(), write: guard!.writeStdout }),
-          );
-          await Promise.race([closed, interrupted]);
-          await server.close().catch(() => {});
-        }
-      } finally {
-        removeInterrupt();
-        await executor.close();
+      if (outcome.kind === "port_taken") {
+        writeStderrLine(`magi-tools mcp: Port ${args.http} is taken: 127.0.0.1:${args.http}`);
+        return EXIT.startup;
+      }
+      if (outcome.kind === "cannot_listen") {
+        writeStderrLine(
+          `magi-tools mcp: Cannot listen on 127.0.0.1:${args.http}: ${outcome.message}`,
+        );
+        return EXIT.usage;
       }
       return EXIT.ok;
     } finally {

@@ -2,10 +2,15 @@
  * The optional features, MCP (`src/mcp/`: configured MCP servers, `magi-tools mcp`) and OpenAPI
  * (`src/openapi/`: `openapi` sources), loaded on first use.
  *
+ * No module of the core names them in a type either: the interfaces the core uses
+ * ({@link McpSourceModule}, {@link OpenApiSourceModule}, and `McpServeModule` of
+ * `src/mcp/serve_api.ts`) are declared without their npm packages, so neither `deno run` nor
+ * `deno info` of a tool module (whose graph includes this package's `mod.ts`) reaches them.
+ *
  * Each is loaded through one non-literal dynamic import (`_feature_import.ts`), so their npm
  * packages (the MCP SDK; the OpenAPI reference parser, YAML parser and validator) are not in the
  * module graph a command builds at startup: a command that configures no such source neither
- * downloads them nor needs them in its lockfile. The types stay exact through type-only imports.
+ * downloads them nor needs them in its lockfile.
  *
  * In a magi-tools checkout the root `deno.lock` (frozen) holds only the demo's and core's
  * packages; the full CLI runs with `deno.full.lock` (`deno task start`). Run with the root
@@ -19,6 +24,7 @@
 import type { ExternalTool } from "../host/external.ts";
 import { importFeature } from "./_feature_import.ts";
 import type { McpServerConfig } from "./mcp_servers.ts";
+import type { OpenApiConfig } from "./openapi.ts";
 
 /** The optional features. */
 export type Feature = "mcp" | "openapi";
@@ -114,11 +120,42 @@ export function loadMcp(): Promise<McpSourceModule> {
   return loadFeature("mcp") as Promise<McpSourceModule>;
 }
 
+/** An operation an `openapi` source left out because it cannot be mapped. */
+export interface SkippedOperationInfo {
+  /** The API's config key. */
+  readonly api: string;
+  /** The document, as configured. */
+  readonly file: string;
+  /** JSON pointer of the part at fault. */
+  readonly pointer: string;
+  /** Why. */
+  readonly reason: string;
+}
+
 /**
- * Load `src/openapi/` (its `mod.ts`).
+ * What the config layer uses of `src/openapi/` to start `openapi` sources. Declared here, not
+ * taken as `typeof import("../openapi/mod.ts")`, so that the type graph of this package's public
+ * modules (which tool processes import as `@magi/tools`) does not reach the OpenAPI npm packages:
+ * the sandbox computes a tool's module files with `deno info`, which resolves types too, under
+ * the frozen root lockfile. `tests/config/features_test.ts` checks that `src/openapi/mod.ts`
+ * provides it.
+ */
+export interface OpenApiSourceModule {
+  /** Start one `openapi` entry: its tools, and `close` (src/openapi/source.ts). */
+  startOpenApiSource(
+    api: OpenApiConfig,
+    options: {
+      readonly cwd?: string;
+      readonly onSkipped?: (skipped: SkippedOperationInfo) => void;
+    },
+  ): Promise<{ readonly tools: readonly ExternalTool[]; close(): Promise<void> }>;
+}
+
+/**
+ * Load `src/openapi/` for starting `openapi` sources.
  *
  * @throws {FeatureUnavailableError} when the lockfile lacks the OpenAPI packages.
  */
-export function loadOpenApi(): Promise<typeof import("../openapi/mod.ts")> {
-  return loadFeature("openapi") as Promise<typeof import("../openapi/mod.ts")>;
+export function loadOpenApi(): Promise<OpenApiSourceModule> {
+  return loadFeature("openapi") as Promise<OpenApiSourceModule>;
 }

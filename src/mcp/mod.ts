@@ -17,3 +17,10 @@ export type { McpSource } from "./source.ts";
 export { createMcpServer, type McpServerOptions, mcpToolList, ProgressRoutes } from "./server.ts";
 export { type GuardedStdioOptions, GuardedStdioTransport } from "./stdio_server.ts";
 export { type McpHttpOptions, type McpHttpServer, serveMcpHttp } from "./http.ts";
+export { serveRegistry } from "./serve.ts";
+export type {
+  McpServeModule,
+  ServeOutcome,
+  ServeRegistryOptions,
+  ServeTransport,
+} from "./serve_api.ts";

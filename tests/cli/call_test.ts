@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { parseLoopCommand } from "../../src/cli/args_loop.ts";
 import { UsageError } from "../../src/cli/exit_codes.ts";
-import { FIXTURE_TOOLS, FULL_CLI, ROOT, runCli } from "../e2e/_cli.ts";
+import { DEV_CONFIG, FIXTURE_TOOLS, FULL_CLI, ROOT, runCli } from "../e2e/_cli.ts";
 
 const SANDBOX_TOOLS = `${ROOT}tests/e2e/fixtures/sandbox_tools`;
 const CALL_TOOLS = `${ROOT}tests/cli/fixtures/call_tools`;
@@ -159,7 +159,9 @@ Deno.test("call --config runs an MCP server's tool through the same executor", a
     await Deno.writeTextFile(
       config,
       JSON.stringify({
-        mcpServers: { fx: { command: Deno.execPath(), args: ["run", "-A", server] } },
+        mcpServers: {
+          fx: { command: Deno.execPath(), args: ["run", ...DEV_CONFIG, "-A", server] },
+        },
       }),
     );
     const ok = await runCli(["call", "fx_slow_ok", "{}", "--config", config], { raw: true });

@@ -4,14 +4,46 @@
  * lockfile diff (src/config/features.ts).
  */
 import assert from "node:assert/strict";
-import type { McpSourceModule } from "../../src/config/features.ts";
+import type { McpSourceModule, OpenApiSourceModule } from "../../src/config/features.ts";
 import * as mcp from "../../src/mcp/mod.ts";
+import type { McpServeModule } from "../../src/mcp/serve_api.ts";
+import * as openapi from "../../src/openapi/mod.ts";
 import { ROOT } from "../e2e/_cli.ts";
 
-Deno.test("src/mcp/mod.ts provides what the config layer loads (McpSourceModule)", () => {
-  // A type check first of all: the config layer declares the interface, src/mcp/ implements it.
-  const module: McpSourceModule = mcp;
-  assert.equal(typeof module.startMcpSource, "function");
+Deno.test("src/mcp/mod.ts and src/openapi/mod.ts provide the interfaces the core loads them as", () => {
+  // Type checks first of all: the core declares the interfaces without the features' npm
+  // packages, the feature modules implement them.
+  const sources: McpSourceModule = mcp;
+  const serve: McpServeModule = mcp;
+  const apis: OpenApiSourceModule = openapi;
+  assert.equal(typeof sources.startMcpSource, "function");
+  assert.equal(typeof serve.serveRegistry, "function");
+  assert.equal(typeof apis.startOpenApiSource, "function");
+});
+
+Deno.test("the public modules' graph, types included, needs only the root lockfile", async () => {
+  // The sandbox lists a tool's module files with `deno info` under the root config (types
+  // included); a tool module imports mod.ts as @magi/tools. With the frozen root lockfile this
+  // fails if a type-only import reaches the MCP SDK or the OpenAPI packages.
+  for (const entry of ["mod.ts", "cli.ts", "tools/text_stats.ts"]) {
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: ["info", "--json", "--config", `${ROOT}deno.json`, `${ROOT}${entry}`],
+      cwd: ROOT,
+      env: { NO_COLOR: "1" },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(output.code, 0, `${entry}: ${new TextDecoder().decode(output.stderr)}`);
+    const info = JSON.parse(new TextDecoder().decode(output.stdout)) as {
+      modules: { specifier: string }[];
+    };
+    const npm = info.modules.map((m) => m.specifier).filter((s) => s.startsWith("npm:"));
+    assert.ok(
+      npm.every((s) => /^npm:\/(zod|jsonc-parser)@/.test(s)),
+      `${entry} reaches ${npm.join(", ")}`,
+    );
+  }
 });
 
 async function rootLockCli(args: string[]) {

@@ -1,0 +1,72 @@
+/**
+ * `magi-tools mcp`'s server side: the registry served over stdio or Streamable HTTP through one
+ * {@link ToolExecutor} (the CLI's `mcp_command.ts` maps the outcome to exit codes and messages).
+ *
+ * @module
+ */
+
+import { ToolExecutor } from "../host/executor.ts";
+import { CLIENT_TOOLS_LIMITS } from "../protocol/limits.ts";
+import { isAddrInUse, onInterrupt } from "../runtime/mod.ts";
+import { serveMcpHttp } from "./http.ts";
+import { createMcpServer, ProgressRoutes } from "./server.ts";
+import type { McpServeModule, ServeOutcome, ServeRegistryOptions } from "./serve_api.ts";
+import { GuardedStdioTransport } from "./stdio_server.ts";
+
+/** Serve `options.registry` until stdin ends (stdio) or SIGINT (see {@link McpServeModule}). */
+export const serveRegistry: McpServeModule["serveRegistry"] = async (
+  options: ServeRegistryOptions,
+): Promise<ServeOutcome> => {
+  const { registry } = options;
+  const routes = new ProgressRoutes();
+  const executor = new ToolExecutor(registry, {
+    limits: CLIENT_TOOLS_LIMITS,
+    cwd: options.cwd,
+    onProgress: routes.deliver,
+    onLog: options.onLog,
+  });
+  const create = () =>
+    createMcpServer({
+      registry,
+      executor,
+      routes,
+      callTimeoutMs: CLIENT_TOOLS_LIMITS.call_timeout_ms,
+    });
+  let removeInterrupt = () => {};
+  const interrupted = new Promise<void>((resolve) => {
+    removeInterrupt = onInterrupt(() => resolve());
+  });
+  try {
+    const transport = options.transport;
+    if (transport.kind === "http") {
+      let http;
+      try {
+        http = await serveMcpHttp({ port: transport.port, createServer: create });
+      } catch (error) {
+        if (isAddrInUse(error)) return { kind: "port_taken" };
+        const name = (error as Error).name;
+        if (name === "NotCapable" || name === "PermissionDenied") {
+          return { kind: "cannot_listen", message: (error as Error).message };
+        }
+        throw error;
+      }
+      transport.onListening(http.url);
+      await interrupted;
+      await http.close();
+    } else {
+      const server = create();
+      const closed = new Promise<void>((resolve) => {
+        server.onclose = () => resolve();
+      });
+      await server.connect(
+        new GuardedStdioTransport({ input: transport.input, write: transport.write }),
+      );
+      await Promise.race([closed, interrupted]);
+      await server.close().catch(() => {});
+    }
+    return { kind: "done" };
+  } finally {
+    removeInterrupt();
+    await executor.close();
+  }
+};

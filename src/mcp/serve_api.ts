@@ -1,0 +1,58 @@
+/**
+ * What `magi-tools mcp` (src/cli/mcp_command.ts) uses of this folder, declared without the MCP
+ * SDK: the CLI loads `src/mcp/` through `loadFeature("mcp")` (src/config/features.ts) and types it
+ * with {@link McpServeModule}, so no type-only import pulls the SDK into the graph of the CLI or
+ * of this package's public modules. `serve.ts` implements it (checked by its type annotation).
+ *
+ * @module
+ */
+
+import type { ToolLog } from "../host/sandbox/log_buffer.ts";
+import type { ToolRegistry } from "../host/registry.ts";
+
+/** Where {@link McpServeModule.serveRegistry} serves. */
+export type ServeTransport =
+  | {
+    readonly kind: "stdio";
+    /** The host's stdin, where MCP frames arrive. */
+    readonly input: AsyncIterable<Uint8Array>;
+    /** Writes all of its bytes to the real stdout (the output guard's). */
+    readonly write: (bytes: Uint8Array) => Promise<void>;
+  }
+  | {
+    readonly kind: "http";
+    /** Streamable HTTP on `127.0.0.1:port` (0: any free port). */
+    readonly port: number;
+    /** Listening at `url`. */
+    readonly onListening: (url: string) => void;
+  };
+
+/** Options of {@link McpServeModule.serveRegistry}. */
+export interface ServeRegistryOptions {
+  /** The tools to serve. */
+  readonly registry: ToolRegistry;
+  /** Working directory of tool calls. */
+  readonly cwd: string;
+  /** stdio or Streamable HTTP. */
+  readonly transport: ServeTransport;
+  /** A tool's log line. */
+  readonly onLog: (log: ToolLog) => void;
+}
+
+/** How {@link McpServeModule.serveRegistry} ended. */
+export type ServeOutcome =
+  /** stdin ended (stdio), or SIGINT. */
+  | { readonly kind: "done" }
+  /** HTTP: the port is taken. */
+  | { readonly kind: "port_taken" }
+  /** HTTP: listening is not permitted (`--allow-net`); `message` is the runtime's. */
+  | { readonly kind: "cannot_listen"; readonly message: string };
+
+/** The part of `src/mcp/mod.ts` that `magi-tools mcp` uses. */
+export interface McpServeModule {
+  /**
+   * Serve `registry` as an MCP server over stdio or Streamable HTTP through one executor, until
+   * stdin ends (stdio) or SIGINT; then close the executor.
+   */
+  serveRegistry(options: ServeRegistryOptions): Promise<ServeOutcome>;
+}
