@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { ofType, one, REFERENCE_AGENT, ROOT, runCli } from "./_cli.ts";
+import { FULL_CLI, ofType, one, REFERENCE_AGENT, ROOT, runCli } from "./_cli.ts";
 import { json, oasExample, serve } from "../openapi/_fixtures.ts";
 
 const KEY = "petstore-e2e-s3cr3t";
@@ -189,6 +189,7 @@ async function runWithFlags(envFlag: string, config: string, tools: string, home
   const output = await new Deno.Command(Deno.execPath(), {
     args: [
       "run",
+      ...FULL_CLI,
       "--no-prompt",
       "--allow-read",
       "--allow-write",
@@ -296,7 +297,17 @@ Deno.test("mcp: the OpenAPI tools are served to an MCP client through the same e
   const env = await setup();
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
-    args: ["run", "-A", `${ROOT}cli.ts`, "mcp", "--config", env.config, "--tools", env.tools],
+    args: [
+      "run",
+      ...FULL_CLI,
+      "-A",
+      `${ROOT}cli.ts`,
+      "mcp",
+      "--config",
+      env.config,
+      "--tools",
+      env.tools,
+    ],
     cwd: ROOT,
     env: { PATH: Deno.env.get("PATH") ?? "", NO_COLOR: "1", PETSTORE_KEY: KEY },
     stderr: "pipe",

@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { ofType, one, type Rec, ROOT, runCli } from "../e2e/_cli.ts";
+import { FULL_CLI, ofType, one, type Rec, ROOT, runCli } from "../e2e/_cli.ts";
 import { denoServer, EVERYTHING, FILESYSTEM, FIXTURE_SERVER, writeConfig } from "./_config.ts";
 
 function reply(records: Rec[]): string {
@@ -247,6 +247,7 @@ Deno.test("run uses a Streamable HTTP server (url) as a source: magi-tools mcp -
   const server = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
+      ...FULL_CLI,
       "-A",
       `${ROOT}cli.ts`,
       "mcp",
