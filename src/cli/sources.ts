@@ -100,8 +100,10 @@ export interface ConfiguredSourcesOptions {
 }
 
 /**
- * Load the config and start its sources. A bad config or a required source
- * that does not start is reported on stderr and resolves null (exit 2).
+ * Load the config and start its sources. A bad config, a required source
+ * that does not start, or a source whose feature's packages the lockfile
+ * lacks ({@link FeatureUnavailableError}) is reported on stderr and resolves
+ * null (exit 2).
  */
 export async function startConfiguredSources(
   options: ConfiguredSourcesOptions,
