@@ -2,21 +2,20 @@
  * The optional features, MCP (`src/mcp/`: configured MCP servers, `magi-tools mcp`) and OpenAPI
  * (`src/openapi/`: `openapi` sources), loaded on first use.
  *
- * No module of the core names them in a type either: the interfaces the core uses
- * ({@link McpSourceModule}, {@link OpenApiSourceModule}, and `McpServeModule` of
- * `src/mcp/serve_api.ts`) are declared without their npm packages, so neither `deno run` nor
- * `deno info` of a tool module (whose graph includes this package's `mod.ts`) reaches them.
- *
  * Each is loaded through one non-literal dynamic import (`_feature_import.ts`), so their npm
  * packages (the MCP SDK; the OpenAPI reference parser, YAML parser and validator) are not in the
  * module graph a command builds at startup: a command that configures no such source neither
- * downloads them nor needs them in its lockfile.
+ * downloads them nor needs them in its lockfile. No module of the core names them in a type
+ * either: the interfaces the core uses ({@link McpSourceModule}, {@link OpenApiSourceModule}, and
+ * `McpServeModule` of `src/mcp/serve_api.ts`) are declared without their npm packages, so neither
+ * `deno run` nor `deno info` of a tool module (whose graph includes this package's `mod.ts`)
+ * reaches them.
  *
  * In a magi-tools checkout the root `deno.lock` (frozen) holds only the demo's and core's
  * packages; the full CLI runs with `deno.full.lock` (`deno task start`). Run with the root
- * lockfile, a feature fails to load with Deno's "lockfile is out of date"; {@link loadMcp} and
- * {@link loadOpenApi} turn that into a {@link FeatureUnavailableError} (exit 2) that names the
- * lockfile and the command to use (docs/packages.md).
+ * lockfile, a feature fails to load with Deno's "lockfile is out of date"; and a non-literal import
+ * of local files is checked against `--allow-read`. {@link loadFeature} turns both into a
+ * {@link FeatureUnavailableError} (exit 2) that says what to do (docs/packages.md).
  *
  * @module
  */
@@ -35,45 +34,73 @@ const NEEDS: Readonly<Record<Feature, string>> = {
   openapi: "the OpenAPI packages (src/openapi/_deps.ts)",
 };
 
+/** Why a feature could not load: its packages are not locked, or its modules may not be read. */
+export type FeatureProblem = "lockfile" | "read_permission";
+
+/** The name of `feature` in messages. */
+function title(feature: Feature): string {
+  return feature === "mcp" ? "MCP" : "OpenAPI";
+}
+
+/** magi-tools' own `src/` (a path for local files, else the URL): what loading a feature reads. */
+function sourceDir(): string {
+  const url = new URL("../", import.meta.url);
+  return url.protocol === "file:" ? decodeURIComponent(url.pathname) : url.href;
+}
+
 /**
- * A feature's npm packages are missing from the lockfile the process runs with (exit 2). The
- * message names the feature's packages, the lockfile to use and the command.
+ * A feature could not load (exit 2): the lockfile the process runs with lacks its npm packages
+ * (`problem` `lockfile`: the message names the packages, the lockfile to use and the command), or
+ * the process may not read its modules (`read_permission`: a non-literal import is checked
+ * against `--allow-read`; the message names the directory to grant).
  */
 export class FeatureUnavailableError extends Error {
   /** The feature that could not load. */
   readonly feature: Feature;
+  /** Why. */
+  readonly problem: FeatureProblem;
 
-  /** `feature` failed to load; `cause` is the runtime's error. */
-  constructor(feature: Feature, cause: unknown) {
+  /** `feature` failed to load for `problem`; `cause` is the runtime's error. */
+  constructor(feature: Feature, problem: FeatureProblem, cause: unknown) {
     super(
-      `${feature === "mcp" ? "MCP" : "OpenAPI"} needs ${NEEDS[feature]}, which is not in the ` +
-        "lockfile this process runs with. In a magi-tools checkout deno.lock holds only the " +
-        "demo's packages: run the full CLI with `deno task start …` (it uses deno.full.lock), " +
-        "or add --lock=deno.full.lock to `deno run` (docs/packages.md)",
+      problem === "lockfile"
+        ? `${title(feature)} needs ${NEEDS[feature]}, which is not in the ` +
+          "lockfile this process runs with. In a magi-tools checkout deno.lock holds only the " +
+          "demo's packages: run the full CLI with `deno task start …` (it uses deno.full.lock), " +
+          "or add --lock=deno.full.lock to `deno run` (docs/packages.md)"
+        : `${title(feature)} is loaded from ${sourceDir()} on first use, and this process may ` +
+          `not read it (${cause instanceof Error ? cause.message : String(cause)}): add ` +
+          `${sourceDir()} to --allow-read (docs/packages.md)`,
       { cause },
     );
     this.name = "FeatureUnavailableError";
     this.feature = feature;
+    this.problem = problem;
   }
 }
 
-/** Deno's error for a module whose npm packages the frozen lockfile lacks. */
-function isLockfileOutOfDate(error: unknown): boolean {
-  return error instanceof Error && /lockfile is out of date/i.test(error.message);
+/** What went wrong, when `error` is one of the runtime's errors {@link loadFeature} explains. */
+function problemOf(error: unknown): FeatureProblem | null {
+  if (!(error instanceof Error)) return null;
+  if (/lockfile is out of date/i.test(error.message)) return "lockfile";
+  if (/^Requires read access to /.test(error.message)) return "read_permission";
+  return null;
 }
 
 /**
- * Import the entry module (`mod.ts`) of `feature`. Callers above `src/mcp/` in the layers
- * (docs/architecture.md) type it as `typeof import("../mcp/mod.ts")`; the config layer, below
- * it, uses {@link loadMcp}.
+ * Import the entry module (`mod.ts`) of `feature`. The CLI types it with an interface declared
+ * without the feature's npm packages (`McpServeModule` of `src/mcp/serve_api.ts`); the config
+ * layer uses {@link loadMcp} and {@link loadOpenApi}.
  *
- * @throws {FeatureUnavailableError} when the lockfile lacks the feature's packages.
+ * @throws {FeatureUnavailableError} when the lockfile lacks the feature's packages or the
+ * process may not read its modules.
  */
 export async function loadFeature(feature: Feature): Promise<unknown> {
   try {
     return await importFeature(feature);
   } catch (error) {
-    if (isLockfileOutOfDate(error)) throw new FeatureUnavailableError(feature, error);
+    const problem = problemOf(error);
+    if (problem !== null) throw new FeatureUnavailableError(feature, problem, error);
     throw error;
   }
 }
@@ -114,7 +141,8 @@ export interface McpSourceModule {
 /**
  * Load `src/mcp/` for starting configured servers.
  *
- * @throws {FeatureUnavailableError} when the lockfile lacks the MCP SDK.
+ * @throws {FeatureUnavailableError} when the lockfile lacks the MCP SDK, or `src/` may not be
+ * read.
  */
 export function loadMcp(): Promise<McpSourceModule> {
   return loadFeature("mcp") as Promise<McpSourceModule>;
@@ -154,7 +182,8 @@ export interface OpenApiSourceModule {
 /**
  * Load `src/openapi/` for starting `openapi` sources.
  *
- * @throws {FeatureUnavailableError} when the lockfile lacks the OpenAPI packages.
+ * @throws {FeatureUnavailableError} when the lockfile lacks the OpenAPI packages, or `src/` may
+ * not be read.
  */
 export function loadOpenApi(): Promise<OpenApiSourceModule> {
   return loadFeature("openapi") as Promise<OpenApiSourceModule>;

@@ -104,3 +104,33 @@ Deno.test("`mcp` with the root lockfile: exit 2 naming deno.full.lock", async ()
   assert.equal(result.stdout, "");
   assertFeatureError(result.stderr, /^magi-tools mcp: MCP needs the MCP SDK/m);
 });
+
+Deno.test("an OpenAPI source without read access to src/: exit 2 naming the directory", async () => {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      `--lock=${ROOT}deno.full.lock`,
+      "--no-prompt",
+      "--allow-read=tools,examples",
+      "--allow-env",
+      "--allow-run",
+      "--allow-write",
+      "--allow-net",
+      `${ROOT}cli.ts`,
+      "tools",
+      "--config",
+      "examples/openapi/magi-tools.jsonc",
+      "--tools",
+      "tools",
+    ],
+    cwd: ROOT,
+    env: { NO_COLOR: "1" },
+    stdin: "null",
+  }).output();
+  const stderr = new TextDecoder().decode(output.stderr);
+  assert.equal(output.code, 2, stderr);
+  assert.match(stderr, /^magi-tools: OpenAPI is loaded from \/.*\/src\/ on first use/m);
+  const escaped = `${ROOT}src/`.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  assert.match(stderr, new RegExp(`add ${escaped} to --allow-read`));
+  assert.doesNotMatch(stderr, /Uncaught/);
+});
