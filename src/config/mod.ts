@@ -38,6 +38,7 @@ import { type OpenApiConfig, parseOpenApi } from "./openapi.ts";
 export { ConfigError } from "./errors.ts";
 export {
   type Feature,
+  type FeatureProblem,
   FeatureUnavailableError,
   loadFeature,
   loadMcp,
@@ -45,6 +46,8 @@ export {
   type McpSource,
   type McpSourceModule,
   type McpSourceOptions,
+  type OpenApiSourceModule,
+  type SkippedOperationInfo,
 } from "./features.ts";
 export type { EnvGetter, McpServerConfig, McpTransportConfig } from "./mcp_servers.ts";
 export type { OpenApiConfig } from "./openapi.ts";
