@@ -6,7 +6,10 @@
  * time per call (µs, from `/proc/<host>/stat` over the timed calls, less
  * sensitive to other load than calls/s) and spawn → `host.ready` (ms).
  * Rounds alternate the order (base first, then this checkout first) so that
- * load that drifts over minutes falls on both.
+ * load that drifts over minutes falls on both; with `--paired` both sides of a
+ * round run at the same time in the same placement, so they share whatever
+ * else loads the machine in those seconds (compare CPU per call then, not
+ * calls/s, which halve).
  *
  * Run: `deno run -A bench/ab_host.ts --base /tmp/base --cpus 0 --calls 10000
  * --warmup 1000 --concurrency 1 --rounds 5` (`--calls 0` measures startup only;
@@ -80,6 +83,7 @@ if (import.meta.main) {
       concurrency: { type: "string", default: "1" },
       tools: { type: "string" },
       tool: { type: "string", default: "trivial" },
+      paired: { type: "boolean", default: false },
     },
   });
   if (values.base === undefined) {
@@ -104,6 +108,14 @@ if (import.meta.main) {
   const samples: Record<keyof typeof sides, AbSample[]> = { base: [], new: [] };
   for (let round = 0; round < rounds; round++) {
     const order: (keyof typeof sides)[] = round % 2 === 0 ? ["base", "new"] : ["new", "base"];
+    if (values.paired) {
+      const both = await Promise.all(order.map((side) => runOnce(sides[side], values.cpus, args)));
+      order.forEach((side, i) => {
+        samples[side].push(both[i]!);
+        console.log(`round ${round + 1} ${side} (paired): ${format(both[i]!)}`);
+      });
+      continue;
+    }
     for (const side of order) {
       const sample = await runOnce(sides[side], values.cpus, args);
       samples[side].push(sample);
