@@ -4,7 +4,9 @@
  * DIR`, e.g. an unpacked older commit, and this one), same placement and
  * settings, and prints each run and the medians of calls/s, the host's CPU
  * time per call (µs, from `/proc/<host>/stat` over the timed calls, less
- * sensitive to other load than calls/s) and spawn → `host.ready` (ms).
+ * sensitive to other load than calls/s), spawn → `host.ready` (ms) and the
+ * host's CPU time until it sent `initialize` (ms; its startup work, also
+ * less sensitive to load than the wall time).
  * Rounds alternate the order (base first, then this checkout first) so that
  * load that drifts over minutes falls on both; with `--paired` both sides of a
  * round run at the same time in the same placement, so they share whatever
@@ -34,6 +36,8 @@ export interface AbSample {
   readyMs: number;
   /** The fake backend's own CPU time per timed call, µs (0 without calls). */
   backendCpuUs: number;
+  /** The host's CPU time from its start to its `initialize` request, ms. */
+  initCpuMs: number;
 }
 
 /** Reduce a host driver result to an {@link AbSample}. */
@@ -44,6 +48,7 @@ export function sampleOf(result: HostRunResult): AbSample {
     hostCpuUs: calls > 0 ? cpu * 1000 / calls : 0,
     readyMs: result.ready_ms,
     backendCpuUs: calls > 0 ? own * 1000 / calls : 0,
+    initCpuMs: result.backend.host_cpu_at_initialize_ms,
   };
 }
 
@@ -68,7 +73,8 @@ async function runOnce(repo: string, cpus: string, args: readonly string[]): Pro
 
 function format(s: AbSample): string {
   return `${s.callsPerSecond.toFixed(0)} calls/s, ${s.hostCpuUs.toFixed(1)} µs host CPU/call, ` +
-    `ready ${s.readyMs.toFixed(1)} ms (backend ${s.backendCpuUs.toFixed(1)} µs CPU/call)`;
+    `ready ${s.readyMs.toFixed(1)} ms (host CPU to initialize ${s.initCpuMs.toFixed(0)} ms; ` +
+    `backend ${s.backendCpuUs.toFixed(1)} µs CPU/call)`;
 }
 
 if (import.meta.main) {
@@ -132,6 +138,7 @@ if (import.meta.main) {
           hostCpuUs: median(list.map((s) => s.hostCpuUs)),
           readyMs: median(list.map((s) => s.readyMs)),
           backendCpuUs: median(list.map((s) => s.backendCpuUs)),
+          initCpuMs: median(list.map((s) => s.initCpuMs)),
         })
       } (${rounds} runs)`,
     );

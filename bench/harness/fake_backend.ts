@@ -69,6 +69,8 @@ export interface FakeBackendStats {
   host_cpu_ms: number;
   /** This backend's own CPU time over the timed calls, ms (as `host_cpu_ms`). */
   backend_cpu_ms: number;
+  /** The host's CPU time from its start until its `initialize` request was read, ms (0 if never). */
+  host_cpu_at_initialize_ms: number;
   /** Epoch ms: this process started (`performance.timeOrigin`). */
   started_epoch_ms: number;
   /** Epoch ms: the `initialize` request was read (0 if never). */
@@ -123,6 +125,7 @@ export async function serveFakeBackend(): Promise<void> {
     hwm_kb: 0,
     host_cpu_ms: 0,
     backend_cpu_ms: 0,
+    host_cpu_at_initialize_ms: 0,
     started_epoch_ms: performance.timeOrigin,
     initialize_epoch_ms: 0,
     initialized_epoch_ms: 0,
@@ -234,6 +237,7 @@ export async function serveFakeBackend(): Promise<void> {
         break;
       case "initialize": {
         stats.initialize_epoch_ms = epochMs();
+        stats.host_cpu_at_initialize_ms = readCpuTimeMs(hostPid);
         const definitions = (params.client_tools ?? []) as JsonObject[];
         const tools = definitions.map((d) => ({ name: String(d.name), tool_id: toolIdOf(d) }));
         toolId = tools.find((t) => t.name === tool)?.tool_id ?? "";
