@@ -32,7 +32,7 @@ import { BASE_CAPABILITIES } from "../../src/protocol/schemas/capabilities.ts";
 import { readFrames } from "../../src/transport/reader.ts";
 import { epochMs } from "./clock.ts";
 import { Outbox } from "./outbox.ts";
-import { readMemoryStatus } from "./proc_status.ts";
+import { readCpuTimeMs, readMemoryStatus } from "./proc_status.ts";
 import { summarize } from "./stats.ts";
 
 const SESSION_ID = "bench-session";
@@ -62,6 +62,15 @@ export interface FakeBackendStats {
   rss_kb: { calls: number; rss: number }[];
   /** Host peak RSS (`VmHWM`) at shutdown, KiB. */
   hwm_kb: number;
+  /**
+   * Host CPU time (user + system, `/proc/<pid>/stat`, 10 ms resolution) over the timed
+   * calls, ms (0 without calls): less sensitive to other load than calls/s.
+   */
+  host_cpu_ms: number;
+  /** This backend's own CPU time over the timed calls, ms (as `host_cpu_ms`). */
+  backend_cpu_ms: number;
+  /** The host's CPU time from its start until its `initialize` request was read, ms (0 if never). */
+  host_cpu_at_initialize_ms: number;
   /** Epoch ms: this process started (`performance.timeOrigin`). */
   started_epoch_ms: number;
   /** Epoch ms: the `initialize` request was read (0 if never). */
@@ -114,6 +123,9 @@ export async function serveFakeBackend(): Promise<void> {
     host_pid: hostPid,
     rss_kb: [],
     hwm_kb: 0,
+    host_cpu_ms: 0,
+    backend_cpu_ms: 0,
+    host_cpu_at_initialize_ms: 0,
     started_epoch_ms: performance.timeOrigin,
     initialize_epoch_ms: 0,
     initialized_epoch_ms: 0,
@@ -178,9 +190,13 @@ export async function serveFakeBackend(): Promise<void> {
     if (warmup > 0) await runCalls(warmup, null);
     if (calls > 0) {
       const latencies: number[] = [];
+      const cpu0 = readCpuTimeMs(hostPid);
+      const ownCpu0 = readCpuTimeMs(Deno.pid);
       const t0 = performance.now();
       await runCalls(calls, latencies);
       stats.elapsed_ms = performance.now() - t0;
+      stats.host_cpu_ms = readCpuTimeMs(hostPid) - cpu0;
+      stats.backend_cpu_ms = readCpuTimeMs(Deno.pid) - ownCpu0;
       stats.calls = latencies.length;
       stats.latency_ms = summarize(latencies);
     }
@@ -221,6 +237,7 @@ export async function serveFakeBackend(): Promise<void> {
         break;
       case "initialize": {
         stats.initialize_epoch_ms = epochMs();
+        stats.host_cpu_at_initialize_ms = readCpuTimeMs(hostPid);
         const definitions = (params.client_tools ?? []) as JsonObject[];
         const tools = definitions.map((d) => ({ name: String(d.name), tool_id: toolIdOf(d) }));
         toolId = tools.find((t) => t.name === tool)?.tool_id ?? "";

@@ -9,7 +9,8 @@
  *
  * Run: `deno run -A bench/harness/host_driver.ts --tools bench/harness/host_tools
  * --tool trivial --calls 2000 --concurrency 4` (`--host-flag=F`, repeatable,
- * adds a `deno run` flag for the host, e.g. `--v8-flags=--trace-gc`).
+ * adds a `deno run` flag for the host, e.g. `--v8-flags=--trace-gc`; `--repo DIR`
+ * runs another checkout's `cli.ts`, for before/after comparisons).
  *
  * @module
  */
@@ -47,6 +48,11 @@ export interface HostRunSpec {
   hostFlags?: readonly string[];
   /** Extra `run` options for the CLI, e.g. `--no-kernel-sandbox`; none by default. */
   cliFlags?: readonly string[];
+  /**
+   * Checkout whose `cli.ts` runs as the host (its working directory too), e.g. an
+   * unpacked older commit for before/after runs; default this checkout.
+   */
+  repo?: string;
 }
 
 /** What {@link measureHost} reports. */
@@ -76,6 +82,7 @@ export async function measureHost(spec: HostRunSpec): Promise<HostRunResult> {
   const statsFile = await Deno.makeTempFile({ prefix: "magi-bench-stats-" });
   try {
     const agent = `${Deno.execPath()} run -A ${FAKE_BACKEND}`;
+    const repo = spec.repo === undefined ? REPO : spec.repo.replace(/\/*$/, "/");
     const spawnEpoch = epochMs();
     const t0 = performance.now();
     const child = new Deno.Command(Deno.execPath(), {
@@ -83,7 +90,7 @@ export async function measureHost(spec: HostRunSpec): Promise<HostRunResult> {
         "run",
         "-A",
         ...(spec.hostFlags ?? []),
-        `${REPO}cli.ts`,
+        `${repo}cli.ts`,
         "run",
         ...(spec.cliFlags ?? []),
         "--tools",
@@ -92,7 +99,7 @@ export async function measureHost(spec: HostRunSpec): Promise<HostRunResult> {
         agent,
         "bench",
       ],
-      cwd: REPO,
+      cwd: repo,
       env: {
         BENCH_STATS_FILE: statsFile,
         BENCH_TOOL: spec.tool,
@@ -171,6 +178,7 @@ if (import.meta.main) {
       "rss-every": { type: "string", default: "0" },
       "host-flag": { type: "string", multiple: true },
       "cli-flag": { type: "string", multiple: true },
+      repo: { type: "string" },
     },
   });
   const result = await measureHost({
@@ -182,6 +190,7 @@ if (import.meta.main) {
     rssEvery: Number(values["rss-every"]),
     ...(values["host-flag"] === undefined ? {} : { hostFlags: values["host-flag"] }),
     ...(values["cli-flag"] === undefined ? {} : { cliFlags: values["cli-flag"] }),
+    ...(values.repo === undefined ? {} : { repo: values.repo }),
   });
   console.log(JSON.stringify(result));
 }

@@ -34,3 +34,32 @@ export function parseMemoryStatus(text: string): MemoryStatus {
 export function readMemoryStatus(pid: number): MemoryStatus {
   return parseMemoryStatus(Deno.readTextFileSync(`/proc/${pid}/status`));
 }
+
+/**
+ * User plus system CPU time of a process, ms, from fields 14 and 15 of a
+ * `/proc/<pid>/stat` text (clock ticks of `ticksPerSecond`, 100 on Linux).
+ * The command name (field 2) may hold spaces and parentheses, so fields are
+ * counted after its last `)`. Throws `TypeError` for a text without them.
+ *
+ * @example
+ * ```ts
+ * import { parseCpuTimeMs } from "./proc_status.ts";
+ * const stat = "42 (deno (x)) S 1 2 3 4 5 6 7 8 9 10 150 50 0 0";
+ * console.assert(parseCpuTimeMs(stat) === 2000);
+ * ```
+ */
+export function parseCpuTimeMs(text: string, ticksPerSecond = 100): number {
+  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+  // After the name: field 3 (state) is index 0, so utime (14) and stime (15) are 11 and 12.
+  const utime = Number(fields[11]);
+  const stime = Number(fields[12]);
+  if (!Number.isSafeInteger(utime) || !Number.isSafeInteger(stime)) {
+    throw new TypeError("Process stat has no utime/stime");
+  }
+  return (utime + stime) * 1000 / ticksPerSecond;
+}
+
+/** User plus system CPU time of process `pid` so far, ms (10 ms resolution). */
+export function readCpuTimeMs(pid: number): number {
+  return parseCpuTimeMs(Deno.readTextFileSync(`/proc/${pid}/stat`));
+}

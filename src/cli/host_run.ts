@@ -53,10 +53,10 @@ import { sessionOpenFailure } from "./session_hint.ts";
 import { backendStartFailure } from "./agent_errors.ts";
 import {
   entryLevel,
+  kernelForTools,
   kernelRequirementError,
   type KernelSandboxMode,
   prefetchModuleGraphs,
-  startKernelProbe,
 } from "./kernel_sandbox.ts";
 import type { KernelSupport } from "../host/sandbox/kernel_policy.ts";
 
@@ -363,7 +363,8 @@ export class HostRun {
       return EXIT.usage;
     }
     const kernelMode = options.kernelSandbox ?? "auto";
-    const kernel = options.kernel ?? await startKernelProbe(kernelMode);
+    // No probe process when no tool of this run would use the kernel layer.
+    const kernel = options.kernel ?? await kernelForTools(registry.tools, kernelMode);
     const kernelError = kernelMode === "require"
       ? kernelRequirementError(registry.tools, kernel)
       : null;

@@ -7,6 +7,7 @@
  */
 
 import type { ToolInfo } from "../host/define.ts";
+import { isolationOf } from "../host/sandbox/permissions.ts";
 import {
   type KernelSupport,
   kernelUnavailable,
@@ -35,6 +36,37 @@ export function startKernelProbe(mode: KernelSandboxMode): Promise<KernelSupport
     ({ probeKernelSandbox }) => probeKernelSandbox(),
     (error: unknown) => kernelUnavailable(`the probe failed to load: ${String(error)}`),
   );
+}
+
+/** Why {@link kernelForTools} did not probe: nothing of this run would use the kernel layer. */
+export const NOT_PROBED_REASON = "not probed: no tool of this run runs in its own process";
+
+/**
+ * The kernel layer's availability for a run of `tools`: `probe(mode)` (default
+ * {@link startKernelProbe}) when one of them is a tool module that runs in its own
+ * process, the only tools the layer applies to; otherwise the probe process is not
+ * started (it is a Deno process before `host.ready`) and the answer is "unavailable,
+ * not probed", which changes no tool's level (`none` inline, MCP; `deno` OpenAPI) and no
+ * `--require-kernel-sandbox` verdict. Never rejects.
+ *
+ * @example
+ * ```ts
+ * import { kernelForTools } from "./kernel_sandbox.ts";
+ * const inline = { tool: { name: "t", isolation: "inline" as const } };
+ * const kernel = await kernelForTools([inline], "auto", () => Promise.reject(new Error("unused")));
+ * console.assert(!kernel.available);
+ * ```
+ */
+export function kernelForTools(
+  tools: readonly LevelEntry[],
+  mode: KernelSandboxMode,
+  probe: (mode: KernelSandboxMode) => Promise<KernelSupport> = startKernelProbe,
+): Promise<KernelSupport> {
+  const needed = tools.some((entry) =>
+    (entry.source === undefined || entry.source.kind === "module") &&
+    isolationOf(entry.tool as ToolInfo) === "process"
+  );
+  return needed ? probe(mode) : Promise.resolve(kernelUnavailable(NOT_PROBED_REASON));
 }
 
 /** At most this many `deno info` processes of {@link prefetchModuleGraphs} run at once. */

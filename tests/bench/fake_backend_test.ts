@@ -90,6 +90,9 @@ Deno.test("fake_backend registers tools, times calls to their last part and writ
     assert.equal(stats.host_pid, Deno.pid);
     assert.equal(stats.rss_kb.length, 2);
     assert.ok(stats.hwm_kb > 0);
+    assert.ok(stats.host_cpu_ms >= 0);
+    assert.ok(stats.backend_cpu_ms >= 0);
+    assert.ok(stats.host_cpu_at_initialize_ms >= 0);
   } finally {
     await writer.close().catch(() => {});
     await frames.return?.(undefined);
