@@ -129,40 +129,51 @@ export interface PlacementResults {
   rssCallsPerSec: number;
 }
 
-async function pinnedOnce(cpus: string, argv: readonly string[]): Promise<unknown> {
+async function pinnedOnce(cpus: string, script: string, args: string[]): Promise<unknown> {
   const result = await new Deno.Command("taskset", {
-    args: ["-c", cpus, ...argv],
+    args: ["-c", cpus, Deno.execPath(), "run", "-A", `${HARNESS}${script}`, ...args],
     stdout: "piped",
     stderr: "inherit",
   }).output();
   const text = new TextDecoder().decode(result.stdout).trim();
-  if (!result.success) throw new Error(`Benchmark driver failed: ${argv.slice(1).join(" ")}`);
+  if (!result.success) throw new Error(`Benchmark driver failed: ${script} ${args.join(" ")}`);
+  return JSON.parse(text.split("\n").at(-1)!);
+}
+
+/** The Node.js MCP driver once: `taskset -c <cpus> node bench/node/mcp_client.mjs ARGS`. */
+async function pinnedNodeOnce(cpus: string, args: string[]): Promise<unknown> {
+  const result = await new Deno.Command("taskset", {
+    args: ["-c", cpus, "node", NODE_CLIENT, ...args],
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  const text = new TextDecoder().decode(result.stdout).trim();
+  if (!result.success) throw new Error(`Node.js MCP driver failed: ${args.join(" ")}`);
   return JSON.parse(text.split("\n").at(-1)!);
 }
 
 /**
- * Run a command pinned to `cpus`; return the JSON of its last stdout line.
- * A failed driver is retried once after 5 s (the tree is shared with work in
- * progress, which can be mid-edit), and the retry is reported on stderr.
+ * Run `once`; if it fails, report it on stderr and run it again once after
+ * 5 s (the tree is shared with work in progress, which can be mid-edit).
  */
-async function pinnedCommand(cpus: string, argv: readonly string[]): Promise<unknown> {
+async function retriedOnce(once: () => Promise<unknown>): Promise<unknown> {
   try {
-    return await pinnedOnce(cpus, argv);
+    return await once();
   } catch (error) {
     console.error(`bench: ${error instanceof Error ? error.message : error}; retrying once`);
     await new Promise((resolve) => setTimeout(resolve, 5_000));
-    return await pinnedOnce(cpus, argv);
+    return await once();
   }
 }
 
-/** A Deno driver in `bench/harness/`, pinned to `cpus`. */
+/** Run a Deno driver in `bench/harness/` pinned to `cpus`; return its JSON result (retried once). */
 function pinned(cpus: string, script: string, args: string[]): Promise<unknown> {
-  return pinnedCommand(cpus, [Deno.execPath(), "run", "-A", `${HARNESS}${script}`, ...args]);
+  return retriedOnce(() => pinnedOnce(cpus, script, args));
 }
 
-/** The Node.js MCP driver (`bench/node/mcp_client.mjs`), pinned to `cpus`. */
+/** Run the Node.js MCP driver pinned to `cpus`; return its JSON result (retried once). */
 function pinnedNode(cpus: string, args: string[]): Promise<unknown> {
-  return pinnedCommand(cpus, ["node", NODE_CLIENT, ...args]);
+  return retriedOnce(() => pinnedNodeOnce(cpus, args));
 }
 
 function median(values: number[]): number {
