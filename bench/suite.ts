@@ -12,7 +12,6 @@ import { type BenchToolName, RESULT_BYTES } from "./harness/payloads.ts";
 import type { LatencySummary } from "./harness/stats.ts";
 
 const HARNESS = new URL("./harness/", import.meta.url).pathname;
-const NODE_CLIENT = new URL("./node/mcp_client.mjs", import.meta.url).pathname;
 
 /** A CPU placement: `taskset -c <cpus>`. */
 export interface Placement {
@@ -139,6 +138,9 @@ async function pinnedOnce(cpus: string, script: string, args: string[]): Promise
   if (!result.success) throw new Error(`Benchmark driver failed: ${script} ${args.join(" ")}`);
   return JSON.parse(text.split("\n").at(-1)!);
 }
+
+/** The Node.js MCP driver (`bench/node/`, installed by `ensureNodeSdk` in `node_sdk.ts`). */
+const NODE_CLIENT = new URL("./node/mcp_client.mjs", import.meta.url).pathname;
 
 /** The Node.js MCP driver once: `taskset -c <cpus> node bench/node/mcp_client.mjs ARGS`. */
 async function pinnedNodeOnce(cpus: string, args: string[]): Promise<unknown> {
