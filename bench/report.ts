@@ -1,6 +1,7 @@
 /**
  * Results → the one benchmark table (Markdown), with each target's ratio and
- * PASS/MISS, and the full `docs/benchmarks.md` text.
+ * PASS/MISS (judged by `targets.ts`, against the faster of the two MCP SDK
+ * columns), the summary line under it, and the full `docs/benchmarks.md` text.
  *
  * @module
  */
