@@ -7,7 +7,8 @@
  * the faster of the two MCP SDK columns) and their summary on stdout, and
  * writes them, with the machine, versions and date, to `docs/benchmarks.md`.
  * The Node.js SDK column's packages (`bench/node/`) are installed with
- * `npm ci` on first use; a failed install stops the suite (exit 2).
+ * `npm ci` on first use; a missing `node`, a failed install or an SDK
+ * version other than the Deno column's stops the suite (exit 2).
  *
  * Flags: `--quick` (small sizes: checks the plumbing, numbers meaningless,
  * writes nothing unless `--out` is given), `--out <file>` (default
@@ -86,6 +87,10 @@ if (import.meta.main) {
     const sizes = values.quick ? QUICK_SIZES : FULL_SIZES;
     const machine = await machineInfo();
     const progress = (line: string) => console.error(`bench: ${line}`);
+    if (machine.node === "not installed") {
+      console.error("bench: node (Node.js) is required for the MCP SDK column on Node.js");
+      Deno.exit(2);
+    }
     try {
       machine.mcpSdkNode = await ensureNodeSdk({ denoSdkVersion: machine.mcpSdk, progress });
     } catch (error) {
