@@ -25,7 +25,7 @@
 import { parseArgs } from "node:util";
 import { type MachineInfo, machineInfo, readLoadavg } from "./machine.ts";
 import { type FirstRunResult, measureFirstRun } from "./first_run.ts";
-import { ensureNodeSdk, NodeSdkError } from "./node_sdk.ts";
+import { checkNodeVersion, ensureNodeSdk, NodeSdkError } from "./node_sdk.ts";
 import { buildRows, renderDocument, renderSummary, renderTable } from "./report.ts";
 import {
   FULL_SIZES,
@@ -87,11 +87,8 @@ if (import.meta.main) {
     const sizes = values.quick ? QUICK_SIZES : FULL_SIZES;
     const machine = await machineInfo();
     const progress = (line: string) => console.error(`bench: ${line}`);
-    if (machine.node === "not installed") {
-      console.error("bench: node (Node.js) is required for the MCP SDK column on Node.js");
-      Deno.exit(2);
-    }
     try {
+      checkNodeVersion(machine.node);
       machine.mcpSdkNode = await ensureNodeSdk({ denoSdkVersion: machine.mcpSdk, progress });
     } catch (error) {
       if (!(error instanceof NodeSdkError)) throw error;

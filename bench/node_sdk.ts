@@ -77,6 +77,29 @@ export function installMatches(
   return true;
 }
 
+/**
+ * Check what `node --version` printed (`machineInfo().node`): a Node.js
+ * version such as `v20.20.2`. Throws a {@link NodeSdkError} otherwise: node
+ * is missing (`not installed`), or something else answered, as Deno's own
+ * `node` fallback does when a Deno process runs `node` and none is on PATH
+ * (it prints Deno's version).
+ *
+ * @example
+ * ```ts
+ * import { checkNodeVersion } from "./node_sdk.ts";
+ * checkNodeVersion("v20.20.2");
+ * ```
+ */
+export function checkNodeVersion(versionOutput: string): void {
+  if (!/^v\d+\.\d+\.\d+$/.test(versionOutput.trim())) {
+    throw new NodeSdkError(
+      `node (Node.js) is required for the MCP SDK column on Node.js: \`node --version\` gave ${
+        JSON.stringify(versionOutput.split("\n")[0])
+      }`,
+    );
+  }
+}
+
 /** Options of {@link ensureNodeSdk}. */
 export interface EnsureNodeSdkOptions {
   /** The SDK version the Deno column resolves; the Node.js column must run the same. */

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  checkNodeVersion,
   ensureNodeSdk,
   installMatches,
   lockedVersions,
@@ -213,4 +214,25 @@ Deno.test("bench/node pins exact versions and its lockfile agrees with package.j
     assert.equal(versions.get(`node_modules/${name}`), range, name);
   }
   assert.equal(manifest.dependencies[SDK_PACKAGE], "1.32.2");
+});
+
+Deno.test("checkNodeVersion() accepts a Node.js version and names anything else", () => {
+  checkNodeVersion("v20.20.2\n");
+  checkNodeVersion("v22.1.0");
+  for (
+    const output of [
+      "not installed",
+      "deno 2.9.6 (stable, release, x86_64-unknown-linux-gnu)\nv8 15",
+    ]
+  ) {
+    assert.throws(
+      () => checkNodeVersion(output),
+      (error: unknown) =>
+        error instanceof NodeSdkError &&
+        error.message ===
+          `node (Node.js) is required for the MCP SDK column on Node.js: \`node --version\` gave ${
+            JSON.stringify(output.split("\n")[0])
+          }`,
+    );
+  }
 });
