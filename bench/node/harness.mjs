@@ -107,18 +107,20 @@ export function summarize(samples) {
 }
 
 /**
- * A whole positive number from a flag's text, or a `RangeError` naming the flag.
+ * A whole positive number from the text of a flag or variable (`name`, as
+ * the user spells it: `--calls`, `MCP_BENCH_TOOLS`), or a `RangeError`
+ * naming it.
  *
- * @param {string} flag
+ * @param {string} name
  * @param {string} text
  * @param {{ allowZero?: boolean }} [options]
  * @returns {number}
  */
-export function countFlag(flag, text, options = {}) {
+export function countFlag(name, text, options = {}) {
   const value = Number(text);
   const min = options.allowZero ? 0 : 1;
   if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < min) {
-    throw new RangeError(`--${flag} must be a whole number ≥ ${min}: ${text}`);
+    throw new RangeError(`${name} must be a whole number ≥ ${min}: ${text}`);
   }
   return value;
 }

@@ -104,7 +104,7 @@ const { values } = parseArgs({
   },
 });
 if (values.mode === "startup") {
-  console.log(JSON.stringify(await measureStartup(countFlag("tools", values.tools))));
+  console.log(JSON.stringify(await measureStartup(countFlag("--tools", values.tools))));
 } else if (values.mode === "calls") {
   if (!Object.hasOwn(RESULT_BYTES, values.tool)) {
     throw new RangeError(
@@ -112,9 +112,9 @@ if (values.mode === "startup") {
     );
   }
   const result = await measureCalls(/** @type {keyof typeof RESULT_BYTES} */ (values.tool), {
-    calls: countFlag("calls", values.calls),
-    concurrency: countFlag("concurrency", values.concurrency),
-    warmup: countFlag("warmup", values.warmup, { allowZero: true }),
+    calls: countFlag("--calls", values.calls),
+    concurrency: countFlag("--concurrency", values.concurrency),
+    warmup: countFlag("--warmup", values.warmup, { allowZero: true }),
   });
   console.log(JSON.stringify(result));
 } else {

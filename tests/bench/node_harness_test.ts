@@ -52,14 +52,18 @@ Deno.test("Node.js harness: runLoad() keeps the same concurrency and warm-up as 
 });
 
 Deno.test("Node.js harness: countFlag() names the flag it rejects", () => {
-  assert.equal(node.countFlag("calls", "2000"), 2000);
-  assert.equal(node.countFlag("warmup", "0", { allowZero: true }), 0);
+  assert.equal(node.countFlag("--calls", "2000"), 2000);
+  assert.equal(node.countFlag("--warmup", "0", { allowZero: true }), 0);
   assert.throws(
-    () => node.countFlag("calls", "0"),
+    () => node.countFlag("--calls", "0"),
     /^RangeError: --calls must be a whole number ≥ 1: 0$/,
   );
-  assert.throws(() => node.countFlag("tools", "1.5"), /--tools must be a whole number ≥ 1: 1\.5/);
-  assert.throws(() => node.countFlag("concurrency", ""), /--concurrency must be/);
+  assert.throws(() => node.countFlag("--tools", "1.5"), /--tools must be a whole number ≥ 1: 1\.5/);
+  assert.throws(() => node.countFlag("--concurrency", ""), /--concurrency must be/);
+  assert.throws(
+    () => node.countFlag("MCP_BENCH_TOOLS", "x"),
+    /^RangeError: MCP_BENCH_TOOLS must be a whole number ≥ 1: x$/,
+  );
 });
 
 async function nodeClient(args: string[]): Promise<Record<string, unknown>> {
