@@ -16,8 +16,13 @@ export interface MachineInfo {
   deno: string;
   /** `node --version`, or `not installed`. */
   node: string;
-  /** Resolved `@modelcontextprotocol/sdk` version. */
+  /** Resolved `@modelcontextprotocol/sdk` version of the Deno column. */
   mcpSdk: string;
+  /**
+   * The Node.js column's installed `@modelcontextprotocol/sdk` version (set by
+   * `bench/main.ts` once `bench/node/` is installed; absent in older saved runs).
+   */
+  mcpSdkNode?: string;
   /** Load averages from `/proc/loadavg` (1, 5, 15 minutes). */
   loadavg: [number, number, number];
   /** ISO date and time. */

@@ -2,8 +2,13 @@
  * The benchmark suite: `deno task bench` (`deno run -A bench/main.ts`).
  *
  * Runs every measurement in both CPU placements (`taskset -c 0` and
- * `taskset -c 0,1`), prints one table on stdout and writes it, with the
- * machine, versions and date, to `docs/benchmarks.md`.
+ * `taskset -c 0,1`), then the first run of `demo` (`scripts/first_run.ts`),
+ * prints one table with issue 18's targets (PASS/MISS, each judged against
+ * the faster of the two MCP SDK columns) and their summary on stdout, and
+ * writes them, with the machine, versions and date, to `docs/benchmarks.md`.
+ * The Node.js SDK column's packages (`bench/node/`) are installed with
+ * `npm ci` on first use; a missing `node`, a failed install or an SDK
+ * version other than the Deno column's stops the suite (exit 2).
  *
  * Flags: `--quick` (small sizes: checks the plumbing, numbers meaningless,
  * writes nothing unless `--out` is given), `--out <file>` (default
@@ -19,7 +24,9 @@
 
 import { parseArgs } from "node:util";
 import { type MachineInfo, machineInfo, readLoadavg } from "./machine.ts";
-import { buildRows, renderDocument, renderTable } from "./report.ts";
+import { type FirstRunResult, measureFirstRun } from "./first_run.ts";
+import { checkNodeVersion, ensureNodeSdk, NodeSdkError } from "./node_sdk.ts";
+import { buildRows, renderDocument, renderSummary, renderTable } from "./report.ts";
 import {
   FULL_SIZES,
   type PlacementResults,
@@ -34,6 +41,17 @@ interface SavedRun {
   loadAfter: [number, number, number];
   durationS: number;
   results: PlacementResults[];
+  /** Absent in runs saved before the first-run row existed. */
+  firstRun?: FirstRunResult;
+}
+
+/** A run saved before the Node.js column existed has no Node.js results: show them as n/a. */
+function withDefaults(results: PlacementResults[]): PlacementResults[] {
+  return results.map((r) => ({
+    ...r,
+    mcpNode: r.mcpNode ?? {},
+    mcpNodeReadyMs: r.mcpNodeReadyMs ?? {},
+  }));
 }
 
 async function hasTaskset(): Promise<boolean> {
@@ -60,6 +78,7 @@ if (import.meta.main) {
   let run: SavedRun;
   if (values.render !== undefined) {
     run = JSON.parse(await Deno.readTextFile(values.render)) as SavedRun;
+    run.results = withDefaults(run.results);
   } else {
     if (!(await hasTaskset())) {
       console.error("bench: taskset (util-linux) is required to place processes on CPUs");
@@ -67,22 +86,35 @@ if (import.meta.main) {
     }
     const sizes = values.quick ? QUICK_SIZES : FULL_SIZES;
     const machine = await machineInfo();
+    const progress = (line: string) => console.error(`bench: ${line}`);
+    try {
+      checkNodeVersion(machine.node);
+      machine.mcpSdkNode = await ensureNodeSdk({ denoSdkVersion: machine.mcpSdk, progress });
+    } catch (error) {
+      if (!(error instanceof NodeSdkError)) throw error;
+      console.error(`bench: ${error.message}`);
+      Deno.exit(2);
+    }
     const started = performance.now();
     const results: PlacementResults[] = [];
     for (const placement of PLACEMENTS) {
-      results.push(await runPlacement(placement, sizes, (line) => console.error(`bench: ${line}`)));
+      results.push(await runPlacement(placement, sizes, progress));
     }
+    progress("first run of demo with an empty Deno cache (scripts/first_run.ts)");
+    const firstRun = await measureFirstRun();
     run = {
       machine,
       loadAfter: readLoadavg(),
       durationS: (performance.now() - started) / 1000,
       results,
+      firstRun,
     };
     if (values.save !== undefined) await Deno.writeTextFile(values.save, JSON.stringify(run));
   }
   const { machine, loadAfter, results } = run;
-  const rows = buildRows(results);
+  const rows = buildRows(results, { firstRun: run.firstRun });
   console.log(renderTable(rows));
+  console.log(renderSummary(rows));
   const out = values.out ?? (values.quick ? undefined : "docs/benchmarks.md");
   if (out !== undefined && !values["no-write"]) {
     const notes = await Deno.readTextFile(new URL("./notes.md", import.meta.url));

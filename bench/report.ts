@@ -1,13 +1,26 @@
 /**
  * Results → the one benchmark table (Markdown), with each target's ratio and
- * PASS/MISS, and the full `docs/benchmarks.md` text.
+ * PASS/MISS (judged by `targets.ts`, against the faster of the two MCP SDK
+ * columns), the summary line under it, and the full `docs/benchmarks.md` text.
  *
  * @module
  */
 
+import type { FirstRunResult } from "./first_run.ts";
 import type { MachineInfo } from "./machine.ts";
-import { formatNumber, percentChange, verdict } from "./harness/stats.ts";
+import { formatNumber } from "./harness/stats.ts";
 import type { PlacementResults, Throughput } from "./suite.ts";
+import {
+  type Check,
+  fasterSdk,
+  firstRunCheck,
+  isolatedVsInline,
+  memoryChecks,
+  rateVsSdk,
+  shareOfEcho,
+  startupVsSdk,
+  summaryLine,
+} from "./targets.ts";
 
 /** One table row. */
 export interface Row {
@@ -17,16 +30,29 @@ export interface Row {
   placement: string;
   /** magi-tools host (inline tools). */
   host: string;
-  /** MCP SDK server + client. */
+  /** MCP SDK server + client, run with Deno. */
   mcp: string;
+  /** MCP SDK server + client, run with Node.js. */
+  mcpNode: string;
   /** NDJSON echo child. */
   echo: string;
   /** Target(s), `; `-separated. */
   target: string;
-  /** Measured ratio(s). */
+  /** Measured ratio(s), each saying what it was compared with. */
   ratio: string;
   /** PASS/MISS per target. */
   result: string;
+  /** The row's targets and verdicts ({@link summaryLine} counts them). */
+  checks: readonly Check[];
+}
+
+/** Inputs of {@link buildRows} besides the per-placement results. */
+export interface RunExtras {
+  /**
+   * The first run of `demo` (`scripts/first_run.ts`); `undefined` in runs
+   * saved before the row existed, shown as not measured.
+   */
+  firstRun?: FirstRunResult | undefined;
 }
 
 const DASH = "—";
@@ -45,61 +71,61 @@ function mib(kb: number | undefined): string {
   return kb === undefined ? "n/a" : `${formatNumber(kb / 1024)} MiB`;
 }
 
-interface Check {
-  target: string;
-  ratio: number;
-  shown: string;
-  pass: boolean;
-}
-
-function times(target: string, ratio: number, atLeast: number): Check {
-  return { target, ratio, shown: `${ratio.toFixed(2)}x`, ...pick(verdict(ratio, { atLeast })) };
-}
-
-function pick(v: { pass: boolean }): { pass: boolean } {
-  return { pass: v.pass };
+function ms(value: number | undefined): string {
+  return value === undefined ? "n/a" : `${formatNumber(value)} ms`;
 }
 
 function row(
-  base: Omit<Row, "target" | "ratio" | "result">,
-  checks: Check[],
+  base: Omit<Row, "target" | "ratio" | "result" | "checks" | "mcp" | "mcpNode" | "echo"> & {
+    mcp?: string;
+    mcpNode?: string;
+    echo?: string;
+  },
+  checks: readonly (Check | undefined)[],
 ): Row {
+  const kept = checks.filter((c): c is Check => c !== undefined);
   return {
+    mcp: DASH,
+    mcpNode: DASH,
+    echo: DASH,
     ...base,
-    target: checks.length === 0 ? DASH : checks.map((c) => c.target).join("; "),
-    ratio: checks.length === 0 ? DASH : checks.map((c) => c.shown).join("; "),
-    result: checks.length === 0 ? DASH : checks.map((c) => (c.pass ? "PASS" : "MISS")).join("; "),
+    target: kept.length === 0 ? DASH : kept.map((c) => c.target).join("; "),
+    ratio: kept.length === 0 ? DASH : kept.map((c) => c.shown).join("; "),
+    result: kept.length === 0 ? DASH : kept.map((c) => (c.pass ? "PASS" : "MISS")).join("; "),
+    checks: kept,
   };
 }
 
-/** Build the rows: measurements in order, each in every placement. */
-export function buildRows(results: readonly PlacementResults[]): Row[] {
+function mode(concurrency: number): string {
+  return concurrency === 1 ? "sequential" : `concurrency ${concurrency}`;
+}
+
+/**
+ * Build the rows: measurements in order, each in every placement, then the
+ * first-run row. Every target of issue 18 is judged against the faster of
+ * the two SDK columns ({@link fasterSdk}).
+ */
+export function buildRows(results: readonly PlacementResults[], extras: RunExtras = {}): Row[] {
   const rows: Row[] = [];
   const each = (make: (r: PlacementResults) => Row) => results.forEach((r) => rows.push(make(r)));
   for (const c of [1, 4]) {
-    const label = c === 1 ? "Trivial call (5 B), sequential" : "Trivial call (5 B), concurrency 4";
     each((r) => {
       const host = r.host[`trivial/${c}`];
       const mcp = r.mcp[`trivial/${c}`];
+      const node = r.mcpNode[`trivial/${c}`];
       const echo = r.echo[String(c)];
-      const checks: Check[] = [];
-      if (host && mcp) checks.push(times("≥ 1.5x MCP", host.callsPerSec / mcp.callsPerSec, 1.5));
-      if (host && echo) {
-        const share = host.callsPerSec / echo.callsPerSec;
-        checks.push({
-          target: "≥ 50% of echo",
-          ratio: share,
-          shown: `${(share * 100).toFixed(0)}%`,
-          pass: verdict(share, { atLeast: 0.5 }).pass,
-        });
-      }
+      const sdk = fasterSdk(mcp?.callsPerSec, node?.callsPerSec, "higher");
       return row({
-        measurement: label,
+        measurement: `Trivial call (5 B), ${mode(c)}`,
         placement: r.placement.label,
         host: rate(host),
         mcp: rate(mcp),
+        mcpNode: rate(node),
         echo: rate(echo),
-      }, checks);
+      }, [
+        rateVsSdk(host?.callsPerSec, sdk, 1.5),
+        shareOfEcho(host?.callsPerSec, echo?.callsPerSec),
+      ]);
     });
   }
   for (const c of [1, 4]) {
@@ -109,30 +135,14 @@ export function buildRows(results: readonly PlacementResults[]): Row[] {
       const share = iso && inline
         ? `; ${(iso.callsPerSec / inline.callsPerSec * 100).toFixed(0)}% of inline`
         : "";
-      // Issue 6: an isolated trivial call costs at most 2.5x an inline one, i.e. isolated
-      // calls/s ≥ 40% of inline calls/s in the same placement and mode.
-      const checks: Check[] = [];
-      if (iso && inline) {
-        const slowdown = inline.callsPerSec / iso.callsPerSec;
-        checks.push({
-          target: "isolated ≤ 2.5x inline",
-          ratio: slowdown,
-          shown: `${slowdown.toFixed(2)}x`,
-          pass: verdict(slowdown, { atMost: 2.5 }).pass,
-        });
-      }
       const level = r.isolatedLevel ? `, level ${r.isolatedLevel}` : "";
       return row({
-        measurement: `Trivial call, isolated tool (\`isolation: "process"\`${level}), ${
-          c === 1 ? "sequential" : "concurrency 4"
-        }`,
+        measurement: `Trivial call, isolated tool (\`isolation: "process"\`${level}), ${mode(c)}`,
         placement: r.placement.label,
         host: iso === undefined
           ? `not yet available (${r.isolatedNote ?? "not measured"})`
           : rate(iso) + share,
-        mcp: DASH,
-        echo: DASH,
-      }, checks);
+      }, [isolatedVsInline(iso?.callsPerSec, inline?.callsPerSec)]);
     });
   }
   for (const c of [1, 4]) {
@@ -146,34 +156,35 @@ export function buildRows(results: readonly PlacementResults[]): Row[] {
       return row({
         measurement:
           `Trivial call, isolated tool without the kernel layer (\`--no-kernel-sandbox\`, level deno), ${
-            c === 1 ? "sequential" : "concurrency 4"
+            mode(c)
           }`,
         placement: r.placement.label,
         host: plain === undefined
           ? `not measured (${r.isolatedNote ?? "not in this run"})`
           : rate(plain) + cost,
-        mcp: DASH,
-        echo: DASH,
       }, []);
     });
   }
-  for (
-    const [tool, label] of [["blob_60k", "60 KiB result"], ["blob_1m", "1 MiB result (64 parts)"]]
-  ) {
+  const blobs = [["blob_60k", "60 KiB result", 1.0], [
+    "blob_1m",
+    "1 MiB result (64 parts)",
+    1.5,
+  ]] as const;
+  for (const [tool, label, atLeast] of blobs) {
     for (const c of [1, 4]) {
       each((r) => {
         const host = r.host[`${tool}/${c}`];
         const mcp = r.mcp[`${tool}/${c}`];
-        const checks = tool === "blob_1m" && host && mcp
-          ? [times("MB/s ≥ 1.5x MCP", host.callsPerSec / mcp.callsPerSec, 1.5)]
-          : [];
+        const node = r.mcpNode[`${tool}/${c}`];
+        // Same bytes per call on every side: the calls/s ratio is the MB/s ratio.
+        const sdk = fasterSdk(mcp?.callsPerSec, node?.callsPerSec, "higher");
         return row({
-          measurement: `${label}, ${c === 1 ? "sequential" : "concurrency 4"}`,
+          measurement: `${label}, ${mode(c)}`,
           placement: r.placement.label,
           host: rate(host),
           mcp: rate(mcp),
-          echo: DASH,
-        }, checks);
+          mcpNode: rate(node),
+        }, [rateVsSdk(host?.callsPerSec, sdk, atLeast)]);
       });
     }
   }
@@ -181,25 +192,16 @@ export function buildRows(results: readonly PlacementResults[]): Row[] {
     each((r) => {
       const host = r.hostReadyMs[String(tools)];
       const mcp = r.mcpReadyMs[String(tools)];
-      const checks: Check[] = [];
-      if (tools === 32 && host !== undefined && mcp !== undefined) {
-        const ratio = host / mcp;
-        checks.push({
-          target: "≤ 60% of MCP",
-          ratio,
-          shown: `${(ratio * 100).toFixed(0)}%`,
-          pass: verdict(ratio, { atMost: 0.6 }).pass,
-        });
-      }
+      const node = r.mcpNodeReadyMs[String(tools)];
       return row({
         measurement: `Startup, ${tools} tool${
           tools === 1 ? "" : "s"
         }: spawn → host.ready / tools/list`,
         placement: r.placement.label,
-        host: host === undefined ? "n/a" : `${formatNumber(host)} ms`,
-        mcp: mcp === undefined ? "n/a" : `${formatNumber(mcp)} ms`,
-        echo: DASH,
-      }, checks);
+        host: ms(host),
+        mcp: ms(mcp),
+        mcpNode: ms(node),
+      }, [startupVsSdk(host, fasterSdk(mcp, node, "lower"))]);
     });
   }
   each((r) =>
@@ -208,48 +210,52 @@ export function buildRows(results: readonly PlacementResults[]): Row[] {
       placement: r.placement.label,
       host: [r.hostPeakKb["startup/32"], r.hostPeakKb["trivial/4"], r.hostPeakKb["blob_1m/4"]]
         .map(mib).join(" / "),
-      mcp: DASH,
-      echo: DASH,
     }, [])
   );
   each((r) => {
     const first = r.rss[0];
     const last = r.rss.at(-1);
-    const checks: Check[] = [];
-    let host = "n/a";
-    if (first && last) {
-      const change = percentChange(first.rss, last.rss);
-      host = `${mib(first.rss)} → ${mib(last.rss)} (${last.calls.toLocaleString("en-US")} calls, ${
-        formatNumber(r.rssCallsPerSec)
-      } calls/s)`;
-      checks.push({
-        target: "RSS within 5%",
-        ratio: change,
-        shown: `${change >= 0 ? "+" : ""}${change.toFixed(1)}%`,
-        pass: Math.abs(change) <= 5,
-      });
-    }
+    const peak = r.hostPeakKb["memory"];
+    const host = first && last
+      ? `${mib(first.rss)} → ${mib(last.rss)}, peak ${mib(peak)} (${
+        last.calls.toLocaleString("en-US")
+      } calls, ${formatNumber(r.rssCallsPerSec)} calls/s)`
+      : "n/a";
     return row({
-      measurement: "Host RSS over the memory test (trivial, concurrency 4)",
+      measurement: "Host RSS over the memory test (trivial, concurrency 4, after warm-up)",
       placement: r.placement.label,
       host,
-      mcp: DASH,
-      echo: DASH,
-    }, checks);
+    }, memoryChecks(first?.rss, last?.rss, peak));
   });
+  const firstRun = extras.firstRun ?? { status: "not measured", reason: "not in this run" };
+  rows.push(row({
+    measurement: "First run of `demo` with an empty Deno cache: npm packages downloaded",
+    placement: "one run, not pinned",
+    host: firstRun.status === "measured"
+      ? `${firstRun.installed.length} installed, ${firstRun.graph.length} in the demo's graph (${
+        formatNumber(firstRun.seconds)
+      } s)`
+      : `not measured (${firstRun.reason})`,
+  }, [firstRunCheck(firstRun)]));
   return rows;
 }
 
-const HEADERS: [keyof Row, string][] = [
+const HEADERS: [Exclude<keyof Row, "checks">, string][] = [
   ["measurement", "Measurement"],
   ["placement", "Placement"],
   ["host", "magi-tools host (inline tools)"],
   ["mcp", "MCP SDK (server run with Deno)"],
+  ["mcpNode", "MCP SDK (server and client on Node.js)"],
   ["echo", "NDJSON echo (limit)"],
   ["target", "Target"],
   ["ratio", "Ratio"],
   ["result", "Result"],
 ];
+
+/** The summary line under the table: every target of every row counted once. */
+export function renderSummary(rows: readonly Row[]): string {
+  return summaryLine(rows.flatMap((r) => r.checks));
+}
 
 /** The rows as one Markdown table. */
 export function renderTable(rows: readonly Row[]): string {
@@ -272,7 +278,10 @@ export function renderRssSamples(results: readonly PlacementResults[]): string {
   ).join("\n") + "\n";
 }
 
-/** The whole `docs/benchmarks.md`: header, machine, table, RSS samples, then `notes`. */
+/**
+ * The whole `docs/benchmarks.md`: header, machine, table, the PASS/MISS
+ * summary, RSS samples, then `notes`.
+ */
 export function renderDocument(options: {
   machine: MachineInfo;
   loadAfter: [number, number, number];
@@ -292,13 +301,17 @@ export function renderDocument(options: {
     "",
     `- Date: ${m.date} (suite took ${options.durationS.toFixed(0)} s)`,
     `- Machine: ${m.nproc} CPUs (nproc), ${m.cpuModel}, ${formatNumber(m.memoryMib)} MiB memory`,
-    `- Versions: ${m.deno}; node ${m.node}; @modelcontextprotocol/sdk ${m.mcpSdk}`,
+    `- Versions: ${m.deno}; node ${m.node}; @modelcontextprotocol/sdk ${m.mcpSdk} (Deno column), ${
+      m.mcpSdkNode ?? "not installed"
+    } (Node.js column, \`bench/node/package-lock.json\`)`,
     `- Load average (1/5/15 min) before: ${load(m.loadavg)}, after: ${load(options.loadAfter)}: ` +
     (options.quiet
       ? "taken on a quiet machine."
       : "taken on a SHARED machine (other work was running); treat the numbers as lower bounds."),
     "",
     renderTable(options.rows),
+    renderSummary(options.rows),
+    "",
     "Host RSS samples over the memory test:",
     "",
     renderRssSamples(options.results),

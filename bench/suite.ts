@@ -106,15 +106,22 @@ export interface PlacementResults {
   isolatedLevel: string | null;
   /** Why isolated calls were not measured, or null. */
   isolatedNote: string | null;
-  /** MCP SDK round trips, same keys. */
+  /** MCP SDK round trips (server and client run with Deno), same keys. */
   mcp: Record<string, Throughput>;
+  /** MCP SDK round trips with the server and client on Node.js (`bench/node/`), same keys. */
+  mcpNode: Record<string, Throughput>;
   /** Echo round trips by concurrency, `1` and `4`. */
   echo: Record<string, Throughput>;
   /** Spawn → `host.ready`, median ms, by tool count (`1`, `32`). */
   hostReadyMs: Record<string, number>;
   /** Spawn → `tools/list` done, median ms, by tool count. */
   mcpReadyMs: Record<string, number>;
-  /** Host peak RSS (VmHWM), KiB, by run: `startup/32`, `trivial/4`, `blob_1m/1`. */
+  /** The same on Node.js, by tool count. */
+  mcpNodeReadyMs: Record<string, number>;
+  /**
+   * Host peak RSS (VmHWM), KiB, by run: `startup/32`, `trivial/4`, `blob_1m/4`, and `memory`
+   * (the memory test, warm-up included).
+   */
   hostPeakKb: Record<string, number>;
   /** Host RSS samples over the memory test. */
   rss: { calls: number; rss: number }[];
@@ -144,19 +151,43 @@ async function pinnedOnce(cpus: string, script: string, args: string[]): Promise
   return JSON.parse(text.split("\n").at(-1)!);
 }
 
+/** The Node.js MCP driver (`bench/node/`, installed by `ensureNodeSdk` in `node_sdk.ts`). */
+const NODE_CLIENT = new URL("./node/mcp_client.mjs", import.meta.url).pathname;
+
+/** The Node.js MCP driver once: `taskset -c <cpus> node bench/node/mcp_client.mjs ARGS`. */
+async function pinnedNodeOnce(cpus: string, args: string[]): Promise<unknown> {
+  const result = await new Deno.Command("taskset", {
+    args: ["-c", cpus, "node", NODE_CLIENT, ...args],
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  const text = new TextDecoder().decode(result.stdout).trim();
+  if (!result.success) throw new Error(`Node.js MCP driver failed: ${args.join(" ")}`);
+  return JSON.parse(text.split("\n").at(-1)!);
+}
+
 /**
- * Run a driver pinned to `cpus`; print its JSON result. A failed driver is
- * retried once after 5 s (the tree is shared with work in progress, which
- * can be mid-edit), and the retry is reported on stderr.
+ * Run `once`; if it fails, report it on stderr and run it again once after
+ * 5 s (the tree is shared with work in progress, which can be mid-edit).
  */
-async function pinned(cpus: string, script: string, args: string[]): Promise<unknown> {
+async function retriedOnce(once: () => Promise<unknown>): Promise<unknown> {
   try {
-    return await pinnedOnce(cpus, script, args);
+    return await once();
   } catch (error) {
     console.error(`bench: ${error instanceof Error ? error.message : error}; retrying once`);
     await new Promise((resolve) => setTimeout(resolve, 5_000));
-    return await pinnedOnce(cpus, script, args);
+    return await once();
   }
+}
+
+/** Run a Deno driver in `bench/harness/` pinned to `cpus`; return its JSON result (retried once). */
+function pinned(cpus: string, script: string, args: string[]): Promise<unknown> {
+  return retriedOnce(() => pinnedOnce(cpus, script, args));
+}
+
+/** Run the Node.js MCP driver pinned to `cpus`; return its JSON result (retried once). */
+function pinnedNode(cpus: string, args: string[]): Promise<unknown> {
+  return retriedOnce(() => pinnedNodeOnce(cpus, args));
 }
 
 function median(values: number[]): number {
@@ -194,9 +225,11 @@ export async function runPlacement(
     isolatedLevel: null,
     isolatedNote: null,
     mcp: {},
+    mcpNode: {},
     echo: {},
     hostReadyMs: {},
     mcpReadyMs: {},
+    mcpNodeReadyMs: {},
     hostPeakKb: {},
     rss: [],
     rssCallsPerSec: 0,
@@ -226,17 +259,27 @@ export async function runPlacement(
         out.hostPeakKb[key] = Math.max(out.hostPeakKb[key] ?? 0, b.hwm_kb);
         return throughput(b.calls, b.elapsed_ms, b.latency_ms, b.result_bytes);
       });
-      progress(`${placement.label}: MCP ${key}`);
-      out.mcp[key] = await medianRun(sizes.repeats, async () => {
-        const run = await pinned(cpus, "mcp_client.ts", [
-          "--mode=calls",
-          `--tool=${tool}`,
-          `--calls=${calls}`,
-          `--warmup=${warmup}`,
-          `--concurrency=${concurrency}`,
-        ]) as { calls: number; elapsed_ms: number; latency_ms: LatencySummary };
-        return throughput(run.calls, run.elapsed_ms, run.latency_ms, RESULT_BYTES[tool]);
-      });
+      const mcpArgs = [
+        "--mode=calls",
+        `--tool=${tool}`,
+        `--calls=${calls}`,
+        `--warmup=${warmup}`,
+        `--concurrency=${concurrency}`,
+      ];
+      const mcpThroughput = (run: unknown) => {
+        const r = run as { calls: number; elapsed_ms: number; latency_ms: LatencySummary };
+        return throughput(r.calls, r.elapsed_ms, r.latency_ms, RESULT_BYTES[tool]);
+      };
+      progress(`${placement.label}: MCP (Deno) ${key}`);
+      out.mcp[key] = await medianRun(
+        sizes.repeats,
+        async () => mcpThroughput(await pinned(cpus, "mcp_client.ts", mcpArgs)),
+      );
+      progress(`${placement.label}: MCP (Node.js) ${key}`);
+      out.mcpNode[key] = await medianRun(
+        sizes.repeats,
+        async () => mcpThroughput(await pinnedNode(cpus, mcpArgs)),
+      );
     }
   }
   await measureIsolated(out, sizes, progress);
@@ -257,23 +300,26 @@ export async function runPlacement(
     try {
       const hostTimes: number[] = [];
       const mcpTimes: number[] = [];
+      const nodeTimes: number[] = [];
       // One untimed spawn each first: module caches warm, as on a used machine.
       for (let i = 0; i <= sizes.startups; i++) {
         const host = await pinned(cpus, "host_driver.ts", [
           `--tools=${dir}`,
           "--tool=tool_0",
         ]) as HostRunResult;
-        const mcp = await pinned(cpus, "mcp_client.ts", ["--mode=startup", `--tools=${tools}`]) as {
-          ready_ms: number;
-        };
+        const startupArgs = ["--mode=startup", `--tools=${tools}`];
+        const mcp = await pinned(cpus, "mcp_client.ts", startupArgs) as { ready_ms: number };
+        const node = await pinnedNode(cpus, startupArgs) as { ready_ms: number };
         if (i === 0) continue;
         hostTimes.push(host.ready_ms);
         mcpTimes.push(mcp.ready_ms);
+        nodeTimes.push(node.ready_ms);
         const key = `startup/${tools}`;
         out.hostPeakKb[key] = Math.max(out.hostPeakKb[key] ?? 0, host.backend.hwm_kb);
       }
       out.hostReadyMs[String(tools)] = median(hostTimes);
       out.mcpReadyMs[String(tools)] = median(mcpTimes);
+      out.mcpNodeReadyMs[String(tools)] = median(nodeTimes);
     } finally {
       await Deno.remove(dir, { recursive: true });
     }
@@ -288,6 +334,7 @@ export async function runPlacement(
     `--rss-every=${Math.max(1, Math.round(sizes.rssCalls / 10))}`,
   ]) as HostRunResult;
   out.rss = rssRun.backend.rss_kb;
+  out.hostPeakKb["memory"] = rssRun.backend.hwm_kb;
   out.rssCallsPerSec = (rssRun.backend.calls * 1000) / rssRun.backend.elapsed_ms;
   return out;
 }
