@@ -7,10 +7,14 @@
  * JSON line: the spawn-to-ready time, the host's exit code and the fake
  * backend's stats.
  *
+ * The host gets the V8 flags of the repository's `start` task ({@link startTaskV8Flags}), so
+ * the memory test measures the heap the product is launched with.
+ *
  * Run: `deno run -A bench/harness/host_driver.ts --tools bench/harness/host_tools
  * --tool trivial --calls 2000 --concurrency 4` (`--host-flag=F`, repeatable,
- * adds a `deno run` flag for the host, e.g. `--v8-flags=--trace-gc`; `--repo DIR`
- * runs another checkout's `cli.ts`, for before/after comparisons).
+ * adds a `deno run` flag for the host, e.g. `--v8-flags=--trace-gc`; a second
+ * `--v8-flags=…` is merged with the `start` task's into one; `--repo DIR` runs another
+ * checkout's `cli.ts` with that checkout's `start` task flags, for before/after comparisons).
  *
  * @module
  */
@@ -71,6 +75,18 @@ export interface HostRunResult {
   sandbox: Record<string, string>;
 }
 
+/**
+ * The `--v8-flags=…` arguments of the `start` task in `deno.json` (none when it has none).
+ * Throws when `deno.json` has no `start` task, so that the benchmark never silently measures
+ * a host launched differently from the product.
+ */
+export function startTaskV8Flags(denoJson: string): string[] {
+  const tasks = (JSON.parse(denoJson) as { tasks?: Record<string, unknown> }).tasks;
+  const start = tasks?.start;
+  if (typeof start !== "string") throw new Error("deno.json has no `start` task");
+  return start.split(/\s+/).filter((arg) => arg.startsWith("--v8-flags="));
+}
+
 function startsWith(line: Uint8Array, prefix: Uint8Array): boolean {
   if (line.length < prefix.length) return false;
   for (let i = 0; i < prefix.length; i++) if (line[i] !== prefix[i]) return false;
@@ -83,13 +99,22 @@ export async function measureHost(spec: HostRunSpec): Promise<HostRunResult> {
   try {
     const agent = `${Deno.execPath()} run -A ${FAKE_BACKEND}`;
     const repo = spec.repo === undefined ? REPO : spec.repo.replace(/\/*$/, "/");
+    // One --v8-flags: the start task's V8 flags, then the ones asked for here.
+    const isV8 = (flag: string) => flag.startsWith("--v8-flags=");
+    const v8 = [
+      ...startTaskV8Flags(await Deno.readTextFile(`${repo}deno.json`)),
+      ...(spec.hostFlags ?? []).filter(isV8),
+    ].map((flag) => flag.slice("--v8-flags=".length));
+    const v8Flags = v8.length === 0 ? [] : [`--v8-flags=${v8.join(",")}`];
+    const hostFlags = (spec.hostFlags ?? []).filter((flag) => !isV8(flag));
     const spawnEpoch = epochMs();
     const t0 = performance.now();
     const child = new Deno.Command(Deno.execPath(), {
       args: [
         "run",
         "-A",
-        ...(spec.hostFlags ?? []),
+        ...v8Flags,
+        ...hostFlags,
         `${repo}cli.ts`,
         "run",
         ...(spec.cliFlags ?? []),

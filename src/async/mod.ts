@@ -1,6 +1,8 @@
 /**
  * Small asynchronous building blocks shared by every layer (the bottom of the layering: imports
  * nothing). `deadline.ts`: race a promise against a timer and an abort signal.
+ * `transient_map.ts`: a string-keyed map for per-request and per-call entries that, unlike a
+ * long-lived `Map`, does not make V8 promote every entry to its old generation.
  *
  * @example
  * ```ts
@@ -12,3 +14,4 @@
  */
 
 export { settleWithin, waitWithin, type WithinOptions } from "./deadline.ts";
+export { TransientMap } from "./transient_map.ts";

@@ -11,6 +11,7 @@
  */
 
 import { settleWithin, waitWithin } from "../async/deadline.ts";
+import { TransientMap } from "../async/transient_map.ts";
 import { LocalAgentClient } from "../client/client.ts";
 import { BackendExited, ClientClosed, RequestBudgetExhausted } from "../client/errors.ts";
 import type { AgentEvent } from "../client/events.ts";
@@ -459,7 +460,9 @@ export class HostRun {
         },
       });
     }
-    const runOfCall = new Map<string, string>();
+    // One entry per running call: a TransientMap so that it does not promote every call's
+    // objects to V8's old generation (src/async/transient_map.ts).
+    const runOfCall = new TransientMap<string>();
     const tools = new ToolExecutor(registry, {
       limits: descriptor.limits,
       cwd: this.#cwd,

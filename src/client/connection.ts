@@ -9,6 +9,7 @@
  */
 
 import { waitWithin } from "../async/deadline.ts";
+import { TransientMap } from "../async/transient_map.ts";
 import { isErrorCode, ProtocolError } from "../protocol/errors.ts";
 import { INPUT_FRAME_BYTES, OUTPUT_FRAME_BYTES, REQUEST_IDS } from "../protocol/limits.ts";
 import { encodeFrame } from "../protocol/framing.ts";
@@ -136,7 +137,8 @@ export class AgentConnection {
     MAX_IN_FLIGHT_REQUESTS,
     PRIORITY_IN_FLIGHT_SLOTS,
   );
-  #pending = new Map<string, Pending>();
+  /** A TransientMap, not a Map: an answered request's objects die young (see its module). */
+  #pending = new TransientMap<Pending>();
   #nextId = 1;
   #idBudget: number = REQUEST_IDS;
   #idsSent = 0;

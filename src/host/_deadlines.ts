@@ -8,7 +8,10 @@
  * @module
  */
 
+import { TransientMap } from "../async/transient_map.ts";
+
 interface Entry {
+  readonly key: string;
   readonly at: number;
   readonly fire: () => void;
 }
@@ -18,7 +21,9 @@ type Refable = { ref?: () => unknown; unref?: () => unknown };
 
 /** Deadlines that share one timer. */
 export class SharedDeadlines {
-  #entries = new Set<Entry>();
+  /** By a number of their own; a TransientMap so a finished call's entry dies young. */
+  #entries = new TransientMap<Entry>();
+  #nextKey = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #timerAt = Infinity;
   #onTimer = () => this.#expire();
@@ -33,12 +38,13 @@ export class SharedDeadlines {
    * is called first (it cancels; calling it again does nothing).
    */
   schedule(delayMs: number, fire: () => void): () => void {
-    const entry: Entry = { at: performance.now() + Math.max(0, delayMs), fire };
+    const key = String(this.#nextKey++);
+    const entry: Entry = { key, at: performance.now() + Math.max(0, delayMs), fire };
     if (this.#entries.size === 0) (this.#timer as Refable | undefined)?.ref?.();
-    this.#entries.add(entry);
+    this.#entries.set(key, entry);
     if (entry.at < this.#timerAt) this.#arm(entry.at);
     return () => {
-      if (!this.#entries.delete(entry) || this.#entries.size > 0) return;
+      if (!this.#entries.delete(key) || this.#entries.size > 0) return;
       const timer = this.#timer as Refable | undefined;
       if (timer?.unref !== undefined) timer.unref();
       else this.#disarm(); // A timer that cannot be unref'd must not outlive the work.
@@ -63,11 +69,11 @@ export class SharedDeadlines {
     const now = performance.now();
     const due: Entry[] = [];
     let next = Infinity;
-    for (const entry of this.#entries) {
+    for (const entry of this.#entries.values()) {
       if (entry.at <= now) due.push(entry);
       else if (entry.at < next) next = entry.at;
     }
-    for (const entry of due) this.#entries.delete(entry);
+    for (const entry of due) this.#entries.delete(entry.key);
     if (next < Infinity) this.#arm(next);
     for (const entry of due) entry.fire();
   }

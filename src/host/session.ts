@@ -12,6 +12,7 @@
  * @module
  */
 
+import { TransientMap } from "../async/transient_map.ts";
 import { ProtocolError } from "../protocol/errors.ts";
 import { utf8ByteLength } from "../protocol/utf8.ts";
 import type {
@@ -73,8 +74,12 @@ export class ToolCallSession {
   #sender: ResultSender;
   #executor: CallExecutor;
   #onRecord: (record: SummaryInput) => void;
-  #active = new Map<string, AbortController>();
-  #tasks = new Set<Promise<void>>();
+  // One entry per running call: TransientMaps, not Map/Set, so that a finished call's
+  // objects die young (src/async/transient_map.ts).
+  #active = new TransientMap<AbortController>();
+  /** Running calls by a number of their own (a call ID may repeat). */
+  #tasks = new TransientMap<Promise<void>>();
+  #nextTask = 0;
   #earlyCancels = new Set<string>();
   #onExhausted: (error: RequestBudgetExhausted) => void;
   #exhausted: RequestBudgetExhausted | null = null;
@@ -112,7 +117,7 @@ export class ToolCallSession {
 
   /** Wait until every call has run and its result delivery settled. */
   async idle(): Promise<void> {
-    while (this.#tasks.size > 0) await Promise.allSettled([...this.#tasks]);
+    while (this.#tasks.size > 0) await Promise.allSettled(this.#tasks.values());
   }
 
   #onCall(data: ClientToolCallData): void {
@@ -132,11 +137,12 @@ export class ToolCallSession {
     const controller = new AbortController();
     if (this.#earlyCancels.delete(data.call_id)) controller.abort(new Error("cancelled"));
     this.#active.set(data.call_id, controller);
+    const key = String(this.#nextTask++);
     const task = this.#run(data, controller).finally(() => {
       this.#active.delete(data.call_id);
-      this.#tasks.delete(task);
+      this.#tasks.delete(key);
     });
-    this.#tasks.add(task);
+    this.#tasks.set(key, task);
   }
 
   #onCancel(data: ClientToolCancelData): void {

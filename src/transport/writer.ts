@@ -254,7 +254,12 @@ export class FrameWriter {
   }
 
   #settle(drained: boolean): void {
-    for (const resolve of [...this.#idle]) resolve(drained);
+    // Runs whenever the queue empties: with no one waiting it must allocate nothing (a
+    // `Set.clear()` allocates a new table, which V8 links from the old one, so clearing a
+    // long-lived empty Set per write promoted garbage into the old generation: issue 18).
+    if (this.#idle.size === 0) return;
+    const waiting = [...this.#idle];
     this.#idle.clear();
+    for (const resolve of waiting) resolve(drained);
   }
 }
