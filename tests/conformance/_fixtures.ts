@@ -179,3 +179,18 @@ export async function withScenario(
     await ws.dispose();
   }
 }
+
+/**
+ * Wait until the session worker is free: `session.list` answers something other than `busy`
+ * (an operation such as `session.create` is answered before its cleanup ends, and the spec lets
+ * the worker answer `busy` until then). Throws after 30 s.
+ */
+export async function workerIdle(b: Backend): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const res = await b.request("session.list", {});
+    if (res.error?.code !== "busy") return;
+    await b.settle(100);
+  }
+  throw new Error("the session worker stayed busy");
+}

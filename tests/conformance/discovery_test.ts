@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { REFERENCE } from "./_command.ts";
 import { Backend, withBackend, type Workspace } from "./_harness.ts";
-import { startTurn, waitFinished, withScenario } from "./_fixtures.ts";
+import { startTurn, waitFinished, withScenario, workerIdle } from "./_fixtures.ts";
 import { conversation, initializeAll, inWorkspace, record, writeSession } from "./_stored.ts";
 
 const ENTRY_KEYS = ["eligibility", "notices", "session_id", "title", "updated_at"];
@@ -53,6 +53,9 @@ Deno.test("session.list lists durable sessions in ascending ID with stored title
       ids.push(run.sessionId);
     }
     await b.call("session.create"); // a lazy handle is not listed
+    // session.create is answered before the previous attachment's cleanup ends; until then the
+    // worker may answer busy (spec: "releasing previous ownership after cleanup").
+    await workerIdle(b);
     const listed = await b.call("session.list", {});
     assert.deepEqual(Object.keys(listed).sort(), [
       "complete",

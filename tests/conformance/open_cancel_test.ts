@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { REFERENCE } from "./_command.ts";
 import { type Backend, withBackend, type Workspace } from "./_harness.ts";
+import { workerIdle } from "./_fixtures.ts";
 import { conversation, initializeAll, inWorkspace, record, writeSession } from "./_stored.ts";
 
 const OLD = "old-session";
@@ -40,17 +41,6 @@ async function writeBig(ws: Workspace): Promise<number> {
   }
   const path = await writeSession(ws, BIG, records);
   return (await Deno.stat(path)).size;
-}
-
-/** Wait until the session worker is free (the cancelled work has ended). */
-async function workerIdle(b: Backend): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    const res = await b.request("session.list", {});
-    if (res.error?.code !== "busy") return;
-    await b.settle(100);
-  }
-  throw new Error("the session worker stayed busy");
 }
 
 /** The old session is still the attachment and fully usable. */
