@@ -210,7 +210,8 @@ async function runWithFlags(envFlag: string, config: string, tools: string, home
   const stdout = new TextDecoder().decode(output.stdout);
   assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
   assert.ok(!stdout.includes(KEY));
-  return stdout.trim().split("\n").map((line) => JSON.parse(line));
+  const records = stdout.trim().split("\n").map((line) => JSON.parse(line));
+  return Object.assign(records, { stderr: new TextDecoder().decode(output.stderr) });
 }
 
 Deno.test("run under the start task's flags: the auth variable must be added to --allow-env, and then the call works", async () => {
@@ -235,7 +236,11 @@ Deno.test("run under the start task's flags: the auth variable must be added to 
       env.tools,
       home,
     );
-    assert.equal(allowed.find((r) => r.type === "tool.result").outcome, "success");
+    assert.equal(
+      allowed.find((r) => r.type === "tool.result").outcome,
+      "success",
+      `${JSON.stringify(allowed)}\n${allowed.stderr}`,
+    );
     assert.match(allowed.find((r) => r.type === "message").text, /getPetById → \{"id":42,/);
     assert.equal(env.server.seen.length, 1);
   } finally {

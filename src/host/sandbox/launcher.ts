@@ -33,7 +33,6 @@ const CREATE_RULESET_VERSION = 1;
 const PR_SET_NO_NEW_PRIVS = 38;
 const RULE_PATH_BENEATH = 1;
 const RULE_NET_PORT = 2;
-const ENOTDIR = 20;
 
 /** `LANDLOCK_ACCESS_FS_*`. */
 const FS = {
@@ -149,8 +148,16 @@ class Landlock {
     return version > 0 ? version : null;
   }
 
-  /** Build and enforce the ruleset of `policy` on this thread. */
-  restrict(policy: KernelPolicy, abi: number, env: (name: string) => string | undefined): void {
+  /**
+   * Build and enforce the ruleset of `policy` on this thread. `program` (the executable the
+   * launcher runs next) must get its rule: without it `execve` could only fail.
+   */
+  restrict(
+    policy: KernelPolicy,
+    abi: number,
+    env: (name: string) => string | undefined,
+    program: string,
+  ): void {
     const fsRights = handledFs(abi);
     const restrictNet = abi >= 4 && policy.tcpPorts !== null;
     const attr = new BigUint64Array([
@@ -165,6 +172,9 @@ class Landlock {
       this.#allowPath(ruleset, path, rights & fsRights);
     for (const path of policy.read) allow(path, READ);
     for (const path of policy.exec) allow(path, EXEC);
+    if (!allow(program, EXEC)) {
+      throw new LaunchError(`${program} cannot be opened: ${this.describe(this.errno())}`);
+    }
     for (const path of policy.write) allow(path, WRITE);
     for (const path of policy.devices) allow(path, DEVICE);
     for (const name of policy.programs) {
@@ -212,15 +222,21 @@ class Landlock {
     this.#fail(`execve ${argv[0]}`);
   }
 
-  /** Add a path rule; false when the path does not exist. */
+  /**
+   * Add a path rule; false when the path does not exist (or cannot be opened).
+   *
+   * Whether `path` is a directory is decided by which `open` succeeds, never by `errno`:
+   * reading `errno` is a second FFI call, and anything the runtime does on this thread
+   * between the two calls (a garbage collection, say) may overwrite it. A directory rule
+   * that fails for any reason is retried as a file rule, whose rights are a subset.
+   */
   #allowPath(ruleset: number, path: string, rights: bigint): boolean {
     if (rights === 0n) return false;
     const flags = openFlags();
     let fd = this.#libc.open(cString(path), flags.path | flags.directory);
     let fileRights = rights;
     if (fd < 0) {
-      // Missing (ENOENT) or unreachable (EACCES, ELOOP): nothing to grant.
-      if (this.errno() !== ENOTDIR) return false;
+      // Not a directory, missing (ENOENT) or unreachable (EACCES, ELOOP): a file, or nothing.
       fd = this.#libc.open(cString(path), flags.path);
       if (fd < 0) return false;
       fileRights = rights & FILE_RIGHTS;
@@ -284,7 +300,7 @@ function main(args: readonly string[]): void {
     if (abi < policy.minAbi) {
       throw new LaunchError(`Landlock ABI ${abi} is older than ${policy.minAbi}`);
     }
-    landlock.restrict(policy, abi, env);
+    landlock.restrict(policy, abi, env, rest[1]!);
     landlock.exec(rest.slice(1));
   } catch (error) {
     fail(error instanceof Error ? error.message : String(error));

@@ -82,3 +82,64 @@ Deno.test({
     }
   },
 });
+
+/** Launch arguments for the probe tool with `edit` applied to the policy and the program. */
+function editedLaunch(
+  args: readonly string[],
+  edit: (policy: { exec: string[] }, launch: string[], at: number) => void,
+): string[] {
+  const launch = launchArgs({
+    permissions: undefined,
+    cwd: Deno.cwd(),
+    denoPath: Deno.execPath(),
+    moduleFiles: [PROBE],
+    args,
+  });
+  const at = launch.indexOf("exec") + 1;
+  const policy = JSON.parse(launch[at]!);
+  edit(policy, launch, at);
+  launch[at] = JSON.stringify(policy);
+  return launch;
+}
+
+Deno.test({
+  name: "the launcher always grants the program it executes, even when the policy omits it",
+  ignore: !kernel.available,
+  fn: async () => {
+    const proc = processFor((args) =>
+      editedLaunch(args, (policy) => {
+        policy.exec = policy.exec.filter((path) => path !== Deno.execPath());
+      })
+    );
+    try {
+      const outcome = await proc.call(CALL, new LogBuffer());
+      assert.deepEqual(outcome, { kind: "value", text: String(proc.pid) });
+    } finally {
+      await proc.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "a program the launcher cannot open is tool_crashed naming it, not a bare execve error",
+  ignore: !kernel.available,
+  fn: async () => {
+    const missing = `${await Deno.makeTempDir()}/no-such-deno`;
+    const proc = processFor((args) =>
+      editedLaunch(args, (_policy, launch, at) => {
+        launch[at + 1] = missing;
+      })
+    );
+    try {
+      const outcome = await proc.call(CALL, new LogBuffer());
+      assert.equal(outcome.kind, "crashed");
+      assert.equal(
+        (outcome as { message: string }).message,
+        `the kernel sandbox could not be applied: ${missing} cannot be opened: No such file or directory`,
+      );
+    } finally {
+      await proc.close();
+      await Deno.remove(missing.slice(0, missing.lastIndexOf("/")));
+    }
+  },
+});
