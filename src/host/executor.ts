@@ -415,6 +415,11 @@ export class ToolExecutor {
       clearTimeout(timeoutTimer);
     }
     if (!log.empty) this.#deliverLog(log.toLog(call.callId, entry.tool.name));
+    if (outcome.kind === "crashed" && outcome.interrupted === true && stop.signal.aborted) {
+      // A Ctrl-C killed the process and the call's stop followed (the runner waited for it):
+      // the caller answers `cancelled`; this is not reported as a crash.
+      return { kind: "answer", answer: toolCrashed(outcome.message) };
+    }
     return settledOf(entry, outcome, this.#limits.result_bytes);
   }
 

@@ -10,6 +10,7 @@
 
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { waitWithin } from "../../async/deadline.ts";
 import type { ToolInfo } from "../define.ts";
 import type { CallMessage } from "./channel.ts";
 import type { LogBuffer } from "./log_buffer.ts";
@@ -174,7 +175,7 @@ export class ProcessRunner {
     let onStop: (() => void) | undefined;
     let killed = false;
     try {
-      return await new Promise<IsolatedOutcome>((resolve) => {
+      const outcome = await new Promise<IsolatedOutcome>((resolve) => {
         proc.call(call.message, call.log).then(
           resolve,
           (error: unknown) => resolve({ kind: "crashed", message: String(error) }),
@@ -190,6 +191,14 @@ export class ProcessRunner {
         if (call.signal.aborted) onStop();
         else call.signal.addEventListener("abort", onStop, { once: true });
       });
+      if (outcome.kind === "crashed" && outcome.interrupted === true) {
+        // The terminal's Ctrl-C killed the process; the host's own SIGINT handling cancels the
+        // turn, and the call's stop follows. Wait for it (at most the grace), so the call is
+        // answered `cancelled`, not `tool_crashed`. Without a stop, it is a crash.
+        call.signal.removeEventListener("abort", onStop!);
+        await waitWithin(new Promise<never>(() => {}), call.graceMs, { signal: call.signal });
+      }
+      return outcome;
     } finally {
       clearTimeout(graceTimer);
       if (onStop !== undefined) call.signal.removeEventListener("abort", onStop);

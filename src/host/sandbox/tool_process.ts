@@ -30,7 +30,16 @@ export type ProcessOutcome =
     readonly stack?: string;
     readonly permission?: string;
   }
-  | { readonly kind: "crashed"; readonly message: string; readonly permission?: string };
+  | {
+    readonly kind: "crashed";
+    readonly message: string;
+    readonly permission?: string;
+    /**
+     * Killed by SIGINT: a terminal's Ctrl-C reached the process (in the instant between its
+     * start and its `setsid()`, while it is still in the terminal's process group).
+     */
+    readonly interrupted?: true;
+  };
 
 /** How to start a tool process. */
 export interface ToolProcessSpec {
@@ -335,6 +344,10 @@ export class ToolProcess {
     const how = status.signal !== null
       ? `was killed by ${status.signal}`
       : `exited with code ${status.code}`;
-    return { kind: "crashed", message: `the tool process ${how}` };
+    return {
+      kind: "crashed",
+      message: `the tool process ${how}`,
+      ...(status.signal === "SIGINT" ? { interrupted: true as const } : {}),
+    };
   }
 }

@@ -83,3 +83,69 @@ Deno.test("ToolExecutor runs overlapping calls of one isolated tool on the same 
     await box.close();
   }
 });
+
+/** Start a `wait` call on `runner`'s warm probe process `pid` and SIGINT that process. */
+async function interruptedCall(runner: ProcessRunner, pid: number, stop: AbortSignal) {
+  let settled = false;
+  const outcome = runner.run({
+    tool: probe!.tool,
+    file: probe!.file,
+    message: {
+      args: { action: "wait" },
+      callId: `call-${++counter}`,
+      sessionId: "session-1",
+      runId: "run-1",
+      deadline: Date.now() + 60_000,
+      cwd: Deno.cwd(),
+      resultBytes: CLIENT_TOOLS_LIMITS.result_bytes,
+    },
+    signal: stop,
+    graceMs: 30_000,
+    log: new LogBuffer(),
+  }).finally(() => settled = true);
+  while (runner.idleCount > 0) await new Promise((r) => setTimeout(r, 10));
+  // What a terminal's Ctrl-C does to a process still in its foreground group.
+  Deno.kill(pid, "SIGINT");
+  while (runner.pids("probe").includes(pid)) await new Promise((r) => setTimeout(r, 10));
+  await new Promise((r) => setTimeout(r, 100));
+  return { outcome, settled: () => settled };
+}
+
+Deno.test("ProcessRunner: a tool process killed by SIGINT waits for the call's stop (Ctrl-C)", async () => {
+  const runner = new ProcessRunner({ cwd: Deno.cwd(), maxIdle: 1 });
+  try {
+    const [pid] = await overlappingPids(runner, 1);
+    const stop = new AbortController();
+    const call = await interruptedCall(runner, pid!, stop.signal);
+    // The process is gone, but the call is not answered as a crash: the cancel is coming.
+    assert.equal(call.settled(), false);
+    stop.abort();
+    const outcome = await call.outcome;
+    assert.deepEqual(outcome, {
+      kind: "crashed",
+      message: "the tool process was killed by SIGINT",
+      interrupted: true,
+    });
+  } finally {
+    await runner.close();
+  }
+});
+
+Deno.test("ToolExecutor: a call whose process a Ctrl-C killed is cancelled once the stop follows", async () => {
+  const box = await sandbox();
+  try {
+    const first = await box.call("probe", { action: "pid" });
+    assert.equal(first.outcome, "success", JSON.stringify(first));
+    const stop = new AbortController();
+    const result = box.call("probe", { action: "wait" }, { signal: stop.signal });
+    await new Promise((r) => setTimeout(r, 200));
+    Deno.kill(Number(first.text), "SIGINT");
+    // The host notices the death before its own SIGINT handling stops the call.
+    await new Promise((r) => setTimeout(r, 100));
+    stop.abort();
+    const answered = await result;
+    assert.equal(answered.outcome, "cancelled", JSON.stringify(answered));
+  } finally {
+    await box.close();
+  }
+});
