@@ -22,6 +22,7 @@ Deno.test("init writes a project whose tests pass as generated", async () => {
       assert.equal(typeof config.tasks[task], "string", task);
       assert.doesNotMatch(config.tasks[task], /(^| )(-A|--allow-all)( |$)/, task);
     }
+    assert.match(config.tasks.start, / --v8-flags=--max-semi-space-size=4 /);
     // The generated project's own test task, run exactly as its author would.
     const test = await new Deno.Command(Deno.execPath(), {
       args: ["task", "test"],
