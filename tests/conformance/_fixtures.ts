@@ -106,7 +106,8 @@ export async function startTurn(
   sessionId?: string,
 ): Promise<Run> {
   const sid = sessionId ?? String((await backend.call("session.create")).session_id);
-  const res = await backend.request("turn.start", { session_id: sid, prompt });
+  // The previous run's cleanup may still make turn.start busy ("another run/cleanup").
+  const res = await backend.requestWhenFree("turn.start", { session_id: sid, prompt });
   if (res.result === undefined) throw new Error(`turn.start failed: ${res.error?.code}`);
   return { sessionId: sid, runId: String(res.result.run_id), from: res.index };
 }

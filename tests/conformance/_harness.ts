@@ -17,6 +17,9 @@ export type { EventFrame, OutputFrame, ResponseFrame };
 /** Default wait for any single expected frame or exit. */
 export const WAIT_MS = 8_000;
 
+/** How long {@link Backend.requestWhenFree} retries a `busy` answer (a cleanup's end). */
+export const BUSY_RETRY_MS = 10_000;
+
 /** Temporary directories one or more children share. */
 export class Workspace {
   /** Root temp dir (removed by {@link Workspace.dispose}). */
@@ -247,9 +250,26 @@ export class Backend {
     return out;
   }
 
-  /** Send a request that must succeed; returns its result. */
+  /**
+   * Send a request; while it is answered `busy`, send it again (every 50 ms, at most
+   * {@link BUSY_RETRY_MS}). The spec lets the backend answer `busy` until the previous
+   * operation's or run's cleanup ends: `session.create`/`session.open` are answered before
+   * "releasing previous ownership after cleanup", and `turn.start` is `busy` on "another
+   * run/cleanup". A `busy` answer has no effect, so a client waits and retries. Tests that
+   * assert `busy` use {@link request}.
+   */
+  async requestWhenFree(method: string, params: unknown = {}): Promise<ResponseFrame> {
+    const deadline = Date.now() + BUSY_RETRY_MS;
+    for (;;) {
+      const res = await this.request(method, params);
+      if (res.error?.code !== "busy" || Date.now() >= deadline) return res;
+      await this.settle(50);
+    }
+  }
+
+  /** Send a request that must succeed ({@link requestWhenFree}); returns its result. */
   async call(method: string, params: unknown = {}): Promise<Record<string, unknown>> {
-    const res = await this.request(method, params);
+    const res = await this.requestWhenFree(method, params);
     if (res.result === undefined) {
       throw new Error(`${method} failed with ${res.error?.code ?? "?"}${this.#context()}`);
     }

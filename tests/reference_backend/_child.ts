@@ -20,6 +20,7 @@ export class Child {
   readonly #writer: WritableStreamDefaultWriter<Uint8Array>;
   readonly #root: string;
   readonly #reading: Promise<void>;
+  readonly #stderr: Promise<string>;
   #next = 0;
 
   private constructor(process: Deno.ChildProcess, root: string) {
@@ -27,6 +28,12 @@ export class Child {
     this.#root = root;
     this.#writer = process.stdin.getWriter();
     this.#reading = this.#read();
+    this.#stderr = new Response(process.stderr).text().catch(() => "");
+  }
+
+  /** What the child wrote on stderr, once it exited (for failure messages). */
+  stderr(): Promise<string> {
+    return this.#stderr;
   }
 
   /** Spawn `serve --stdio` in a fresh workspace. */
@@ -43,7 +50,7 @@ export class Child {
       env: { MC_HOME: `${root}/home`, MAGI_BACKEND_SELF_CHECK: "1", NO_COLOR: "1", ...env },
       stdin: "piped",
       stdout: "piped",
-      stderr: "null",
+      stderr: "piped",
     }).spawn();
     return new Child(process, root);
   }
@@ -80,19 +87,28 @@ export class Child {
     await this.#writer.write(new TextEncoder().encode(text));
   }
 
-  /** Wait (at most 10 s) for a frame matching `predicate`. */
-  async waitFor(predicate: (frame: Frame) => boolean): Promise<Frame> {
-    for (let i = 0; i < 1000; i++) {
+  /** Wait (at most `timeoutMs`, default 10 s) for a frame matching `predicate`. */
+  async waitFor(predicate: (frame: Frame) => boolean, timeoutMs = 10_000): Promise<Frame> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
       const found = this.frames.find(predicate);
       if (found !== undefined) return found;
+      if (Date.now() >= deadline) break;
       await new Promise((r) => setTimeout(r, 10));
     }
-    throw new Error("Timed out waiting for a frame");
+    throw new Error(`Timed out after ${timeoutMs} ms waiting for a frame`);
   }
 
-  /** Wait for an event named `event` whose data matches `where`. */
-  event(event: string, where: (data: Record<string, unknown>) => boolean = () => true) {
-    return this.waitFor((f) => f.type === "event" && f.event === event && where(f.data ?? {}));
+  /** Wait for an event named `event` whose data matches `where` (at most `timeoutMs`). */
+  event(
+    event: string,
+    where: (data: Record<string, unknown>) => boolean = () => true,
+    timeoutMs?: number,
+  ) {
+    return this.waitFor(
+      (f) => f.type === "event" && f.event === event && where(f.data ?? {}),
+      timeoutMs,
+    );
   }
 
   /** Close stdin, wait for exit (kill after 5 s), remove the workspace; resolves the code. */
@@ -102,6 +118,7 @@ export class Child {
     const status = await this.#process.status;
     clearTimeout(timer);
     await this.#reading.catch(() => {});
+    await this.#stderr;
     await Deno.remove(this.#root, { recursive: true });
     return status.code;
   }
@@ -111,11 +128,15 @@ export class Child {
     const decoder = new TextDecoder();
     for await (const chunk of this.#process.stdout) {
       buffer += decoder.decode(chunk, { stream: true });
+      // One pass over the chunk's lines (not a copy of the rest per line): a test that streams
+      // megabytes must drain as fast as the backend writes, or it meets the output deadline.
+      let start = 0;
       let at: number;
-      while ((at = buffer.indexOf("\n")) !== -1) {
-        this.frames.push(JSON.parse(buffer.slice(0, at)));
-        buffer = buffer.slice(at + 1);
+      while ((at = buffer.indexOf("\n", start)) !== -1) {
+        this.frames.push(JSON.parse(buffer.slice(start, at)));
+        start = at + 1;
       }
+      buffer = buffer.slice(start);
     }
   }
 }

@@ -134,19 +134,24 @@ Deno.test("a scenario past 8 MiB of assistant text fails the run with content_li
     }),
   );
   const child = await Child.spawn({ MAGI_SCENARIO: scenario });
+  let code: number;
   try {
     await child.request("initialize", { required_capabilities: [] });
     const sessionId = (await child.request("session.create", {})).result?.session_id;
     await child.request("turn.start", { session_id: sessionId, prompt: "go" });
-    const finished = await child.event("run.finished");
+    // 8 MiB of deltas: about 3 s on a quiet machine, over 10 s on a loaded one.
+    const finished = await child.event("run.finished", undefined, 60_000);
     assert.equal(finished.data?.outcome, "failed");
     assert.equal(finished.data?.error_code, "content_limit");
     const last = child.frames.filter((f) => f.event === "message.reconcile").at(-1);
     assert.equal(last?.data?.last_part, true, "the admitted segment reconciled completely");
   } finally {
-    assert.equal(await child.close(), 0);
+    // Closed on every path; its exit code is checked only after the assertions above passed,
+    // so a failure above is not masked by the exit code of a backend stopped mid-run.
+    code = await child.close();
     await Deno.remove(root, { recursive: true });
   }
+  assert.equal(code, 0, await child.stderr());
 });
 
 Deno.test("shutdown right after initialize cancels startup with startup_cancelled", async () => {
