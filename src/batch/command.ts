@@ -102,7 +102,7 @@ async function runItems(args: BatchArgs, host: BatchHost, items: ItemsToRun): Pr
     registry: host.registry,
     kernelSandbox: args.kernelSandbox,
     kernel: host.kernel,
-    toolDirs: args.toolDirs,
+    toolDirs: host.toolDirs,
     agent: items.agent,
     cwd,
     cwdOf: (item) => cwds.get(item.id) ?? cwd,

@@ -3,7 +3,9 @@
  * config's tool sources (MCP servers, OpenAPI documents: `--config`,
  * `--no-config`, `--mcp-config`, as `run` reads them), the one registry of
  * the tool modules and the sources' tools, and the kernel probe's answer
- * (checked against `--require-kernel-sandbox`). The tool directories are
+ * (checked against `--require-kernel-sandbox`). The config decides which
+ * tool directories load (`planTools`: without `--tools`, a missing `./tools`
+ * is fine when the config has a source); then the tool directories are
  * described, the sources started and the kernel probed in parallel.
  *
  * A failure of any of them is reported on stderr and leaves nothing running
@@ -15,7 +17,7 @@
 
 import { loadRegistry } from "../cli/host_run.ts";
 import { kernelRequirementError, startKernelProbe } from "../cli/kernel_sandbox.ts";
-import { startConfiguredSources, warnOnStderr } from "../cli/sources.ts";
+import { planTools, startPlannedSources, warnOnStderr } from "../cli/sources.ts";
 import type { StartedSources } from "../config/sources.ts";
 import { prepareToolDirs } from "../host/discovery.ts";
 import type { ToolRegistry } from "../host/registry.ts";
@@ -27,6 +29,8 @@ import type { BatchArgs } from "../cli/batch_args.ts";
 export interface BatchHost {
   /** The tool modules and the sources' tools. */
   registry: ToolRegistry;
+  /** The tool directories loaded (none when the config's sources stand in for `./tools`). */
+  toolDirs: string[];
   /** The started sources; closed by the caller when the batch ends (never rejects). */
   sources: StartedSources;
   /** The kernel probe's answer, given to every slot's backend connection. */
@@ -42,30 +46,36 @@ export interface BatchHost {
 export async function prepareBatchHost(
   args: Pick<
     BatchArgs,
-    "toolDirs" | "config" | "noConfig" | "mcpConfigs" | "kernelSandbox"
+    "toolDirs" | "toolDirsExplicit" | "config" | "noConfig" | "mcpConfigs" | "kernelSandbox"
   >,
   cwd: string,
 ): Promise<BatchHost | null> {
-  const prepared = prepareToolDirs(args.toolDirs);
-  prepared.catch(() => {}); // Awaited by loadRegistry; a failure first must not go unhandled.
-  const probe = startKernelProbe(args.kernelSandbox);
-  const sources = await startConfiguredSources({
+  const plan = await planTools({
+    toolDirs: args.toolDirs,
+    toolDirsExplicit: args.toolDirsExplicit,
     config: args.config,
     noConfig: args.noConfig,
     mcpConfigs: args.mcpConfigs,
     cwd,
-    onWarning: warnOnStderr,
-  }).catch(async (error) => {
-    await prepared.catch(() => {});
-    throw error;
   });
+  if (plan === null) return null;
+  const { toolDirs } = plan;
+  const prepared = prepareToolDirs(toolDirs);
+  prepared.catch(() => {}); // Awaited by loadRegistry; a failure first must not go unhandled.
+  const probe = startKernelProbe(args.kernelSandbox);
+  const sources = await startPlannedSources(plan, { cwd, onWarning: warnOnStderr }).catch(
+    async (error) => {
+      await prepared.catch(() => {});
+      throw error;
+    },
+  );
   if (sources === null) {
     await prepared.catch(() => {}); // The describe child ends; nothing of it is left.
     return null;
   }
   let registry: ToolRegistry | null;
   try {
-    registry = await loadRegistry(args.toolDirs, prepared, sources.tools);
+    registry = await loadRegistry(toolDirs, prepared, sources.tools);
   } catch (error) {
     await sources.close();
     throw error;
@@ -79,5 +89,5 @@ export async function prepareBatchHost(
     await sources.close();
     return null;
   }
-  return { registry, sources, kernel };
+  return { registry, toolDirs, sources, kernel };
 }

@@ -46,9 +46,25 @@ export function optionalString(value: unknown, flag: string): string | undefined
   return value;
 }
 
-/** The `--tools DIR` list (repeatable); default `./tools`. */
-export function toolDirs(value: unknown): string[] {
+/** The tool directory loaded when `--tools` is not given. */
+export const DEFAULT_TOOL_DIR = "./tools";
+
+/** The `--tools DIR` list of a command that loads tools, and whether it was given. */
+export interface ToolDirArgs {
+  /** Tool directories (default `["./tools"]`, {@link DEFAULT_TOOL_DIR}). */
+  toolDirs: string[];
+  /**
+   * Whether `--tools` was given. When it was not, a missing `./tools` is no error if the
+   * config declares a tool source (`planTools` in `sources.ts`).
+   */
+  toolDirsExplicit: boolean;
+}
+
+/** The `--tools DIR` list (repeatable); default `./tools`, not explicit. */
+export function toolDirArgs(value: unknown): ToolDirArgs {
   const dirs = Array.isArray(value) ? value.map(String) : [];
   for (const dir of dirs) if (dir === "") throw new UsageError("Option --tools needs a directory");
-  return dirs.length > 0 ? dirs : ["./tools"];
+  return dirs.length > 0
+    ? { toolDirs: dirs, toolDirsExplicit: true }
+    : { toolDirs: [DEFAULT_TOOL_DIR], toolDirsExplicit: false };
 }

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { optionalString, parseFlags as parse, toolDirs } from "./_flags.ts";
+import { optionalString, parseFlags as parse, type ToolDirArgs, toolDirArgs } from "./_flags.ts";
 import { UsageError } from "./exit_codes.ts";
 import type { KernelSandboxMode } from "./kernel_sandbox.ts";
 import {
@@ -19,19 +19,17 @@ import { DEFAULT_STALL_TIMEOUT_MS } from "./liveness.ts";
 import { type BatchArgs, parseBatchArgs, parseReportArgs, type ReportArgs } from "./batch_args.ts";
 import { type LoopArgs, parseLoopCommand } from "./args_loop.ts";
 
-export type { ConfigArgs };
+export type { ConfigArgs, ToolDirArgs };
 
 /** How approvals are answered. */
 export type ApproveMode = "deny" | "allow" | "ask";
 
 /** `run` options. */
-export interface RunArgs extends ConfigArgs {
+export interface RunArgs extends ConfigArgs, ToolDirArgs {
   /** Subcommand. */
   command: "run";
   /** Prompt argument; undefined → read stdin. */
   prompt: string | undefined;
-  /** Tool directories (default `["./tools"]`). */
-  toolDirs: string[];
   /** `--agent` command line. */
   agent: string | undefined;
   /** `--cwd`. */
@@ -57,11 +55,9 @@ export interface RunArgs extends ConfigArgs {
 }
 
 /** `tools` options. */
-export interface ToolsArgs extends ConfigArgs {
+export interface ToolsArgs extends ConfigArgs, ToolDirArgs {
   /** Subcommand. */
   command: "tools";
-  /** Tool directories (default `["./tools"]`). */
-  toolDirs: string[];
   /** Print the exact definitions as JSON. */
   json: boolean;
   /** Print each tool's isolation, memory cap and permissions as JSON. */
@@ -73,11 +69,9 @@ export interface ToolsArgs extends ConfigArgs {
 }
 
 /** `mcp` options. */
-export interface McpArgs extends ConfigArgs {
+export interface McpArgs extends ConfigArgs, ToolDirArgs {
   /** Subcommand. */
   command: "mcp";
-  /** Tool directories (default `["./tools"]`). */
-  toolDirs: string[];
   /** `--http PORT`: Streamable HTTP instead of stdio. */
   http: number | undefined;
 }
@@ -192,7 +186,7 @@ export function parseCli(argv: string[]): CliArgs {
       }
       return {
         command: "tools",
-        toolDirs: toolDirs(values.tools),
+        ...toolDirArgs(values.tools),
         json: values.json === true,
         permissionsJson: values["permissions-json"] === true,
         denoFlags: values["deno-flags"] === true,
@@ -224,7 +218,7 @@ export function parseCli(argv: string[]): CliArgs {
       }
       return {
         command: "mcp",
-        toolDirs: toolDirs(values.tools),
+        ...toolDirArgs(values.tools),
         http: http === undefined ? undefined : Number(http),
         ...configArgs(values),
       };
@@ -302,7 +296,7 @@ function parseRun(argv: string[]): CliArgs {
   return {
     command: "run",
     prompt: positionals[0],
-    toolDirs: toolDirs(values.tools),
+    ...toolDirArgs(values.tools),
     agent: optionalString(values.agent, "--agent"),
     cwd: optionalString(values.cwd, "--cwd"),
     session: optionalSession(values.session),

@@ -5,7 +5,12 @@
  * @module
  */
 
-import { optionalString as text, parseFlags as parse, toolDirs as dirs } from "./_flags.ts";
+import {
+  optionalString as text,
+  parseFlags as parse,
+  type ToolDirArgs,
+  toolDirArgs,
+} from "./_flags.ts";
 import { CLIENT_TOOL_MIN_TIMEOUT_MS, CLIENT_TOOLS_LIMITS } from "../protocol/limits.ts";
 import { UsageError } from "./exit_codes.ts";
 
@@ -36,15 +41,13 @@ const NO_CONFIG_FLAGS: ConfigFlags = {
 };
 
 /** `call` options (with the config flags `--config`, `--no-config`, `--mcp-config`). */
-export interface CallArgs extends LoopConfigArgs {
+export interface CallArgs extends LoopConfigArgs, ToolDirArgs {
   /** Subcommand. */
   command: "call";
   /** Tool name. */
   name: string;
   /** Arguments as JSON text; undefined → stdin when it is not a terminal, else `{}`. */
   argsJson: string | undefined;
-  /** Tool directories (default `["./tools"]`). */
-  toolDirs: string[];
   /** `--timeout-ms`: the call's deadline instead of the tool's `timeout_ms`. */
   timeoutMs: number | undefined;
   /** `--json`: one JSON record instead of the result text. */
@@ -62,11 +65,9 @@ export interface InitArgs {
 }
 
 /** `inspect` options (with the config flags `--config`, `--no-config`, `--mcp-config`). */
-export interface InspectArgs extends LoopConfigArgs {
+export interface InspectArgs extends LoopConfigArgs, ToolDirArgs {
   /** Subcommand. */
   command: "inspect";
-  /** Tool directories (default `["./tools"]`). */
-  toolDirs: string[];
   /** `--port` (0: a free port). */
   port: number;
   /** `--agent` command line (fixed for the inspector's lifetime). */
@@ -129,7 +130,7 @@ export function parseLoopCommand(
         command,
         name,
         argsJson,
-        toolDirs: dirs(values.tools),
+        ...toolDirArgs(values.tools),
         timeoutMs: integer(
           values["timeout-ms"],
           "--timeout-ms",
@@ -162,7 +163,7 @@ export function parseLoopCommand(
       if (positionals.length > 0) throw new UsageError(`Unexpected argument: ${positionals[0]}`);
       return {
         command,
-        toolDirs: dirs(values.tools),
+        ...toolDirArgs(values.tools),
         port: integer(values.port, "--port", 0, 65_535) ?? 0,
         agent: text(values.agent, "--agent"),
         cwd: text(values.cwd, "--cwd"),

@@ -5,7 +5,12 @@
  * @module
  */
 
-import { optionalString as text, parseFlags as parse } from "./_flags.ts";
+import {
+  optionalString as text,
+  parseFlags as parse,
+  type ToolDirArgs,
+  toolDirArgs,
+} from "./_flags.ts";
 import { UsageError } from "./exit_codes.ts";
 import {
   CONFIG_OPTIONS,
@@ -45,7 +50,7 @@ export function parseShard(text: string): Shard {
 export const MAX_JOBS = 64;
 
 /** `batch` options (the config flags as `run` takes them). */
-export interface BatchArgs extends ConfigArgs {
+export interface BatchArgs extends ConfigArgs, ToolDirArgs {
   /** Subcommand. */
   command: "batch";
   /** The input JSON Lines file. */
@@ -58,8 +63,6 @@ export interface BatchArgs extends ConfigArgs {
   shard: Shard | null;
   /** `--retry-failed`: rerun items whose index entry has a non-zero exit code. */
   retryFailed: boolean;
-  /** Tool directories (default `["./tools"]`). */
-  toolDirs: string[];
   /** `--agent` command line. */
   agent: string | undefined;
   /** `--cwd`: default working directory of the items. */
@@ -169,8 +172,6 @@ export function parseBatchArgs(argv: string[]): BatchArgs | { command: "help"; t
   if (progress !== "auto" && progress !== "always" && progress !== "never") {
     throw new UsageError(`Option --progress must be auto, always or never: ${progress}`);
   }
-  const tools = Array.isArray(values.tools) ? values.tools.map(String) : [];
-  for (const dir of tools) if (dir === "") throw new UsageError("Option --tools needs a directory");
   return {
     command: "batch",
     input,
@@ -178,7 +179,7 @@ export function parseBatchArgs(argv: string[]): BatchArgs | { command: "help"; t
     jobs,
     shard,
     retryFailed: values["retry-failed"] === true,
-    toolDirs: tools.length > 0 ? tools : ["./tools"],
+    ...toolDirArgs(values.tools),
     agent: text(values.agent, "--agent"),
     cwd: text(values.cwd, "--cwd"),
     approve,

@@ -24,7 +24,8 @@ Options:
   --jobs N             turns at once, one backend each (1..64, default 1)
   --shard K/N          only the items whose id hashes to share K of N
   --retry-failed       also rerun the items whose last result failed
-  --tools DIR          tool directory (repeatable; default ./tools)
+  --tools DIR          tool directory (repeatable; default ./tools, which may be
+                       missing when the config has an MCP server or OpenAPI API)
   --agent CMD          backend command line (as for run)
   --cwd DIR            working directory of items without their own cwd
   --approve MODE       deny | allow (default deny)

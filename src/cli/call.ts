@@ -126,17 +126,20 @@ export async function callCommand(args: CallArgs): Promise<number> {
   // exit path.
   return await withConfiguredSources(
     { ...args, cwd },
-    (external) => callWith(args, input, cwd, external),
+    (external, toolDirs) => callWith(args, input, { cwd, toolDirs, external }),
   );
 }
 
-async function callWith(
-  args: CallArgs,
-  input: unknown,
-  cwd: string,
-  external: StartedSources["tools"],
-): Promise<number> {
-  const registry = await loadRegistry(args.toolDirs, undefined, external);
+/** Where `call` runs: the working directory and the tools (directories and sources' tools). */
+interface CallSetting {
+  readonly cwd: string;
+  readonly toolDirs: string[];
+  readonly external: StartedSources["tools"];
+}
+
+async function callWith(args: CallArgs, input: unknown, setting: CallSetting): Promise<number> {
+  const { cwd } = setting;
+  const registry = await loadRegistry(setting.toolDirs, undefined, setting.external);
   if (registry === null) return EXIT.usage;
 
   const logs: string[] = [];

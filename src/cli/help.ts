@@ -59,7 +59,8 @@ Starts the agent backend, registers the tools, runs one turn, shuts down.
 The prompt comes from PROMPT, else from stdin when stdin is not a terminal.
 
 Options:
-  --tools DIR          tool directory (repeatable; default ./tools)
+  --tools DIR          tool directory (repeatable; default ./tools, which may be
+                       missing when the config has an MCP server or OpenAPI API)
   --agent CMD          backend command line (split shell-like); default
                        $MAGI_CODE_AGENT, else 'magi-code serve --stdio' when on PATH,
                        else this repo's reference backend (noted on stderr)
@@ -113,7 +114,8 @@ tool_id, isolation and permissions, enforcement level: kernel+deno, deno or
 none) and the initialize frame budget left.
 
 Options:
-  --tools DIR          tool directory (repeatable; default ./tools)
+  --tools DIR          tool directory (repeatable; default ./tools, which may be
+                       missing when the config has an MCP server or OpenAPI API)
   --config FILE        project config (default ./magi-tools.jsonc when it exists):
                        MCP servers and OpenAPI documents whose tools are added
                        (docs/mcp.md, docs/openapi.md)
@@ -222,7 +224,8 @@ Calls run through the same executor as run: argument validation, deadlines, the
 per-tool sandbox, result bounds. Stops at stdin EOF (stdio) or SIGINT.
 
 Options:
-  --tools DIR          tool directory (repeatable; default ./tools)
+  --tools DIR          tool directory (repeatable; default ./tools, which may be
+                       missing when the config has an MCP server or OpenAPI API)
   --config FILE        project config (default ./magi-tools.jsonc when it exists):
                        MCP servers and OpenAPI documents whose tools are added
                        (docs/mcp.md, docs/openapi.md)

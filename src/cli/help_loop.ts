@@ -14,7 +14,8 @@ from the ARGS argument, else from stdin when it is not a terminal, else {}.
 stdout gets the result text; a process tool's own output goes to stderr.
 
 Options:
-  --tools DIR          tool directory (repeatable; default ./tools)
+  --tools DIR          tool directory (repeatable; default ./tools, which may be
+                       missing when the config has an MCP server or OpenAPI API)
   --config FILE        the config's tool sources (default ./magi-tools.jsonc);
                        --no-config ignores it, --mcp-config FILE adds servers
   --timeout-ms N       the call's deadline instead of the tool's timeout_ms
@@ -59,7 +60,9 @@ live timeline, approvals and cancel; sessions and their history. Editing a
 tool file reloads the tool set. Ctrl-C stops it. Deno only.
 
 Options:
-  --tools DIR          tool directory (repeatable; default ./tools; must exist)
+  --tools DIR          tool directory (repeatable; must exist; default ./tools,
+                       which may be missing when the config has an MCP server or
+                       OpenAPI API)
   --config FILE        the config's tool sources (default ./magi-tools.jsonc);
                        --no-config ignores it, --mcp-config FILE adds servers
   --port N             port, 0-65535 (default 0: a free one)

@@ -17,7 +17,7 @@ import { currentDir, stdinStream, writeStderrLine } from "../runtime/mod.ts";
 import type { McpArgs } from "./args.ts";
 import { EXIT } from "./exit_codes.ts";
 import { loadRegistry } from "./host_run.ts";
-import { startConfiguredSources } from "./sources.ts";
+import { planTools, startPlannedSources } from "./sources.ts";
 
 /** Run `mcp` until stdin ends (stdio) or SIGINT; resolves with the exit code. */
 export async function mcpCommand(args: McpArgs): Promise<number> {
@@ -25,14 +25,15 @@ export async function mcpCommand(args: McpArgs): Promise<number> {
   // On stdio, stdout carries MCP frames only: guard it before any tool module loads.
   const guard: OutputGuard | null = args.http === undefined ? guardOutput() : null;
   try {
-    const sources = await startConfiguredSources({
-      ...args,
+    const plan = await planTools({ ...args, cwd });
+    if (plan === null) return EXIT.usage;
+    const sources = await startPlannedSources(plan, {
       cwd,
       onWarning: (warning) => writeStderrLine(`magi-tools mcp: warning: ${warning.message}`),
     });
     if (sources === null) return EXIT.usage;
     try {
-      const registry = await loadRegistry(args.toolDirs, undefined, sources.tools);
+      const registry = await loadRegistry(plan.toolDirs, undefined, sources.tools);
       if (registry === null) return EXIT.usage;
       let mcp: McpServeModule;
       try {

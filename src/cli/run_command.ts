@@ -28,10 +28,10 @@ import { resolveAgentCommand } from "./agent.ts";
 import { ApprovalDecider } from "./approvals.ts";
 import { discardBackend, startBackend } from "./backend_start.ts";
 import type { RunArgs } from "./args.ts";
-import { UsageError } from "./exit_codes.ts";
+import { EXIT, UsageError } from "./exit_codes.ts";
 import { checkPrompt } from "./prompt.ts";
 import { checkWritableFile } from "./output_file.ts";
-import { SourceWarnings, startConfiguredSources } from "./sources.ts";
+import { planTools, SourceWarnings, startPlannedSources } from "./sources.ts";
 
 /** A summary writer over the guard's stdout, the only writer that reaches fd 1 while guarded. */
 function summaryWriter(
@@ -148,13 +148,23 @@ export async function runCommand(args: RunArgs): Promise<number> {
     // The backend boots while the host's modules load and the tool modules are described (in
     // their zero-permission child; nothing of theirs is imported in the host before the guard).
     const backend = startBackend(agent, { cwd });
+    // The config decides which tool directories load (planTools: an MCP- or OpenAPI-only
+    // project needs no ./tools); reading it is quick, the backend boots meanwhile.
+    const plan = await planTools({ ...args, cwd }).catch(async (error) => {
+      await discardBackend(backend);
+      throw error;
+    });
+    if (plan === null) {
+      await discardBackend(backend);
+      return EXIT.usage;
+    }
     const tools = import("../host/discovery.ts").then(({ prepareToolDirs }) =>
-      prepareToolDirs(args.toolDirs)
+      prepareToolDirs(plan.toolDirs)
     );
     tools.catch(() => {}); // Awaited by runHost; an early failure must not go unhandled.
     // MCP servers (magi-tools.jsonc, --mcp-config) start alongside the backend too.
     const warnings = new SourceWarnings();
-    const sources = startConfiguredSources({ ...args, cwd, onWarning: warnings.add });
+    const sources = startPlannedSources(plan, { cwd, onWarning: warnings.add });
     sources.catch(() => {}); // Awaited by runHost.
     let modules;
     try {
@@ -175,7 +185,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
       sources,
       sourceWarnings: warnings,
       prompt,
-      toolDirs: args.toolDirs,
+      toolDirs: plan.toolDirs,
       agent,
       cwd,
       session: args.session,

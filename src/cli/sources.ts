@@ -1,14 +1,18 @@
 /**
- * The CLI's glue to external tool sources: load the config and start its
- * sources (`src/config/sources.ts`), and the summary records they cause
+ * The CLI's glue to external tool sources: load the config, decide which
+ * tool directories load beside its sources ({@link planTools}: without
+ * `--tools`, a missing `./tools` is fine when the config has a source), start
+ * its sources (`src/config/sources.ts`), and the summary records they cause
  * (`tool.progress`, `host.warning`).
  *
  * @module
  */
 
 import { FeatureUnavailableError } from "../config/features.ts";
-import { ConfigError, loadConfig } from "../config/mod.ts";
+import { stat } from "node:fs/promises";
+import { ConfigError, type HostConfig, loadConfig } from "../config/mod.ts";
 import {
+  hasToolSources,
   SourceStartError,
   type SourceWarning,
   type StartedSources,
@@ -99,23 +103,92 @@ export interface ConfiguredSourcesOptions {
   readonly onWarning: (warning: SourceWarning) => void;
 }
 
+/** Options of {@link planTools}: the config flags, `--tools` and the working directory. */
+export interface ToolPlanOptions extends Omit<ConfiguredSourcesOptions, "onWarning"> {
+  /** `--tools` directories, or the default `./tools` when not given. */
+  readonly toolDirs: readonly string[];
+  /** Whether `--tools` was given. */
+  readonly toolDirsExplicit: boolean;
+}
+
+/** What a command loads: the config in use and the tool directories. */
+export interface ToolPlan {
+  /** The config in use (`--config` or `magi-tools.jsonc`, `--mcp-config`; empty without one). */
+  readonly config: HostConfig;
+  /** The tool directories to load: `--tools`, else `./tools`, or none (see {@link planTools}). */
+  readonly toolDirs: string[];
+}
+
 /**
- * Load the config and start its sources. A bad config, a required source
- * that does not start, or a source whose feature's packages the lockfile
- * lacks ({@link FeatureUnavailableError}) is reported on stderr and resolves
- * null (exit 2).
+ * Load the config and decide which tool directories load: the one place where
+ * `--tools` and the config's sources meet, for every command that loads tools.
+ *
+ * `--tools` directories load as given (a missing one is the loader's error,
+ * exit 2 naming it). Without `--tools`, the default `./tools` loads unless it
+ * does not exist and the config in use declares a tool source (an enabled MCP
+ * server or an OpenAPI API: {@link hasToolSources}); then no module tools load,
+ * without an error, so an MCP-only or OpenAPI-only project needs no `./tools`.
+ * A `./tools` that exists but is not a directory, or a missing one with no
+ * source in the config (`--no-config` reads none), stays the loader's error.
+ *
+ * A bad config is reported on stderr and resolves null (exit 2).
  */
-export async function startConfiguredSources(
-  options: ConfiguredSourcesOptions,
-): Promise<StartedSources | null> {
+export async function planTools(options: ToolPlanOptions): Promise<ToolPlan | null> {
+  const config = await loadReported(options);
+  if (config === null) return null;
+  if (options.toolDirsExplicit || !hasToolSources(config)) {
+    return { config, toolDirs: [...options.toolDirs] };
+  }
+  const present: string[] = [];
+  for (const dir of options.toolDirs) if (!await isMissing(dir)) present.push(dir);
+  return { config, toolDirs: present };
+}
+
+/** Whether nothing is at `path` (a permission error or another failure is not "missing"). */
+async function isMissing(path: string): Promise<boolean> {
   try {
-    const config = await loadConfig({
+    await stat(path);
+    return false;
+  } catch (error) {
+    return (error as { code?: unknown }).code === "ENOENT";
+  }
+}
+
+/** The config, or null after reporting a {@link ConfigError} on stderr. */
+async function loadReported(
+  options: Omit<ConfiguredSourcesOptions, "onWarning">,
+): Promise<HostConfig | null> {
+  try {
+    return await loadConfig({
       config: options.config,
       noConfig: options.noConfig,
       mcpConfigs: options.mcpConfigs,
       cwd: options.cwd,
     });
-    return await startSources(config, { cwd: options.cwd, onWarning: options.onWarning });
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      writeStderrLine(`magi-tools: ${error.message}`);
+      return null;
+    }
+    throw error;
+  }
+}
+
+/** Options of {@link startPlannedSources}. */
+export type PlannedSourcesOptions = Pick<ConfiguredSourcesOptions, "cwd" | "onWarning">;
+
+/**
+ * Start the sources of `plan`'s config. A required source that does not
+ * start, or a source whose feature's packages the lockfile lacks
+ * ({@link FeatureUnavailableError}), is reported on stderr and resolves null
+ * (exit 2).
+ */
+export async function startPlannedSources(
+  plan: Pick<ToolPlan, "config">,
+  options: PlannedSourcesOptions,
+): Promise<StartedSources | null> {
+  try {
+    return await startSources(plan.config, { cwd: options.cwd, onWarning: options.onWarning });
   } catch (error) {
     if (
       error instanceof ConfigError || error instanceof SourceStartError ||
@@ -128,22 +201,52 @@ export async function startConfiguredSources(
   }
 }
 
+/**
+ * Load the config and start its sources, for a command whose tool directories
+ * are already decided ({@link planTools}; the inspector's turns). A bad config,
+ * a required source that does not start, or a source whose feature's packages
+ * the lockfile lacks is reported on stderr and resolves null (exit 2).
+ */
+export async function startConfiguredSources(
+  options: ConfiguredSourcesOptions,
+): Promise<StartedSources | null> {
+  const config = await loadReported(options);
+  if (config === null) return null;
+  return await startPlannedSources({ config }, options);
+}
+
 /** A warning sink for commands without summary records: one stderr line per warning. */
 export function warnOnStderr(warning: SourceWarning): void {
   writeStderrLine(`magi-tools: warning: ${warning.message}`);
 }
 
 /**
- * Start the config's sources, hand their tools to `use`, and stop them whatever `use` does;
- * warnings go to stderr. Resolves with `use`'s exit code, or exit 2 when the config or a
- * required source failed (already reported). For the commands that keep the sources for
- * their whole run (`call`, `inspect`).
+ * Decide the tool directories ({@link planTools}), start the config's sources, hand their
+ * tools and the directories to `use`, and stop the sources whatever `use` does; warnings go
+ * to stderr. Resolves with `use`'s exit code, or exit 2 when the config or a required source
+ * failed (already reported). For `call`.
  */
 export async function withConfiguredSources(
-  options: Omit<ConfiguredSourcesOptions, "onWarning">,
+  options: ToolPlanOptions,
+  use: (tools: readonly ExternalTool[], toolDirs: string[]) => Promise<number>,
+): Promise<number> {
+  const plan = await planTools(options);
+  if (plan === null) return EXIT.usage;
+  return await withPlannedSources(plan, options.cwd, (tools) => use(tools, plan.toolDirs));
+}
+
+/**
+ * Start `plan`'s sources in `cwd`, hand their tools to `use`, and stop them whatever `use`
+ * does; warnings go to stderr. Resolves with `use`'s exit code, or exit 2 when a required
+ * source failed (already reported). For the commands that keep the sources for their whole
+ * run (`call`, `inspect`).
+ */
+export async function withPlannedSources(
+  plan: ToolPlan,
+  cwd: string,
   use: (tools: readonly ExternalTool[]) => Promise<number>,
 ): Promise<number> {
-  const sources = await startConfiguredSources({ ...options, onWarning: warnOnStderr });
+  const sources = await startPlannedSources(plan, { cwd, onWarning: warnOnStderr });
   if (sources === null) return EXIT.usage;
   try {
     return await use(sources.tools);

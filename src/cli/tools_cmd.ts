@@ -17,22 +17,21 @@ import { cliDenoFlags } from "./deno_flags.ts";
 import { EXIT } from "./exit_codes.ts";
 import { loadRegistry } from "./host_run.ts";
 import { entryLevel, startKernelProbe } from "./kernel_sandbox.ts";
-import { startConfiguredSources, warnOnStderr } from "./sources.ts";
+import { planTools, startPlannedSources, warnOnStderr } from "./sources.ts";
 
 const encoder = new TextEncoder();
 
 /** Run `tools`; returns the exit code. */
 export async function toolsCommand(args: ToolsArgs): Promise<number> {
   // MCP servers of the config are started, listed and stopped again.
-  const sources = await startConfiguredSources({
-    ...args,
-    cwd: currentDir(),
-    onWarning: warnOnStderr,
-  });
+  const cwd = currentDir();
+  const plan = await planTools({ ...args, cwd });
+  if (plan === null) return EXIT.usage;
+  const sources = await startPlannedSources(plan, { cwd, onWarning: warnOnStderr });
   if (sources === null) return EXIT.usage;
   let registry;
   try {
-    registry = await loadRegistry(args.toolDirs, undefined, sources.tools);
+    registry = await loadRegistry(plan.toolDirs, undefined, sources.tools);
   } finally {
     await sources.close();
   }
@@ -64,7 +63,7 @@ export async function toolsCommand(args: ToolsArgs): Promise<number> {
   }
   if (args.denoFlags) {
     const agent = await resolveAgentCommand(args.agent);
-    const flags = cliDenoFlags(registry, { toolDirs: args.toolDirs, agent });
+    const flags = cliDenoFlags(registry, { toolDirs: plan.toolDirs, agent });
     await writeStdout(encoder.encode(flags.join(" ") + "\n"));
     return EXIT.ok;
   }

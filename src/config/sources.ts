@@ -76,6 +76,21 @@ interface Pending {
 }
 
 /**
+ * Whether `config` declares a tool source: an enabled MCP server (an
+ * `optional` one counts, whether or not it will start) or an OpenAPI API.
+ *
+ * @example
+ * ```ts
+ * import { hasToolSources } from "./sources.ts";
+ * import { EMPTY_CONFIG } from "./mod.ts";
+ * console.assert(!hasToolSources(EMPTY_CONFIG));
+ * ```
+ */
+export function hasToolSources(config: HostConfig): boolean {
+  return config.mcpServers.some((server) => server.enabled) || config.openapi.length > 0;
+}
+
+/**
  * Start every enabled source of `config` in parallel.
  *
  * @throws {SourceStartError} for the first (in config order) required source
@@ -87,8 +102,8 @@ export async function startSources(
   config: HostConfig,
   options: StartSourcesOptions,
 ): Promise<StartedSources> {
+  if (!hasToolSources(config)) return NO_SOURCES;
   const servers = config.mcpServers.filter((server) => server.enabled);
-  if (servers.length === 0 && config.openapi.length === 0) return NO_SOURCES;
   const pending: Pending[] = [];
   if (servers.length > 0) {
     // Loaded only when a server is configured: the SDK is not needed otherwise.

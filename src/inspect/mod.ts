@@ -13,7 +13,7 @@
  */
 
 import { type AgentCommand, resolveAgentCommand } from "../cli/agent.ts";
-import { withConfiguredSources } from "../cli/sources.ts";
+import { planTools, withPlannedSources } from "../cli/sources.ts";
 import type { ExternalTool } from "../host/external.ts";
 import type { InspectArgs } from "../cli/args_loop.ts";
 import { EXIT, UsageError } from "../cli/exit_codes.ts";
@@ -47,7 +47,10 @@ export async function inspectCommand(args: InspectArgs): Promise<number> {
     }
     cwd = await realPath(args.cwd);
   }
-  for (const dir of args.toolDirs) {
+  // Without --tools, a missing ./tools is no error when the config has a source (planTools).
+  const plan = await planTools({ ...args, cwd });
+  if (plan === null) return EXIT.usage;
+  for (const dir of plan.toolDirs) {
     if (!(await isDirectory(dir))) {
       throw new UsageError(`Option --tools is not a directory: ${dir}`);
     }
@@ -55,9 +58,10 @@ export async function inspectCommand(args: InspectArgs): Promise<number> {
   const agent = await resolveAgentCommand(args.agent);
   // The config's sources (MCP servers) start once, for the Tools view; each turn starts its own,
   // as run does. Edits of the config file need a restart.
-  return await withConfiguredSources(
-    { ...args, cwd },
-    (external) => serve(args, cwd, agent, external),
+  return await withPlannedSources(
+    plan,
+    cwd,
+    (external) => serve({ ...args, toolDirs: plan.toolDirs }, cwd, agent, external),
   );
 }
 

@@ -9,6 +9,7 @@ Deno.test("parseCli() parses run options with defaults", () => {
     command: "run",
     prompt: "hi",
     toolDirs: ["./tools"],
+    toolDirsExplicit: false,
     agent: undefined,
     cwd: undefined,
     session: undefined,
@@ -120,6 +121,7 @@ Deno.test("parseCli() parses tools --deno-flags with --agent and --permissions-j
   assert.deepEqual(parseCli(["tools", "--deno-flags", "--agent", "magi-code serve --stdio"]), {
     command: "tools",
     toolDirs: ["./tools"],
+    toolDirsExplicit: false,
     json: false,
     permissionsJson: false,
     denoFlags: true,
@@ -170,6 +172,7 @@ Deno.test("parseCli() parses mcp with --tools and --http PORT", () => {
   assert.deepEqual(parseCli(["mcp", "--tools", "t", "--http", "8080"]), {
     command: "mcp",
     toolDirs: ["t"],
+    toolDirsExplicit: true,
     http: 8080,
     config: undefined,
     noConfig: false,
@@ -182,4 +185,34 @@ Deno.test("parseCli() parses mcp with --tools and --http PORT", () => {
   assert.throws(() => parseCli(["mcp", "--http", "x1"]), /--http must be a port number/);
   assert.throws(() => parseCli(["mcp", "extra"]), /Unexpected argument: extra/);
   assert.deepEqual(parseCli(["mcp", "--help"]), { command: "help", topic: "mcp" });
+});
+
+Deno.test("parseCli() says whether --tools was given, for every command that loads tools", () => {
+  const commands: string[][] = [
+    ["run", "x"],
+    ["tools"],
+    ["mcp"],
+    ["call", "t"],
+    ["inspect"],
+    ["batch", "in.jsonl", "--out", "o"],
+  ];
+  for (const command of commands) {
+    const implicit = parseCli(command) as { toolDirs?: string[]; toolDirsExplicit?: boolean };
+    assert.deepEqual(
+      [implicit.toolDirs, implicit.toolDirsExplicit],
+      [["./tools"], false],
+      command.join(" "),
+    );
+    // `--tools ./tools` names the default directory, but explicitly: a missing one is an error.
+    const explicit = parseCli([...command, "--tools", "./tools", "--tools", "b"]) as {
+      toolDirs?: string[];
+      toolDirsExplicit?: boolean;
+    };
+    assert.deepEqual(
+      [explicit.toolDirs, explicit.toolDirsExplicit],
+      [["./tools", "b"], true],
+      command.join(" "),
+    );
+    assert.throws(() => parseCli([...command, "--tools", ""]), /--tools needs a directory/);
+  }
 });

@@ -50,6 +50,8 @@ export interface CliOptions {
   raw?: boolean;
   /** Kill the CLI after this long (a test failure, never a hang); default 60 s. */
   killAfterMs?: number;
+  /** Working directory of the CLI; default the repository root ({@link ROOT}). */
+  cwd?: string;
 }
 
 /** The fake backend in `mode` as an `--agent` command line. */
@@ -57,12 +59,15 @@ export function fakeAgent(mode: string): string {
   return `${Deno.execPath()} run -A ${FAKE_BACKEND} ${mode}`;
 }
 
-/** Run `deno run -A mod.ts ...args` (the full CLI, {@link FULL_CLI}) from the repository root. */
+/**
+ * Run `deno run -A mod.ts ...args` (the full CLI, {@link FULL_CLI}) from the repository root
+ * (or `options.cwd`).
+ */
 export async function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
   const home = options.home ?? await Deno.makeTempDir({ prefix: "magi-tools-e2e-" });
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", ...FULL_CLI, "-A", `${ROOT}mod.ts`, ...args],
-    cwd: ROOT,
+    cwd: options.cwd ?? ROOT,
     stdin: "null",
     stdout: "piped",
     stderr: "piped",

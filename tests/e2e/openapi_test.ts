@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { FULL_CLI, ofType, one, REFERENCE_AGENT, ROOT, runCli } from "./_cli.ts";
 import { json, oasExample, serve } from "../openapi/_fixtures.ts";
 
@@ -124,6 +124,30 @@ Deno.test("tools: lists the generated tools with their costs; --json is the exac
     const get = definitions.find((d) => d.name === "getPetById")!;
     assert.deepEqual((get.input_schema as { required: string[] }).required, ["petId"]);
     assert.ok(!defs.stdout.includes(KEY) && !listing.stdout.includes(KEY));
+  } finally {
+    await env.close();
+  }
+});
+
+Deno.test("run and tools: an OpenAPI-only project needs no ./tools (magi-tools.jsonc in the working directory)", async () => {
+  const env = await setup();
+  try {
+    await Deno.remove(env.tools);
+    const cwd = dirname(env.config);
+    const listing = await runCli(["tools"], { cwd, raw: true, env: { PETSTORE_KEY: KEY } });
+    assert.equal(listing.code, 0, listing.stderr);
+    assert.match(listing.stdout, /^3 tool\(s\); initialize request /m);
+    const result = await runCli(["run", 'getPetById {"petId":42}'], {
+      cwd,
+      env: { PETSTORE_KEY: KEY },
+    });
+    assert.equal(result.code, 0, result.stderr);
+    const ready = one(result.records, "host.ready")["tools"] as { source: string }[];
+    assert.deepEqual([...new Set(ready.map((tool) => tool.source))], ["openapi"]);
+    assert.deepEqual(
+      ofType(result.records, "tool.result").map((r) => [r["name"], r["outcome"]]),
+      [["getPetById", "success"]],
+    );
   } finally {
     await env.close();
   }

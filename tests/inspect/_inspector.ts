@@ -78,16 +78,31 @@ export interface Inspector {
   stop(): Promise<number>;
 }
 
+/** Options of {@link startInspector}. */
+export interface InspectorOptions {
+  /** Working directory of the inspector; default the repository root. */
+  readonly cwd?: string;
+  /** Arguments after `inspect`; default `--tools` of the fresh copy of the fixture tools. */
+  readonly args?: readonly string[];
+}
+
 /** Start `deno run -A mod.ts inspect` over a fresh copy of the fixture tools. */
-export async function startInspector(): Promise<Inspector> {
+export async function startInspector(options: InspectorOptions = {}): Promise<Inspector> {
   const toolsDir = await Deno.makeTempDir({ prefix: "magi-tools-inspect-tools-" });
   const home = await Deno.makeTempDir({ prefix: "magi-tools-inspect-home-" });
   for (const [file, text] of Object.entries(FIXTURE_TOOLS)) {
     await Deno.writeTextFile(`${toolsDir}/${file}`, text);
   }
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...FULL_CLI, "-A", `${ROOT}mod.ts`, "inspect", "--tools", toolsDir],
-    cwd: ROOT,
+    args: [
+      "run",
+      ...FULL_CLI,
+      "-A",
+      `${ROOT}mod.ts`,
+      "inspect",
+      ...(options.args ?? ["--tools", toolsDir]),
+    ],
+    cwd: options.cwd ?? ROOT,
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
