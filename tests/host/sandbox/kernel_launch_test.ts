@@ -30,63 +30,13 @@ function processFor(launch: (args: readonly string[]) => string[]): ToolProcess 
   });
 }
 
-Deno.test({
-  name: "a tool process under the kernel layer serves calls; its launcher exec'd in place",
-  ignore: !kernel.available,
-  fn: async () => {
-    const proc = processFor((args) =>
-      launchArgs({
-        permissions: undefined,
-        cwd: Deno.cwd(),
-        denoPath: Deno.execPath(),
-        moduleFiles: [PROBE],
-        args,
-      })
-    );
-    try {
-      const outcome = await proc.call(CALL, new LogBuffer());
-      // The same process ID: the launcher replaced itself with the tool's deno (execve).
-      assert.deepEqual(outcome, { kind: "value", text: String(proc.pid) });
-    } finally {
-      await proc.close();
-    }
-  },
-});
-
-Deno.test({
-  name: "a launch the kernel cannot honour is tool_crashed with the reason; the tool never runs",
-  ignore: !kernel.available,
-  fn: async () => {
-    const proc = processFor((args) => {
-      const launch = launchArgs({
-        permissions: undefined,
-        cwd: Deno.cwd(),
-        denoPath: Deno.execPath(),
-        moduleFiles: [PROBE],
-        args,
-      });
-      // The policy argument follows "exec": demand an ABI no kernel has.
-      const at = launch.indexOf("exec") + 1;
-      launch[at] = JSON.stringify({ ...JSON.parse(launch[at]!), minAbi: 999 });
-      return launch;
-    });
-    try {
-      const outcome = await proc.call(CALL, new LogBuffer());
-      assert.equal(outcome.kind, "crashed");
-      assert.match(
-        (outcome as { message: string }).message,
-        /^the kernel sandbox could not be applied: Landlock ABI \d+ is older than 999$/,
-      );
-    } finally {
-      await proc.close();
-    }
-  },
-});
-
-/** Launch arguments for the probe tool with `edit` applied to the policy and the program. */
+/**
+ * The launcher's arguments for the probe tool; `edit` may change the policy (the argument after
+ * "exec", at `at`) and the launch (the program follows the policy).
+ */
 function editedLaunch(
   args: readonly string[],
-  edit: (policy: { exec: string[] }, launch: string[], at: number) => void,
+  edit: (policy: { exec: string[]; minAbi: number }, launch: string[], at: number) => void,
 ): string[] {
   const launch = launchArgs({
     permissions: undefined,
@@ -101,6 +51,40 @@ function editedLaunch(
   launch[at] = JSON.stringify(policy);
   return launch;
 }
+
+Deno.test({
+  name: "a tool process under the kernel layer serves calls; its launcher exec'd in place",
+  ignore: !kernel.available,
+  fn: async () => {
+    const proc = processFor((args) => editedLaunch(args, () => {}));
+    try {
+      const outcome = await proc.call(CALL, new LogBuffer());
+      // The same process ID: the launcher replaced itself with the tool's deno (execve).
+      assert.deepEqual(outcome, { kind: "value", text: String(proc.pid) });
+    } finally {
+      await proc.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "a launch the kernel cannot honour is tool_crashed with the reason; the tool never runs",
+  ignore: !kernel.available,
+  fn: async () => {
+    // Demand an ABI no kernel has.
+    const proc = processFor((args) => editedLaunch(args, (policy) => policy.minAbi = 999));
+    try {
+      const outcome = await proc.call(CALL, new LogBuffer());
+      assert.equal(outcome.kind, "crashed");
+      assert.match(
+        (outcome as { message: string }).message,
+        /^the kernel sandbox could not be applied: Landlock ABI \d+ is older than 999$/,
+      );
+    } finally {
+      await proc.close();
+    }
+  },
+});
 
 Deno.test({
   name: "the launcher always grants the program it executes, even when the policy omits it",

@@ -8,25 +8,32 @@ import { FIXTURES, sandbox } from "./_setup.ts";
 const [probe] = (await loadToolDirs([FIXTURES])).filter((entry) => entry.tool.name === "probe");
 let counter = 0;
 
+/** A call of the probe tool's `action` for {@link ProcessRunner.run}. */
+function probeCall(
+  action: string,
+  options: { signal?: AbortSignal; graceMs?: number; deadlineMs?: number } = {},
+) {
+  return {
+    tool: probe!.tool,
+    file: probe!.file,
+    message: {
+      args: { action },
+      callId: `call-${++counter}`,
+      sessionId: "session-1",
+      runId: "run-1",
+      deadline: Date.now() + (options.deadlineMs ?? 20_000),
+      cwd: Deno.cwd(),
+      resultBytes: CLIENT_TOOLS_LIMITS.result_bytes,
+    },
+    signal: options.signal ?? new AbortController().signal,
+    graceMs: options.graceMs ?? 300,
+    log: new LogBuffer(),
+  };
+}
+
 /** Run `count` overlapping `pid` calls of the probe tool; resolves with the pids that answered. */
 async function overlappingPids(runner: ProcessRunner, count: number): Promise<number[]> {
-  const calls = Array.from({ length: count }, () =>
-    runner.run({
-      tool: probe!.tool,
-      file: probe!.file,
-      message: {
-        args: { action: "pid" },
-        callId: `call-${++counter}`,
-        sessionId: "session-1",
-        runId: "run-1",
-        deadline: Date.now() + 20_000,
-        cwd: Deno.cwd(),
-        resultBytes: CLIENT_TOOLS_LIMITS.result_bytes,
-      },
-      signal: new AbortController().signal,
-      graceMs: 300,
-      log: new LogBuffer(),
-    }));
+  const calls = Array.from({ length: count }, () => runner.run(probeCall("pid")));
   return (await Promise.all(calls)).map((outcome) => {
     assert.equal(outcome.kind, "value", JSON.stringify(outcome));
     return Number((outcome as { text: string }).text);
@@ -87,22 +94,9 @@ Deno.test("ToolExecutor runs overlapping calls of one isolated tool on the same 
 /** Start a `wait` call on `runner`'s warm probe process `pid` and SIGINT that process. */
 async function interruptedCall(runner: ProcessRunner, pid: number, stop: AbortSignal) {
   let settled = false;
-  const outcome = runner.run({
-    tool: probe!.tool,
-    file: probe!.file,
-    message: {
-      args: { action: "wait" },
-      callId: `call-${++counter}`,
-      sessionId: "session-1",
-      runId: "run-1",
-      deadline: Date.now() + 60_000,
-      cwd: Deno.cwd(),
-      resultBytes: CLIENT_TOOLS_LIMITS.result_bytes,
-    },
-    signal: stop,
-    graceMs: 30_000,
-    log: new LogBuffer(),
-  }).finally(() => settled = true);
+  const outcome = runner.run(
+    probeCall("wait", { signal: stop, graceMs: 30_000, deadlineMs: 60_000 }),
+  ).finally(() => settled = true);
   while (runner.idleCount > 0) await new Promise((r) => setTimeout(r, 10));
   // What a terminal's Ctrl-C does to a process still in its foreground group.
   Deno.kill(pid, "SIGINT");
