@@ -7,7 +7,9 @@
  */
 
 import type { LoopbackServer, RuntimeName, Terminal } from "./types.ts";
+import { userDirFrom, type UserDirKind } from "./user_dirs.ts";
 
+export type { UserDirKind } from "./user_dirs.ts";
 export type { LoopbackServer, RuntimeName, Terminal } from "./types.ts";
 
 /** Which runtime this adapter is for: `"deno"`. */
@@ -23,6 +25,30 @@ export function getEnv(name: string): string | undefined {
 /** The current working directory. */
 export function currentDir(): string {
   return Deno.cwd();
+}
+
+/**
+ * Read an environment variable only when this process may already read it:
+ * undefined when unset or when reading it would need a permission it does
+ * not hold (it never makes Deno prompt or throw).
+ */
+export function getEnvIfGranted(name: string): string | undefined {
+  const state = Deno.permissions.querySync({ name: "env", variable: name }).state;
+  return state === "granted" ? Deno.env.get(name) : undefined;
+}
+
+/** The operating system: `"linux"`, `"darwin"`, `"windows"`, … */
+export function osName(): string {
+  return Deno.build.os;
+}
+
+/**
+ * The host's per-user directory of `kind` (`cache`, `config`, `state`; not
+ * created), or null when it cannot be known without a permission this
+ * process lacks. Never inside a user's project.
+ */
+export function userDir(kind: UserDirKind): string | null {
+  return userDirFrom(kind, { env: getEnvIfGranted, os: osName() });
 }
 
 /** Resolve `path` to its canonical absolute form; throws when it does not exist. */

@@ -12,7 +12,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isatty } from "node:tty";
 import type { LoopbackServer, RuntimeName, Terminal } from "../types.ts";
+import { userDirFrom, type UserDirKind } from "../user_dirs.ts";
 
+export type { UserDirKind } from "../user_dirs.ts";
 export type { LoopbackServer, RuntimeName, Terminal } from "../types.ts";
 
 /** Which runtime this adapter is for: `"node"`. */
@@ -28,6 +30,25 @@ export function getEnv(name: string): string | undefined {
 /** The current working directory. */
 export function currentDir(): string {
   return process.cwd();
+}
+
+/** Read an environment variable; undefined when unset (Node.js has no env permission). */
+export function getEnvIfGranted(name: string): string | undefined {
+  return process.env[name];
+}
+
+/** The operating system: `"linux"`, `"darwin"`, `"windows"`, … */
+export function osName(): string {
+  return process.platform === "win32" ? "windows" : process.platform;
+}
+
+/**
+ * The host's per-user directory of `kind` (`cache`, `config`, `state`; not
+ * created), or null when it cannot be known without a permission this
+ * process lacks. Never inside a user's project.
+ */
+export function userDir(kind: UserDirKind): string | null {
+  return userDirFrom(kind, { env: getEnvIfGranted, os: osName() });
 }
 
 /** Resolve `path` to its canonical absolute form; throws when it does not exist. */
