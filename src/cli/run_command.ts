@@ -17,6 +17,7 @@ import {
   openTerminal,
   readStdinText,
   realPath,
+  stderrIsTerminal,
   stdinIsTerminal,
   stdoutIsTerminal,
   type Terminal,
@@ -25,7 +26,7 @@ import {
 import type { SummaryWriter } from "../summary/writer.ts";
 import type { TextView } from "../summary/text_view.ts";
 import { resolveAgentCommand } from "./agent.ts";
-import { ApprovalDecider } from "./approvals.ts";
+import { ApprovalDecider, noTerminalMessage } from "./approvals.ts";
 import { discardBackend, startBackend } from "./backend_start.ts";
 import type { RunArgs } from "./args.ts";
 import { EXIT, UsageError } from "./exit_codes.ts";
@@ -132,10 +133,15 @@ export async function runCommand(args: RunArgs): Promise<number> {
   if (args.lastMessage !== undefined) await checkWritableFile(args.lastMessage, "--last-message");
   let terminal: Terminal | null = null;
   if (args.approve === "ask") {
-    terminal = openTerminal();
-    if (terminal === null) {
-      throw new UsageError("Option --approve ask needs a terminal (/dev/tty)");
+    const opened = openTerminal();
+    if (opened.terminal === null) {
+      throw new UsageError(noTerminalMessage(opened.reason, {
+        promptOnStdin: args.prompt === undefined && !stdinIsTerminal(),
+        stdin: stdinIsTerminal(),
+        stderr: stderrIsTerminal(),
+      }));
     }
+    terminal = opened.terminal;
   }
   try {
     const prompt = await readPrompt(args);
