@@ -64,6 +64,8 @@ export interface ToolsArgs extends ConfigArgs, ToolDirArgs {
   permissionsJson: boolean;
   /** Print the least `deno run` permission flags `run` needs. */
   denoFlags: boolean;
+  /** Print the `deno run` flags of an `init` project's tasks, from the config (no tools load). */
+  taskFlags: boolean;
   /** `--agent` command line (for `--deno-flags`). */
   agent: string | undefined;
 }
@@ -170,13 +172,16 @@ export function parseCli(argv: string[]): CliArgs {
         json: { type: "boolean" },
         "permissions-json": { type: "boolean" },
         "deno-flags": { type: "boolean" },
+        "task-flags": { type: "boolean" },
         agent: { type: "string" },
         help: { type: "boolean", short: "h" },
         ...CONFIG_OPTIONS,
       });
       if (values.help) return { command: "help", topic: "tools" };
       if (positionals.length > 0) throw new UsageError(`Unexpected argument: ${positionals[0]}`);
-      const modes = ["json", "permissions-json", "deno-flags"].filter((m) => values[m] === true);
+      const modes = ["json", "permissions-json", "deno-flags", "task-flags"].filter((m) =>
+        values[m] === true
+      );
       if (modes.length > 1) {
         throw new UsageError(`Options --${modes[0]} and --${modes[1]} cannot be combined`);
       }
@@ -190,6 +195,7 @@ export function parseCli(argv: string[]): CliArgs {
         json: values.json === true,
         permissionsJson: values["permissions-json"] === true,
         denoFlags: values["deno-flags"] === true,
+        taskFlags: values["task-flags"] === true,
         agent,
         ...configArgs(values),
       };

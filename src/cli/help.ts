@@ -106,7 +106,8 @@ ${EXIT_CODES}
 
 const TOOLS = `Usage: magi-tools tools [--tools DIR]... [--config FILE | --no-config]
                         [--mcp-config FILE]...
-                        [--json | --permissions-json | --deno-flags [--agent CMD]]
+                        [--json | --permissions-json | --deno-flags [--agent CMD]
+                         | --task-flags]
 
 Loads and validates the tool modules and the config's tool sources, then lists
 each tool (tab-separated: name, effect, definition bytes, file or source,
@@ -131,6 +132,11 @@ Options:
                        (add --allow-read=DIR for run --cwd, --allow-write=FILE
                        for --last-message, --allow-read of a config file)
   --agent CMD          with --deno-flags: the backend command run will use
+  --task-flags         the 'deno run' flags of an init project's tasks: the host's
+                       grants plus the environment variables and hosts the config
+                       names (\${VAR}, OpenAPI auth, HTTP MCP servers, spec URLs);
+                       loads no tools and never fails (a bad config is reported
+                       by the command the task runs)
   -h, --help           this help
 
 Exit codes: 0 listed; 2 usage, config, tool module or registry error (naming the
