@@ -84,6 +84,17 @@ export interface DemoArgs {
   command: "demo";
   /** `--deltas`. */
   deltas: boolean;
+  /** `--format`, as for `run`: undefined → a transcript only when stdout is a terminal. */
+  format?: "text" | "ndjson" | undefined;
+}
+
+/** `--format text|ndjson` (run, demo), or undefined when not given. */
+function formatOf(value: unknown): "text" | "ndjson" | undefined {
+  const format = optionalString(value, "--format");
+  if (format !== undefined && format !== "text" && format !== "ndjson") {
+    throw new UsageError(`Option --format must be text or ndjson: ${format}`);
+  }
+  return format;
 }
 
 /** Options every browsing command takes. */
@@ -203,11 +214,17 @@ export function parseCli(argv: string[]): CliArgs {
     case "demo": {
       const { values, positionals } = parse(rest, {
         deltas: { type: "boolean" },
+        format: { type: "string" },
         help: { type: "boolean", short: "h" },
       });
       if (values.help) return { command: "help", topic: "demo" };
       if (positionals.length > 0) throw new UsageError(`Unexpected argument: ${positionals[0]}`);
-      return { command: "demo", deltas: values.deltas === true };
+      const format = formatOf(values.format);
+      return {
+        command: "demo",
+        deltas: values.deltas === true,
+        ...(format === undefined ? {} : { format }),
+      };
     }
     case "mcp": {
       const { values, positionals } = parse(rest, {
@@ -267,10 +284,7 @@ function parseRun(argv: string[]): CliArgs {
   });
   if (values.help) return { command: "help", topic: "run" };
   const kernelSandbox = kernelSandboxMode(values);
-  const format = optionalString(values.format, "--format");
-  if (format !== undefined && format !== "text" && format !== "ndjson") {
-    throw new UsageError(`Option --format must be text or ndjson: ${format}`);
-  }
+  const format = formatOf(values.format);
   if (positionals.length > 1) {
     throw new UsageError(`Unexpected argument: ${positionals[1]} (quote the prompt)`);
   }

@@ -31,7 +31,7 @@ Usage:
                                       and permissions
   magi-tools mcp [--tools DIR]... [--http PORT]
                                       serve the tools as an MCP server (docs/mcp.md)
-  magi-tools demo [--deltas]          example tools against the reference backend
+  magi-tools demo [--format F]        example tools against the reference backend
   magi-tools call NAME [ARGS]         run one tool without a backend (ARGS: JSON)
   magi-tools init [DIR]               start a tools project (tools/, a test, deno.json)
   magi-tools inspect [--port N]       a local web inspector: tools, forms, live turns
@@ -143,13 +143,16 @@ Exit codes: 0 listed; 2 usage, config, tool module or registry error (naming the
 file and reason).
 `;
 
-const DEMO = `Usage: magi-tools demo [--deltas]
+const DEMO = `Usage: magi-tools demo [--deltas] [--format text|ndjson]
 
 Runs the repository's example tools against the reference backend, with a loopback
-fake ticket API and a temporary MC_HOME, and prints the NDJSON summaries.
+fake ticket API and a temporary MC_HOME: a transcript on a terminal, the NDJSON
+summaries everywhere else (as run does).
 
 Options:
   --deltas             also emit message.delta records
+  --format FORMAT      text (the transcript) or ndjson; default text when stdout
+                       is a terminal, else ndjson
   -h, --help           this help
 
 Exit codes: as for run (0 when the turn completed).
