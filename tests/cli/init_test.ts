@@ -23,6 +23,10 @@ Deno.test("init writes a project whose tests pass as generated", async () => {
       assert.equal(typeof config.tasks[task], "string", task);
       assert.doesNotMatch(config.tasks[task], /(^| )(-A|--allow-all)( |$)/, task);
     }
+    // The config's comment no longer sends the reader to "a magi-tools with MCP sources".
+    const jsonc = await Deno.readTextFile(`${dir}/magi-tools.jsonc`);
+    assert.doesNotMatch(jsonc, /needs a magi-tools with MCP sources/);
+    assert.match(jsonc, /tools --task-flags/);
     // `start` is the whole CLI, as in this repository; each command's task is `start COMMAND`.
     assert.match(config.tasks.start, / @magi\/tools\/cli$/);
     for (const command of commands) {
