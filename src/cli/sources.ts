@@ -102,7 +102,7 @@ export interface ConfiguredSourcesOptions {
   /** Receives source warnings. */
   readonly onWarning: (warning: SourceWarning) => void;
   /** Decides on a project config that needs approval; default the user's (tests inject one). */
-  readonly approve?: ApprovalCheck;
+  readonly approveConfig?: ApprovalCheck;
 }
 
 /** Options of {@link planTools}: the config flags, `--tools` and the working directory. */
@@ -166,7 +166,7 @@ async function loadReported(
       noConfig: options.noConfig,
       mcpConfigs: options.mcpConfigs,
       cwd: options.cwd,
-      ...(options.approve === undefined ? {} : { approve: options.approve }),
+      ...(options.approveConfig === undefined ? {} : { approveConfig: options.approveConfig }),
     });
   } catch (error) {
     if (error instanceof ConfigError) {

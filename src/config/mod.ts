@@ -178,7 +178,7 @@ export interface LoadConfigOptions {
    * (`MAGI_TOOLS_TRUST_CONFIG=1` or the trust store). Files named by
    * `--config` or `--mcp-config` are the user's choice and not asked about.
    */
-  readonly approve?: ApprovalCheck;
+  readonly approveConfig?: ApprovalCheck;
 }
 
 /**
@@ -207,7 +207,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<HostConfig
     });
     if (text !== null) {
       // Approved (or needing no approval) before its keys are checked or a ${VAR} expanded.
-      await requireApproval(path, text, options.approve ?? approveFromUser);
+      await requireApproval(path, text, options.approveConfig ?? approveFromUser);
       loaded.push(parseConfigText(text, { file: CONFIG_FILE_NAME, env }));
     }
   }

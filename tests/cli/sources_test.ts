@@ -82,7 +82,7 @@ function plan(
     mcpConfigs: options.mcp ?? [],
     cwd: dir,
     // These configs start commands; their approval is tests/config/approval_test.ts's subject.
-    approve: () => Promise.resolve({ approved: true, by: "env" }),
+    approveConfig: () => Promise.resolve({ approved: true, by: "env" }),
   });
 }
 
