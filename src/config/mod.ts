@@ -6,7 +6,10 @@
  *
  * Where it comes from: `--config FILE`, else `magi-tools.jsonc` in the
  * working directory when it exists and the host may read it (`--no-config`
- * skips it). Each
+ * skips it). That file, found rather than named, is the project's own: when
+ * it starts a command or reads an environment variable it is refused with an
+ * {@link UnapprovedConfigError} until the user approved it (`approval.ts`),
+ * decided before any key is checked or variable read. Each
  * `--mcp-config FILE` adds the `mcpServers` of a Claude Desktop / Claude
  * Code / Cursor style file (its other top-level keys are not ours and are
  * ignored); a server name defined twice is an error naming both files.
