@@ -14,6 +14,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DEV_CONFIG, FULL_CLI, ROOT } from "../e2e/_cli.ts";
 import { FIXTURE_SERVER } from "../mcp/_config.ts";
+import { currentLibrary, projectFiles } from "../../src/cli/init.ts";
 
 const FX_TOOLS = ["fx_die", "fx_fail", "fx_hang", "fx_slow_ok", "fx_wait_cancel"];
 
@@ -63,8 +64,11 @@ async function cloned(config: unknown, fn: (repo: Cloned) => Promise<void>): Pro
   const base = Deno.env.toObject();
   delete base["MAGI_TOOLS_TRUST_CONFIG"];
   const cli = async (args: string[], env: Record<string, string> = {}): Promise<Output> => {
+    // `--flags F... -- ARGS`: deno run with the flags F instead of -A.
+    const split = args[0] === "--flags" ? args.indexOf("--") : -1;
+    const flags = split > 0 ? args.slice(1, split) : ["-A"];
     const output = await new Deno.Command(Deno.execPath(), {
-      args: ["run", ...FULL_CLI, "-A", `${ROOT}cli.ts`, ...args],
+      args: ["run", ...FULL_CLI, ...flags, `${ROOT}cli.ts`, ...args.slice(split + 1)],
       cwd: dir,
       clearEnv: true,
       env: { ...base, NO_COLOR: "1", XDG_CONFIG_HOME: xdg, ...env },
@@ -280,4 +284,29 @@ Deno.test("an OpenAPI auth.valueFromEnv is an environment read: it needs approva
     assert.equal(approved.code, 0, approved.stderr);
     assert.deepEqual(listed(approved.stdout), ["getTicket"]);
   });
+});
+
+Deno.test("under the init project's flags the trust store and MAGI_TOOLS_TRUST_CONFIG are readable", async () => {
+  // The flags of the generated project's `tools` task, as `init` writes them.
+  const denoJson = projectFiles(currentLibrary()).find((file) => file.path === "deno.json")!;
+  const task = (JSON.parse(denoJson.text) as { tasks: Record<string, string> }).tasks["tools"]!;
+  const flags = task.split(" ").filter((word) => word.startsWith("--"));
+  assert.ok(flags.some((flag) => flag.startsWith("--allow-env=")), task);
+  await cloned(
+    (marker: string) => ({ mcpServers: { fx: markingServer(marker) } }),
+    async (repo) => {
+      const withFlags = (args: string[], env: Record<string, string> = {}) =>
+        repo.cli(["--flags", ...flags, "--", ...args], env);
+      assertRefused(await withFlags(["tools"]), /: not trusted yet\n/, "init flags");
+      assert.equal(await exists(repo.marker), false);
+      const trusted = await withFlags(["trust"]);
+      assert.equal(trusted.code, 0, trusted.stderr);
+      const listing = await withFlags(["tools"]);
+      assert.equal(listing.code, 0, listing.stderr);
+      assert.deepEqual(listed(listing.stdout), FX_TOOLS);
+      assert.equal((await withFlags(["trust", "--revoke"])).code, 0);
+      const ci = await withFlags(["tools"], { MAGI_TOOLS_TRUST_CONFIG: "1" });
+      assert.equal(ci.code, 0, ci.stderr);
+    },
+  );
 });
