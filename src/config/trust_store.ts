@@ -25,7 +25,7 @@
  * @module
  */
 
-import { chmod, mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { realPath, userDir } from "../runtime/mod.ts";
 import { ConfigError } from "./errors.ts";
@@ -125,7 +125,10 @@ export async function writeTrustStore(file: string, records: TrustRecords): Prom
     const text = JSON.stringify({ version: 1, configs: records }, null, 2) + "\n";
     const temp = `${file}.${crypto.randomUUID()}.tmp`;
     await writeFile(temp, text, { mode: 0o600, flag: "wx" });
-    await rename(temp, file);
+    await rename(temp, file).catch(async (error) => {
+      await rm(temp, { force: true }).catch(() => {});
+      throw error;
+    });
   } catch (error) {
     if (error instanceof ConfigError) throw error;
     throw new ConfigError(`Cannot write the trust store: ${file}: ${(error as Error).message}`);
