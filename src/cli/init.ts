@@ -62,9 +62,13 @@ export function currentLibrary(
   };
 }
 
-/** The host's `deno run` permissions (as the `start` task of this repository grants them). */
+/**
+ * The host's `deno run` permissions (as the `start` task of this repository grants them).
+ * HOME, XDG_CONFIG_HOME, APPDATA and MAGI_TOOLS_TRUST_CONFIG: the approval of a
+ * magi-tools.jsonc that starts commands (`trust`, docs/mcp.md "Project configuration is code").
+ */
 const HOST_FLAGS =
-  "--no-prompt --allow-read --allow-write --allow-env=MAGI_CODE_AGENT,PATH,NO_COLOR,FORCE_COLOR --allow-run";
+  "--no-prompt --allow-read --allow-write --allow-env=MAGI_CODE_AGENT,PATH,NO_COLOR,FORCE_COLOR,HOME,XDG_CONFIG_HOME,APPDATA,MAGI_TOOLS_TRUST_CONFIG --allow-run";
 
 /** The V8 flag of this repository's `start` task: per-call garbage dies young. */
 const YOUNG_GENERATION = "--v8-flags=--max-semi-space-size=4";
@@ -106,6 +110,8 @@ const CONFIG = `// magi-tools project configuration (JSONC: comments and trailin
   //
   // The tasks in deno.json grant the host no network and only a few environment variables:
   // add --allow-net (remote servers) or --allow-env (\${VAR} in this file) when you need them.
+  // A server with a "command" or a \${VAR} is code: it runs only after you approve this file
+  // (magi-tools trust, again after each change).
   "mcpServers": {}
 }
 `;
