@@ -18,6 +18,7 @@ import {
 import { DEFAULT_STALL_TIMEOUT_MS } from "./liveness.ts";
 import { type BatchArgs, parseBatchArgs, parseReportArgs, type ReportArgs } from "./batch_args.ts";
 import { type LoopArgs, parseLoopCommand } from "./args_loop.ts";
+import { parseTrustArgs, type TrustArgs } from "./args_trust.ts";
 
 export type { ConfigArgs, ToolDirArgs };
 
@@ -131,6 +132,7 @@ export type CliArgs =
   | BatchArgs
   | ReportArgs
   | LoopArgs
+  | TrustArgs
   | { command: "help"; topic: string | undefined }
   | { command: "version" };
 
@@ -259,6 +261,8 @@ export function parseCli(argv: string[]): CliArgs {
     case "init":
     case "inspect":
       return parseLoopCommand(first, rest, { options: CONFIG_OPTIONS, parse: configArgs });
+    case "trust":
+      return parseTrustArgs(rest);
     default:
       if (first.startsWith("-")) throw new UsageError(`Unknown option '${first}'`);
       throw new UsageError(`Unknown command: ${first}`);

@@ -7,6 +7,7 @@
 import { BATCH_HELP, REPORT_HELP } from "./batch_help.ts";
 
 import { CALL_HELP, INIT_HELP, INSPECT_HELP } from "./help_loop.ts";
+import { TRUST_HELP } from "./help_trust.ts";
 
 const EXIT_CODES = `Exit codes:
   0    the turn completed (tools/demo: success)
@@ -34,6 +35,9 @@ Usage:
   magi-tools demo [--format F]        example tools against the reference backend
   magi-tools call NAME [ARGS]         run one tool without a backend (ARGS: JSON)
   magi-tools init [DIR]               start a tools project (tools/, a test, deno.json)
+  magi-tools trust [FILE] | --list | --revoke [FILE]
+                                      approve a project config that starts commands
+                                      or reads \${VAR}s (default ./magi-tools.jsonc)
   magi-tools inspect [--port N]       a local web inspector: tools, forms, live turns
   magi-tools sessions [--table]       list this workspace's saved sessions
   magi-tools history SESSION          print a session's whole history
@@ -80,7 +84,9 @@ Options:
                        exits 1 once run.finished arrives (4 if it never does)
   --config FILE        project config (default ./magi-tools.jsonc when it exists):
                        MCP servers and OpenAPI documents whose tools are added
-                       (docs/mcp.md, docs/openapi.md)
+                       (docs/mcp.md, docs/openapi.md); a ./magi-tools.jsonc that
+                       starts commands or reads \${VAR}s needs approval first
+                       (magi-tools trust --help)
   --no-config          do not read ./magi-tools.jsonc
   --mcp-config FILE    add the mcpServers of a Claude Desktop / Claude Code / Cursor
                        style JSON file (repeatable)
@@ -119,7 +125,9 @@ Options:
                        missing when the config has an MCP server or OpenAPI API)
   --config FILE        project config (default ./magi-tools.jsonc when it exists):
                        MCP servers and OpenAPI documents whose tools are added
-                       (docs/mcp.md, docs/openapi.md)
+                       (docs/mcp.md, docs/openapi.md); a ./magi-tools.jsonc that
+                       starts commands or reads \${VAR}s needs approval first
+                       (magi-tools trust --help)
   --no-config          do not read ./magi-tools.jsonc
   --mcp-config FILE    add the mcpServers of a Claude Desktop / Claude Code / Cursor
                        style JSON file (repeatable)
@@ -237,7 +245,9 @@ Options:
                        missing when the config has an MCP server or OpenAPI API)
   --config FILE        project config (default ./magi-tools.jsonc when it exists):
                        MCP servers and OpenAPI documents whose tools are added
-                       (docs/mcp.md, docs/openapi.md)
+                       (docs/mcp.md, docs/openapi.md); a ./magi-tools.jsonc that
+                       starts commands or reads \${VAR}s needs approval first
+                       (magi-tools trust --help)
   --no-config          do not read ./magi-tools.jsonc
   --mcp-config FILE    add the mcpServers of a Claude Desktop / Claude Code / Cursor
                        style JSON file (repeatable)
@@ -276,6 +286,8 @@ export function helpText(topic: string | undefined): string {
       return INIT_HELP;
     case "inspect":
       return INSPECT_HELP;
+    case "trust":
+      return TRUST_HELP;
     default:
       return MAIN;
   }

@@ -67,9 +67,11 @@ export function currentLibrary(
 /**
  * The host's `deno run` permissions for the generated test's `call` (greet needs nothing from
  * the config): what `tools --task-flags` prints for an empty config, without the network.
+ * HOME, XDG_CONFIG_HOME, APPDATA and MAGI_TOOLS_TRUST_CONFIG: the approval of a
+ * magi-tools.jsonc that starts commands (`trust`, docs/mcp.md "Project configuration is code").
  */
 const HOST_FLAGS =
-  "--no-prompt --allow-read --allow-write --allow-env=MAGI_CODE_AGENT,PATH,NO_COLOR,FORCE_COLOR --allow-run";
+  "--no-prompt --allow-read --allow-write --allow-env=MAGI_CODE_AGENT,PATH,NO_COLOR,FORCE_COLOR,HOME,XDG_CONFIG_HOME,APPDATA,MAGI_TOOLS_TRUST_CONFIG --allow-run";
 
 /**
  * Every CLI task's permissions, in one place that needs no edit: `tools --task-flags` reads
@@ -128,6 +130,8 @@ const CONFIG = `// magi-tools project configuration (JSONC: comments and trailin
   //
   // The tasks in deno.json derive their permissions from this file (tools --task-flags): the
   // environment variables it names (\${VAR}, OpenAPI auth) and the hosts of remote servers.
+  // A server with a "command" or a \${VAR} is code: it runs only after you approve this file
+  // (deno task start trust, again after each change).
   "mcpServers": {}
   // OpenAPI documents whose operations become tools (docs/openapi.md), e.g.:
   //

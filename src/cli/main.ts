@@ -92,6 +92,10 @@ export async function main(argv: string[]): Promise<number> {
         const { initCommand } = await import("./init.ts");
         return await initCommand(args);
       }
+      case "trust": {
+        const { trustCommand } = await import("./trust.ts");
+        return await trustCommand(args);
+      }
       case "inspect": {
         const [{ inspectCommand }] = await Promise.all([
           import("../inspect/mod.ts"),

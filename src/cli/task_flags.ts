@@ -17,12 +17,20 @@ import { type EnvGetter, type HostConfig, loadConfig } from "../config/mod.ts";
 import { currentDir, getEnvIfGranted } from "../runtime/mod.ts";
 import type { ConfigArgs } from "./args.ts";
 
-/** Environment variables every task grants the host: the backend choice and colours. */
+/**
+ * Environment variables every task grants the host: the backend choice, colours, and where the
+ * approvals of project configs are kept (`trust`: HOME, XDG_CONFIG_HOME, APPDATA,
+ * MAGI_TOOLS_TRUST_CONFIG).
+ */
 export const TASK_ENV: readonly string[] = Object.freeze([
   "MAGI_CODE_AGENT",
   "PATH",
   "NO_COLOR",
   "FORCE_COLOR",
+  "HOME",
+  "XDG_CONFIG_HOME",
+  "APPDATA",
+  "MAGI_TOOLS_TRUST_CONFIG",
 ]);
 
 /** The V8 flag of the long-running host: per-call garbage dies young (docs/cli.md). */
@@ -73,7 +81,7 @@ export function configGrants(config: HostConfig, envNames: Iterable<string> = []
  * ```ts
  * import { taskFlags } from "./task_flags.ts";
  * const flags = taskFlags({ env: ["BOOKS_KEY"], net: [] });
- * console.assert(flags.includes("--allow-env=MAGI_CODE_AGENT,PATH,NO_COLOR,FORCE_COLOR,BOOKS_KEY"));
+ * console.assert(flags.some((flag) => flag.startsWith("--allow-env=") && flag.endsWith(",BOOKS_KEY")));
  * ```
  */
 export function taskFlags(grants: ConfigGrants): string[] {

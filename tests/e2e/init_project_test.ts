@@ -144,13 +144,19 @@ Deno.test("init project: an OpenAPI source whose auth reads BOOKS_KEY works with
         },
       }),
     );
-    const flags = await task(dir, ["start", "tools", "--task-flags"]);
+    // The config reads a variable: it is code, approved once by its author (trust store in a
+    // temporary XDG_CONFIG_HOME), and the tasks' derived flags then let the host read it.
+    const env = { BOOKS_KEY: "s3cret", XDG_CONFIG_HOME: `${dir}/../config` };
+    const trust = await task(dir, ["start", "trust"], { env });
+    assert.equal(trust.code, 0, trust.stderr);
+    const flags = await task(dir, ["start", "tools", "--task-flags"], { env });
     assert.equal(flags.code, 0, flags.stderr);
-    assert.match(flags.stdout, /--allow-env=MAGI_CODE_AGENT,PATH,NO_COLOR,FORCE_COLOR,BOOKS_KEY /);
+    assert.match(
+      flags.stdout,
+      /--allow-env=MAGI_CODE_AGENT,PATH,NO_COLOR,FORCE_COLOR,HOME,XDG_CONFIG_HOME,APPDATA,MAGI_TOOLS_TRUST_CONFIG,BOOKS_KEY /,
+    );
 
-    const run = await task(dir, ["start", "run", 'getBook {"id":"7"}'], {
-      env: { BOOKS_KEY: "s3cret" },
-    });
+    const run = await task(dir, ["start", "run", 'getBook {"id":"7"}'], { env });
     assert.equal(run.code, 0, run.stderr);
     const records = run.stdout.trim().split("\n").map((line) => JSON.parse(line) as Rec);
     const result = one(records, "tool.result");
