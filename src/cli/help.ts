@@ -72,8 +72,10 @@ Options:
   --session ID         open this durable session instead of creating one (IDs are
                        1-64 of A-Z a-z 0-9 _ -; sessions belong to the working
                        directory: list them with 'magi-tools sessions')
-  --approve MODE       deny | allow | ask (default deny); ask prompts on /dev/tty
-                       and is a usage error without a terminal
+  --approve MODE       deny | allow | ask (default deny); ask asks on stderr and reads
+                       the answer from stdin when both are a terminal (else /dev/tty,
+                       which Deno opens only with --allow-all), and is a usage error
+                       saying why when it cannot ask
   --deltas             also emit message.delta records
   --format FORMAT      text (a readable transcript) | ndjson; default text when stdout
                        is a terminal, else ndjson
