@@ -47,7 +47,7 @@ export async function main(argv: string[]): Promise<number> {
           import("./run_command.ts"),
           redirectConsole(),
         ]);
-        return await demoCommandGuarded(args.deltas);
+        return await demoCommandGuarded(args);
       }
       case "mcp": {
         const [{ mcpCommand }] = await Promise.all([

@@ -14,7 +14,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DEV_CONFIG, FULL_CLI, ROOT } from "../e2e/_cli.ts";
 import { FIXTURE_SERVER } from "../mcp/_config.ts";
-import { currentLibrary, projectFiles } from "../../src/cli/init.ts";
+import { taskFlags } from "../../src/cli/task_flags.ts";
 
 const FX_TOOLS = ["fx_die", "fx_fail", "fx_hang", "fx_slow_ok", "fx_wait_cancel"];
 
@@ -287,11 +287,10 @@ Deno.test("an OpenAPI auth.valueFromEnv is an environment read: it needs approva
 });
 
 Deno.test("under the init project's flags the trust store and MAGI_TOOLS_TRUST_CONFIG are readable", async () => {
-  // The flags of the generated project's `tools` task, as `init` writes them.
-  const denoJson = projectFiles(currentLibrary()).find((file) => file.path === "deno.json")!;
-  const task = (JSON.parse(denoJson.text) as { tasks: Record<string, string> }).tasks["tools"]!;
-  const flags = task.split(" ").filter((word) => word.startsWith("--"));
-  assert.ok(flags.some((flag) => flag.startsWith("--allow-env=")), task);
+  // The flags of the generated project's tasks before the config is trusted: `tools
+  // --task-flags` derives nothing from an unapproved config, so these are its base flags.
+  const flags = taskFlags({ env: [], net: [] });
+  assert.ok(flags.some((flag) => flag.startsWith("--allow-env=")), flags.join(" "));
   await cloned(
     (marker: string) => ({ mcpServers: { fx: markingServer(marker) } }),
     async (repo) => {
