@@ -19,6 +19,7 @@
  * @module
  */
 
+import { type Clock, REAL_CLOCK, type TimerId } from "../async/clock.ts";
 import type { SummaryRecord } from "./records.ts";
 import type { SummarySink } from "./writer.ts";
 
@@ -36,6 +37,8 @@ export interface TextViewOptions {
   now?: () => number;
   /** Spinner frame interval, ms; default 100. */
   frameMs?: number;
+  /** The spinner's timer; default {@link REAL_CLOCK}. */
+  clock?: Clock;
 }
 
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
@@ -137,7 +140,8 @@ export class TextView {
   #frame = 0;
   /** Questions on the terminal now (no spinner meanwhile). */
   #prompting = 0;
-  #timer: ReturnType<typeof setInterval> | undefined;
+  #timer: TimerId | undefined;
+  readonly #clock: Clock;
   #out: Promise<void> = Promise.resolve();
   #closed = false;
   #ended = false;
@@ -151,6 +155,7 @@ export class TextView {
     this.#live = options.live;
     this.#now = options.now ?? (() => performance.now());
     this.#frameMs = options.frameMs ?? 100;
+    this.#clock = options.clock ?? REAL_CLOCK;
     this.#started = this.#now();
     if (options.prompt !== undefined) {
       this.#emit(`${this.#style("cyan", "❯")} ${this.#style("bold", options.prompt)}\n`);
@@ -391,7 +396,7 @@ export class TextView {
       this.#stopTimer();
       return;
     }
-    this.#timer ??= setInterval(() => this.#drawStatus(), this.#frameMs);
+    this.#timer ??= this.#clock.setInterval(() => this.#drawStatus(), this.#frameMs);
     this.#drawStatus();
   }
 
@@ -411,7 +416,7 @@ export class TextView {
   }
 
   #stopTimer(): void {
-    if (this.#timer !== undefined) clearInterval(this.#timer);
+    if (this.#timer !== undefined) this.#clock.clearInterval(this.#timer);
     this.#timer = undefined;
   }
 }
