@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { serve } from "../../src/reference_backend/server/server.ts";
-import { PENDING_OUTPUT_FRAMES, PROTOCOL, VERSION } from "../../src/protocol/limits.ts";
+import { serve } from "../../../src/reference_backend/server/server.ts";
+import { PENDING_OUTPUT_FRAMES, PROTOCOL, VERSION } from "../../../src/protocol/limits.ts";
 
 type Frame = Record<string, unknown> & { type: string; id?: string | null; event?: string };
 
