@@ -68,8 +68,11 @@ export async function mcpCommand(args: McpArgs): Promise<number> {
             token: credential.token,
             onListening: async (url, port) => {
               announced = await announceToken(credential, port);
-              writeStderrLine(`magi-tools mcp: serving ${registry.tools.length} tool(s) at ${url}`);
-              writeStderrLine(`magi-tools mcp: ${announced.line}`);
+              // One write: a reader that sees the URL sees how to authenticate.
+              writeStderrLine(
+                `magi-tools mcp: serving ${registry.tools.length} tool(s) at ${url}\n` +
+                  `magi-tools mcp: ${announced.line}`,
+              );
             },
           },
         onLog: (log) => writeStderrLine(`[${log.name} ${log.callId}] ${log.text.trimEnd()}`),

@@ -65,7 +65,8 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<McpHttpChil
   let seen = "";
   const deadline = setTimeout(() => child.kill("SIGKILL"), 60_000);
   try {
-    while (!(URL_LINE.test(seen) && /with every request.*\n/.test(seen))) {
+    // The URL and token lines come in one write: once the URL line is complete, both are here.
+    while (!/serving .* at http:\S+\n/.test(seen)) {
       const { value, done } = await reader.read();
       if (done) throw new Error(`mcp --http did not start: ${seen}`);
       seen += value;

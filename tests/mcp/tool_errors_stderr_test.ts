@@ -26,6 +26,7 @@ Deno.test("mcp: a tool that throws prints one stderr line, no stack trace", asyn
   } finally {
     stderr = await mcp.close();
   }
+  assert.doesNotMatch(stderr, /^\s+at /m, `no stack trace:\n${stderr}`);
   for (const which of ["inline", "process"]) {
     const lines = stderr.split("\n").filter((line) => line.includes(`${which}-nope.txt`));
     assert.equal(lines.length, 1, `one line for ${which}:\n${stderr}`);
@@ -34,5 +35,4 @@ Deno.test("mcp: a tool that throws prints one stderr line, no stack trace", asyn
       new RegExp(`^Tool missing_${which} \\(.*missing_${which}\\.ts\\) failed: File not found`),
     );
   }
-  assert.doesNotMatch(stderr, /^\s+at /m, `no stack trace:\n${stderr}`);
 });

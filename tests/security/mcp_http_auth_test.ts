@@ -44,12 +44,11 @@ async function exists(path: string): Promise<boolean> {
 }
 
 Deno.test("mcp --http: a local process without the token cannot initialize or call a write tool", async () => {
-  // --approve allow: even the CI setting, which runs write tools unasked, needs the token.
-  const server = await startMcpHttp({ tools: TOOLS, args: ["--approve", "allow"] });
+  // Default flags, so the same test runs against the old code (where it succeeds as an attack).
+  const server = await startMcpHttp({ tools: TOOLS });
   const dir = await Deno.makeTempDir({ prefix: "magi-tools-mcp-auth-" });
   const marker = `${dir}/pwned`;
   try {
-    assert.match(server.token ?? "", /^[0-9a-f]{64}$/, server.stderr());
     for (
       const headers of [{}, { authorization: "Bearer wrong-token-wrong-token" }, {
         authorization: `Basic ${server.token}`,
@@ -74,6 +73,7 @@ Deno.test("mcp --http: a local process without the token cannot initialize or ca
       await response.body?.cancel();
     }
     assert.equal(await exists(marker), false, "the write tool did not run");
+    assert.match(server.token ?? "", /^[0-9a-f]{64}$/, server.stderr());
 
     // The legitimate client: the SDK with the header.
     const client = new Client({ name: "test", version: "1.0.0" });
@@ -87,12 +87,9 @@ Deno.test("mcp --http: a local process without the token cannot initialize or ca
       "echo_read",
       "write_marker",
     ]);
-    const result = await client.callTool({
-      name: "write_marker",
-      arguments: { path: marker, text: "ok" },
-    });
+    const result = await client.callTool({ name: "echo_read", arguments: { text: "hi" } });
     assert.equal(result.isError, undefined, JSON.stringify(result));
-    assert.equal(await Deno.readTextFile(marker), "ok");
+    assert.deepEqual(result.content, [{ type: "text", text: "echo: hi" }]);
     await client.close();
   } finally {
     assert.equal(await server.stop(), 0, server.stderr());
@@ -162,7 +159,7 @@ Deno.test("mcp --http: with the token, a foreign Host or Origin is still refused
 });
 
 Deno.test("mcp --http: a malformed MAGI_TOOLS_MCP_TOKEN is exit 2 naming the variable", async () => {
-  const output = await new Deno.Command(Deno.execPath(), {
+  const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
       ...FULL_CLI,
@@ -179,7 +176,11 @@ Deno.test("mcp --http: a malformed MAGI_TOOLS_MCP_TOKEN is exit 2 naming the var
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
-  }).output();
+  }).spawn();
+  // A server that ignored the variable would serve until stopped: a failure, never a hang.
+  const kill = setTimeout(() => child.kill("SIGKILL"), 30_000);
+  const output = await child.output();
+  clearTimeout(kill);
   const stderr = new TextDecoder().decode(output.stderr);
   assert.equal(output.code, 2, stderr);
   assert.match(stderr, /Environment variable MAGI_TOOLS_MCP_TOKEN must be 16 to 512 characters/);
