@@ -10,7 +10,13 @@
 
 import type { ToolInfo } from "../host/define.ts";
 import { formatToolPermissions, toolSandboxInfo } from "../host/sandbox/mod.ts";
-import { currentDir, supportsProcessIsolation, writeStdout } from "../runtime/mod.ts";
+import {
+  currentDir,
+  supportsProcessIsolation,
+  terminalSafeJson,
+  terminalText,
+  writeStdout,
+} from "../runtime/mod.ts";
 import { resolveAgentCommand } from "./agent.ts";
 import type { ToolsArgs } from "./args.ts";
 import { cliDenoFlags } from "./deno_flags.ts";
@@ -38,7 +44,7 @@ export async function toolsCommand(args: ToolsArgs): Promise<number> {
   if (registry === null) return EXIT.usage;
   if (args.json) {
     // Exactly what `initialize` sends: no sandbox settings mixed in.
-    await writeStdout(encoder.encode(JSON.stringify(registry.definitions()) + "\n"));
+    await writeStdout(encoder.encode(terminalSafeJson(registry.definitions()) + "\n"));
     return EXIT.ok;
   }
   if (args.permissionsJson) {
@@ -58,7 +64,7 @@ export async function toolsCommand(args: ToolsArgs): Promise<number> {
           sandbox: entryLevel(entry, kernel),
         }
     );
-    await writeStdout(encoder.encode(JSON.stringify(infos) + "\n"));
+    await writeStdout(encoder.encode(terminalSafeJson(infos) + "\n"));
     return EXIT.ok;
   }
   if (args.denoFlags) {
@@ -87,6 +93,7 @@ export async function toolsCommand(args: ToolsArgs): Promise<number> {
   lines.push(
     `${registry.tools.length} tool(s); initialize request ${budget.usedBytes} of ${budget.frameBytes} bytes; ${budget.remainingBytes} bytes left`,
   );
-  await writeStdout(encoder.encode(lines.join("\n") + "\n"));
+  // Names, files and reasons come from tool modules and sources: no raw control characters.
+  await writeStdout(encoder.encode(terminalText(lines.join("\n") + "\n")));
   return EXIT.ok;
 }

@@ -11,7 +11,7 @@
 import { writeFile } from "node:fs/promises";
 import type { ReportArgs } from "../cli/batch_args.ts";
 import { EXIT, UsageError } from "../cli/exit_codes.ts";
-import { writeStderrLine, writeStdout } from "../runtime/mod.ts";
+import { terminalText, writeStderrLine, writeStdout } from "../runtime/mod.ts";
 import { renderHtml } from "./html.ts";
 import { loadBatches, ReportInputError } from "./load.ts";
 import { renderMarkdown } from "./markdown.ts";
@@ -20,7 +20,8 @@ import { computeStats } from "./stats.ts";
 const encoder = new TextEncoder();
 
 async function writeOutput(path: string, text: string, flag: string): Promise<void> {
-  if (path === "-") return await writeStdout(encoder.encode(text));
+  // Tool errors and names in the report are the tools' text: no raw controls on a terminal.
+  if (path === "-") return await writeStdout(encoder.encode(terminalText(text)));
   try {
     await writeFile(path, text);
   } catch (error) {

@@ -8,3 +8,4 @@
 
 export * from "./process.ts";
 export * from "./system.ts";
+export * from "../terminal_text.ts";
