@@ -19,9 +19,11 @@ import { computeStats } from "./stats.ts";
 
 const encoder = new TextEncoder();
 
-async function writeOutput(path: string, text: string, flag: string): Promise<void> {
-  // Tool errors and names in the report are the tools' text: no raw controls on a terminal.
-  if (path === "-") return await writeStdout(encoder.encode(terminalText(text)));
+async function writeOutput(path: string, report: string, flag: string): Promise<void> {
+  // Tool errors in the report are the tools' text: no raw controls on a terminal, or in a file
+  // that is later shown on one.
+  const text = terminalText(report);
+  if (path === "-") return await writeStdout(encoder.encode(text));
   try {
     await writeFile(path, text);
   } catch (error) {

@@ -11,6 +11,7 @@
 // deno-lint-ignore-file no-control-regex -- the tests look for raw control characters
 import assert from "node:assert/strict";
 import { REFERENCE_AGENT, ROOT, runCli } from "../e2e/_cli.ts";
+import { writeFolder } from "../report/_fixture.ts";
 
 const TOOLS = `${ROOT}tests/security/fixtures/escape_tools`;
 const PTY = `${ROOT}tests/e2e/fixtures/pty_view.py`;
@@ -171,6 +172,25 @@ Deno.test("an MCP server's stderr relayed in an error shows its escapes visibly"
       result.stderr.includes("stderr: S1\\x1b]0;pwned\\x07S2\\u009b2JS3 Ä\tok"),
       result.stderr,
     );
+  } finally {
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+});
+
+Deno.test("report's Markdown shows an item's error text with its escapes visibly", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "magi-tools-escapes-report-" });
+  try {
+    await writeFolder(`${dir}/out`, [
+      { id: "ok-1", durationMs: 100, calls: [["lookup", 10, 20, "success"]] },
+      { id: "bad-1", durationMs: 100, calls: [], end: "error", error: `backend: ${RAW_RESULT} Ä` },
+    ]);
+    const result = await runCli(["report", `${dir}/out`], { raw: true });
+    assert.equal(result.code, 0, result.stderr);
+    assertNoRawControl(result.stdout, "the Markdown on stdout");
+    assert.ok(result.stdout.includes("\\x1b]52;c;SGVsbG8=\\x07"), result.stdout);
+    assert.ok(result.stdout.includes("Ä"));
+    await runCli(["report", `${dir}/out`, "--markdown", `${dir}/summary.md`], { raw: true });
+    assertNoRawControl(await Deno.readTextFile(`${dir}/summary.md`), "the Markdown file");
   } finally {
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
