@@ -10,7 +10,7 @@
 
 import { FeatureUnavailableError } from "../config/features.ts";
 import { stat } from "node:fs/promises";
-import { ConfigError, type HostConfig, loadConfig } from "../config/mod.ts";
+import { type ApprovalCheck, ConfigError, type HostConfig, loadConfig } from "../config/mod.ts";
 import {
   hasToolSources,
   SourceStartError,
@@ -101,6 +101,8 @@ export interface ConfiguredSourcesOptions {
   readonly cwd: string;
   /** Receives source warnings. */
   readonly onWarning: (warning: SourceWarning) => void;
+  /** Decides on a project config that needs approval; default the user's (tests inject one). */
+  readonly approveConfig?: ApprovalCheck;
 }
 
 /** Options of {@link planTools}: the config flags, `--tools` and the working directory. */
@@ -164,6 +166,7 @@ async function loadReported(
       noConfig: options.noConfig,
       mcpConfigs: options.mcpConfigs,
       cwd: options.cwd,
+      ...(options.approveConfig === undefined ? {} : { approveConfig: options.approveConfig }),
     });
   } catch (error) {
     if (error instanceof ConfigError) {

@@ -2,7 +2,8 @@
  * `tools`: validate and list tools with their byte costs, the frame budget
  * left and each tool's isolation and permissions; or print the exact
  * definitions (`--json`), the sandbox settings (`--permissions-json`), or
- * the least `deno run` flags `run` needs (`--deno-flags`). Each tool's line
+ * the least `deno run` flags `run` needs (`--deno-flags`), or the flags of an
+ * `init` project's tasks, derived from its config (`--task-flags`). Each tool's line
  * ends with its enforcement level (`kernel+deno`, `deno`, `none`).
  *
  * @module
@@ -29,6 +30,11 @@ const encoder = new TextEncoder();
 
 /** Run `tools`; returns the exit code. */
 export async function toolsCommand(args: ToolsArgs): Promise<number> {
+  if (args.taskFlags) {
+    const { configTaskFlags } = await import("./task_flags.ts");
+    await writeStdout(encoder.encode((await configTaskFlags(args)).join(" ") + "\n"));
+    return EXIT.ok;
+  }
   // MCP servers of the config are started, listed and stopped again.
   const cwd = currentDir();
   const plan = await planTools({ ...args, cwd });

@@ -6,12 +6,18 @@
  * @module
  */
 
-import type { LoopbackServer, RuntimeName, Terminal } from "./types.ts";
+import type { LoopbackServer, RuntimeName } from "./types.ts";
 import { terminalText } from "./terminal_text.ts";
 import { userDirFrom, type UserDirKind } from "./user_dirs.ts";
 
 export type { UserDirKind } from "./user_dirs.ts";
-export type { LoopbackServer, RuntimeName, Terminal } from "./types.ts";
+export type {
+  LoopbackServer,
+  NoTerminalReason,
+  RuntimeName,
+  Terminal,
+  TerminalOpening,
+} from "./types.ts";
 
 /** Which runtime this adapter is for: `"deno"`. */
 export function runtimeName(): RuntimeName {
@@ -92,6 +98,11 @@ export function stdinIsTerminal(): boolean {
 /** Whether stdout is a terminal. */
 export function stdoutIsTerminal(): boolean {
   return Deno.stdout.isTerminal();
+}
+
+/** Whether stderr is a terminal. */
+export function stderrIsTerminal(): boolean {
+  return Deno.stderr.isTerminal();
 }
 
 /** stdin as a byte stream (read it once). */
@@ -192,38 +203,6 @@ export async function findOnPath(command: string): Promise<string | null> {
     }
   }
   return null;
-}
-
-/** Open `/dev/tty` for prompts; null when there is no controlling terminal. */
-export function openTerminal(): Terminal | null {
-  let file: Deno.FsFile;
-  try {
-    file = Deno.openSync("/dev/tty", { read: true, write: true });
-  } catch {
-    return null;
-  }
-  const decoder = new TextDecoder();
-  return {
-    async ask(question: string): Promise<string | null> {
-      await file.write(encoder.encode(question));
-      let line = "";
-      const buffer = new Uint8Array(256);
-      for (;;) {
-        const n = await file.read(buffer);
-        if (n === null) return line === "" ? null : line;
-        line += decoder.decode(buffer.subarray(0, n), { stream: true });
-        const lf = line.indexOf("\n");
-        if (lf >= 0) return line.slice(0, lf).replace(/\r$/, "");
-      }
-    },
-    close() {
-      try {
-        file.close();
-      } catch {
-        // Already closed.
-      }
-    },
-  };
 }
 
 /**

@@ -26,6 +26,7 @@ Deno.test("a frame-shaped line without the token, from a program the tool starts
   const call = result.records.find((r) => r.type === "tool.result");
   assert.equal(call?.outcome, "success");
   const log = result.records.find((r) => r.type === "tool.log");
+  // deno-lint-ignore no-control-regex -- the frame mark is a control character
   assert.match(String(log?.text), /^\u001e0{64} \{"t":"result".*"text":"forged"\}\n$/);
   const reply = result.records.find((r) => r.type === "message" && r.partial === false);
   // The tool module itself did learn the token: the docs no longer claim otherwise.
