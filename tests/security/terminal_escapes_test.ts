@@ -195,3 +195,24 @@ Deno.test("report's Markdown shows an item's error text with its escapes visibly
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
 });
+
+Deno.test("trust shows a config path's escapes visibly", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "magi-tools-escapes-trust-" });
+  try {
+    const project = `${dir}/p\x1b]0;pwned\x07q Ä`;
+    await Deno.mkdir(project);
+    await Deno.writeTextFile(
+      `${project}/magi-tools.jsonc`,
+      JSON.stringify({ mcpServers: { x: { command: "sh", args: ["-c", "true"] } } }),
+    );
+    const result = await runCli(["trust", `${project}/magi-tools.jsonc`], {
+      raw: true,
+      env: { XDG_CONFIG_HOME: `${dir}/config` },
+    });
+    assert.equal(result.code, 0, result.stderr);
+    assertNoRawControl(result.stdout, "stdout");
+    assert.ok(result.stdout.includes("p\\x1b]0;pwned\\x07q Ä/magi-tools.jsonc"), result.stdout);
+  } finally {
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+});
