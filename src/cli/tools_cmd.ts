@@ -13,6 +13,7 @@ import type { ToolInfo } from "../host/define.ts";
 import { formatToolPermissions, toolSandboxInfo } from "../host/sandbox/mod.ts";
 import {
   currentDir,
+  stdoutIsTerminal,
   supportsProcessIsolation,
   terminalSafeJson,
   terminalText,
@@ -28,11 +29,20 @@ import { planTools, startPlannedSources, warnOnStderr } from "./sources.ts";
 
 const encoder = new TextEncoder();
 
+/**
+ * A flags line (paths from the project in it): exact into a pipe (`$(…)`), its control
+ * characters shown visibly on a terminal.
+ */
+function flagsLine(flags: readonly string[]): string {
+  const line = flags.join(" ") + "\n";
+  return stdoutIsTerminal() ? terminalText(line) : line;
+}
+
 /** Run `tools`; returns the exit code. */
 export async function toolsCommand(args: ToolsArgs): Promise<number> {
   if (args.taskFlags) {
     const { configTaskFlags } = await import("./task_flags.ts");
-    await writeStdout(encoder.encode((await configTaskFlags(args)).join(" ") + "\n"));
+    await writeStdout(encoder.encode(flagsLine(await configTaskFlags(args))));
     return EXIT.ok;
   }
   // MCP servers of the config are started, listed and stopped again.
@@ -76,7 +86,7 @@ export async function toolsCommand(args: ToolsArgs): Promise<number> {
   if (args.denoFlags) {
     const agent = await resolveAgentCommand(args.agent);
     const flags = cliDenoFlags(registry, { toolDirs: plan.toolDirs, agent });
-    await writeStdout(encoder.encode(flags.join(" ") + "\n"));
+    await writeStdout(encoder.encode(flagsLine(flags)));
     return EXIT.ok;
   }
   const budget = registry.budget();
