@@ -432,13 +432,15 @@ export class HostRun {
     const admitted = admission(kernelMode, options.kernel);
     let registry: ToolRegistry | null;
     try {
-      registry = sources === null ? null : options.registry ?? await loadRegistry(options.toolDirs, {
-        ...(options.tools === undefined ? {} : { prepared: options.tools }),
-        external: sources.tools,
-        cwd: options.cwd,
-        ...(options.configFiles === undefined ? {} : { configFiles: options.configFiles }),
-        ...(admitted.admit === undefined ? {} : { admit: admitted.admit }),
-      });
+      registry = sources === null
+        ? null
+        : options.registry ?? await loadRegistry(options.toolDirs, {
+          ...(options.tools === undefined ? {} : { prepared: options.tools }),
+          external: sources.tools,
+          cwd: options.cwd,
+          ...(options.configFiles === undefined ? {} : { configFiles: options.configFiles }),
+          ...(admitted.admit === undefined ? {} : { admit: admitted.admit }),
+        });
     } catch (error) {
       await Promise.all([discardBackend(start), sources?.close()]);
       throw error;

@@ -206,7 +206,9 @@ Deno.test("modules whose imports cannot all be known are never cached", async ()
 });
 
 Deno.test(`${CACHE_DIR_ENV}=off turns the cache off; unset, it is under the user's cache directory`, () => {
-  const saved = [CACHE_DIR_ENV, "XDG_CACHE_HOME"].map((name) => [name, Deno.env.get(name)] as const);
+  const saved = [CACHE_DIR_ENV, "XDG_CACHE_HOME"].map((name) =>
+    [name, Deno.env.get(name)] as const
+  );
   try {
     Deno.env.set(CACHE_DIR_ENV, "off");
     assert.equal(defaultDir(), null);

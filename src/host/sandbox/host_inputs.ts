@@ -228,7 +228,12 @@ function scopeError(
     ? `${kind}: true (everything)`
     : `${kind} ${JSON.stringify(entry)}${scope === entry ? "" : ` (${scope})`}`;
   const cache = hit.what === CACHE_INPUT;
-  const reason = `tool ${name} declares ${declared}, which overlaps the ${hit.what} ${hit.path}`;
+  const relation = scope === hit.path
+    ? "is"
+    : scope === null || inside(hit.path, scope)
+    ? "contains"
+    : "lies inside";
+  const reason = `tool ${name} declares ${declared}, which ${relation} the ${hit.what} ${hit.path}`;
   const fix = cache
     ? `narrow the ${kind} scope, or set MAGI_TOOLS_CACHE_DIR to a directory outside it (or to off)`
     : "narrow the write scope to a directory that holds none of the host's inputs (for example notes)";
