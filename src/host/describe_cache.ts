@@ -124,7 +124,9 @@ export async function describeModulesCached(
   const results: (DescribeResult | null)[] = await Promise.all(infos.map(async (info) => {
     const result = info === null ? null : await store.read(info.key);
     // A cached `inline` makes the host import the module: only where its source says so.
-    if (result?.ok && result.tool.isolation === "inline" && !info!.declaresInline) return null;
+    if (result?.ok && result.tool.isolation === "inline" && info?.declaresInline !== true) {
+      return null;
+    }
     return result;
   }));
   const missing = results.flatMap((result, index) => result === null ? [index] : []);

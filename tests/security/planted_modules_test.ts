@@ -132,6 +132,10 @@ Deno.test("a write scope over a host input is refused at load, naming tool, scop
       [`{ write: [".magi-tools"] }`, /which is the host state directory/],
       [`{ write: ["deno.jsonc"] }`, /which is the Deno configuration/],
       [`{ write: [${JSON.stringify(join(ROOT, "deno.full.lock"))}] }`, /which is the lockfile/],
+      [
+        `{ write: [${JSON.stringify(join(ROOT, "src", "host"))}] }`,
+        /which lies inside the magi-tools module .*\/src/,
+      ],
     ];
     for (const [permissions, reason] of cases) {
       await Deno.writeTextFile(

@@ -10,7 +10,8 @@
  *   (and the default `magi-tools.jsonc` of the working directory), the `deno.json`/`deno.jsonc`
  *   that Deno would find from the host's and the tools' working directories (also where none
  *   exists yet: a new one nearer would take over) with its lockfile and every `deno*.lock`
- *   beside it, the project's `.magi-tools/`, and the describe cache directory;
+ *   beside it, the project's `.magi-tools/`, the describe cache directory, and magi-tools' own
+ *   modules when they are local files (`src/`, `mod.ts`, `cli.ts`, its `deno.json` and lockfiles);
  * - its `read` scope must not overlap the describe cache directory (its HMAC secret).
  *
  * A tool that breaks either rule is refused with a {@link ToolLoadError} naming the tool, the
@@ -35,6 +36,7 @@
  */
 
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { fileURLToPath as fromFileUrl } from "node:url";
 import type { ToolInfo } from "../define.ts";
 import { ToolLoadError } from "../discovery.ts";
 import { isolationOf } from "./permissions.ts";
@@ -65,6 +67,8 @@ export interface HostInputOptions {
 export const CACHE_INPUT = "describe cache";
 
 const CONFIG_NAMES = ["deno.json", "deno.jsonc"];
+/** magi-tools' own package root (this file is `src/host/sandbox/host_inputs.ts`). */
+const PACKAGE_ROOT = new URL("../../../", import.meta.url);
 const LOCKFILE = /^deno(?:\.[\w-]+)?\.lock$/;
 
 /** Whether the host may read `path` without a prompt. */
@@ -160,6 +164,24 @@ function lockfilesOf(config: string): string[] {
   return [...locks];
 }
 
+/** magi-tools' own modules and configuration, when they are local files; else none. */
+function packageInputs(): HostInput[] {
+  if (PACKAGE_ROOT.protocol !== "file:") return [];
+  const root = fromFileUrl(PACKAGE_ROOT);
+  const what = "magi-tools module";
+  const inputs: HostInput[] = ["src", "mod.ts", "cli.ts"].map((name) => ({
+    path: join(root, name),
+    what,
+  }));
+  for (const name of CONFIG_NAMES) {
+    const path = join(root, name);
+    if (!exists(path)) continue;
+    inputs.push({ path, what: "Deno configuration" });
+    for (const lock of lockfilesOf(path)) inputs.push({ path: lock, what: "lockfile" });
+  }
+  return inputs;
+}
+
 /** Every host input of this load (see the module doc), by real path. */
 export function hostInputs(options: HostInputOptions): HostInput[] {
   const { hostCwd, toolCwd } = options;
@@ -176,6 +198,7 @@ export function hostInputs(options: HostInputOptions): HostInput[] {
     inputs.push(...denoConfigInputs(cwd));
   }
   if (options.cacheDir !== null) inputs.push({ path: options.cacheDir, what: CACHE_INPUT });
+  inputs.push(...packageInputs());
   const seen = new Set<string>();
   return inputs.flatMap(({ path, what }) => {
     const real = realPathOf(path);
