@@ -137,13 +137,22 @@ Deno.test("a write scope over a host input is refused at load, naming tool, scop
         /which lies inside the magi-tools module .*\/src/,
       ],
     ];
+    const xdg = join(dir.path, "..", `xdg-${crypto.randomUUID()}`);
+    cases.push([
+      `{ write: [${JSON.stringify(join(xdg, "config"))}] }`,
+      /contains the host config directory/,
+    ]);
     for (const [permissions, reason] of cases) {
       await Deno.writeTextFile(
         join(dir.path, "tools", "writer.ts"),
         writerSource(permissions, "x"),
       );
       for (const args of [["tools"], ["call", "writer", "{}"], ["mcp"]]) {
-        const refused = await cli(args, { cwd: dir.path, input: "" });
+        const refused = await cli(args, {
+          cwd: dir.path,
+          input: "",
+          env: { XDG_CONFIG_HOME: join(xdg, "config") },
+        });
         const what = `${permissions} ${args[0]}`;
         assert.equal(refused.code, 2, `${what}: ${refused.stdout}${refused.stderr}`);
         assert.match(refused.stderr, /^magi-tools: Tool scope overlaps a host input: /m, what);

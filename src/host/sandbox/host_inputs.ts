@@ -10,8 +10,9 @@
  *   (and the default `magi-tools.jsonc` of the working directory), the `deno.json`/`deno.jsonc`
  *   that Deno would find from the host's and the tools' working directories (also where none
  *   exists yet: a new one nearer would take over) with its lockfile and every `deno*.lock`
- *   beside it, the project's `.magi-tools/`, the describe cache directory, and magi-tools' own
- *   modules when they are local files (`src/`, `mod.ts`, `cli.ts`, its `deno.json` and lockfiles);
+ *   beside it, the project's `.magi-tools/`, the describe cache directory, the host's per-user
+ *   config and state directories (`userDir`: approvals, tokens), and magi-tools' own modules when
+ *   they are local files (`src/`, `mod.ts`, `cli.ts`, its `deno.json` and lockfiles);
  * - its `read` scope must not overlap the describe cache directory (its HMAC secret).
  *
  * A tool that breaks either rule is refused with a {@link ToolLoadError} naming the tool, the
@@ -38,6 +39,7 @@
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
 import type { ToolInfo } from "../define.ts";
+import { userDir } from "../../runtime/mod.ts";
 import { ToolLoadError } from "../discovery.ts";
 import { isolationOf } from "./permissions.ts";
 
@@ -198,6 +200,10 @@ export function hostInputs(options: HostInputOptions): HostInput[] {
     inputs.push(...denoConfigInputs(cwd));
   }
   if (options.cacheDir !== null) inputs.push({ path: options.cacheDir, what: CACHE_INPUT });
+  for (const kind of ["config", "state"] as const) {
+    const dir = userDir(kind);
+    if (dir !== null) inputs.push({ path: dir, what: `host ${kind} directory` });
+  }
   inputs.push(...packageInputs());
   const seen = new Set<string>();
   return inputs.flatMap(({ path, what }) => {
