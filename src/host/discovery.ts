@@ -14,8 +14,9 @@
  * Before anything is imported, the process tools' declared scopes are
  * checked against the host's own inputs (`sandbox/host_inputs.ts`): a write
  * scope over a tool directory, a config, `deno.json`, a lockfile,
- * `.magi-tools/` or the describe cache, or a read scope over the describe
- * cache, fails the load naming the tool, the scope and the input.
+ * `.magi-tools/`, the host's per-user directories, the describe cache or
+ * magi-tools' own modules, or a read scope over the describe cache, fails
+ * the load naming the tool, the scope and the input.
  *
  * A tool module is a `.ts`, `.mts`, `.js` or `.mjs` file directly inside a
  * tool directory whose name does not start with `_` or `.` and is not a test
