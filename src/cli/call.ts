@@ -131,7 +131,8 @@ export async function callCommand(args: CallArgs): Promise<number> {
   // exit path.
   return await withConfiguredSources(
     { ...args, cwd },
-    (external, toolDirs) => callWith(args, input, { cwd, toolDirs, external }),
+    (external, toolDirs, configFiles) =>
+      callWith(args, input, { cwd, toolDirs, external, configFiles }),
   );
 }
 
@@ -139,12 +140,18 @@ export async function callCommand(args: CallArgs): Promise<number> {
 interface CallSetting {
   readonly cwd: string;
   readonly toolDirs: string[];
+  /** The config files in use: host inputs no tool may write. */
+  readonly configFiles: readonly string[];
   readonly external: StartedSources["tools"];
 }
 
 async function callWith(args: CallArgs, input: unknown, setting: CallSetting): Promise<number> {
   const { cwd } = setting;
-  const registry = await loadRegistry(setting.toolDirs, undefined, setting.external);
+  const registry = await loadRegistry(setting.toolDirs, {
+    external: setting.external,
+    cwd,
+    configFiles: setting.configFiles,
+  });
   if (registry === null) return EXIT.usage;
 
   const logs: string[] = [];

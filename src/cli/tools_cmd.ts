@@ -53,7 +53,10 @@ export async function toolsCommand(args: ToolsArgs): Promise<number> {
   if (sources === null) return EXIT.usage;
   let registry;
   try {
-    registry = await loadRegistry(plan.toolDirs, undefined, sources.tools);
+    registry = await loadRegistry(plan.toolDirs, {
+      external: sources.tools,
+      configFiles: plan.config.files,
+    });
   } finally {
     await sources.close();
   }
