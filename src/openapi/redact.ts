@@ -160,8 +160,9 @@ function decodedBase64Text(text: string): string | undefined {
 export class SecretRedactor {
   readonly #pattern: RegExp | undefined;
   /**
-   * The most UTF-8 bytes one match can span (every spelling but the raw one
-   * is ASCII): read this much past a cut and no secret straddles it unseen.
+   * At least the most UTF-8 bytes one match can span (every spelling but the
+   * raw one is ASCII): read this much past a cut and no secret straddles it
+   * unseen.
    */
   readonly marginBytes: number;
 
@@ -189,7 +190,9 @@ export class SecretRedactor {
     this.#pattern = new RegExp(base64Part + texts.map((p) => p.source).join("|"), "g");
     // One character before, one after and two of padding.
     const widening = 4;
-    this.marginBytes = Math.max(
+    // Slack for a multi-byte character cut at the end of a read, decoded as U+FFFD (3 bytes).
+    const slack = 8;
+    this.marginBytes = slack + Math.max(
       ...texts.map((p) => p.maxChars),
       ...segments.map((p) => p.maxChars + widening),
     );

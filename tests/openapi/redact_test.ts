@@ -88,3 +88,17 @@ Deno.test("SecretRedactor.excerpt() of a complete short text is the redacted tex
     '{"error":"bad [redacted]"}',
   );
 });
+
+Deno.test("SecretRedactor.excerpt(): a multi-byte character cut at the end of the read leaks no prefix", () => {
+  const read = 1_024 + redactor.marginBytes;
+  const encoder = new TextEncoder();
+  for (let lead = 0; lead < 40; lead++) {
+    // Secrets shrink to the marker, so text from near the read's end moves into the excerpt;
+    // the read ends anywhere, inside 日 (3 bytes) or inside a secret.
+    const body = encoder.encode("e".repeat(lead) + `${SECRET}日`.repeat(100));
+    const text = new TextDecoder().decode(body.subarray(0, read));
+    const out = redactor.excerpt(text, { maxBytes: 1_024, complete: false });
+    const left = out.replaceAll("[redacted]", "").replaceAll("日", "").replace(/^e*/, "");
+    assert.equal(left, "…", `lead ${lead}: ${out.slice(-40)}`);
+  }
+});
