@@ -11,7 +11,14 @@
 
 import type { ToolInfo } from "../host/define.ts";
 import { formatToolPermissions, toolSandboxInfo } from "../host/sandbox/mod.ts";
-import { currentDir, supportsProcessIsolation, writeStdout } from "../runtime/mod.ts";
+import {
+  currentDir,
+  stdoutIsTerminal,
+  supportsProcessIsolation,
+  terminalSafeJson,
+  terminalText,
+  writeStdout,
+} from "../runtime/mod.ts";
 import { resolveAgentCommand } from "./agent.ts";
 import type { ToolsArgs } from "./args.ts";
 import { cliDenoFlags } from "./deno_flags.ts";
@@ -22,11 +29,20 @@ import { planTools, startPlannedSources, warnOnStderr } from "./sources.ts";
 
 const encoder = new TextEncoder();
 
+/**
+ * A flags line (paths from the project in it): exact into a pipe (`$(…)`), its control
+ * characters shown visibly on a terminal.
+ */
+function flagsLine(flags: readonly string[]): string {
+  const line = flags.join(" ") + "\n";
+  return stdoutIsTerminal() ? terminalText(line) : line;
+}
+
 /** Run `tools`; returns the exit code. */
 export async function toolsCommand(args: ToolsArgs): Promise<number> {
   if (args.taskFlags) {
     const { configTaskFlags } = await import("./task_flags.ts");
-    await writeStdout(encoder.encode((await configTaskFlags(args)).join(" ") + "\n"));
+    await writeStdout(encoder.encode(flagsLine(await configTaskFlags(args))));
     return EXIT.ok;
   }
   // MCP servers of the config are started, listed and stopped again.
@@ -47,7 +63,7 @@ export async function toolsCommand(args: ToolsArgs): Promise<number> {
   if (registry === null) return EXIT.usage;
   if (args.json) {
     // Exactly what `initialize` sends: no sandbox settings mixed in.
-    await writeStdout(encoder.encode(JSON.stringify(registry.definitions()) + "\n"));
+    await writeStdout(encoder.encode(terminalSafeJson(registry.definitions()) + "\n"));
     return EXIT.ok;
   }
   if (args.permissionsJson) {
@@ -67,13 +83,13 @@ export async function toolsCommand(args: ToolsArgs): Promise<number> {
           sandbox: entryLevel(entry, kernel),
         }
     );
-    await writeStdout(encoder.encode(JSON.stringify(infos) + "\n"));
+    await writeStdout(encoder.encode(terminalSafeJson(infos) + "\n"));
     return EXIT.ok;
   }
   if (args.denoFlags) {
     const agent = await resolveAgentCommand(args.agent);
     const flags = cliDenoFlags(registry, { toolDirs: plan.toolDirs, agent });
-    await writeStdout(encoder.encode(flags.join(" ") + "\n"));
+    await writeStdout(encoder.encode(flagsLine(flags)));
     return EXIT.ok;
   }
   const budget = registry.budget();
@@ -96,6 +112,7 @@ export async function toolsCommand(args: ToolsArgs): Promise<number> {
   lines.push(
     `${registry.tools.length} tool(s); initialize request ${budget.usedBytes} of ${budget.frameBytes} bytes; ${budget.remainingBytes} bytes left`,
   );
-  await writeStdout(encoder.encode(lines.join("\n") + "\n"));
+  // Names, files and reasons come from tool modules and sources: no raw control characters.
+  await writeStdout(encoder.encode(terminalText(lines.join("\n") + "\n")));
   return EXIT.ok;
 }

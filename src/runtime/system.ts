@@ -7,6 +7,7 @@
  */
 
 import type { LoopbackServer, RuntimeName } from "./types.ts";
+import { terminalText } from "./terminal_text.ts";
 import { userDirFrom, type UserDirKind } from "./user_dirs.ts";
 
 export type { UserDirKind } from "./user_dirs.ts";
@@ -135,10 +136,14 @@ export async function writeStdout(bytes: Uint8Array): Promise<void> {
 
 const encoder = new TextEncoder();
 
-/** Write one line to stderr (diagnostics); never throws. */
+/**
+ * Write one line to stderr (diagnostics); never throws. Control characters are shown visibly
+ * ({@link terminalText}): a line may carry a tool's, a server's or the model's text.
+ */
 export function writeStderrLine(text: string): void {
   try {
-    const bytes = encoder.encode(text.endsWith("\n") ? text : text + "\n");
+    const safe = terminalText(text);
+    const bytes = encoder.encode(safe.endsWith("\n") ? safe : safe + "\n");
     let offset = 0;
     while (offset < bytes.length) offset += Deno.stderr.writeSync(bytes.subarray(offset));
   } catch {
