@@ -8,7 +8,8 @@
  * - `--allow-write=<TMPDIR or /tmp>`: the demo's temporary `MC_HOME`.
  *
  * The task runs this file first and splices its output into the `deno run` of `cli.ts demo`
- * (`--allow-env=TICKETS_API_URL` and `--allow-net=127.0.0.1` are written in the task itself).
+ * (`--allow-env=TICKETS_API_URL,NO_COLOR,FORCE_COLOR` and `--allow-net=127.0.0.1` are written in the
+ * task itself).
  * The paths are computed here, not written in deno.json, so the task works however `deno` was
  * started (`npx --yes deno@2.9.6 task demo`) and whatever `TMPDIR` is.
  *

@@ -1,13 +1,14 @@
 /**
  * Answering `approval.requested`: by flag (`--approve allow|deny`) or by
- * asking on the terminal (`--approve ask`), with the backend's expiry.
+ * asking on the terminal (`--approve ask`: stdin and stderr, or `/dev/tty`),
+ * with the backend's expiry.
  *
  * @module
  */
 
 import { waitWithin } from "../async/deadline.ts";
 import type { ApprovalRequestedData } from "../protocol/schemas/mod.ts";
-import type { Terminal } from "../runtime/mod.ts";
+import { type NoTerminalReason, type Terminal, terminalText } from "../runtime/mod.ts";
 import type { ApproveMode } from "./args.ts";
 
 /** How one approval was decided. */
@@ -60,7 +61,7 @@ export class ApprovalDecider implements Approver {
     const terminal = this.#terminal;
     const asked = this.#chain.then(() =>
       terminal.ask(
-        `\nApprove? ${data.summary}\n[y/N] (expires in ${
+        `\nApprove? ${terminalText(data.summary)}\n[y/N] (expires in ${
           Math.round(data.expires_in_ms / 1000)
         }s): `,
       )
@@ -76,4 +77,45 @@ export class ApprovalDecider implements Approver {
       (decided): ApprovalDecision => decided ?? { decision: "deny", decidedBy: "expiry" },
     );
   }
+}
+
+/** Which of the standard streams are terminals, for {@link noTerminalMessage}. */
+export interface StreamsSeen {
+  /** The prompt is read from stdin (no PROMPT argument, stdin not a terminal). */
+  readonly promptOnStdin: boolean;
+  /** stdin is a terminal. */
+  readonly stdin: boolean;
+  /** stderr is a terminal. */
+  readonly stderr: boolean;
+}
+
+const BY_FLAG = "answer by flag with --approve allow or --approve deny";
+
+/**
+ * Why `--approve ask` cannot prompt, and what to run instead. It asks on
+ * stdin and stderr when both are terminals; else on `/dev/tty`, which Deno
+ * opens only with `--allow-all`.
+ *
+ * @example
+ * ```ts
+ * import { noTerminalMessage } from "./approvals.ts";
+ * const text = noTerminalMessage("none", { promptOnStdin: false, stdin: false, stderr: false });
+ * console.assert(text.startsWith("Option --approve ask needs a terminal"));
+ * ```
+ */
+export function noTerminalMessage(reason: NoTerminalReason, seen: StreamsSeen): string {
+  if (reason === "none") {
+    return "Option --approve ask needs a terminal: stdin and stderr are not both terminals and " +
+      `there is no controlling terminal (/dev/tty): ${BY_FLAG}`;
+  }
+  const why = seen.promptOnStdin
+    ? "stdin carries the prompt"
+    : !seen.stdin
+    ? "stdin is not a terminal"
+    : "stderr is not a terminal (the question is written there)";
+  const instead = seen.promptOnStdin
+    ? "pass the prompt as an argument, with stdin and stderr on the terminal"
+    : "run it with stdin and stderr on the terminal";
+  return `Option --approve ask cannot prompt: ${why}, and Deno opens /dev/tty only with ` +
+    `--allow-all: ${instead}, or ${BY_FLAG}`;
 }

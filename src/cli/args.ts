@@ -19,6 +19,7 @@ import { DEFAULT_STALL_TIMEOUT_MS } from "./liveness.ts";
 import { type BatchArgs, parseBatchArgs, parseReportArgs, type ReportArgs } from "./batch_args.ts";
 import { type LoopArgs, parseLoopCommand } from "./args_loop.ts";
 import { type McpArgs, parseMcpArgs } from "./mcp_args.ts";
+import { parseTrustArgs, type TrustArgs } from "./args_trust.ts";
 
 export type { ConfigArgs, McpArgs, ToolDirArgs };
 
@@ -65,6 +66,8 @@ export interface ToolsArgs extends ConfigArgs, ToolDirArgs {
   permissionsJson: boolean;
   /** Print the least `deno run` permission flags `run` needs. */
   denoFlags: boolean;
+  /** Print the `deno run` flags of an `init` project's tasks, from the config (no tools load). */
+  taskFlags: boolean;
   /** `--agent` command line (for `--deno-flags`). */
   agent: string | undefined;
 }
@@ -75,6 +78,17 @@ export interface DemoArgs {
   command: "demo";
   /** `--deltas`. */
   deltas: boolean;
+  /** `--format`, as for `run`: undefined → a transcript only when stdout is a terminal. */
+  format?: "text" | "ndjson" | undefined;
+}
+
+/** `--format text|ndjson` (run, demo), or undefined when not given. */
+function formatOf(value: unknown): "text" | "ndjson" | undefined {
+  const format = optionalString(value, "--format");
+  if (format !== undefined && format !== "text" && format !== "ndjson") {
+    throw new UsageError(`Option --format must be text or ndjson: ${format}`);
+  }
+  return format;
 }
 
 /** Options every browsing command takes. */
@@ -111,6 +125,7 @@ export type CliArgs =
   | BatchArgs
   | ReportArgs
   | LoopArgs
+  | TrustArgs
   | { command: "help"; topic: string | undefined }
   | { command: "version" };
 
@@ -163,13 +178,16 @@ export function parseCli(argv: string[]): CliArgs {
         json: { type: "boolean" },
         "permissions-json": { type: "boolean" },
         "deno-flags": { type: "boolean" },
+        "task-flags": { type: "boolean" },
         agent: { type: "string" },
         help: { type: "boolean", short: "h" },
         ...CONFIG_OPTIONS,
       });
       if (values.help) return { command: "help", topic: "tools" };
       if (positionals.length > 0) throw new UsageError(`Unexpected argument: ${positionals[0]}`);
-      const modes = ["json", "permissions-json", "deno-flags"].filter((m) => values[m] === true);
+      const modes = ["json", "permissions-json", "deno-flags", "task-flags"].filter((m) =>
+        values[m] === true
+      );
       if (modes.length > 1) {
         throw new UsageError(`Options --${modes[0]} and --${modes[1]} cannot be combined`);
       }
@@ -183,6 +201,7 @@ export function parseCli(argv: string[]): CliArgs {
         json: values.json === true,
         permissionsJson: values["permissions-json"] === true,
         denoFlags: values["deno-flags"] === true,
+        taskFlags: values["task-flags"] === true,
         agent,
         ...configArgs(values),
       };
@@ -190,11 +209,17 @@ export function parseCli(argv: string[]): CliArgs {
     case "demo": {
       const { values, positionals } = parse(rest, {
         deltas: { type: "boolean" },
+        format: { type: "string" },
         help: { type: "boolean", short: "h" },
       });
       if (values.help) return { command: "help", topic: "demo" };
       if (positionals.length > 0) throw new UsageError(`Unexpected argument: ${positionals[0]}`);
-      return { command: "demo", deltas: values.deltas === true };
+      const format = formatOf(values.format);
+      return {
+        command: "demo",
+        deltas: values.deltas === true,
+        ...(format === undefined ? {} : { format }),
+      };
     }
     case "mcp":
       return parseMcpArgs(rest);
@@ -211,6 +236,8 @@ export function parseCli(argv: string[]): CliArgs {
     case "init":
     case "inspect":
       return parseLoopCommand(first, rest, { options: CONFIG_OPTIONS, parse: configArgs });
+    case "trust":
+      return parseTrustArgs(rest);
     default:
       if (first.startsWith("-")) throw new UsageError(`Unknown option '${first}'`);
       throw new UsageError(`Unknown command: ${first}`);
@@ -236,10 +263,7 @@ function parseRun(argv: string[]): CliArgs {
   });
   if (values.help) return { command: "help", topic: "run" };
   const kernelSandbox = kernelSandboxMode(values);
-  const format = optionalString(values.format, "--format");
-  if (format !== undefined && format !== "text" && format !== "ndjson") {
-    throw new UsageError(`Option --format must be text or ndjson: ${format}`);
-  }
+  const format = formatOf(values.format);
   if (positionals.length > 1) {
     throw new UsageError(`Unexpected argument: ${positionals[1]} (quote the prompt)`);
   }

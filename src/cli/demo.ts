@@ -72,7 +72,10 @@ async function startTicketApi(): Promise<{ url: string; stop: () => Promise<void
 }
 
 /** Run the demo; returns the exit code. */
-export async function demoCommand(writer: SummaryWriter, deltas: boolean): Promise<number> {
+export async function demoCommand(
+  writer: SummaryWriter,
+  view: { deltas: boolean; argumentsPreview: boolean },
+): Promise<number> {
   const root = new URL("../../", import.meta.url).pathname.replace(/\/$/, "");
   const home = await makeTempDir("magi-tools-demo-");
   const api = await startTicketApi();
@@ -88,7 +91,8 @@ export async function demoCommand(writer: SummaryWriter, deltas: boolean): Promi
       env: { MC_HOME: home },
       session: undefined,
       approvals: new ApprovalDecider("deny", null),
-      deltas,
+      deltas: view.deltas,
+      argumentsPreview: view.argumentsPreview,
       lastMessage: undefined,
       timeoutMs: 60_000,
       writer,

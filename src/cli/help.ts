@@ -7,6 +7,7 @@
 import { BATCH_HELP, REPORT_HELP } from "./batch_help.ts";
 
 import { CALL_HELP, INIT_HELP, INSPECT_HELP } from "./help_loop.ts";
+import { TRUST_HELP } from "./help_trust.ts";
 
 const EXIT_CODES = `Exit codes:
   0    the turn completed (tools/demo: success)
@@ -31,9 +32,12 @@ Usage:
                                       and permissions
   magi-tools mcp [--tools DIR]... [--http PORT] [--approve MODE]
                                       serve the tools as an MCP server (docs/mcp.md)
-  magi-tools demo [--deltas]          example tools against the reference backend
+  magi-tools demo [--format F]        example tools against the reference backend
   magi-tools call NAME [ARGS]         run one tool without a backend (ARGS: JSON)
   magi-tools init [DIR]               start a tools project (tools/, a test, deno.json)
+  magi-tools trust [FILE] | --list | --revoke [FILE]
+                                      approve a project config that starts commands
+                                      or reads \${VAR}s (default ./magi-tools.jsonc)
   magi-tools inspect [--port N]       a local web inspector: tools, forms, live turns
   magi-tools sessions [--table]       list this workspace's saved sessions
   magi-tools history SESSION          print a session's whole history
@@ -68,8 +72,10 @@ Options:
   --session ID         open this durable session instead of creating one (IDs are
                        1-64 of A-Z a-z 0-9 _ -; sessions belong to the working
                        directory: list them with 'magi-tools sessions')
-  --approve MODE       deny | allow | ask (default deny); ask prompts on /dev/tty
-                       and is a usage error without a terminal
+  --approve MODE       deny | allow | ask (default deny); ask asks on stderr and reads
+                       the answer from stdin when both are a terminal (else /dev/tty,
+                       which Deno opens only with --allow-all), and is a usage error
+                       saying why when it cannot ask
   --deltas             also emit message.delta records
   --format FORMAT      text (a readable transcript) | ndjson; default text when stdout
                        is a terminal, else ndjson
@@ -80,7 +86,9 @@ Options:
                        exits 1 once run.finished arrives (4 if it never does)
   --config FILE        project config (default ./magi-tools.jsonc when it exists):
                        MCP servers and OpenAPI documents whose tools are added
-                       (docs/mcp.md, docs/openapi.md)
+                       (docs/mcp.md, docs/openapi.md); a ./magi-tools.jsonc that
+                       starts commands or reads \${VAR}s needs approval first
+                       (magi-tools trust --help)
   --no-config          do not read ./magi-tools.jsonc
   --mcp-config FILE    add the mcpServers of a Claude Desktop / Claude Code / Cursor
                        style JSON file (repeatable)
@@ -106,7 +114,8 @@ ${EXIT_CODES}
 
 const TOOLS = `Usage: magi-tools tools [--tools DIR]... [--config FILE | --no-config]
                         [--mcp-config FILE]...
-                        [--json | --permissions-json | --deno-flags [--agent CMD]]
+                        [--json | --permissions-json | --deno-flags [--agent CMD]
+                         | --task-flags]
 
 Loads and validates the tool modules and the config's tool sources, then lists
 each tool (tab-separated: name, effect, definition bytes, file or source,
@@ -118,7 +127,9 @@ Options:
                        missing when the config has an MCP server or OpenAPI API)
   --config FILE        project config (default ./magi-tools.jsonc when it exists):
                        MCP servers and OpenAPI documents whose tools are added
-                       (docs/mcp.md, docs/openapi.md)
+                       (docs/mcp.md, docs/openapi.md); a ./magi-tools.jsonc that
+                       starts commands or reads \${VAR}s needs approval first
+                       (magi-tools trust --help)
   --no-config          do not read ./magi-tools.jsonc
   --mcp-config FILE    add the mcpServers of a Claude Desktop / Claude Code / Cursor
                        style JSON file (repeatable)
@@ -131,19 +142,27 @@ Options:
                        (add --allow-read=DIR for run --cwd, --allow-write=FILE
                        for --last-message, --allow-read of a config file)
   --agent CMD          with --deno-flags: the backend command run will use
+  --task-flags         the 'deno run' flags of an init project's tasks: the host's
+                       grants plus the environment variables and hosts the config
+                       names (\${VAR}, OpenAPI auth, HTTP MCP servers, spec URLs);
+                       loads no tools and never fails (a bad config is reported
+                       by the command the task runs)
   -h, --help           this help
 
 Exit codes: 0 listed; 2 usage, config, tool module or registry error (naming the
 file and reason).
 `;
 
-const DEMO = `Usage: magi-tools demo [--deltas]
+const DEMO = `Usage: magi-tools demo [--deltas] [--format text|ndjson]
 
 Runs the repository's example tools against the reference backend, with a loopback
-fake ticket API and a temporary MC_HOME, and prints the NDJSON summaries.
+fake ticket API and a temporary MC_HOME: a transcript on a terminal, the NDJSON
+summaries everywhere else (as run does).
 
 Options:
   --deltas             also emit message.delta records
+  --format FORMAT      text (the transcript) or ndjson; default text when stdout
+                       is a terminal, else ndjson
   -h, --help           this help
 
 Exit codes: as for run (0 when the turn completed).
@@ -230,7 +249,9 @@ Options:
                        missing when the config has an MCP server or OpenAPI API)
   --config FILE        project config (default ./magi-tools.jsonc when it exists):
                        MCP servers and OpenAPI documents whose tools are added
-                       (docs/mcp.md, docs/openapi.md)
+                       (docs/mcp.md, docs/openapi.md); a ./magi-tools.jsonc that
+                       starts commands or reads \${VAR}s needs approval first
+                       (magi-tools trust --help)
   --no-config          do not read ./magi-tools.jsonc
   --mcp-config FILE    add the mcpServers of a Claude Desktop / Claude Code / Cursor
                        style JSON file (repeatable)
@@ -278,6 +299,8 @@ export function helpText(topic: string | undefined): string {
       return INIT_HELP;
     case "inspect":
       return INSPECT_HELP;
+    case "trust":
+      return TRUST_HELP;
     default:
       return MAIN;
   }

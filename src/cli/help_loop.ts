@@ -11,13 +11,16 @@ Runs one tool without a backend, exactly as a client.tool.call would run it:
 argument validation, the tool's deadline, its sandbox and hard kill, result
 bounds and splitting (the default client.tools limits). The arguments come
 from the ARGS argument, else from stdin when it is not a terminal, else {}.
-stdout gets the result text; a process tool's own output goes to stderr.
+stdout gets the result text (on a terminal with control characters shown
+visibly, as on stderr); a process tool's own output goes to stderr.
 
 Options:
   --tools DIR          tool directory (repeatable; default ./tools, which may be
                        missing when the config has an MCP server or OpenAPI API)
-  --config FILE        the config's tool sources (default ./magi-tools.jsonc);
-                       --no-config ignores it, --mcp-config FILE adds servers
+  --config FILE        the config's tool sources (default ./magi-tools.jsonc, which
+                       needs approval when it starts commands or reads \${VAR}s:
+                       magi-tools trust --help); --no-config ignores it,
+                       --mcp-config FILE adds servers
   --timeout-ms N       the call's deadline instead of the tool's timeout_ms
                        (1000-600000; the tool's own timeoutMs still applies)
   --json               print one JSON record: tool.result's fields, the text,
@@ -63,8 +66,10 @@ Options:
   --tools DIR          tool directory (repeatable; must exist; default ./tools,
                        which may be missing when the config has an MCP server or
                        OpenAPI API)
-  --config FILE        the config's tool sources (default ./magi-tools.jsonc);
-                       --no-config ignores it, --mcp-config FILE adds servers
+  --config FILE        the config's tool sources (default ./magi-tools.jsonc, which
+                       needs approval when it starts commands or reads \${VAR}s:
+                       magi-tools trust --help); --no-config ignores it,
+                       --mcp-config FILE adds servers
   --port N             port, 0-65535 (default 0: a free one)
   --agent CMD          backend command line for turns (default as for run)
   --cwd DIR            working directory of the backend and the tools

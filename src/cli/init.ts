@@ -1,7 +1,9 @@
 /**
  * `init [DIR]`: write a minimal, working tools project — one example tool,
- * its test (which runs the tool through `call`), a `deno.json` with `start`,
- * `test` and least-privilege tasks, and a commented `magi-tools.jsonc`.
+ * its test (which runs the tool through `call`), a `deno.json` whose `start`
+ * task is the whole CLI (plus one task per command and `test`, all without
+ * `-A`, their permissions derived from the config), and a commented
+ * `magi-tools.jsonc`.
  *
  * Nothing is overwritten: when any of the files exists, nothing is written
  * and the command exits 2 naming them. The project's `@magi/tools` import
@@ -62,12 +64,42 @@ export function currentLibrary(
   };
 }
 
-/** The host's `deno run` permissions (as the `start` task of this repository grants them). */
+/**
+ * The host's `deno run` permissions for the generated test's `call` (greet needs nothing from
+ * the config): what `tools --task-flags` prints for an empty config, without the network.
+ * HOME, XDG_CONFIG_HOME, APPDATA and MAGI_TOOLS_TRUST_CONFIG: the approval of a
+ * magi-tools.jsonc that starts commands (`trust`, docs/mcp.md "Project configuration is code").
+ */
 const HOST_FLAGS =
-  "--no-prompt --allow-read --allow-write --allow-env=MAGI_CODE_AGENT,PATH,NO_COLOR,FORCE_COLOR --allow-run";
+  "--no-prompt --allow-read --allow-write --allow-env=MAGI_CODE_AGENT,PATH,NO_COLOR,FORCE_COLOR,HOME,XDG_CONFIG_HOME,APPDATA,MAGI_TOOLS_TRUST_CONFIG --allow-run";
 
-/** The V8 flag of this repository's `start` task: per-call garbage dies young. */
-const YOUNG_GENERATION = "--v8-flags=--max-semi-space-size=4";
+/**
+ * Every CLI task's permissions, in one place that needs no edit: `tools --task-flags` reads
+ * `magi-tools.jsonc` and prints the host's grants plus what the config names (the environment
+ * variables of `${VAR}` and OpenAPI auth, the hosts of HTTP MCP servers and spec URLs).
+ * The outer `--no-prompt` holds even if that command prints nothing.
+ */
+const TASK_FLAGS =
+  "--no-prompt $(deno run --no-prompt --allow-read --allow-env @magi/tools/cli tools --task-flags)";
+
+/**
+ * The tasks of a new project: `start` is the whole CLI (`deno task start run …`,
+ * `deno task start mcp`, as in this repository), and each command the docs show has its own.
+ */
+export function projectTasks(): Record<string, string> {
+  const cli = (command: string) => `deno run ${TASK_FLAGS} @magi/tools/cli${command}`;
+  return {
+    start: cli(""),
+    run: cli(" run"),
+    call: cli(" call"),
+    tools: cli(" tools"),
+    inspect: cli(" inspect"),
+    mcp: cli(" mcp"),
+    batch: cli(" batch"),
+    report: cli(" report"),
+    test: "deno test --no-prompt --allow-read --allow-run tests/",
+  };
+}
 
 /** The files of a new project importing magi-tools from `lib`. */
 export function projectFiles(lib: LibrarySpecifiers): ProjectFile[] {
@@ -77,15 +109,7 @@ export function projectFiles(lib: LibrarySpecifiers): ProjectFile[] {
       "@magi/tools/cli": lib.cli,
       "zod": "npm:zod@^4",
     },
-    tasks: {
-      // A 4 MiB young generation keeps a long-running host's memory flat (docs/benchmarks.md).
-      start: `deno run ${HOST_FLAGS} ${YOUNG_GENERATION} @magi/tools/cli run`,
-      tools: `deno run ${HOST_FLAGS} @magi/tools/cli tools`,
-      call: `deno run ${HOST_FLAGS} @magi/tools/cli call`,
-      inspect: `deno run ${HOST_FLAGS} --allow-net=127.0.0.1 @magi/tools/cli inspect`,
-      flags: `deno run ${HOST_FLAGS} @magi/tools/cli tools --deno-flags`,
-      test: "deno test --no-prompt --allow-read --allow-run tests/",
-    },
+    tasks: projectTasks(),
   };
   return [
     { path: "deno.json", text: JSON.stringify(denoJson, null, 2) + "\n" },
@@ -99,14 +123,20 @@ const CONFIG = `// magi-tools project configuration (JSONC: comments and trailin
 // Tool modules in ./tools are always loaded; add more directories with --tools DIR.
 {
   // MCP servers whose tools the agent may use, in the shape Claude Desktop, Claude Code and
-  // Cursor keep them (needs a magi-tools with MCP sources; see its docs/cli.md), e.g.:
+  // Cursor keep them (docs/mcp.md), e.g.:
   //
   //   "fs": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "."] },
   //   "remote": { "url": "https://example.com/mcp", "headers": { "Authorization": "Bearer …" } },
   //
-  // The tasks in deno.json grant the host no network and only a few environment variables:
-  // add --allow-net (remote servers) or --allow-env (\${VAR} in this file) when you need them.
+  // The tasks in deno.json derive their permissions from this file (tools --task-flags): the
+  // environment variables it names (\${VAR}, OpenAPI auth) and the hosts of remote servers.
+  // A server with a "command" or a \${VAR} is code: it runs only after you approve this file
+  // (deno task start trust, again after each change).
   "mcpServers": {}
+  // OpenAPI documents whose operations become tools (docs/openapi.md), e.g.:
+  //
+  //   "openapi": { "books": { "spec": "specs/books.yaml",
+  //     "auth": { "header": "Authorization", "valueFromEnv": "BOOKS_KEY", "prefix": "Bearer " } } }
 }
 `;
 
@@ -225,7 +255,8 @@ export async function initCommand(args: InitArgs): Promise<number> {
     `  deno task test                          # the example tool's tests`,
     `  deno task call greet '{"name":"Ada"}'   # call a tool without an agent`,
     `  deno task inspect                       # try tools and turns in the browser`,
-    `  deno task start "greet {\\"name\\":\\"Ada\\"}"  # one agent turn`,
+    `  deno task start run "greet {\\"name\\":\\"Ada\\"}"  # one agent turn`,
+    `  deno task start --help                  # every command: run, mcp, batch, report, …`,
   ];
   await writeStdout(new TextEncoder().encode(lines.join("\n") + "\n"));
   return EXIT.ok;

@@ -47,7 +47,7 @@ export async function main(argv: string[]): Promise<number> {
           import("./run_command.ts"),
           redirectConsole(),
         ]);
-        return await demoCommandGuarded(args.deltas);
+        return await demoCommandGuarded(args);
       }
       case "mcp": {
         const [{ mcpCommand }] = await Promise.all([
@@ -91,6 +91,10 @@ export async function main(argv: string[]): Promise<number> {
       case "init": {
         const { initCommand } = await import("./init.ts");
         return await initCommand(args);
+      }
+      case "trust": {
+        const { trustCommand } = await import("./trust.ts");
+        return await trustCommand(args);
       }
       case "inspect": {
         const [{ inspectCommand }] = await Promise.all([

@@ -47,7 +47,10 @@ export async function mcpCommand(args: McpArgs): Promise<number> {
     });
     if (sources === null) return EXIT.usage;
     try {
-      const registry = await loadRegistry(plan.toolDirs, undefined, sources.tools);
+      const registry = await loadRegistry(plan.toolDirs, {
+        external: sources.tools,
+        configFiles: plan.config.files,
+      });
       if (registry === null) return EXIT.usage;
       let mcp: McpServeModule;
       try {

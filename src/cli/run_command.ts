@@ -17,6 +17,7 @@ import {
   openTerminal,
   readStdinText,
   realPath,
+  stderrIsTerminal,
   stdinIsTerminal,
   stdoutIsTerminal,
   type Terminal,
@@ -25,9 +26,9 @@ import {
 import type { SummaryWriter } from "../summary/writer.ts";
 import type { TextView } from "../summary/text_view.ts";
 import { resolveAgentCommand } from "./agent.ts";
-import { ApprovalDecider } from "./approvals.ts";
+import { ApprovalDecider, noTerminalMessage } from "./approvals.ts";
 import { discardBackend, startBackend } from "./backend_start.ts";
-import type { RunArgs } from "./args.ts";
+import type { DemoArgs, RunArgs } from "./args.ts";
 import { EXIT, UsageError } from "./exit_codes.ts";
 import { checkPrompt } from "./prompt.ts";
 import { checkWritableFile } from "./output_file.ts";
@@ -48,19 +49,31 @@ function summaryWriter(
   });
 }
 
-/** `demo`: the built-in demonstration against the reference backend; resolves with the exit code. */
-export async function demoCommandGuarded(deltas: boolean): Promise<number> {
-  const [{ demoCommand }, { SummaryWriter }] = await Promise.all([
+/**
+ * `demo`: the built-in demonstration against the reference backend, as a transcript on a
+ * terminal (or `--format text`) and NDJSON elsewhere; resolves with the exit code.
+ */
+export async function demoCommandGuarded(args: DemoArgs): Promise<number> {
+  const [{ demoCommand, DEMO_PROMPT }, { SummaryWriter }] = await Promise.all([
     import("./demo.ts"),
     import("../summary/writer.ts"),
   ]);
+  const text = (args.format ?? (stdoutIsTerminal() ? "text" : "ndjson")) === "text";
+  if (text && args.format === undefined) {
+    writeStderrLine(
+      "magi-tools demo: a transcript, as stdout is a terminal; --format ndjson (or a pipe) prints the NDJSON records",
+    );
+  }
   const guard = guardOutput();
+  const view = text ? await textView(guard, DEMO_PROMPT) : null;
   try {
-    const writer = summaryWriter(SummaryWriter, guard);
-    const code = await demoCommand(writer, deltas);
+    const writer = summaryWriter(SummaryWriter, view === null ? guard : { writeStdout: view.sink });
+    // The transcript streams the assistant text and shows the calls' arguments, as for run.
+    const code = await demoCommand(writer, { deltas: args.deltas || text, argumentsPreview: text });
     await writer.flush();
     return code;
   } finally {
+    await view?.close();
     guard.restore();
   }
 }
@@ -132,10 +145,15 @@ export async function runCommand(args: RunArgs): Promise<number> {
   if (args.lastMessage !== undefined) await checkWritableFile(args.lastMessage, "--last-message");
   let terminal: Terminal | null = null;
   if (args.approve === "ask") {
-    terminal = openTerminal();
-    if (terminal === null) {
-      throw new UsageError("Option --approve ask needs a terminal (/dev/tty)");
+    const opened = openTerminal();
+    if (opened.terminal === null) {
+      throw new UsageError(noTerminalMessage(opened.reason, {
+        promptOnStdin: args.prompt === undefined && !stdinIsTerminal(),
+        stdin: stdinIsTerminal(),
+        stderr: stderrIsTerminal(),
+      }));
     }
+    terminal = opened.terminal;
   }
   try {
     const prompt = await readPrompt(args);
@@ -186,6 +204,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
       sourceWarnings: warnings,
       prompt,
       toolDirs: plan.toolDirs,
+      configFiles: plan.config.files,
       agent,
       cwd,
       session: args.session,

@@ -10,7 +10,7 @@
 
 import { FeatureUnavailableError } from "../config/features.ts";
 import { stat } from "node:fs/promises";
-import { ConfigError, type HostConfig, loadConfig } from "../config/mod.ts";
+import { type ApprovalCheck, ConfigError, type HostConfig, loadConfig } from "../config/mod.ts";
 import {
   hasToolSources,
   SourceStartError,
@@ -101,6 +101,8 @@ export interface ConfiguredSourcesOptions {
   readonly cwd: string;
   /** Receives source warnings. */
   readonly onWarning: (warning: SourceWarning) => void;
+  /** Decides on a project config that needs approval; default the user's (tests inject one). */
+  readonly approveConfig?: ApprovalCheck;
 }
 
 /** Options of {@link planTools}: the config flags, `--tools` and the working directory. */
@@ -164,6 +166,7 @@ async function loadReported(
       noConfig: options.noConfig,
       mcpConfigs: options.mcpConfigs,
       cwd: options.cwd,
+      ...(options.approveConfig === undefined ? {} : { approveConfig: options.approveConfig }),
     });
   } catch (error) {
     if (error instanceof ConfigError) {
@@ -228,11 +231,19 @@ export function warnOnStderr(warning: SourceWarning): void {
  */
 export async function withConfiguredSources(
   options: ToolPlanOptions,
-  use: (tools: readonly ExternalTool[], toolDirs: string[]) => Promise<number>,
+  use: (
+    tools: readonly ExternalTool[],
+    toolDirs: string[],
+    configFiles: readonly string[],
+  ) => Promise<number>,
 ): Promise<number> {
   const plan = await planTools(options);
   if (plan === null) return EXIT.usage;
-  return await withPlannedSources(plan, options.cwd, (tools) => use(tools, plan.toolDirs));
+  return await withPlannedSources(
+    plan,
+    options.cwd,
+    (tools) => use(tools, plan.toolDirs, plan.config.files),
+  );
 }
 
 /**

@@ -2,7 +2,8 @@
  * `tools`: validate and list tools with their byte costs, the frame budget
  * left and each tool's isolation and permissions; or print the exact
  * definitions (`--json`), the sandbox settings (`--permissions-json`), or
- * the least `deno run` flags `run` needs (`--deno-flags`). Each tool's line
+ * the least `deno run` flags `run` needs (`--deno-flags`), or the flags of an
+ * `init` project's tasks, derived from its config (`--task-flags`). Each tool's line
  * ends with its enforcement level (`kernel+deno`, `deno`, `none`).
  *
  * @module
@@ -10,7 +11,14 @@
 
 import type { ToolInfo } from "../host/define.ts";
 import { formatToolPermissions, toolSandboxInfo } from "../host/sandbox/mod.ts";
-import { currentDir, supportsProcessIsolation, writeStdout } from "../runtime/mod.ts";
+import {
+  currentDir,
+  stdoutIsTerminal,
+  supportsProcessIsolation,
+  terminalSafeJson,
+  terminalText,
+  writeStdout,
+} from "../runtime/mod.ts";
 import { resolveAgentCommand } from "./agent.ts";
 import type { ToolsArgs } from "./args.ts";
 import { cliDenoFlags } from "./deno_flags.ts";
@@ -21,8 +29,22 @@ import { planTools, startPlannedSources, warnOnStderr } from "./sources.ts";
 
 const encoder = new TextEncoder();
 
+/**
+ * A flags line (paths from the project in it): exact into a pipe (`$(…)`), its control
+ * characters shown visibly on a terminal.
+ */
+function flagsLine(flags: readonly string[]): string {
+  const line = flags.join(" ") + "\n";
+  return stdoutIsTerminal() ? terminalText(line) : line;
+}
+
 /** Run `tools`; returns the exit code. */
 export async function toolsCommand(args: ToolsArgs): Promise<number> {
+  if (args.taskFlags) {
+    const { configTaskFlags } = await import("./task_flags.ts");
+    await writeStdout(encoder.encode(flagsLine(await configTaskFlags(args))));
+    return EXIT.ok;
+  }
   // MCP servers of the config are started, listed and stopped again.
   const cwd = currentDir();
   const plan = await planTools({ ...args, cwd });
@@ -31,14 +53,17 @@ export async function toolsCommand(args: ToolsArgs): Promise<number> {
   if (sources === null) return EXIT.usage;
   let registry;
   try {
-    registry = await loadRegistry(plan.toolDirs, undefined, sources.tools);
+    registry = await loadRegistry(plan.toolDirs, {
+      external: sources.tools,
+      configFiles: plan.config.files,
+    });
   } finally {
     await sources.close();
   }
   if (registry === null) return EXIT.usage;
   if (args.json) {
     // Exactly what `initialize` sends: no sandbox settings mixed in.
-    await writeStdout(encoder.encode(JSON.stringify(registry.definitions()) + "\n"));
+    await writeStdout(encoder.encode(terminalSafeJson(registry.definitions()) + "\n"));
     return EXIT.ok;
   }
   if (args.permissionsJson) {
@@ -58,13 +83,13 @@ export async function toolsCommand(args: ToolsArgs): Promise<number> {
           sandbox: entryLevel(entry, kernel),
         }
     );
-    await writeStdout(encoder.encode(JSON.stringify(infos) + "\n"));
+    await writeStdout(encoder.encode(terminalSafeJson(infos) + "\n"));
     return EXIT.ok;
   }
   if (args.denoFlags) {
     const agent = await resolveAgentCommand(args.agent);
     const flags = cliDenoFlags(registry, { toolDirs: plan.toolDirs, agent });
-    await writeStdout(encoder.encode(flags.join(" ") + "\n"));
+    await writeStdout(encoder.encode(flagsLine(flags)));
     return EXIT.ok;
   }
   const budget = registry.budget();
@@ -87,6 +112,7 @@ export async function toolsCommand(args: ToolsArgs): Promise<number> {
   lines.push(
     `${registry.tools.length} tool(s); initialize request ${budget.usedBytes} of ${budget.frameBytes} bytes; ${budget.remainingBytes} bytes left`,
   );
-  await writeStdout(encoder.encode(lines.join("\n") + "\n"));
+  // Names, files and reasons come from tool modules and sources: no raw control characters.
+  await writeStdout(encoder.encode(terminalText(lines.join("\n") + "\n")));
   return EXIT.ok;
 }

@@ -231,13 +231,19 @@ function prefixOf(value: unknown, at: At): string {
   return value;
 }
 
+/** A `${VAR}` or `${VAR:-default}` reference (group 1: the name, group 2: the default). */
+export const VAR_REFERENCE: RegExp = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/;
+
+/** The keys of a server entry whose strings {@link expandVars} expands. */
+export const EXPANDED_KEYS: readonly string[] = ["command", "args", "env", "cwd", "url", "headers"];
+
 /**
  * Replace `${VAR}` and `${VAR:-default}` with the environment's values
  * (as Claude Code does); an unset variable without a default is an error
  * naming it.
  */
 export function expandVars(text: string, at: At, env: EnvGetter): string {
-  return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_match, name, fallback) => {
+  return text.replace(new RegExp(VAR_REFERENCE.source, "g"), (_match, name, fallback) => {
     let value: string | undefined;
     try {
       value = env(name as string);

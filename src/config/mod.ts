@@ -6,7 +6,10 @@
  *
  * Where it comes from: `--config FILE`, else `magi-tools.jsonc` in the
  * working directory when it exists and the host may read it (`--no-config`
- * skips it). Each
+ * skips it). That file, found rather than named, is the project's own: when
+ * it starts a command or reads an environment variable it is refused with an
+ * {@link UnapprovedConfigError} until the user approved it (`approval.ts`),
+ * decided before any key is checked or variable read. Each
  * `--mcp-config FILE` adds the `mcpServers` of a Claude Desktop / Claude
  * Code / Cursor style file (its other top-level keys are not ours and are
  * ignored); a server name defined twice is an error naming both files.
@@ -28,14 +31,37 @@
  * @module
  */
 
-import { parse, type ParseError, printParseErrorCode, visit } from "jsonc-parser";
+import { visit } from "jsonc-parser";
+import { parseJsonc } from "./_jsonc.ts";
 import { type At, child, fail, isObject, knownKeys } from "./_check.ts";
 import { getEnv, readTextFile } from "../runtime/mod.ts";
 import { ConfigError } from "./errors.ts";
+import { type ApprovalCheck, approveFromUser, UnapprovedConfigError } from "./approval.ts";
+import { configNeeds, needsApproval } from "./needs.ts";
 import { type EnvGetter, type McpServerConfig, parseMcpServers } from "./mcp_servers.ts";
 import { type OpenApiConfig, parseOpenApi } from "./openapi.ts";
 
 export { ConfigError } from "./errors.ts";
+export {
+  type ApprovalCheck,
+  type ApprovalRequest,
+  type ApprovalVerdict,
+  approveFromUser,
+  describeNeeds,
+  TRUST_ENV,
+  UnapprovedConfigError,
+} from "./approval.ts";
+export { type ConfigNeeds, configNeeds, needsApproval } from "./needs.ts";
+export {
+  configKey,
+  hashConfigText,
+  readTrustStore,
+  type TrustedConfig,
+  type TrustRecords,
+  trustStorePath,
+  writeTrustStore,
+} from "./trust_store.ts";
+export { parseJsonc } from "./_jsonc.ts";
 export {
   type Feature,
   type FeatureProblem,
@@ -113,15 +139,7 @@ export interface ParseConfigOptions {
  * @throws {ConfigError} on invalid JSONC, an unknown key or a bad value.
  */
 export function parseConfigText(text: string, options: ParseConfigOptions): HostConfig {
-  const errors: ParseError[] = [];
-  const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
-  if (errors.length > 0) {
-    const first = errors[0]!;
-    const { line, column } = positionOf(text, first.offset);
-    throw new ConfigError(
-      `${options.file}:${line}:${column}: invalid JSONC: ${printParseErrorCode(first.error)}`,
-    );
-  }
+  const value = parseJsonc(text, options.file);
   const root: At = { file: options.file, path: "" };
   const duplicate = firstDuplicateKey(text);
   if (duplicate !== null) throw fail(duplicate.at(options.file), "key defined twice in one object");
@@ -157,6 +175,13 @@ export interface LoadConfigOptions {
   readonly env?: EnvGetter;
   /** Reads a file, null when it does not exist (tests); default the runtime's. */
   readonly readFile?: (path: string) => Promise<string | null>;
+  /**
+   * Decides on a `magi-tools.jsonc` found in `cwd` that starts a command or
+   * reads a variable (`approval.ts`); default the user's approval
+   * (`MAGI_TOOLS_TRUST_CONFIG=1` or the trust store). Files named by
+   * `--config` or `--mcp-config` are the user's choice and not asked about.
+   */
+  readonly approveConfig?: ApprovalCheck;
 }
 
 /**
@@ -178,11 +203,16 @@ export async function loadConfig(options: LoadConfigOptions): Promise<HostConfig
   } else if (options.noConfig !== true) {
     // The default file is read when the host may read it: a host run with least-privilege
     // flags (`tools --deno-flags`) that do not grant it has no project config.
-    const text = await read(resolvePath(options.cwd, CONFIG_FILE_NAME)).catch((error) => {
+    const path = resolvePath(options.cwd, CONFIG_FILE_NAME);
+    const text = await read(path).catch((error) => {
       if (error instanceof ConfigError && error.permission) return null;
       throw error;
     });
-    if (text !== null) loaded.push(parseConfigText(text, { file: CONFIG_FILE_NAME, env }));
+    if (text !== null) {
+      // Approved (or needing no approval) before its keys are checked or a ${VAR} expanded.
+      await requireApproval(path, text, options.approveConfig ?? approveFromUser);
+      loaded.push(parseConfigText(text, { file: CONFIG_FILE_NAME, env }));
+    }
   }
   for (const file of options.mcpConfigs ?? []) {
     const text = await read(resolvePath(options.cwd, file));
@@ -190,6 +220,24 @@ export async function loadConfig(options: LoadConfigOptions): Promise<HostConfig
     loaded.push(parseConfigText(text, { file, env, kind: "mcp" }));
   }
   return mergeConfigs(loaded);
+}
+
+/**
+ * Throw {@link UnapprovedConfigError} when the project config `text` read
+ * from `path` starts a command or reads a variable and `approve` refuses it.
+ * Invalid JSONC is left to {@link parseConfigText}'s error (it reads no variable).
+ */
+async function requireApproval(path: string, text: string, approve: ApprovalCheck): Promise<void> {
+  let value: unknown;
+  try {
+    value = parseJsonc(text, CONFIG_FILE_NAME);
+  } catch {
+    return;
+  }
+  const needs = configNeeds(value);
+  if (!needsApproval(needs)) return;
+  const verdict = await approve({ path, text });
+  if (!verdict.approved) throw new UnapprovedConfigError(path, needs, verdict.reason);
 }
 
 /** Merge configs in order; a server name defined twice is an error naming both files. */
@@ -276,9 +324,4 @@ function firstDuplicateKey(text: string): { at: (file: string) => At } | null {
   return {
     at: (file) => keys.reduce((at, key) => child(at, key), { file, path: "" } as At),
   };
-}
-
-function positionOf(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset).split("\n");
-  return { line: before.length, column: (before.at(-1)?.length ?? 0) + 1 };
 }

@@ -71,7 +71,7 @@ import { LogBuffer, type ToolLog } from "./sandbox/log_buffer.ts";
 import { isolationOf } from "./sandbox/permissions.ts";
 import type { KernelSupport } from "./sandbox/kernel_policy.ts";
 import type { IsolatedOutcome, ProcessRunner } from "./sandbox/process_runner.ts";
-import { supportsProcessIsolation } from "../runtime/mod.ts";
+import { supportsProcessIsolation, terminalText } from "../runtime/mod.ts";
 
 export type { ToolLog } from "./sandbox/log_buffer.ts";
 export type { ToolCallOutcome, ToolCallRequest, ToolCallResult } from "./call.ts";
@@ -237,7 +237,7 @@ export class ToolExecutor {
       answer = await this.#answer(call, signal, started);
     } catch (error) {
       // Only a host bug gets here; still answer.
-      console.error(error);
+      console.error(errorText(error));
       answer = hostFailed();
     }
     return this.#finish(answer, started);
@@ -339,7 +339,7 @@ export class ToolExecutor {
         try {
           onProgress(call.callId, tool.name, update);
         } catch (error) {
-          console.error("Tool progress callback failed:", error);
+          console.error(`Tool progress callback failed: ${errorText(error)}`);
         }
       },
     });
@@ -436,7 +436,7 @@ export class ToolExecutor {
     try {
       this.#onLog?.(log);
     } catch (error) {
-      console.error("Tool log callback failed:", error);
+      console.error(`Tool log callback failed: ${errorText(error)}`);
     }
   }
 
@@ -501,16 +501,16 @@ function settledOf(
     case "crashed":
       if (outcome.permission !== undefined) {
         // stderr names what was denied and the fix; the model sees the kind only.
-        console.error(
+        console.error(terminalText(
           denialLine(
             { name: tool.name, file: entry.file, permission: outcome.permission },
             outcome.message,
           ),
-        );
+        ));
         return { kind: "answer", answer: permissionDenied(outcome.permission) };
       }
       if (outcome.kind === "crashed") {
-        console.error(`Tool ${tool.name} crashed: ${outcome.message}`);
+        console.error(terminalText(`Tool ${tool.name} crashed: ${outcome.message}`));
         return {
           kind: "answer",
           answer: toolCrashed(`${outcome.message}; it restarts for the next call`),
@@ -547,20 +547,25 @@ function externalInvalid(tool: ExternalTool, args: unknown): string | null {
 
 function failed(entry: RegisteredTool, error: unknown, detail: "stack" | "line"): Answer {
   if (error instanceof ExternalToolError) {
-    console.error(`Tool ${entry.tool.name} (${entry.file}) failed: ${error.code}`);
+    console.error(terminalText(`Tool ${entry.tool.name} (${entry.file}) failed: ${error.code}`));
     return externalFailed(error.code, error.message);
   }
   const message = error instanceof Error ? error.message : String(error);
   if (detail === "line") {
     const line = truncateText(message.replace(/\s+/g, " ").trim(), 512);
-    console.error(`Tool ${entry.tool.name} (${entry.file}) failed: ${line}`);
+    console.error(terminalText(`Tool ${entry.tool.name} (${entry.file}) failed: ${line}`));
     return toolFailed(message);
   }
-  console.error(
-    `Tool ${entry.tool.name} (${entry.file}) failed:`,
-    error instanceof Error ? (error.stack ?? message) : message,
-  );
+  console.error(terminalText(`Tool ${entry.tool.name} (${entry.file}) failed:`), errorText(error));
   return toolFailed(message);
+}
+
+/**
+ * An error (a tool's, so its message is the tool's text) as one stderr text: its stack or
+ * message, control characters shown visibly.
+ */
+function errorText(error: unknown): string {
+  return terminalText(error instanceof Error ? (error.stack ?? error.message) : String(error));
 }
 
 function defaultEnvelopeBytes(limits: ClientToolsLimits): number {

@@ -7,11 +7,18 @@
  */
 
 import { dirname } from "node:path";
-import type { LoopbackServer, RuntimeName, Terminal } from "./types.ts";
+import type { LoopbackServer, RuntimeName } from "./types.ts";
+import { terminalText } from "./terminal_text.ts";
 import { userDirFrom, type UserDirKind } from "./user_dirs.ts";
 
 export type { UserDirKind } from "./user_dirs.ts";
-export type { LoopbackServer, RuntimeName, Terminal } from "./types.ts";
+export type {
+  LoopbackServer,
+  NoTerminalReason,
+  RuntimeName,
+  Terminal,
+  TerminalOpening,
+} from "./types.ts";
 
 /** Which runtime this adapter is for: `"deno"`. */
 export function runtimeName(): RuntimeName {
@@ -94,6 +101,11 @@ export function stdoutIsTerminal(): boolean {
   return Deno.stdout.isTerminal();
 }
 
+/** Whether stderr is a terminal. */
+export function stderrIsTerminal(): boolean {
+  return Deno.stderr.isTerminal();
+}
+
 /** stdin as a byte stream (read it once). */
 export function stdinStream(): AsyncIterable<Uint8Array> {
   return Deno.stdin.readable;
@@ -125,10 +137,14 @@ export async function writeStdout(bytes: Uint8Array): Promise<void> {
 
 const encoder = new TextEncoder();
 
-/** Write one line to stderr (diagnostics); never throws. */
+/**
+ * Write one line to stderr (diagnostics); never throws. Control characters are shown visibly
+ * ({@link terminalText}): a line may carry a tool's, a server's or the model's text.
+ */
 export function writeStderrLine(text: string): void {
   try {
-    const bytes = encoder.encode(text.endsWith("\n") ? text : text + "\n");
+    const safe = terminalText(text);
+    const bytes = encoder.encode(safe.endsWith("\n") ? safe : safe + "\n");
     let offset = 0;
     while (offset < bytes.length) offset += Deno.stderr.writeSync(bytes.subarray(offset));
   } catch {
@@ -199,38 +215,6 @@ export async function findOnPath(command: string): Promise<string | null> {
     }
   }
   return null;
-}
-
-/** Open `/dev/tty` for prompts; null when there is no controlling terminal. */
-export function openTerminal(): Terminal | null {
-  let file: Deno.FsFile;
-  try {
-    file = Deno.openSync("/dev/tty", { read: true, write: true });
-  } catch {
-    return null;
-  }
-  const decoder = new TextDecoder();
-  return {
-    async ask(question: string): Promise<string | null> {
-      await file.write(encoder.encode(question));
-      let line = "";
-      const buffer = new Uint8Array(256);
-      for (;;) {
-        const n = await file.read(buffer);
-        if (n === null) return line === "" ? null : line;
-        line += decoder.decode(buffer.subarray(0, n), { stream: true });
-        const lf = line.indexOf("\n");
-        if (lf >= 0) return line.slice(0, lf).replace(/\r$/, "");
-      }
-    },
-    close() {
-      try {
-        file.close();
-      } catch {
-        // Already closed.
-      }
-    },
-  };
 }
 
 /**

@@ -55,13 +55,26 @@ export class SpawnError extends Error {
   }
 }
 
-/** A line-oriented terminal for interactive prompts (`/dev/tty`). */
+/** A line-oriented terminal for interactive prompts (stdin and stderr, or `/dev/tty`). */
 export interface Terminal {
   /** Write `question`, read one line (without LF); null at EOF. */
   ask(question: string): Promise<string | null>;
   /** Release the terminal. */
   close(): void;
 }
+
+/**
+ * Why `openTerminal()` found nowhere to prompt: `not_permitted` when stdin or
+ * stderr is not a terminal and the runtime refused to open `/dev/tty` (Deno
+ * opens it only with `--allow-all`); `none` when there is no controlling
+ * terminal at all.
+ */
+export type NoTerminalReason = "not_permitted" | "none";
+
+/** What `openTerminal()` found: a terminal, or the reason there is none. */
+export type TerminalOpening =
+  | { readonly terminal: Terminal }
+  | { readonly terminal: null; readonly reason: NoTerminalReason };
 
 /** A running loopback HTTP server. */
 export interface LoopbackServer {

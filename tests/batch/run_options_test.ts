@@ -118,10 +118,13 @@ Deno.test("batch --mcp-config adds servers; --no-config skips magi-tools.jsonc i
     assert.equal(run.code, 0, run.stderr);
     const records = await assertWholeItem(`${dir}/out`, "one");
     assert.ok(records.some((r) => r.type === "tool.result" && r.name === "fx_slow_ok"));
-    // Without --no-config the broken server of magi-tools.jsonc is started and fails: exit 2.
-    const broken = await runCli([...args, "--out", `${dir}/out2`]);
+    // Without --no-config the broken server of magi-tools.jsonc is started (approved as CI
+    // would) and fails: exit 2.
+    const broken = await runCli([...args, "--out", `${dir}/out2`], {
+      env: { MAGI_TOOLS_TRUST_CONFIG: "1" },
+    });
     assert.equal(broken.code, 2, broken.stderr);
-    assert.match(broken.stderr, /broken/);
+    assert.match(broken.stderr, /MCP server broken failed to start/);
     assert.equal((await indexLines(`${dir}/out2`)).length, 0);
     for (const pid of await startedPids(marker)) assert.equal(alive(pid), false);
   });

@@ -125,6 +125,7 @@ Deno.test("parseCli() parses tools --deno-flags with --agent and --permissions-j
     json: false,
     permissionsJson: false,
     denoFlags: true,
+    taskFlags: false,
     agent: "magi-code serve --stdio",
     config: undefined,
     noConfig: false,

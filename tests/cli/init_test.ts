@@ -18,11 +18,20 @@ Deno.test("init writes a project whose tests pass as generated", async () => {
     }
     const config = JSON.parse(await Deno.readTextFile(`${dir}/deno.json`));
     assert.equal(config.imports["@magi/tools"], new URL("mod.ts", `file://${ROOT}`).href);
-    for (const task of ["start", "tools", "call", "inspect", "test"]) {
+    const commands = ["run", "call", "tools", "inspect", "mcp", "batch", "report"];
+    for (const task of ["start", ...commands, "test"]) {
       assert.equal(typeof config.tasks[task], "string", task);
       assert.doesNotMatch(config.tasks[task], /(^| )(-A|--allow-all)( |$)/, task);
     }
-    assert.match(config.tasks.start, / --v8-flags=--max-semi-space-size=4 /);
+    // The config's comment no longer sends the reader to "a magi-tools with MCP sources".
+    const jsonc = await Deno.readTextFile(`${dir}/magi-tools.jsonc`);
+    assert.doesNotMatch(jsonc, /needs a magi-tools with MCP sources/);
+    assert.match(jsonc, /tools --task-flags/);
+    // `start` is the whole CLI, as in this repository; each command's task is `start COMMAND`.
+    assert.match(config.tasks.start, / @magi\/tools\/cli$/);
+    for (const command of commands) {
+      assert.equal(config.tasks[command], `${config.tasks.start} ${command}`, command);
+    }
     // The generated project's own test task, run exactly as its author would.
     const test = await new Deno.Command(Deno.execPath(), {
       args: ["task", "test"],

@@ -81,6 +81,8 @@ function plan(
     noConfig: options.noConfig ?? false,
     mcpConfigs: options.mcp ?? [],
     cwd: dir,
+    // These configs start commands; their approval is tests/config/approval_test.ts's subject.
+    approveConfig: () => Promise.resolve({ approved: true, by: "env" }),
   });
 }
 

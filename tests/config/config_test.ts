@@ -151,12 +151,15 @@ function files(map: Record<string, string>) {
   return (path: string) => Promise.resolve(map[path] ?? null);
 }
 
+/** Approves every project config (these configs start commands; approval_test.ts tests that). */
+const approveAll = () => Promise.resolve({ approved: true as const, by: "env" as const });
+
 Deno.test("loadConfig() reads magi-tools.jsonc in cwd unless --no-config, and --config must exist", async () => {
   const readFile = files({
     "/p/magi-tools.jsonc": `{"mcpServers":{"a":{"command":"x"}}}`,
     "/p/other.jsonc": `{"mcpServers":{"b":{"command":"y"}}}`,
   });
-  const base = { cwd: "/p", readFile, env: env({}) };
+  const base = { cwd: "/p", readFile, env: env({}), approveConfig: approveAll };
   assert.deepEqual((await loadConfig(base)).mcpServers.map((s) => s.name), ["a"]);
   assert.deepEqual((await loadConfig({ ...base, noConfig: true })).mcpServers, []);
   assert.deepEqual(
@@ -182,7 +185,7 @@ Deno.test("loadConfig() adds --mcp-config files (other top-level keys ignored) a
     "/p/dup.json": `{"mcpServers":{"a":{"command":"z"}}}`,
     "/p/none.json": `{"servers":{}}`,
   });
-  const base = { cwd: "/p", readFile, env: env({}) };
+  const base = { cwd: "/p", readFile, env: env({}), approveConfig: approveAll };
   const both = await loadConfig({ ...base, mcpConfigs: ["claude.json"] });
   assert.deepEqual(both.mcpServers.map((s) => s.name), ["a", "b"]);
   assert.deepEqual(both.files, ["magi-tools.jsonc", "claude.json"]);

@@ -134,13 +134,12 @@ Deno.test("run and tools: an OpenAPI-only project needs no ./tools (magi-tools.j
   try {
     await Deno.remove(env.tools);
     const cwd = dirname(env.config);
-    const listing = await runCli(["tools"], { cwd, raw: true, env: { PETSTORE_KEY: KEY } });
+    // Its auth reads PETSTORE_KEY, so the project config needs approval: as CI gives it.
+    const approved = { PETSTORE_KEY: KEY, MAGI_TOOLS_TRUST_CONFIG: "1" };
+    const listing = await runCli(["tools"], { cwd, raw: true, env: approved });
     assert.equal(listing.code, 0, listing.stderr);
     assert.match(listing.stdout, /^3 tool\(s\); initialize request /m);
-    const result = await runCli(["run", 'getPetById {"petId":42}'], {
-      cwd,
-      env: { PETSTORE_KEY: KEY },
-    });
+    const result = await runCli(["run", 'getPetById {"petId":42}'], { cwd, env: approved });
     assert.equal(result.code, 0, result.stderr);
     const ready = one(result.records, "host.ready")["tools"] as { source: string }[];
     assert.deepEqual([...new Set(ready.map((tool) => tool.source))], ["openapi"]);

@@ -84,6 +84,8 @@ export interface InspectorOptions {
   readonly cwd?: string;
   /** Arguments after `inspect`; default `--tools` of the fresh copy of the fixture tools. */
   readonly args?: readonly string[];
+  /** Added to the inspector's environment. */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** Start `deno run -A mod.ts inspect` over a fresh copy of the fixture tools. */
@@ -112,6 +114,7 @@ export async function startInspector(options: InspectorOptions = {}): Promise<In
       MAGI_CODE_AGENT: REFERENCE_AGENT,
       MAGI_SCENARIO: SCENARIO,
       MAGI_TOOLS_SELF_CHECK: "1",
+      ...options.env,
     },
   }).spawn();
   let stderr = "";

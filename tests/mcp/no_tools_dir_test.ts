@@ -16,6 +16,12 @@ import { FULL_CLI, ofType, one, type Rec, ROOT, runCli } from "../e2e/_cli.ts";
 import { startInspector } from "../inspect/_inspector.ts";
 import { denoServer, FIXTURE_SERVER, writeConfig } from "./_config.ts";
 
+/**
+ * The project's magi-tools.jsonc starts the fixture server, so it needs approval
+ * (tests/security/project_config_test.ts); these tests approve it as CI would.
+ */
+const TRUSTED = { MAGI_TOOLS_TRUST_CONFIG: "1" };
+
 /** The fixture server's tools, as the config names them (server `fx`, default prefix). */
 const FX_TOOLS = ["fx_die", "fx_fail", "fx_hang", "fx_slow_ok", "fx_wait_cancel"];
 
@@ -38,7 +44,7 @@ function listed(stdout: string): string[] {
 
 Deno.test("tools: an MCP-only project without ./tools lists the server's tools (exit 0)", async () => {
   await inMcpProject(async (dir) => {
-    const result = await runCli(["tools"], { cwd: dir, raw: true });
+    const result = await runCli(["tools"], { cwd: dir, raw: true, env: TRUSTED });
     assert.equal(result.code, 0, result.stderr);
     assert.deepEqual(listed(result.stdout), FX_TOOLS);
     assert.match(result.stdout, /^5 tool\(s\); initialize request /m);
@@ -49,7 +55,10 @@ Deno.test("tools: an MCP-only project without ./tools lists the server's tools (
 Deno.test("run: an MCP-only project without ./tools calls the server's tool (exit 0)", async () => {
   await inMcpProject(async (dir) => {
     // The fixture server's tools are `write` (no readOnlyHint): approve the call.
-    const result = await runCli(["run", "--approve", "allow", "fx_slow_ok {}"], { cwd: dir });
+    const result = await runCli(["run", "--approve", "allow", "fx_slow_ok {}"], {
+      cwd: dir,
+      env: TRUSTED,
+    });
     assert.equal(result.code, 0, result.stderr);
     const tools = one(result.records, "host.ready")["tools"] as Rec[];
     assert.deepEqual(tools.map((tool) => tool["name"]).sort(), FX_TOOLS);
@@ -62,7 +71,11 @@ Deno.test("run: an MCP-only project without ./tools calls the server's tool (exi
 
 Deno.test("call: an MCP-only project without ./tools calls the server's tool (exit 0)", async () => {
   await inMcpProject(async (dir) => {
-    const result = await runCli(["call", "fx_slow_ok", "{}"], { cwd: dir, raw: true });
+    const result = await runCli(["call", "fx_slow_ok", "{}"], {
+      cwd: dir,
+      raw: true,
+      env: TRUSTED,
+    });
     assert.equal(result.code, 0, result.stderr);
     assert.equal(result.stdout, "ok\n");
   });
@@ -78,6 +91,7 @@ Deno.test("batch: an MCP-only project without ./tools runs its items with the se
     const result = await runCli(["batch", "input.jsonl", "--out", out, "--approve", "allow"], {
       cwd: dir,
       raw: true,
+      env: TRUSTED,
     });
     assert.equal(result.code, 0, result.stderr);
     assert.deepEqual((await indexLines(out)).map((entry) => [entry["id"], entry["exit_code"]]), [
@@ -95,8 +109,10 @@ Deno.test("mcp: an MCP-only project without ./tools serves the server's tools ov
   await inMcpProject(async (dir) => {
     const transport = new StdioClientTransport({
       command: Deno.execPath(),
-      args: ["run", ...FULL_CLI, "-A", `${ROOT}cli.ts`, "mcp"],
+      // fx_slow_ok is a write tool (no readOnlyHint): allowed, as this client cannot be asked.
+      args: ["run", ...FULL_CLI, "-A", `${ROOT}cli.ts`, "mcp", "--approve", "allow"],
       cwd: dir,
+      env: { ...Deno.env.toObject(), ...TRUSTED },
       stderr: "pipe",
     });
     const client = new Client({ name: "test", version: "1.0.0" });
@@ -116,7 +132,7 @@ Deno.test("mcp: an MCP-only project without ./tools serves the server's tools ov
 
 Deno.test("inspect: an MCP-only project without ./tools shows the server's tools", async () => {
   await inMcpProject(async (dir) => {
-    const inspector = await startInspector({ cwd: dir, args: [] });
+    const inspector = await startInspector({ cwd: dir, args: [], env: TRUSTED });
     try {
       const response = await fetch(`${inspector.base}/api/tools`, {
         headers: { authorization: `Bearer ${inspector.token}` },
@@ -134,13 +150,21 @@ Deno.test("inspect: an MCP-only project without ./tools shows the server's tools
 Deno.test("an explicit --tools DIR that is missing is exit 2 naming it, even with MCP servers", async () => {
   await inMcpProject(async (dir) => {
     for (const command of [["tools"], ["run", "fx_slow_ok {}"], ["call", "fx_slow_ok"]]) {
-      const result = await runCli([...command, "--tools", "missing"], { cwd: dir, raw: true });
+      const result = await runCli([...command, "--tools", "missing"], {
+        cwd: dir,
+        raw: true,
+        env: TRUSTED,
+      });
       assert.equal(result.code, 2, `${command[0]}: ${result.stderr}`);
       assert.match(result.stderr, /Tool directory cannot be read: missing: directory not found/);
       assert.equal(result.stdout, "", command[0]);
     }
     // The default directory named explicitly is explicit too.
-    const named = await runCli(["tools", "--tools", "./tools"], { cwd: dir, raw: true });
+    const named = await runCli(["tools", "--tools", "./tools"], {
+      cwd: dir,
+      raw: true,
+      env: TRUSTED,
+    });
     assert.equal(named.code, 2);
     assert.match(named.stderr, /Tool directory cannot be read: \.\/tools: directory not found/);
   });
@@ -168,7 +192,7 @@ Deno.test("without a tool source (no config, --no-config) a missing ./tools is e
 Deno.test("a ./tools that is not a directory is exit 2 naming it, even with MCP servers", async () => {
   await inMcpProject(async (dir) => {
     await Deno.writeTextFile(join(dir, "tools"), "not a directory\n");
-    const result = await runCli(["tools"], { cwd: dir, raw: true });
+    const result = await runCli(["tools"], { cwd: dir, raw: true, env: TRUSTED });
     assert.equal(result.code, 2, result.stderr);
     assert.match(result.stderr, /Tool directory cannot be read: \.\/tools: not a directory/);
   });

@@ -7,12 +7,15 @@
  * so loading it needs no read permission; the dynamic `import()` below finds
  * it already loaded.
  *
- * Before any tool code runs, the runner reads the init line (with the frame
- * token) from stdin and keeps private references to what it needs to write
- * frames. It then replaces `console.*` and `Deno.stdout`/`Deno.stderr`
- * writes (which `process.stdout` also uses) so tool output is sent as framed
- * `log` messages, bounded per call. Output that bypasses this still cannot
- * forge a frame: it has no token.
+ * The preloaded tool module's top-level code runs before this file: the
+ * runner then reads the init line (with the frame token) from stdin and keeps
+ * references to what it needs to write frames. It then replaces `console.*`
+ * and `Deno.stdout`/`Deno.stderr` writes (which `process.stdout` also uses)
+ * so tool output is sent as framed `log` messages, bounded per call. Output
+ * that bypasses this (a program the tool starts, `node:fs` writes to fd 1)
+ * cannot forge a frame: it has no token. The tool module itself ran first in
+ * this process and can learn the token; the host bounds and checks every
+ * frame on its side, so that gains it nothing (channel.ts).
  *
  * @module
  */

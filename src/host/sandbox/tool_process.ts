@@ -17,7 +17,13 @@ import { settleWithin } from "../../async/deadline.ts";
 import type { LogBuffer } from "./log_buffer.ts";
 import { watchRss } from "./rss_watch.ts";
 import { LAUNCH_ERROR_PREFIX, LAUNCH_FAILED } from "./kernel_policy.ts";
-import { type ChildHandle, type ExitInfo, spawnChild, SpawnError } from "../../runtime/mod.ts";
+import {
+  type ChildHandle,
+  type ExitInfo,
+  spawnChild,
+  SpawnError,
+  terminalText,
+} from "../../runtime/mod.ts";
 
 /** How a call on a process ended (before the runner applies grace and kill). */
 export type ProcessOutcome =
@@ -224,7 +230,7 @@ export class ToolProcess {
     if (this.#pending !== undefined) this.#pending.log.append(text);
     else if (text.trim() !== "") {
       // Output outside a call: the host's stderr (never stdout), bounded.
-      console.error(`[tool ${this.#spec.name}] ${text.slice(0, 1_024).trimEnd()}`);
+      console.error(terminalText(`[tool ${this.#spec.name}] ${text.slice(0, 1_024).trimEnd()}`));
     }
   }
 

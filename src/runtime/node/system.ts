@@ -5,17 +5,24 @@
  * @module
  */
 
-import { closeSync, openSync, read as readFd, writeSync } from "node:fs";
+import { writeSync } from "node:fs";
 import { chmod, mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { isatty } from "node:tty";
-import type { LoopbackServer, RuntimeName, Terminal } from "../types.ts";
+import type { LoopbackServer, RuntimeName } from "../types.ts";
+import { terminalText } from "../terminal_text.ts";
 import { userDirFrom, type UserDirKind } from "../user_dirs.ts";
 
 export type { UserDirKind } from "../user_dirs.ts";
-export type { LoopbackServer, RuntimeName, Terminal } from "../types.ts";
+export type {
+  LoopbackServer,
+  NoTerminalReason,
+  RuntimeName,
+  Terminal,
+  TerminalOpening,
+} from "../types.ts";
 
 /** Which runtime this adapter is for: `"node"`. */
 export function runtimeName(): RuntimeName {
@@ -90,6 +97,11 @@ export function stdoutIsTerminal(): boolean {
   return isatty(1);
 }
 
+/** Whether stderr is a terminal. */
+export function stderrIsTerminal(): boolean {
+  return isatty(2);
+}
+
 /** stdin as a byte stream (read it once). */
 export function stdinStream(): AsyncIterable<Uint8Array> {
   return process.stdin as AsyncIterable<Uint8Array>;
@@ -125,10 +137,14 @@ export function writeStdout(bytes: Uint8Array): Promise<void> {
 
 const encoder = new TextEncoder();
 
-/** Write one line to stderr (diagnostics); never throws. */
+/**
+ * Write one line to stderr (diagnostics); never throws. Control characters are shown visibly
+ * ({@link terminalText}): a line may carry a tool's, a server's or the model's text.
+ */
 export function writeStderrLine(text: string): void {
   try {
-    const bytes = encoder.encode(text.endsWith("\n") ? text : text + "\n");
+    const safe = terminalText(text);
+    const bytes = encoder.encode(safe.endsWith("\n") ? safe : safe + "\n");
     let offset = 0;
     while (offset < bytes.length) offset += writeSync(2, bytes, offset);
   } catch {
@@ -199,44 +215,6 @@ export async function findOnPath(command: string): Promise<string | null> {
     }
   }
   return null;
-}
-
-/** Open `/dev/tty` for prompts; null when there is no controlling terminal. */
-export function openTerminal(): Terminal | null {
-  let fd: number;
-  try {
-    fd = openSync("/dev/tty", "r+");
-  } catch {
-    return null;
-  }
-  const decoder = new TextDecoder();
-  const readChunk = (buffer: Uint8Array) =>
-    new Promise<number>((resolve, reject) => {
-      readFd(fd, buffer, 0, buffer.length, null, (error, n) => error ? reject(error) : resolve(n));
-    });
-  return {
-    async ask(question: string): Promise<string | null> {
-      const bytes = encoder.encode(question);
-      let offset = 0;
-      while (offset < bytes.length) offset += writeSync(fd, bytes, offset);
-      let line = "";
-      const buffer = new Uint8Array(256);
-      for (;;) {
-        const n = await readChunk(buffer);
-        if (n === 0) return line === "" ? null : line;
-        line += decoder.decode(buffer.subarray(0, n), { stream: true });
-        const lf = line.indexOf("\n");
-        if (lf >= 0) return line.slice(0, lf).replace(/\r$/, "");
-      }
-    },
-    close() {
-      try {
-        closeSync(fd);
-      } catch {
-        // Already closed.
-      }
-    },
-  };
 }
 
 /**

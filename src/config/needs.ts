@@ -1,0 +1,106 @@
+/**
+ * What a config would do on the user's machine beyond reading itself: the
+ * commands it starts (stdio MCP servers) and the environment variables it
+ * reads (`${VAR}` in an MCP server's `command`, `args`, `env`, `cwd`, `url`
+ * or `headers`; an OpenAPI entry's `auth.valueFromEnv`). Found in the
+ * JSONC value alone, before any key is checked or anything expanded, so the
+ * approval of a project config (`approval.ts`) is decided before the
+ * environment is read or a process started.
+ *
+ * Every entry counts, `enabled: false` ones too: the parser expands their
+ * `${VAR}`s as well, and the approval is of the file, not of an entry.
+ *
+ * @example
+ * ```ts
+ * import { configNeeds } from "./needs.ts";
+ * const needs = configNeeds({
+ *   mcpServers: { fs: { command: "fs-server", args: ["--root", "${HOME}"] } },
+ * });
+ * console.assert(needs.commands[0]?.server === "fs" && needs.variables[0]?.name === "HOME");
+ * ```
+ *
+ * @module
+ */
+
+import { isObject } from "./_check.ts";
+import { EXPANDED_KEYS, VAR_REFERENCE } from "./mcp_servers.ts";
+
+/** A command a config starts: one stdio MCP server. */
+export interface NeededCommand {
+  /** The `mcpServers` key. */
+  readonly server: string;
+  /** `command` as written (unexpanded; JSON text when it is not a string). */
+  readonly command: string;
+  /** `args` as written (the strings among them). */
+  readonly args: readonly string[];
+}
+
+/** An environment variable a config reads, and where. */
+export interface NeededVariable {
+  /** The variable's name. */
+  readonly name: string;
+  /** The key path, e.g. `mcpServers.api.headers.Authorization`. */
+  readonly at: string;
+}
+
+/** Everything in a config that needs approval when the config is a project's own. */
+export interface ConfigNeeds {
+  /** Stdio MCP servers, in file order. */
+  readonly commands: readonly NeededCommand[];
+  /** Variables read, in file order. */
+  readonly variables: readonly NeededVariable[];
+}
+
+/** Whether `needs` lists anything (a config without commands or variables needs no approval). */
+export function needsApproval(needs: ConfigNeeds): boolean {
+  return needs.commands.length > 0 || needs.variables.length > 0;
+}
+
+/** The commands and variables of a config's JSONC `value` (anything not an object: none). */
+export function configNeeds(value: unknown): ConfigNeeds {
+  const commands: NeededCommand[] = [];
+  const variables: NeededVariable[] = [];
+  if (!isObject(value)) return { commands, variables };
+  const servers = value["mcpServers"];
+  if (isObject(servers)) {
+    for (const [name, entry] of Object.entries(servers)) {
+      if (!isObject(entry)) continue;
+      if (entry["command"] !== undefined) {
+        const command = entry["command"];
+        const args = Array.isArray(entry["args"]) ? entry["args"] : [];
+        commands.push({
+          server: name,
+          command: typeof command === "string" ? command : JSON.stringify(command),
+          args: args.filter((arg): arg is string => typeof arg === "string"),
+        });
+      }
+      for (const key of EXPANDED_KEYS) {
+        collectVariables(entry[key], `mcpServers.${name}.${key}`, variables);
+      }
+    }
+  }
+  const apis = value["openapi"];
+  if (isObject(apis)) {
+    for (const [name, entry] of Object.entries(apis)) {
+      const auth = isObject(entry) ? entry["auth"] : undefined;
+      const variable = isObject(auth) ? auth["valueFromEnv"] : undefined;
+      if (typeof variable === "string") {
+        variables.push({ name: variable, at: `openapi.${name}.auth.valueFromEnv` });
+      }
+    }
+  }
+  return { commands, variables };
+}
+
+/** Add the `${VAR}`s of every string in `value` (array items and object values, not keys). */
+function collectVariables(value: unknown, at: string, into: NeededVariable[]): void {
+  if (typeof value === "string") {
+    for (const match of value.matchAll(new RegExp(VAR_REFERENCE.source, "g"))) {
+      into.push({ name: match[1]!, at });
+    }
+  } else if (Array.isArray(value)) {
+    value.forEach((item, index) => collectVariables(item, `${at}[${index}]`, into));
+  } else if (isObject(value)) {
+    for (const [key, item] of Object.entries(value)) collectVariables(item, `${at}.${key}`, into);
+  }
+}
