@@ -1,0 +1,379 @@
+/**
+ * The one scenario every agent runs: `magi-tools mcp` as two stdio servers (`magi`: the fixture
+ * tools with the default approval policy; `magi_allow`: one write tool with `--approve allow`)
+ * plus a probe server that records the client's `initialize`; a scripted mock model that makes
+ * the agent call the tools in turn; then the checks on what reached the model.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { MockModel, type Step } from "./_mock.ts";
+import type { ApiShape } from "./_shapes.ts";
+import type { AgentRun } from "./_run.ts";
+import { ROOT } from "./_install.ts";
+
+/** Fixture tool directories. */
+const TOOLS = `${ROOT}tests/agents/fixtures/tools`;
+const ALLOW_TOOLS = `${ROOT}tests/agents/fixtures/allow_tools`;
+const PROBE = `${ROOT}tests/agents/fixtures/probe_server.ts`;
+
+/** The fixture tools the scenario expects the agent to list. */
+export const FIXTURE_TOOLS = [
+  "lookup_color",
+  "fail_always",
+  "wait_slow",
+  "save_note",
+  "keep_note",
+] as const;
+
+/** The final answer of the mock model; the agent prints it. */
+export const FINAL_TEXT = "All magi checks are done (final-answer-5b1e).";
+
+/** A stdio MCP server entry, as every agent's config names one. */
+export interface ServerEntry {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+/**
+ * The environment every server gets from the agent's config. `DENO_DIR` is the test runner's
+ * (already holding the locked packages): with the agent's fresh HOME, Deno would otherwise fetch
+ * them again, and the agent's proxy refuses that.
+ */
+const SERVER_ENV = {
+  DENO_NO_UPDATE_CHECK: "1",
+  NO_COLOR: "1",
+  DENO_DIR: denoDir(),
+};
+
+function denoDir(): string {
+  const info = new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json"],
+    stdout: "piped",
+    stderr: "null",
+  }).outputSync();
+  return (JSON.parse(new TextDecoder().decode(info.stdout)) as {
+    denoDir: string;
+  }).denoDir;
+}
+
+/**
+ * `deno run … cli.ts mcp --tools DIR [--approve allow]`, with the documented least-privilege
+ * flags (docs/mcp.md) and `DENO_NO_UPDATE_CHECK=1`.
+ */
+export function magiServer(tools: string, extra: string[] = []): ServerEntry {
+  return {
+    command: Deno.execPath(),
+    args: [
+      "run",
+      `--lock=${ROOT}deno.full.lock`,
+      "--no-prompt",
+      "--allow-read",
+      "--allow-write",
+      "--allow-env=MAGI_CODE_AGENT,PATH",
+      "--allow-run",
+      `${ROOT}cli.ts`,
+      "mcp",
+      "--tools",
+      tools,
+      ...extra,
+    ],
+    env: SERVER_ENV,
+  };
+}
+
+/** One agent's scenario: its temp dirs, servers and mock. */
+export class Scenario {
+  readonly root: string;
+  /** The agent's HOME (fresh per run). */
+  readonly home: string;
+  /** The agent's working directory (a user's project), where the servers run. */
+  readonly work: string;
+  readonly probeLog: string;
+  readonly mock: MockModel;
+  readonly steps: Step[];
+  readonly servers: Record<"magi" | "magi_allow" | "probe", ServerEntry>;
+
+  private constructor(root: string, shape: ApiShape, extraSteps: Step[]) {
+    this.root = root;
+    this.home = `${root}/home`;
+    this.work = `${root}/project`;
+    this.probeLog = `${root}/probe.jsonl`;
+    this.steps = [...STEPS, ...extraSteps];
+    this.mock = new MockModel({
+      shape,
+      steps: this.steps,
+      finalText: FINAL_TEXT,
+      fixtureTools: FIXTURE_TOOLS,
+    });
+    this.servers = {
+      magi: magiServer(TOOLS),
+      magi_allow: magiServer(ALLOW_TOOLS, ["--approve", "allow"]),
+      probe: {
+        command: Deno.execPath(),
+        args: [
+          "run",
+          "--no-prompt",
+          `--allow-write=${this.probeLog}`,
+          PROBE,
+          this.probeLog,
+        ],
+        env: SERVER_ENV,
+      },
+    };
+  }
+
+  /** Temp dirs and the mock, started. */
+  static async start(
+    shape: ApiShape,
+    extraSteps: Step[] = [],
+  ): Promise<Scenario> {
+    const root = await Deno.makeTempDir({ prefix: "magi-agents-" });
+    const scenario = new Scenario(root, shape, extraSteps);
+    await Deno.mkdir(scenario.home, { recursive: true });
+    await Deno.mkdir(scenario.work, { recursive: true });
+    return scenario;
+  }
+
+  /**
+   * The environment of the agent: a fresh HOME, PATH with node and deno, and every proxy
+   * variable pointing at the refusing proxy (loopback excepted, where the mock model is).
+   */
+  agentEnv(extra: Record<string, string>): Record<string, string> {
+    const proxy = this.mock.proxyUrl;
+    const denoDir = Deno.execPath().replace(/\/[^/]+$/, "");
+    return {
+      HOME: this.home,
+      PATH: `${denoDir}:/usr/local/bin:/usr/bin:/bin`,
+      TMPDIR: this.root,
+      LANG: "C.UTF-8",
+      NO_COLOR: "1",
+      TERM: "dumb",
+      HTTP_PROXY: proxy,
+      HTTPS_PROXY: proxy,
+      ALL_PROXY: proxy,
+      http_proxy: proxy,
+      https_proxy: proxy,
+      all_proxy: proxy,
+      NO_PROXY: "127.0.0.1,localhost",
+      no_proxy: "127.0.0.1,localhost",
+      DENO_NO_UPDATE_CHECK: "1",
+      ...extra,
+    };
+  }
+
+  /** The client's `initialize` params as the probe server recorded them (first one). */
+  async clientInit(): Promise<Record<string, unknown> | null> {
+    try {
+      const line = (await Deno.readTextFile(this.probeLog)).split("\n")[0] ??
+        "";
+      return line === "" ? null : JSON.parse(line);
+    } catch {
+      return null;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.mock.close();
+    // MAGI_TOOLS_AGENT_DUMP keeps the temp dirs (the agent's HOME with its logs) for a look.
+    if (Deno.env.get("MAGI_TOOLS_AGENT_DUMP") !== undefined) {
+      console.error(`kept ${this.root}`);
+      return;
+    }
+    await Deno.remove(this.root, { recursive: true }).catch(() => {});
+  }
+}
+
+/** The scripted calls, in order (indices are the `step` numbers the checks use). */
+const STEPS: Step[] = [
+  /* 0 */ { tool: "lookup_color", args: { name: "teal" } },
+  /* 1 */ { tool: "lookup_color", args: { name: "purple" } },
+  /* 2 */ { tool: "fail_always", args: { id: "r-17" } },
+  /* 3 */ { tool: "wait_slow", args: { seconds: 30 } },
+  /* 4 */ { tool: "save_note", args: { text: "written without approval" } },
+  /* 5 */ { tool: "keep_note", args: { text: "kept with --approve allow" } },
+];
+
+/** Print what the run and the mock saw: the reader of a failed test needs it. */
+export function report(name: string, run: AgentRun, scenario: Scenario): void {
+  const { mock } = scenario;
+  // For looking into an agent's requests: MAGI_TOOLS_AGENT_DUMP=DIR writes them to DIR/NAME.json.
+  const dump = Deno.env.get("MAGI_TOOLS_AGENT_DUMP");
+  if (dump !== undefined) {
+    Deno.writeTextFileSync(
+      `${dump}/${name}.json`,
+      JSON.stringify(
+        {
+          run,
+          requests: mock.requests.map((r) => ({
+            ...r,
+            results: [...r.results],
+          })),
+        },
+        null,
+        1,
+      ),
+    );
+  }
+  console.error(
+    `--- ${name}: exit ${run.code} (signal ${run.signal}), ${run.ms} ms, timed out ${run.timedOut}, ` +
+      `leftover processes ${run.leftovers}; model requests ${mock.requests.length} ` +
+      `(main ${mock.mainRequests.length}); refused outbound ${
+        JSON.stringify(mock.refused)
+      }; ` +
+      `unknown model paths ${JSON.stringify(mock.unknown)}`,
+  );
+  if (run.code !== 0 || run.timedOut) {
+    console.error(`--- ${name} stdout (tail):\n${run.stdout.slice(-3000)}`);
+    console.error(`--- ${name} stderr (tail):\n${run.stderr.slice(-3000)}`);
+  }
+}
+
+/** The checks every agent must pass, as test steps. */
+export async function commonChecks(
+  t: Deno.TestContext,
+  run: AgentRun,
+  scenario: Scenario,
+  options: { allowedOutbound?: RegExp[] } = {},
+): Promise<void> {
+  const { mock } = scenario;
+  const result = (step: number): string => {
+    const text = mock.resultOf(step);
+    assert.ok(
+      text !== undefined,
+      `the model never received the result of step ${step} (${
+        JSON.stringify(scenario.steps[step])
+      })`,
+    );
+    return text;
+  };
+
+  await t.step("the agent exits 0 within its time bound", () => {
+    assert.equal(run.timedOut, false, "the agent was killed at its time bound");
+    assert.equal(run.code, 0, `exit code ${run.code}`);
+  });
+
+  await t.step("no process of the agent's group outlives it", () => {
+    assert.equal(run.leftovers, false);
+  });
+
+  await t.step("the tools reach the model with their schemas", () => {
+    const first = mock.mainRequests[0];
+    assert.ok(first !== undefined, "no model request listed the fixture tools");
+    for (const tool of FIXTURE_TOOLS) {
+      assert.ok(
+        first.tools.some((t) => t.name.endsWith(tool)),
+        `${tool} is not listed`,
+      );
+    }
+    const lookup = first.tools.find((t) => t.name.endsWith("lookup_color"));
+    const schema = JSON.stringify(lookup?.schema);
+    assert.match(
+      schema,
+      /"teal","coral","navy"/,
+      `lookup_color's enum is lost: ${schema}`,
+    );
+    assert.match(schema, /"name"/);
+  });
+
+  await t.step("a call's result reaches the model's next request", () => {
+    const text = result(0);
+    assert.match(text, /#008080/);
+    assert.match(text, /magi-fixture-7f3a/);
+  });
+
+  await t.step("an invalid call comes back as a tool error", () => {
+    const text = result(1);
+    assert.match(text, /Invalid arguments/);
+    assert.match(text, /name/);
+    assert.doesNotMatch(text, /#008080|#800080/);
+  });
+
+  await t.step("a tool that throws comes back as a tool error", () => {
+    const text = result(2);
+    assert.match(text, /Record not found: r-17/);
+  });
+
+  await t.step(
+    "a timed-out call ends cleanly with the host's timeout error",
+    () => {
+      const text = result(3);
+      assert.match(text, /timed out/i);
+      assert.doesNotMatch(text, /waited_seconds/);
+    },
+  );
+
+  await t.step(
+    "a write tool under the default policy (ask) is not run without approval",
+    async () => {
+      const text = result(4);
+      assert.equal(
+        await exists(`${scenario.work}/agent-note.txt`),
+        false,
+        "save_note ran",
+      );
+      // Either the client declined an elicitation, or it has none and the server says how to allow.
+      assert.match(
+        text,
+        /not run|declined|denied/i,
+        `unexpected answer: ${text}`,
+      );
+    },
+  );
+
+  await t.step(
+    "a write tool of a server started with --approve allow runs",
+    async () => {
+      const text = result(5);
+      assert.match(text, /agent-kept\.txt/);
+      assert.equal(
+        await Deno.readTextFile(`${scenario.work}/agent-kept.txt`).catch(() =>
+          null
+        ),
+        "kept with --approve allow",
+      );
+    },
+  );
+
+  await t.step("the final answer reaches the agent's output", () => {
+    assert.ok(
+      run.stdout.includes(FINAL_TEXT),
+      `stdout lacks the final text: ${run.stdout.slice(-500)}`,
+    );
+  });
+
+  await t.step("no outbound request besides the mock model", () => {
+    const allowed = options.allowedOutbound ?? [];
+    const refused = mock.refused.filter((r) =>
+      !allowed.some((re) => re.test(r))
+    );
+    assert.deepEqual(
+      refused,
+      [],
+      "refused outbound requests (the agent tried to reach these)",
+    );
+  });
+
+  await t.step(
+    "nothing of the host's state is left in the user's project",
+    async () => {
+      // issue 26 item 2: the server made `.magi-tools/cache/key` in the agent's working directory.
+      assert.equal(
+        await exists(`${scenario.work}/.magi-tools`),
+        false,
+        ".magi-tools/ was created",
+      );
+    },
+  );
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
