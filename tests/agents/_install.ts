@@ -1,6 +1,6 @@
 /**
- * The pinned agents of tests/agents/package.json, installed on first use into `.tools/agents/`
- * (git-ignored) from the committed package-lock.json, and found there. Each agent is either
+ * The pinned agents of dev/agents/package.json, installed on first use into `.tools/agents/`
+ * (git-ignored) from the committed dev/agents/package-lock.json, and found there. Each agent is either
  * available (its executable and version) or skipped with a reason that the test names.
  *
  * `MAGI_TOOLS_AGENT_TESTS=0` skips them all (loudly, like any other skip).
@@ -10,7 +10,7 @@
 
 /** Repository root, with a trailing slash. */
 export const ROOT = new URL("../../", import.meta.url).pathname;
-const SOURCE = `${ROOT}tests/agents/`;
+const SOURCE = `${ROOT}dev/agents/`;
 /** Where the agents are installed (git-ignored, excluded from fmt/lint/test). */
 export const INSTALL_DIR = `${ROOT}.tools/agents/`;
 const STAMP = `${INSTALL_DIR}installed-lock.json`;
@@ -27,7 +27,7 @@ export interface AgentBin {
   bin: string;
 }
 
-/** The pinned agents, as tests/agents/package.json has them. */
+/** The pinned agents, as dev/agents/package.json has them. */
 export const AGENTS = {
   codex: { pkg: "@openai/codex", version: "0.171.0", bin: "codex" },
   claude: {
@@ -91,9 +91,7 @@ async function install(): Promise<string | null> {
   try {
     code = (await npm.output()).code;
   } catch (error) {
-    return `npm could not run: ${
-      error instanceof Error ? error.message : String(error)
-    }`;
+    return `npm could not run: ${error instanceof Error ? error.message : String(error)}`;
   }
   if (code !== 0) {
     return `npm install in ${INSTALL_DIR} exited with code ${code}`;
@@ -136,9 +134,7 @@ async function output(
       stderr: "null",
       signal: AbortSignal.timeout(60_000),
     }).output();
-    return result.success
-      ? new TextDecoder().decode(result.stdout).trim()
-      : null;
+    return result.success ? new TextDecoder().decode(result.stdout).trim() : null;
   } catch {
     return null;
   }

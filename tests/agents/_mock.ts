@@ -103,9 +103,7 @@ export class MockModel {
 
   /** The call id of step `index` in this shape. */
   callId(index: number): string {
-    return `${
-      this.#options.shape === "anthropic" ? "toolu" : "call"
-    }_magi_${index}`;
+    return `${this.#options.shape === "anthropic" ? "toolu" : "call"}_magi_${index}`;
   }
 
   async close(): Promise<void> {
@@ -150,13 +148,13 @@ export class MockModel {
       (isRecord(body) && body.stream === true);
     return answerResponse(
       this.#options.shape,
-      this.#answer(tools, results),
+      this.#answer(body, tools, results),
       stream,
     );
   }
 
-  #answer(tools: ListedTool[], results: Map<number, string>): Answer {
-    if (tools.length === 0) return { kind: "text", text: "OK" };
+  #answer(body: unknown, tools: ListedTool[], results: Map<number, string>): Answer {
+    if (tools.length === 0) return { kind: "text", text: auxText(body) };
     const step = results.size;
     const next = this.#options.steps[step];
     if (next === undefined) {
@@ -170,9 +168,7 @@ export class MockModel {
       id: this.callId(step),
       name: listed?.name ?? next.tool,
       args: next.args,
-      ...(listed?.namespace === undefined
-        ? {}
-        : { namespace: listed.namespace }),
+      ...(listed?.namespace === undefined ? {} : { namespace: listed.namespace }),
     };
   }
 
@@ -182,9 +178,7 @@ export class MockModel {
       // A call's result names its call id; the call itself (the model's earlier answer) is told
       // apart by carrying the arguments.
       if ("arguments" in node || "args" in node || "input" in node) return;
-      const response = isRecord(node.functionResponse)
-        ? node.functionResponse
-        : null;
+      const response = isRecord(node.functionResponse) ? node.functionResponse : null;
       const holder = response ?? node;
       for (const key of RESULT_ID_KEYS) {
         const id = holder[key];
@@ -224,8 +218,7 @@ export class MockModel {
         " ",
       );
       this.refused.push(`${method} ${target}`);
-      const text =
-        "refused by the test proxy: the agent may reach only the mock model\n";
+      const text = "refused by the test proxy: the agent may reach only the mock model\n";
       await conn.write(
         new TextEncoder().encode(
           `HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\ncontent-length: ${text.length}\r\n` +
@@ -239,6 +232,41 @@ export class MockModel {
         conn.close();
       } catch { /* closed by close() */ }
     }
+  }
+}
+
+/**
+ * The answer to a request that is not the agent's main loop: "OK", or, when it asks for JSON
+ * with a schema (Gemini CLI's model router and next-speaker check), the smallest value of it.
+ */
+function auxText(body: unknown): string {
+  const config = isRecord(body) && isRecord(body.generationConfig) ? body.generationConfig : null;
+  const schema = config?.responseJsonSchema ?? config?.responseSchema;
+  return isRecord(schema) ? JSON.stringify(smallestValue(schema)) : "OK";
+}
+
+function smallestValue(schema: Record<string, unknown>): unknown {
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
+  switch (String(schema.type).toLowerCase()) {
+    case "object": {
+      const properties = isRecord(schema.properties) ? schema.properties : {};
+      const required = Array.isArray(schema.required) ? schema.required : Object.keys(properties);
+      return Object.fromEntries(
+        required.map((key) => {
+          const property = properties[String(key)];
+          return [String(key), isRecord(property) ? smallestValue(property) : null];
+        }),
+      );
+    }
+    case "array":
+      return [];
+    case "integer":
+    case "number":
+      return 1;
+    case "boolean":
+      return false;
+    default:
+      return "ok";
   }
 }
 

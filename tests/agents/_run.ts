@@ -61,9 +61,7 @@ export function runAgent(options: RunOptions): Promise<AgentRun> {
       child.on("exit", (code, signal) => resolve({ code, signal }));
     },
   );
-  const closed = new Promise<void>((resolve) =>
-    child.on("close", () => resolve())
-  );
+  const closed = new Promise<void>((resolve) => child.on("close", () => resolve()));
   return (async () => {
     try {
       const { code, signal } = await exited;

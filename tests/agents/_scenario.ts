@@ -1,6 +1,6 @@
 /**
  * The one scenario every agent runs: `magi-tools mcp` as two stdio servers (`magi`: the fixture
- * tools with the default approval policy; `magi_allow`: one write tool with `--approve allow`)
+ * tools with the default approval policy; `magiallow`: one write tool with `--approve allow`)
  * plus a probe server that records the client's `initialize`; a scripted mock model that makes
  * the agent call the tools in turn; then the checks on what reached the model.
  *
@@ -94,14 +94,14 @@ export class Scenario {
   readonly probeLog: string;
   readonly mock: MockModel;
   readonly steps: Step[];
-  readonly servers: Record<"magi" | "magi_allow" | "probe", ServerEntry>;
+  readonly servers: Record<"magi" | "magiallow" | "probe", ServerEntry>;
 
-  private constructor(root: string, shape: ApiShape, extraSteps: Step[]) {
+  private constructor(root: string, shape: ApiShape, steps: Step[]) {
     this.root = root;
     this.home = `${root}/home`;
     this.work = `${root}/project`;
     this.probeLog = `${root}/probe.jsonl`;
-    this.steps = [...STEPS, ...extraSteps];
+    this.steps = steps;
     this.mock = new MockModel({
       shape,
       steps: this.steps,
@@ -110,7 +110,7 @@ export class Scenario {
     });
     this.servers = {
       magi: magiServer(TOOLS),
-      magi_allow: magiServer(ALLOW_TOOLS, ["--approve", "allow"]),
+      magiallow: magiServer(ALLOW_TOOLS, ["--approve", "allow"]),
       probe: {
         command: Deno.execPath(),
         args: [
@@ -125,13 +125,14 @@ export class Scenario {
     };
   }
 
-  /** Temp dirs and the mock, started. */
+  /** Temp dirs and the mock, started; `steps` replaces the scripted calls ({@link STEPS}). */
   static async start(
     shape: ApiShape,
-    extraSteps: Step[] = [],
+    options: { extraSteps?: Step[]; steps?: Step[] } = {},
   ): Promise<Scenario> {
     const root = await Deno.makeTempDir({ prefix: "magi-agents-" });
-    const scenario = new Scenario(root, shape, extraSteps);
+    const steps = [...(options.steps ?? STEPS), ...(options.extraSteps ?? [])];
+    const scenario = new Scenario(root, shape, steps);
     await Deno.mkdir(scenario.home, { recursive: true });
     await Deno.mkdir(scenario.work, { recursive: true });
     return scenario;
@@ -175,6 +176,14 @@ export class Scenario {
     }
   }
 
+  /** Whether the client declared the MCP elicitation capability in its `initialize`. */
+  async declaresElicitation(): Promise<boolean | null> {
+    const init = await this.clientInit();
+    if (init === null) return null;
+    const capabilities = init.capabilities as Record<string, unknown> | undefined;
+    return capabilities?.elicitation !== undefined;
+  }
+
   async close(): Promise<void> {
     await this.mock.close();
     // MAGI_TOOLS_AGENT_DUMP keeps the temp dirs (the agent's HOME with its logs) for a look.
@@ -186,13 +195,16 @@ export class Scenario {
   }
 }
 
+/** What step 4 asks `save_note` (a write tool under the default policy, ask) to write. */
+export const SAVE_NOTE_TEXT = "written only when approved";
+
 /** The scripted calls, in order (indices are the `step` numbers the checks use). */
-const STEPS: Step[] = [
+export const STEPS: Step[] = [
   /* 0 */ { tool: "lookup_color", args: { name: "teal" } },
   /* 1 */ { tool: "lookup_color", args: { name: "purple" } },
   /* 2 */ { tool: "fail_always", args: { id: "r-17" } },
   /* 3 */ { tool: "wait_slow", args: { seconds: 30 } },
-  /* 4 */ { tool: "save_note", args: { text: "written without approval" } },
+  /* 4 */ { tool: "save_note", args: { text: SAVE_NOTE_TEXT } },
   /* 5 */ { tool: "keep_note", args: { text: "kept with --approve allow" } },
 ];
 
@@ -220,9 +232,7 @@ export function report(name: string, run: AgentRun, scenario: Scenario): void {
   console.error(
     `--- ${name}: exit ${run.code} (signal ${run.signal}), ${run.ms} ms, timed out ${run.timedOut}, ` +
       `leftover processes ${run.leftovers}; model requests ${mock.requests.length} ` +
-      `(main ${mock.mainRequests.length}); refused outbound ${
-        JSON.stringify(mock.refused)
-      }; ` +
+      `(main ${mock.mainRequests.length}); refused outbound ${JSON.stringify(mock.refused)}; ` +
       `unknown model paths ${JSON.stringify(mock.unknown)}`,
   );
   if (run.code !== 0 || run.timedOut) {
@@ -231,12 +241,25 @@ export function report(name: string, run: AgentRun, scenario: Scenario): void {
   }
 }
 
+/** How a write call under `--approve ask` (the default) ends with a given client. */
+export type AskOutcome =
+  | "refused: the client has no elicitation"
+  | "declined through elicitation"
+  | "approved through elicitation";
+
 /** The checks every agent must pass, as test steps. */
 export async function commonChecks(
   t: Deno.TestContext,
   run: AgentRun,
   scenario: Scenario,
-  options: { allowedOutbound?: RegExp[] } = {},
+  options: {
+    /** Outbound requests the agent makes on its own, refused and accepted (named per agent). */
+    allowedOutbound?: RegExp[];
+    /** What the model reads for the invalid call, when the agent validates before the server. */
+    invalidCall?: RegExp;
+    /** What the server's `ask` policy does with this client's write call (step 4). */
+    ask: AskOutcome;
+  },
 ): Promise<void> {
   const { mock } = scenario;
   const result = (step: number): string => {
@@ -262,7 +285,8 @@ export async function commonChecks(
   await t.step("the tools reach the model with their schemas", () => {
     const first = mock.mainRequests[0];
     assert.ok(first !== undefined, "no model request listed the fixture tools");
-    for (const tool of FIXTURE_TOOLS) {
+    // keep_note is the --approve allow server's; it has its own step below.
+    for (const tool of FIXTURE_TOOLS.filter((name) => name !== "keep_note")) {
       assert.ok(
         first.tools.some((t) => t.name.endsWith(tool)),
         `${tool} is not listed`,
@@ -286,8 +310,7 @@ export async function commonChecks(
 
   await t.step("an invalid call comes back as a tool error", () => {
     const text = result(1);
-    assert.match(text, /Invalid arguments/);
-    assert.match(text, /name/);
+    assert.match(text, options.invalidCall ?? /Invalid arguments: name/);
     assert.doesNotMatch(text, /#008080|#800080/);
   });
 
@@ -305,33 +328,48 @@ export async function commonChecks(
     },
   );
 
+  const elicits = options.ask !== "refused: the client has no elicitation";
   await t.step(
-    "a write tool under the default policy (ask) is not run without approval",
+    `the client ${elicits ? "declares" : "does not declare"} MCP elicitation`,
     async () => {
-      const text = result(4);
       assert.equal(
-        await exists(`${scenario.work}/agent-note.txt`),
-        false,
-        "save_note ran",
-      );
-      // Either the client declined an elicitation, or it has none and the server says how to allow.
-      assert.match(
-        text,
-        /not run|declined|denied/i,
-        `unexpected answer: ${text}`,
+        await scenario.declaresElicitation(),
+        elicits,
+        JSON.stringify(await scenario.clientInit()),
       );
     },
   );
 
+  await t.step(`a write tool under the default policy (ask): ${options.ask}`, async () => {
+    const text = result(4);
+    const written = await Deno.readTextFile(`${scenario.work}/agent-note.txt`).catch(() => null);
+    if (options.ask === "approved through elicitation") {
+      assert.equal(written, SAVE_NOTE_TEXT, "save_note did not run although approved");
+      assert.match(text, /agent-note\.txt/);
+      return;
+    }
+    assert.equal(written, null, "save_note ran without approval");
+    if (options.ask === "refused: the client has no elicitation") {
+      // The server's tool error names the way out (the decided text: the write tool was not
+      // run; start the server with --approve allow).
+      assert.match(text, /not run/i, `unexpected answer: ${text}`);
+      assert.match(text, /--approve allow/, `unexpected answer: ${text}`);
+    } else {
+      assert.match(text, /not run|declined|cancel/i, `unexpected answer: ${text}`);
+    }
+  });
+
   await t.step(
     "a write tool of a server started with --approve allow runs",
     async () => {
+      assert.ok(
+        mock.mainRequests[0]?.tools.some((tool) => tool.name.endsWith("keep_note")),
+        "keep_note is not listed: the server started with --approve allow is missing",
+      );
       const text = result(5);
       assert.match(text, /agent-kept\.txt/);
       assert.equal(
-        await Deno.readTextFile(`${scenario.work}/agent-kept.txt`).catch(() =>
-          null
-        ),
+        await Deno.readTextFile(`${scenario.work}/agent-kept.txt`).catch(() => null),
         "kept with --approve allow",
       );
     },
@@ -346,9 +384,7 @@ export async function commonChecks(
 
   await t.step("no outbound request besides the mock model", () => {
     const allowed = options.allowedOutbound ?? [];
-    const refused = mock.refused.filter((r) =>
-      !allowed.some((re) => re.test(r))
-    );
+    const refused = mock.refused.filter((r) => !allowed.some((re) => re.test(r)));
     assert.deepEqual(
       refused,
       [],

@@ -42,9 +42,7 @@ export function answerResponse(
         ? sse(anthropicEvents(answer).map(([event, data]) => ({ event, data })))
         : Response.json(anthropicMessage(answer));
     case "gemini":
-      return stream
-        ? sse([{ data: geminiChunk(answer) }])
-        : Response.json(geminiChunk(answer));
+      return stream ? sse([{ data: geminiChunk(answer) }]) : Response.json(geminiChunk(answer));
     case "chat":
       return stream
         ? sse(chatChunks(answer).map((data) => ({ data })))
@@ -75,9 +73,7 @@ function responsesEvents(answer: Answer): [string, unknown][] {
       type: "function_call",
       id: `fc_${answer.id}`,
       call_id: answer.id,
-      ...(answer.namespace === undefined
-        ? {}
-        : { namespace: answer.namespace }),
+      ...(answer.namespace === undefined ? {} : { namespace: answer.namespace }),
       name: answer.name,
       arguments: JSON.stringify(answer.args),
       status: "completed",

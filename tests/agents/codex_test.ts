@@ -1,16 +1,11 @@
 /**
- * Codex (`@openai/codex`, pinned in tests/agents/package.json) with `magi-tools mcp` as its MCP
+ * Codex (`@openai/codex`, pinned in dev/agents/package.json) with `magi-tools mcp` as its MCP
  * servers and a mock OpenAI Responses API as its model (`codex exec`, non-interactive).
  */
 
 import { AGENTS, availability } from "./_install.ts";
 import { runAgent } from "./_run.ts";
-import {
-  commonChecks,
-  report,
-  Scenario,
-  type ServerEntry,
-} from "./_scenario.ts";
+import { commonChecks, report, Scenario, type ServerEntry } from "./_scenario.ts";
 import { agentTest } from "./_test.ts";
 
 const AGENT = AGENTS.codex;
@@ -41,9 +36,7 @@ function serverToml(
     `[mcp_servers.${name}]`,
     `command = ${str(entry.command)}`,
     `args = [${entry.args.map(str).join(", ")}]`,
-    `env = { ${
-      Object.entries(entry.env).map(([k, v]) => `${k} = ${str(v)}`).join(", ")
-    } }`,
+    `env = { ${Object.entries(entry.env).map(([k, v]) => `${k} = ${str(v)}`).join(", ")} }`,
     "startup_timeout_sec = 60",
     "tool_timeout_sec = 60",
     ...extra,
@@ -80,7 +73,7 @@ function config(scenario: Scenario): string {
     `exporter = "none"`,
     "",
     serverToml("magi", scenario.servers.magi, approve),
-    serverToml("magi_allow", scenario.servers.magi_allow, approve),
+    serverToml("magiallow", scenario.servers.magiallow, approve),
     serverToml("probe", scenario.servers.probe),
   ].join("\n");
 }
@@ -110,11 +103,12 @@ await agentTest(AGENT, availability(AGENT), async (t, path) => {
     });
     report("codex", run, scenario);
     console.error(
-      `codex initialize (probe): ${
-        JSON.stringify(await scenario.clientInit())
-      }`,
+      `codex initialize (probe): ${JSON.stringify(await scenario.clientInit())}`,
     );
-    await commonChecks(t, run, scenario, { allowedOutbound: CODEX_OWN_TRAFFIC });
+    await commonChecks(t, run, scenario, {
+      allowedOutbound: CODEX_OWN_TRAFFIC,
+      ask: "declined through elicitation",
+    });
   } finally {
     await scenario.close();
   }
