@@ -16,6 +16,7 @@ import { ROOT } from "./_install.ts";
 /** Fixture tool directories. */
 const TOOLS = `${ROOT}tests/agents/fixtures/tools`;
 const ALLOW_TOOLS = `${ROOT}tests/agents/fixtures/allow_tools`;
+const CANCEL_TOOLS = `${ROOT}tests/agents/fixtures/cancel_tools`;
 const PROBE = `${ROOT}tests/agents/fixtures/probe_server.ts`;
 
 /** The fixture tools the scenario expects the agent to list. */
@@ -25,6 +26,7 @@ export const FIXTURE_TOOLS = [
   "wait_slow",
   "save_note",
   "keep_note",
+  "wait_long",
 ] as const;
 
 /** The final answer of the mock model; the agent prints it. */
@@ -94,7 +96,12 @@ export class Scenario {
   readonly probeLog: string;
   readonly mock: MockModel;
   readonly steps: Step[];
-  readonly servers: Record<"magi" | "magiallow" | "probe", ServerEntry>;
+  /**
+   * `magi`: the fixture tools, default policy; `magiallow`: a write tool, `--approve allow`;
+   * `magicancel`: a tool that outlasts the agent's own tool timeout (set short for this server,
+   * or for all where the agent has one setting); `probe`: records the client's `initialize`.
+   */
+  readonly servers: Record<"magi" | "magiallow" | "magicancel" | "probe", ServerEntry>;
 
   private constructor(root: string, shape: ApiShape, steps: Step[]) {
     this.root = root;
@@ -111,6 +118,7 @@ export class Scenario {
     this.servers = {
       magi: magiServer(TOOLS),
       magiallow: magiServer(ALLOW_TOOLS, ["--approve", "allow"]),
+      magicancel: magiServer(CANCEL_TOOLS),
       probe: {
         command: Deno.execPath(),
         args: [
@@ -206,6 +214,7 @@ export const STEPS: Step[] = [
   /* 3 */ { tool: "wait_slow", args: { seconds: 30 } },
   /* 4 */ { tool: "save_note", args: { text: SAVE_NOTE_TEXT } },
   /* 5 */ { tool: "keep_note", args: { text: "kept with --approve allow" } },
+  /* 6 */ { tool: "wait_long", args: { seconds: 60 } },
 ];
 
 /** Print what the run and the mock saw: the reader of a failed test needs it. */
@@ -257,6 +266,8 @@ export async function commonChecks(
     allowedOutbound?: RegExp[];
     /** What the model reads for the invalid call, when the agent validates before the server. */
     invalidCall?: RegExp;
+    /** What the model reads for the call the agent cancelled at its own timeout (step 6). */
+    cancelled?: RegExp;
     /** What the server's `ask` policy does with this client's write call (step 4). */
     ask: AskOutcome;
   },
@@ -374,6 +385,17 @@ export async function commonChecks(
       );
     },
   );
+
+  await t.step("a call the agent cancels (its own tool timeout) ends cleanly", async () => {
+    const text = result(6);
+    assert.match(text, options.cancelled ?? /timed out|timeout|cancel/i, text);
+    assert.doesNotMatch(text, /waited_seconds/);
+    // The agent's cancel reached the tool: its abort handler wrote the marker.
+    const marker = await Deno.readTextFile(`${scenario.work}/agent-cancelled.txt`).catch(() =>
+      null
+    );
+    assert.ok(marker !== null, "the tool was never cancelled (no agent-cancelled.txt)");
+  });
 
   await t.step("the final answer reaches the agent's output", () => {
     assert.ok(

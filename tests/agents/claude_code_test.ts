@@ -53,7 +53,7 @@ async function runClaude(path: string, scenario: Scenario, answer: "accept" | "d
       // Claude Code's own permission prompt for these servers' tools is answered here, so that
       // what is tested is the server's policy (its --approve) for the write tools.
       "--allowedTools",
-      "mcp__magi,mcp__magiallow,mcp__probe",
+      "mcp__magi,mcp__magiallow,mcp__magicancel,mcp__probe",
     ],
     cwd: scenario.work,
     env: scenario.agentEnv({
@@ -66,7 +66,9 @@ async function runClaude(path: string, scenario: Scenario, answer: "accept" | "d
       // The MCP tools in the first request itself, not deferred behind ToolSearch.
       ENABLE_TOOL_SEARCH: "false",
       MCP_TIMEOUT: "60000",
-      MCP_TOOL_TIMEOUT: "60000",
+      // One setting for every server: long enough for the others' calls, shorter than the
+      // wait of magicancel's wait_long.
+      MCP_TOOL_TIMEOUT: "15000",
     }),
     timeoutMs: 120_000,
   });

@@ -30,7 +30,7 @@ function str(value: string): string {
 function serverToml(
   name: string,
   entry: ServerEntry,
-  extra: string[] = [],
+  options: { approve?: boolean; toolTimeoutSec?: number } = {},
 ): string {
   return [
     `[mcp_servers.${name}]`,
@@ -38,16 +38,15 @@ function serverToml(
     `args = [${entry.args.map(str).join(", ")}]`,
     `env = { ${Object.entries(entry.env).map(([k, v]) => `${k} = ${str(v)}`).join(", ")} }`,
     "startup_timeout_sec = 60",
-    "tool_timeout_sec = 60",
-    ...extra,
+    `tool_timeout_sec = ${options.toolTimeoutSec ?? 60}`,
+    // Codex's own MCP approval prompt (an elicitation to the user) would cancel every call in
+    // `exec`: "approve" leaves the decision to the server's policy, which is what is tested.
+    ...(options.approve ? [`default_tools_approval_mode = "approve"`] : []),
     "",
   ].join("\n");
 }
 
 function config(scenario: Scenario): string {
-  // Codex's own MCP approval prompt (an elicitation to the user) would cancel every call in
-  // `exec`: "approve" leaves the decision to the server's policy, which is what is tested.
-  const approve = [`default_tools_approval_mode = "approve"`];
   return [
     `model = "mock-model"`,
     `model_provider = "mock"`,
@@ -72,8 +71,9 @@ function config(scenario: Scenario): string {
     "[otel]",
     `exporter = "none"`,
     "",
-    serverToml("magi", scenario.servers.magi, approve),
-    serverToml("magiallow", scenario.servers.magiallow, approve),
+    serverToml("magi", scenario.servers.magi, { approve: true }),
+    serverToml("magiallow", scenario.servers.magiallow, { approve: true }),
+    serverToml("magicancel", scenario.servers.magicancel, { approve: true, toolTimeoutSec: 5 }),
     serverToml("probe", scenario.servers.probe),
   ].join("\n");
 }

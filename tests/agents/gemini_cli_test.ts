@@ -29,7 +29,7 @@ await agentTest(AGENT, availability(AGENT), async (t, path) => {
         name,
         // `trust`: Gemini CLI's own confirmation for the server's tools is skipped, so that
         // what is tested is the server's policy (its --approve) for the write tools.
-        { ...entry, timeout: 60_000, trust: true },
+        { ...entry, timeout: name === "magicancel" ? 5_000 : 60_000, trust: true },
       ]),
     );
     const settings = {

@@ -29,7 +29,7 @@ await agentTest(AGENT, availability(AGENT), async (t, path) => {
           command: [entry.command, ...entry.args],
           environment: entry.env,
           enabled: true,
-          timeout: 60_000,
+          timeout: name === "magicancel" ? 5_000 : 60_000,
         },
       ]),
     );
@@ -49,7 +49,12 @@ await agentTest(AGENT, availability(AGENT), async (t, path) => {
       },
       // opencode's own permission for these servers' tools, so that what is tested is the
       // server's policy (its --approve) for the write tools.
-      permission: { "magi_*": "allow", "magiallow_*": "allow", "probe_*": "allow" },
+      permission: {
+        "magi_*": "allow",
+        "magiallow_*": "allow",
+        "magicancel_*": "allow",
+        "probe_*": "allow",
+      },
       mcp,
     };
     const configFile = `${scenario.root}/opencode.json`;
