@@ -105,9 +105,12 @@ export async function availability(agent: AgentBin): Promise<Availability> {
   const failed = await installOnce();
   if (failed !== null) return { ok: false, reason: failed };
   const path = `${INSTALL_DIR}node_modules/.bin/${agent.bin}`;
+  const home = await Deno.makeTempDir({ prefix: "magi-agents-version-" });
   const version = await output(path, ["--version"], {
-    HOME: await Deno.makeTempDir(),
-  });
+    HOME: home,
+    PATH: Deno.env.get("PATH") ?? "",
+  })
+    .finally(() => Deno.remove(home, { recursive: true }).catch(() => {}));
   if (version === null) {
     return { ok: false, reason: `${path} --version failed` };
   }
