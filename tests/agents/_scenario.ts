@@ -142,7 +142,8 @@ export class Scenario {
     const steps = [...(options.steps ?? STEPS), ...(options.extraSteps ?? [])];
     const scenario = new Scenario(root, shape, steps);
     await Deno.mkdir(scenario.home, { recursive: true });
-    await Deno.mkdir(scenario.work, { recursive: true });
+    // The write tools' scope (out/, inside the project).
+    await Deno.mkdir(`${scenario.work}/out`, { recursive: true });
     return scenario;
   }
 
@@ -353,7 +354,9 @@ export async function commonChecks(
 
   await t.step(`a write tool under the default policy (ask): ${options.ask}`, async () => {
     const text = result(4);
-    const written = await Deno.readTextFile(`${scenario.work}/agent-note.txt`).catch(() => null);
+    const written = await Deno.readTextFile(`${scenario.work}/out/agent-note.txt`).catch(() =>
+      null
+    );
     if (options.ask === "approved through elicitation") {
       assert.equal(written, SAVE_NOTE_TEXT, "save_note did not run although approved");
       assert.match(text, /agent-note\.txt/);
@@ -380,7 +383,7 @@ export async function commonChecks(
       const text = result(5);
       assert.match(text, /agent-kept\.txt/);
       assert.equal(
-        await Deno.readTextFile(`${scenario.work}/agent-kept.txt`).catch(() => null),
+        await Deno.readTextFile(`${scenario.work}/out/agent-kept.txt`).catch(() => null),
         "kept with --approve allow",
       );
     },

@@ -108,7 +108,7 @@ await agentTest(AGENT, availability(AGENT), async (t, path) => {
         assert.match(text, /not run|declined/i);
         assert.doesNotMatch(text, new RegExp(SAVE_NOTE_TEXT));
         assert.equal(
-          await Deno.readTextFile(`${declined.work}/agent-note.txt`).catch(() => null),
+          await Deno.readTextFile(`${declined.work}/out/agent-note.txt`).catch(() => null),
           null,
         );
       },
