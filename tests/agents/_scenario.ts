@@ -269,6 +269,8 @@ export async function commonChecks(
     invalidCall?: RegExp;
     /** What the model reads for the call the agent cancelled at its own timeout (step 6). */
     cancelled?: RegExp;
+    /** How the agent marks a tool error for the model, where its API has a mark. */
+    errorFlag?: RegExp;
     /** What the server's `ask` policy does with this client's write call (step 4). */
     ask: AskOutcome;
   },
@@ -322,12 +324,18 @@ export async function commonChecks(
 
   await t.step("an invalid call comes back as a tool error", () => {
     const text = result(1);
+    if (options.errorFlag !== undefined) {
+      assert.match(text, options.errorFlag, "not marked as an error");
+    }
     assert.match(text, options.invalidCall ?? /Invalid arguments: name/);
     assert.doesNotMatch(text, /#008080|#800080/);
   });
 
   await t.step("a tool that throws comes back as a tool error", () => {
     const text = result(2);
+    if (options.errorFlag !== undefined) {
+      assert.match(text, options.errorFlag, "not marked as an error");
+    }
     assert.match(text, /Record not found: r-17/);
   });
 
@@ -335,6 +343,9 @@ export async function commonChecks(
     "a timed-out call ends cleanly with the host's timeout error",
     () => {
       const text = result(3);
+      if (options.errorFlag !== undefined) {
+        assert.match(text, options.errorFlag, "not marked as an error");
+      }
       assert.match(text, /timed out/i);
       assert.doesNotMatch(text, /waited_seconds/);
     },

@@ -82,7 +82,10 @@ await agentTest(AGENT, availability(AGENT), async (t, path) => {
   try {
     const { run, elicitations } = await runClaude(path, scenario, "accept");
     report("claude", run, scenario);
-    await commonChecks(t, run, scenario, { ask: "approved through elicitation" });
+    await commonChecks(t, run, scenario, {
+      ask: "approved through elicitation",
+      errorFlag: /"is_error":true/,
+    });
     await t.step("the server asked through elicitation/create, naming the write tool", () => {
       assert.equal(elicitations.length, 1, JSON.stringify(elicitations));
       assert.equal(elicitations[0]?.mcp_server_name, "magi");

@@ -63,6 +63,7 @@ await agentTest(AGENT, availability(AGENT), async (t, path) => {
     await commonChecks(t, run, scenario, {
       invalidCall: /params\/name must be equal to one of the allowed values/,
       ask: "refused: the client has no elicitation",
+      errorFlag: /"response":\{"error":/,
     });
     await t.step("a call with Gemini CLI's added wait_for_previous runs (issue 26 item 1)", () => {
       const text = scenario.mock.resultOf(scenario.steps.length - 1);
