@@ -18,6 +18,8 @@ const TOOLS = `${ROOT}tests/agents/fixtures/tools`;
 const ALLOW_TOOLS = `${ROOT}tests/agents/fixtures/allow_tools`;
 const CANCEL_TOOLS = `${ROOT}tests/agents/fixtures/cancel_tools`;
 const PROBE = `${ROOT}tests/agents/fixtures/probe_server.ts`;
+/** How long the probe server takes to answer `initialize` (a cold magi-tools start). */
+const PROBE_START_MS = 2_000;
 
 /** The fixture tools the scenario expects the agent to list. */
 export const FIXTURE_TOOLS = [
@@ -27,6 +29,7 @@ export const FIXTURE_TOOLS = [
   "save_note",
   "keep_note",
   "wait_long",
+  "probe_ready",
 ] as const;
 
 /** The final answer of the mock model; the agent prints it. */
@@ -127,6 +130,7 @@ export class Scenario {
           `--allow-write=${this.probeLog}`,
           PROBE,
           this.probeLog,
+          String(PROBE_START_MS),
         ],
         env: SERVER_ENV,
       },
@@ -299,8 +303,8 @@ export async function commonChecks(
   await t.step("the tools reach the model with their schemas", () => {
     const first = mock.mainRequests[0];
     assert.ok(first !== undefined, "no model request listed the fixture tools");
-    // keep_note is the --approve allow server's; it has its own step below.
-    for (const tool of FIXTURE_TOOLS.filter((name) => name !== "keep_note")) {
+    // keep_note (the --approve allow server's) and probe_ready have their own steps.
+    for (const tool of FIXTURE_TOOLS.filter((n) => n !== "keep_note" && n !== "probe_ready")) {
       assert.ok(
         first.tools.some((t) => t.name.endsWith(tool)),
         `${tool} is not listed`,
@@ -314,6 +318,14 @@ export async function commonChecks(
       `lookup_color's enum is lost: ${schema}`,
     );
     assert.match(schema, /"name"/);
+  });
+
+  await t.step(`a server that takes ${PROBE_START_MS} ms to start is in the first turn`, () => {
+    const first = mock.mainRequests[0];
+    assert.ok(
+      first?.tools.some((tool) => tool.name.endsWith("probe_ready")),
+      "probe_ready missing",
+    );
   });
 
   await t.step("a call's result reaches the model's next request", () => {

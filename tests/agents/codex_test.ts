@@ -38,6 +38,10 @@ function serverToml(
     `args = [${entry.args.map(str).join(", ")}]`,
     `env = { ${Object.entries(entry.env).map(([k, v]) => `${k} = ${str(v)}`).join(", ")} }`,
     "startup_timeout_sec = 60",
+    // Codex 0.171.0 gives a server that is not `required` one second to start before the first
+    // turn, then leaves its tools out of that turn: a cold magi-tools start (Deno compiling after
+    // an update) takes longer. `required` makes the turn wait (up to startup_timeout_sec).
+    "required = true",
     `tool_timeout_sec = ${options.toolTimeoutSec ?? 60}`,
     // Codex's own MCP approval prompt (an elicitation to the user) would cancel every call in
     // `exec`: "approve" leaves the decision to the server's policy, which is what is tested.
