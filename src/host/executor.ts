@@ -45,6 +45,7 @@ import {
 } from "./external.ts";
 import type { RegisteredTool, ToolRegistry } from "./registry.ts";
 import { resultToText, splitResultText } from "./result.ts";
+import { truncateText } from "./text.ts";
 import {
   type Answer,
   externalFailed,
@@ -113,6 +114,12 @@ export interface ExecutorOptions {
    * or the caller's own {@link KernelSupport} (probed once at startup).
    */
   kernelSandbox?: "auto" | "off" | KernelSupport | Promise<KernelSupport>;
+  /**
+   * What stderr gets when a tool throws: `"stack"` (default) the error's stack trace, for tool
+   * authors; `"line"` one line naming the tool, its file and the message (`magi-tools mcp`,
+   * whose stderr MCP clients show in their logs). The model's answer is the same either way.
+   */
+  failureDetail?: "stack" | "line";
 }
 
 const MAX_TIMER_MS = 2_147_483_647;
@@ -159,6 +166,7 @@ export class ToolExecutor {
   readonly #denoPath: string | undefined;
   readonly #onProgress: ExecutorOptions["onProgress"];
   readonly #kernelSandbox: ExecutorOptions["kernelSandbox"];
+  readonly #failureDetail: "stack" | "line";
   #runner: Promise<ProcessRunner | null> | undefined;
   #closed = false;
 
@@ -174,6 +182,7 @@ export class ToolExecutor {
     this.#denoPath = options.denoPath;
     this.#onProgress = options.onProgress;
     this.#kernelSandbox = options.kernelSandbox;
+    this.#failureDetail = options.failureDetail ?? "stack";
   }
 
   /**
@@ -298,7 +307,7 @@ export class ToolExecutor {
           return stopped(reason, how, this.#graceMs);
         }
         if (settled.kind === "answer") return settled.answer;
-        if (settled.kind === "thrown") return failed(entry, settled.error);
+        if (settled.kind === "thrown") return failed(entry, settled.error, this.#failureDetail);
         return this.#success(settled.value);
       } finally {
         release();
@@ -536,12 +545,17 @@ function externalInvalid(tool: ExternalTool, args: unknown): string | null {
   }
 }
 
-function failed(entry: RegisteredTool, error: unknown): Answer {
+function failed(entry: RegisteredTool, error: unknown, detail: "stack" | "line"): Answer {
   if (error instanceof ExternalToolError) {
     console.error(`Tool ${entry.tool.name} (${entry.file}) failed: ${error.code}`);
     return externalFailed(error.code, error.message);
   }
   const message = error instanceof Error ? error.message : String(error);
+  if (detail === "line") {
+    const line = truncateText(message.replace(/\s+/g, " ").trim(), 512);
+    console.error(`Tool ${entry.tool.name} (${entry.file}) failed: ${line}`);
+    return toolFailed(message);
+  }
   console.error(
     `Tool ${entry.tool.name} (${entry.file}) failed:`,
     error instanceof Error ? (error.stack ?? message) : message,

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { dirname } from "node:path";
 import type { LoopbackServer, RuntimeName, Terminal } from "./types.ts";
 import { userDirFrom, type UserDirKind } from "./user_dirs.ts";
 
@@ -143,6 +144,17 @@ export function readTextFile(path: string): Promise<string> {
 /** Write a UTF-8 text file (create or truncate). */
 export function writeTextFile(path: string, text: string): Promise<void> {
   return Deno.writeTextFile(path, text);
+}
+
+/**
+ * Write a UTF-8 text file only its owner may read and write (`0600`; its missing parent
+ * directories are created `0700`), for the host's credentials. Not atomic.
+ */
+export async function writePrivateTextFile(path: string, text: string): Promise<void> {
+  await Deno.mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  await Deno.writeTextFile(path, text, { mode: 0o600 });
+  // `mode` applies to a new file only: an existing one keeps its bits unless changed here.
+  if (Deno.build.os !== "windows") await Deno.chmod(path, 0o600);
 }
 
 /** Create a temporary directory with `prefix`; returns its path. */
