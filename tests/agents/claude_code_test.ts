@@ -11,7 +11,8 @@
 import assert from "node:assert/strict";
 import { AGENTS, availability, ROOT } from "./_install.ts";
 import { runAgent } from "./_run.ts";
-import { commonChecks, report, SAVE_NOTE_TEXT, Scenario, STEPS } from "./_scenario.ts";
+import { commonChecks, report } from "./_checks.ts";
+import { SAVE_NOTE_TEXT, Scenario, STEPS } from "./_scenario.ts";
 import { agentTest } from "./_test.ts";
 
 const AGENT = AGENTS.claude;

@@ -5,7 +5,8 @@
 
 import { AGENTS, availability } from "./_install.ts";
 import { runAgent } from "./_run.ts";
-import { commonChecks, report, Scenario, type ServerEntry } from "./_scenario.ts";
+import { commonChecks, report } from "./_checks.ts";
+import { Scenario, type ServerEntry } from "./_scenario.ts";
 import { agentTest } from "./_test.ts";
 
 const AGENT = AGENTS.codex;

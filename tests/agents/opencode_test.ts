@@ -6,7 +6,8 @@
 
 import { AGENTS, availability } from "./_install.ts";
 import { runAgent } from "./_run.ts";
-import { commonChecks, report, Scenario } from "./_scenario.ts";
+import { commonChecks, report } from "./_checks.ts";
+import { Scenario } from "./_scenario.ts";
 import { agentTest } from "./_test.ts";
 
 const AGENT = AGENTS.opencode;
