@@ -9,6 +9,7 @@
  */
 
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { FULL_CLI, ROOT } from "../e2e/_cli.ts";
@@ -215,3 +216,44 @@ async function rawPost(
     throw error;
   }
 }
+
+Deno.test("mcp --http: a process tool whose read scope covers the state directory (token files) is refused at load; a narrower one loads", async () => {
+  const { cli } = await import("./_scopes.ts");
+  const artifacts = `${ROOT}tests/.artifacts`;
+  await Deno.mkdir(artifacts, { recursive: true });
+  const path = await Deno.makeTempDir({ dir: artifacts, prefix: "state-scope-" });
+  const dir = { path, remove: () => Deno.remove(path, { recursive: true }).catch(() => {}) };
+  const state = join(dir.path, "..", `state-${crypto.randomUUID()}`);
+  try {
+    await Deno.mkdir(join(dir.path, "tools"));
+    await Deno.writeTextFile(join(dir.path, "magi-tools.jsonc"), "{}\n");
+    await Deno.mkdir(state, { recursive: true });
+    const reader = (scope: string) =>
+      `import { z } from "zod";
+import { defineTool } from "@magi/tools";
+export default defineTool({
+  name: "peek",
+  description: "Reads a file.",
+  input: z.strictObject({ path: z.string() }),
+  effect: "read",
+  permissions: { read: [${JSON.stringify(scope)}] },
+  run: ({ path }) => Deno.readTextFileSync(path),
+});
+`;
+    const env = { XDG_STATE_HOME: state };
+    await Deno.writeTextFile(join(dir.path, "tools", "peek.ts"), reader(state));
+    const refused = await cli(["tools"], { cwd: dir.path, input: "", env });
+    assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+    assert.match(refused.stderr, /Tool scope overlaps a host input: .*tools\/peek\.ts/);
+    assert.match(refused.stderr, /contains the host state directory \(tokens\)/);
+    assert.match(refused.stderr, /mcp --http bearer tokens/);
+    await Deno.mkdir(join(dir.path, "data"));
+    await Deno.writeTextFile(join(dir.path, "tools", "peek.ts"), reader("data"));
+    const ok = await cli(["tools"], { cwd: dir.path, input: "", env });
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.match(ok.stdout, /peek/);
+  } finally {
+    await dir.remove();
+    await Deno.remove(state, { recursive: true }).catch(() => {});
+  }
+});

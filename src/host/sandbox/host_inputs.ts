@@ -13,7 +13,8 @@
  *   beside it, the project's `.magi-tools/`, the describe cache directory, the host's per-user
  *   config and state directories (`userDir`: approvals, tokens), and magi-tools' own modules when
  *   they are local files (`src/`, `mod.ts`, `cli.ts`, its `deno.json` and lockfiles);
- * - its `read` scope must not overlap the describe cache directory (its HMAC secret).
+ * - its `read` scope must not overlap the describe cache directory (its HMAC secret) or the
+ *   host's per-user state directory (the `mcp --http` bearer token files).
  *
  * A tool that breaks either rule is refused with a {@link ToolLoadError} naming the tool, the
  * scope and the input: a refusal at load time holds the same at the Deno layer and the kernel
@@ -67,6 +68,10 @@ export interface HostInputOptions {
 
 /** The `what` of the describe cache directory. */
 export const CACHE_INPUT = "describe cache";
+/** The `what` of the per-user state directory, which holds secrets (`mcp --http` tokens). */
+const STATE_INPUT = "host state directory (tokens)";
+/** Inputs no tool may read either: they hold secrets. */
+const SECRET_INPUTS: ReadonlySet<string> = new Set([CACHE_INPUT, STATE_INPUT]);
 
 const CONFIG_NAMES = ["deno.json", "deno.jsonc"];
 /** magi-tools' own package root (this file is `src/host/sandbox/host_inputs.ts`). */
@@ -202,7 +207,9 @@ export function hostInputs(options: HostInputOptions): HostInput[] {
   if (options.cacheDir !== null) inputs.push({ path: options.cacheDir, what: CACHE_INPUT });
   for (const kind of ["config", "state"] as const) {
     const dir = userDir(kind);
-    if (dir !== null) inputs.push({ path: dir, what: `host ${kind} directory` });
+    if (dir !== null) {
+      inputs.push({ path: dir, what: kind === "state" ? STATE_INPUT : `host ${kind} directory` });
+    }
   }
   inputs.push(...packageInputs());
   const seen = new Set<string>();
@@ -237,7 +244,7 @@ export function checkToolScopes(
       const grant = tool.permissions?.[kind];
       if (grant === undefined || grant === false) continue;
       const entries = grant === true ? [null] : grant;
-      const guarded = kind === "write" ? inputs : inputs.filter((i) => i.what === CACHE_INPUT);
+      const guarded = kind === "write" ? inputs : inputs.filter((i) => SECRET_INPUTS.has(i.what));
       for (const entry of entries) {
         const scope = entry === null ? null : realPathOf(resolve(toolCwd, entry));
         const hit = guarded.find((input) => scope === null || overlaps(scope, input.path));
@@ -256,19 +263,29 @@ function scopeError(
   const declared = entry === null
     ? `${kind}: true (everything)`
     : `${kind} ${JSON.stringify(entry)}${scope === entry ? "" : ` (${scope})`}`;
-  const cache = hit.what === CACHE_INPUT;
   const relation = scope === hit.path
     ? "is"
     : scope === null || inside(hit.path, scope)
     ? "contains"
     : "lies inside";
   const reason = `tool ${name} declares ${declared}, which ${relation} the ${hit.what} ${hit.path}`;
-  const fix = cache
-    ? `narrow the ${kind} scope, or set MAGI_TOOLS_CACHE_DIR to a directory outside it (or to off)`
-    : "narrow the write scope to a directory that holds none of the host's inputs (for example notes)";
-  const why = cache
-    ? "a tool must not reach the describe cache, whose entries decide how the host loads modules"
-    : "a tool process must not change what the host loads";
+  const { fix, why } = hit.what === CACHE_INPUT
+    ? {
+      fix:
+        `narrow the ${kind} scope, or set MAGI_TOOLS_CACHE_DIR to a directory outside it (or to off)`,
+      why:
+        "a tool must not reach the describe cache, whose entries decide how the host loads modules",
+    }
+    : hit.what === STATE_INPUT
+    ? {
+      fix: `narrow the ${kind} scope, or set XDG_STATE_HOME to a directory outside it`,
+      why: "a tool must not reach the host's secrets (the mcp --http bearer tokens)",
+    }
+    : {
+      fix:
+        "narrow the write scope to a directory that holds none of the host's inputs (for example notes)",
+      why: "a tool process must not change what the host loads",
+    };
   return new ToolLoadError(file, `${reason}: ${why}`, {
     message: `Tool scope overlaps a host input: ${file}: ${reason}: ${why}; ${fix}`,
   });
