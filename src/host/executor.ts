@@ -70,6 +70,7 @@ import { LogBuffer, type ToolLog } from "./sandbox/log_buffer.ts";
 import { isolationOf } from "./sandbox/permissions.ts";
 import type { KernelSupport } from "./sandbox/kernel_policy.ts";
 import type { IsolatedOutcome, ProcessRunner } from "./sandbox/process_runner.ts";
+import type { ProcessLimits } from "./sandbox/containment.ts";
 import { supportsProcessIsolation } from "../runtime/mod.ts";
 
 export type { ToolLog } from "./sandbox/log_buffer.ts";
@@ -113,6 +114,11 @@ export interface ExecutorOptions {
    * or the caller's own {@link KernelSupport} (probed once at startup).
    */
   kernelSandbox?: "auto" | "off" | KernelSupport | Promise<KernelSupport>;
+  /**
+   * How memory caps and a tool's own processes are contained (`sandbox/containment.ts`);
+   * default probed on first use.
+   */
+  processLimits?: ProcessLimits;
 }
 
 const MAX_TIMER_MS = 2_147_483_647;
@@ -159,6 +165,7 @@ export class ToolExecutor {
   readonly #denoPath: string | undefined;
   readonly #onProgress: ExecutorOptions["onProgress"];
   readonly #kernelSandbox: ExecutorOptions["kernelSandbox"];
+  readonly #processLimits: ProcessLimits | undefined;
   #runner: Promise<ProcessRunner | null> | undefined;
   #closed = false;
 
@@ -174,6 +181,7 @@ export class ToolExecutor {
     this.#denoPath = options.denoPath;
     this.#onProgress = options.onProgress;
     this.#kernelSandbox = options.kernelSandbox;
+    this.#processLimits = options.processLimits;
   }
 
   /**
@@ -361,6 +369,7 @@ export class ToolExecutor {
       const cwd = this.#cwd;
       const denoPath = this.#denoPath;
       const kernelSandbox = this.#kernelSandbox;
+      const processLimits = this.#processLimits;
       const concurrent = this.#limits.concurrent_calls;
       // Deno only, and loaded only when a process-isolated tool is used.
       this.#runner = !supportsProcessIsolation()
@@ -370,6 +379,7 @@ export class ToolExecutor {
             cwd,
             ...(denoPath === undefined ? {} : { denoPath }),
             ...(kernelSandbox === undefined ? {} : { kernelSandbox }),
+            ...(processLimits === undefined ? {} : { processLimits }),
             // Calls of one tool may overlap up to concurrent_calls: keep that many warm.
             maxIdle: concurrent,
           })
