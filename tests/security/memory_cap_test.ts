@@ -6,7 +6,7 @@
  * heap cap applies, and `tools --permissions-json` says `heap_only`, checked below).
  */
 import assert from "node:assert/strict";
-import { callTool, PROCS_TOOLS, startCli } from "./_procs_cli.ts";
+import { callTool, PROCS_TOOLS, ROOT, startCli } from "./_procs_cli.ts";
 
 const linux = Deno.build.os === "linux";
 
@@ -44,4 +44,37 @@ Deno.test("memory cap: tools --permissions-json says how memoryMb is enforced he
   assert.equal(hog?.memory_enforcement, linux ? "rlimit" : "heap_only");
   // No memoryMb, no enforcement to report.
   assert.equal(tools.find((tool) => tool.name === "peek")?.memory_enforcement, null);
+});
+
+Deno.test({
+  name:
+    "memory cap: without the kernel layer (run --no-kernel-sandbox) the cap holds too; a call within it answers",
+  ignore: !linux,
+  fn: async () => {
+    const home = await Deno.makeTempDir({ prefix: "magi-tools-memory-" });
+    try {
+      const output = await startCli(
+        ["run", "--tools", PROCS_TOOLS, "--no-kernel-sandbox", "HOG_OVER_AND_WITHIN"],
+        {
+          env: {
+            MC_HOME: home,
+            MAGI_CODE_AGENT:
+              `${Deno.execPath()} run -A ${ROOT}src/reference_backend/main.ts serve --stdio`,
+            MAGI_SCENARIO: `${ROOT}tests/security/fixtures/procs_scenarios/memory.jsonc`,
+          },
+        },
+      );
+      assert.equal(output.code, 0, output.stderr);
+      const records = output.stdout.trim().split("\n").map((line) => JSON.parse(line));
+      const ready = records.find((r) => r.type === "host.ready");
+      assert.equal(ready?.tools?.[0]?.sandbox, "deno");
+      assert.equal(ready?.process_limits?.memory, "rlimit");
+      const results = records.filter((r) => r.type === "tool.result")
+        .map((r) => [r.outcome, r.error_code]);
+      assert.deepEqual(results, [["error", "tool_crashed"], ["success", null]]);
+      assert.match(output.stdout, /the tool exceeded its memory limit of 128 MiB/);
+    } finally {
+      await Deno.remove(home, { recursive: true });
+    }
+  },
 });
