@@ -62,6 +62,37 @@ Deno.test({
   },
 });
 
+Deno.test({
+  name: "orphans: under exactly the flags tools --deno-flags prints, the grandchildren end too",
+  ignore: !linux,
+  fn: async () => {
+    const printed = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        ...startFlags(),
+        `${ROOT}cli.ts`,
+        "tools",
+        "--tools",
+        PROCS_TOOLS,
+        "--deno-flags",
+      ],
+      cwd: ROOT,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+      env: { NO_COLOR: "1" },
+    }).output();
+    assert.equal(printed.code, 0, new TextDecoder().decode(printed.stderr));
+    const flags = new TextDecoder().decode(printed.stdout).trim().split(" ");
+    assert.ok(!flags.includes("--allow-run"), flags.join(" "));
+    const tag = freshTag();
+    const { record, output } = await callTool("spawner", { tag }, { flags });
+    assert.equal(record.outcome, "success", output.stdout + output.stderr);
+    assert.equal(record.text, "subprocess ran");
+    await assertGone(tag, "under the printed flags, after the call ended");
+  },
+});
+
 /** Start `call spawner` waiting for its stop; once both sleepers run, send the host `signal`. */
 async function stopHostWith(signal: Deno.Signal): Promise<{ tag: string; code: number }> {
   const tag = freshTag();

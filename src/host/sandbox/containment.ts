@@ -45,7 +45,8 @@ const PROBE_TIMEOUT_MS = 10_000;
  * `--host-pid=N`: the runner makes that the tool's `Deno.pid`.
  */
 const HOST_PID_SCRIPT = 'read -r _ _ _ ppid _ < /proc/self/stat && exec "$@" "--host-pid=$ppid"';
-const SH = ["/bin/sh", "/usr/bin/sh"];
+/** POSIX's shell; the namespace probe runs it, so a system without it has no namespace here. */
+const SH = "/bin/sh";
 const UNSHARE = ["/usr/bin/unshare", "/bin/unshare"];
 const SETPRIV = ["/usr/bin/setpriv", "/bin/setpriv"];
 /** As root (CAP_SYS_ADMIN) first, else in an unprivileged user namespace mapping this user. */
@@ -113,15 +114,9 @@ async function computeLimits(): Promise<ProcessLimits> {
       wrapper: [],
     };
   }
-  const sh = SH.find((path) => {
-    try {
-      return Deno.statSync(path).isFile;
-    } catch {
-      return false;
-    }
-  });
-  for (const variant of sh === undefined ? [] : NAMESPACE_VARIANTS) {
-    if (await succeeds(unshare, [...variant, "--", sh!, "-c", "exit 0"])) {
+  // The probe runs the shell too: no stat of it (the host may lack read access to /bin).
+  for (const variant of NAMESPACE_VARIANTS) {
+    if (await succeeds(unshare, [...variant, "--", SH, "-c", "exit 0"])) {
       const setpriv = runnable(SETPRIV);
       const pdeath = setpriv !== null && await succeeds(setpriv, ["--pdeathsig", "KILL", "true"]);
       const wrapper = [
@@ -129,7 +124,7 @@ async function computeLimits(): Promise<ProcessLimits> {
         unshare,
         ...variant,
         "--",
-        sh!,
+        SH,
         "-c",
         HOST_PID_SCRIPT,
         "sh",

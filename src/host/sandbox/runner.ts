@@ -211,6 +211,9 @@ function adoptHostPid(): void {
   const pid = Number(arg?.slice("--host-pid=".length));
   if (!(Number.isInteger(pid) && pid > 0)) return;
   Object.defineProperty(Deno, "pid", { value: pid, configurable: true, enumerable: true });
+  // The tool sees the runner's arguments as before: none of its own.
+  const args = Object.freeze(Deno.args.filter((a) => !a.startsWith("--host-pid=")));
+  Object.defineProperty(Deno, "args", { value: args, configurable: true, enumerable: true });
 }
 
 async function main(): Promise<void> {
