@@ -75,8 +75,8 @@ const PREFETCH_CONCURRENCY = 2;
 
 /**
  * Start computing the module graphs of the process-isolated tools the
- * kernel layer will run (one `deno info` each, two at a time, in the
- * background), so their first process starts without waiting for it; at
+ * kernel layer will run and of the runner (one `deno info` each, two at a
+ * time, in the background), so their first process starts without waiting for it; at
  * most `limit` tools (the ones the host prewarms), the rest on first use.
  * Never rejects.
  */
@@ -88,12 +88,17 @@ export function prefetchModuleGraphs(
   const kernelTools = tools.filter((entry) => entryLevel(entry, kernel) === "kernel+deno");
   if (kernelTools.length === 0 || kernelTools.length > options.limit) return;
   const files = kernelTools.map(({ file }) => resolve(file));
-  import("../host/sandbox/kernel.ts").then(async ({ moduleFilesOf }) => {
-    const denoPath = runtimeExecutable();
+  import("../host/sandbox/kernel.ts").then(async ({ moduleFilesOf, runnerFilesOf }) => {
+    const graph = { cwd: options.cwd, denoPath: runtimeExecutable() };
+    // The runner's own graph first: every tool process's rules include it.
+    const jobs = [
+      () => runnerFilesOf(graph),
+      ...files.map((file) => () => moduleFilesOf(file, graph)),
+    ];
     const next = async (): Promise<void> => {
-      const file = files.shift();
-      if (file === undefined) return;
-      await moduleFilesOf(file, { cwd: options.cwd, denoPath });
+      const job = jobs.shift();
+      if (job === undefined) return;
+      await job();
       await next();
     };
     await Promise.all(Array.from({ length: PREFETCH_CONCURRENCY }, next));
