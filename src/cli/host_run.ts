@@ -64,9 +64,12 @@ import {
   kernelRequirementError,
   type KernelSandboxMode,
   type LevelEntry,
+  limitsForTools,
   prefetchModuleGraphs,
+  processLimitsRecord,
 } from "./kernel_sandbox.ts";
 import type { KernelSupport } from "../host/sandbox/kernel_policy.ts";
+import type { ProcessLimits } from "../host/sandbox/containment.ts";
 
 /** Capabilities `run` requires (and sends in `initialize`). */
 export const REQUIRED_CAPABILITIES: readonly string[] = Object.freeze([
@@ -362,6 +365,8 @@ export class HostRun {
   readonly #registry: ToolRegistry;
   /** The kernel layer's availability, probed once at start. */
   readonly #kernel: KernelSupport;
+  /** Memory caps and a tool's own processes: how they are contained (null: no tool process). */
+  readonly #limits: ProcessLimits | null;
   readonly #argumentsPreview: boolean;
   /** Turns admitted on this connection (a batch slot runs many). */
   #turnsStarted = 0;
@@ -390,9 +395,10 @@ export class HostRun {
     options: HostStartOptions,
     registry: ToolRegistry,
     child: ChildHandle,
-    parts: { kernel: KernelSupport; sources: StartedSources },
+    parts: { kernel: KernelSupport; limits: ProcessLimits | null; sources: StartedSources },
   ) {
     this.#kernel = parts.kernel;
+    this.#limits = parts.limits;
     this.#argumentsPreview = options.argumentsPreview === true;
     this.#sources = parts.sources;
     this.#sourceWarnings = options.sourceWarnings;
@@ -450,7 +456,10 @@ export class HostRun {
       return EXIT.usage;
     }
     // No probe process when no tool of this run would use the kernel layer.
-    const kernel = await (admitted.kernel() ?? kernelForTools(registry.tools, kernelMode));
+    const [kernel, limits] = await Promise.all([
+      admitted.kernel() ?? kernelForTools(registry.tools, kernelMode),
+      limitsForTools(registry.tools),
+    ]);
     const kernelError = kernelMode === "require"
       ? kernelRequirementError(registry.tools, kernel)
       : null;
@@ -474,7 +483,7 @@ export class HostRun {
       });
       return EXIT.startup;
     }
-    return new HostRun(options, registry, start.child, { kernel, sources });
+    return new HostRun(options, registry, start.child, { kernel, limits, sources });
   }
 
   /** Whether more turns can run on this connection (no failure, no hard stop). */
@@ -552,6 +561,7 @@ export class HostRun {
       limits: descriptor.limits,
       cwd: this.#cwd,
       kernelSandbox: this.#kernel,
+      ...(this.#limits === null ? {} : { processLimits: this.#limits }),
       onLog: (log) => {
         const runId = runOfCall.get(log.callId);
         if (runId === undefined) return; // Not a call of this connection's session.
@@ -602,6 +612,8 @@ export class HostRun {
         source_name: t.source.name,
         sandbox: entryLevel(t, this.#kernel),
       })),
+      // How memoryMb and the processes a tool starts are contained, where a tool has a process.
+      ...(this.#limits === null ? {} : { process_limits: processLimitsRecord(this.#limits)! }),
       // Without a process sandbox (Node.js) every tool runs inline: say so.
       ...(supportsProcessIsolation()
         ? {}

@@ -24,7 +24,12 @@ import type { ToolsArgs } from "./args.ts";
 import { cliDenoFlags } from "./deno_flags.ts";
 import { EXIT } from "./exit_codes.ts";
 import { loadRegistry } from "./host_run.ts";
-import { entryLevel, startKernelProbe } from "./kernel_sandbox.ts";
+import {
+  entryLevel,
+  limitsForTools,
+  processLimitsNotes,
+  startKernelProbe,
+} from "./kernel_sandbox.ts";
 import { planTools, startPlannedSources, warnOnStderr } from "./sources.ts";
 
 const encoder = new TextEncoder();
@@ -67,7 +72,10 @@ export async function toolsCommand(args: ToolsArgs): Promise<number> {
     return EXIT.ok;
   }
   if (args.permissionsJson) {
-    const kernel = await startKernelProbe("auto");
+    const [kernel, limits] = await Promise.all([
+      startKernelProbe("auto"),
+      limitsForTools(registry.tools),
+    ]);
     // External tools (MCP, OpenAPI) have no sandbox settings: their work happens in the source.
     const infos = registry.tools.map((entry) =>
       entry.source.kind === "module"
@@ -75,6 +83,11 @@ export async function toolsCommand(args: ToolsArgs): Promise<number> {
           name: entry.tool.name,
           ...toolSandboxInfo(entry.tool as ToolInfo),
           sandbox: entryLevel(entry, kernel),
+          // How memoryMb is enforced here (null: no cap, or the tool runs inline).
+          memory_enforcement: limits === null || (entry.tool as ToolInfo).memoryMb === undefined ||
+              entryLevel(entry, kernel) === "none"
+            ? null
+            : limits.memory,
         }
         : {
           name: entry.tool.name,
@@ -94,7 +107,10 @@ export async function toolsCommand(args: ToolsArgs): Promise<number> {
   }
   const budget = registry.budget();
   const processIsolation = supportsProcessIsolation();
-  const kernel = await startKernelProbe("auto");
+  const [kernel, limits] = await Promise.all([
+    startKernelProbe("auto"),
+    limitsForTools(registry.tools),
+  ]);
   const lines: string[] = [];
   for (const entry of registry.tools) {
     const d = entry.definition;
@@ -109,6 +125,12 @@ export async function toolsCommand(args: ToolsArgs): Promise<number> {
   if (kernel.reason !== null && registry.tools.length > 0) {
     lines.push(`kernel sandbox unavailable: ${kernel.reason}`);
   }
+  const processTools = registry.tools.filter((entry) =>
+    entry.source.kind === "module" && entryLevel(entry, kernel) !== "none"
+  );
+  lines.push(
+    ...processLimitsNotes(limits, processTools.map((entry) => ({ tool: entry.tool as ToolInfo }))),
+  );
   lines.push(
     `${registry.tools.length} tool(s); initialize request ${budget.usedBytes} of ${budget.frameBytes} bytes; ${budget.remainingBytes} bytes left`,
   );

@@ -71,6 +71,7 @@ import { LogBuffer, type ToolLog } from "./sandbox/log_buffer.ts";
 import { isolationOf } from "./sandbox/permissions.ts";
 import type { KernelSupport } from "./sandbox/kernel_policy.ts";
 import type { IsolatedOutcome, ProcessRunner } from "./sandbox/process_runner.ts";
+import type { ProcessLimits } from "./sandbox/containment.ts";
 import { supportsProcessIsolation, terminalText } from "../runtime/mod.ts";
 
 export type { ToolLog } from "./sandbox/log_buffer.ts";
@@ -120,6 +121,11 @@ export interface ExecutorOptions {
    * whose stderr MCP clients show in their logs). The model's answer is the same either way.
    */
   failureDetail?: "stack" | "line";
+  /**
+   * How memory caps and a tool's own processes are contained (`sandbox/containment.ts`);
+   * default probed on first use.
+   */
+  processLimits?: ProcessLimits;
 }
 
 const MAX_TIMER_MS = 2_147_483_647;
@@ -167,6 +173,7 @@ export class ToolExecutor {
   readonly #onProgress: ExecutorOptions["onProgress"];
   readonly #kernelSandbox: ExecutorOptions["kernelSandbox"];
   readonly #failureDetail: "stack" | "line";
+  readonly #processLimits: ProcessLimits | undefined;
   #runner: Promise<ProcessRunner | null> | undefined;
   #closed = false;
 
@@ -183,6 +190,7 @@ export class ToolExecutor {
     this.#onProgress = options.onProgress;
     this.#kernelSandbox = options.kernelSandbox;
     this.#failureDetail = options.failureDetail ?? "stack";
+    this.#processLimits = options.processLimits;
   }
 
   /**
@@ -370,6 +378,7 @@ export class ToolExecutor {
       const cwd = this.#cwd;
       const denoPath = this.#denoPath;
       const kernelSandbox = this.#kernelSandbox;
+      const processLimits = this.#processLimits;
       const concurrent = this.#limits.concurrent_calls;
       // Deno only, and loaded only when a process-isolated tool is used.
       this.#runner = !supportsProcessIsolation()
@@ -379,6 +388,7 @@ export class ToolExecutor {
             cwd,
             ...(denoPath === undefined ? {} : { denoPath }),
             ...(kernelSandbox === undefined ? {} : { kernelSandbox }),
+            ...(processLimits === undefined ? {} : { processLimits }),
             // Calls of one tool may overlap up to concurrent_calls: keep that many warm.
             maxIdle: concurrent,
           })

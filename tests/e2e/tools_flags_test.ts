@@ -29,6 +29,7 @@ Deno.test("tools --permissions-json prints each tool's sandbox settings", async 
     memoryMb: null,
     permissions: { write: ["out"] },
     sandbox: undefined,
+    memory_enforcement: null,
   });
   assert.ok(["kernel+deno", "deno"].includes(loop.sandbox), loop.sandbox);
 });

@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { FULL_CLI, ofType, one, type Rec, ROOT, runCli } from "../e2e/_cli.ts";
+import { ofType, one, type Rec, ROOT, runCli } from "../e2e/_cli.ts";
 import { startMcpHttp } from "./_http.ts";
 import { denoServer, EVERYTHING, FILESYSTEM, FIXTURE_SERVER, writeConfig } from "./_config.ts";
 

@@ -204,7 +204,23 @@ function reportUncaught(error: unknown): void {
   send({ t: "crash", message, ...(permission === undefined ? {} : { permission }) });
 }
 
+/**
+ * In a PID namespace (`containment.ts`) this process is PID 1 there; the host knows it by
+ * the PID of its wrapper, passed as `--host-pid=N`: that is the tool's `Deno.pid` (and
+ * `process.pid`), as the host, `ps` and signals see it.
+ */
+function adoptHostPid(): void {
+  const arg = Deno.args.find((a) => a.startsWith("--host-pid="));
+  const pid = Number(arg?.slice("--host-pid=".length));
+  if (!(Number.isInteger(pid) && pid > 0)) return;
+  Object.defineProperty(Deno, "pid", { value: pid, configurable: true, enumerable: true });
+  // The tool sees the runner's arguments as before: none of its own.
+  const args = Object.freeze(Deno.args.filter((a) => !a.startsWith("--host-pid=")));
+  Object.defineProperty(Deno, "args", { value: args, configurable: true, enumerable: true });
+}
+
 async function main(): Promise<void> {
+  adoptHostPid();
   const input = lines();
   const first = await input.next();
   if (first.done) exit(0);
