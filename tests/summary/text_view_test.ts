@@ -217,7 +217,7 @@ Deno.test("TextView shows control characters of every record text visibly; only 
     progress: 1,
     message: hostile,
   });
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  await v.time.tick(20);
   await v.emit({
     type: "tool.log",
     run_id: "r1",
