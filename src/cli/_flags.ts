@@ -8,6 +8,7 @@
 
 import { parseArgs } from "node:util";
 import { UsageError } from "./exit_codes.ts";
+import { didYouMean } from "./suggest.ts";
 
 /** `parseArgs` options. */
 export type OptionSpec = Record<
@@ -32,8 +33,14 @@ export function parseFlags(
     });
     return { values: values as Values, positionals };
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    throw new UsageError(message.replace(/\. To specify a positional argument.*$/s, ""));
+    const message = (error instanceof Error ? error.message : String(error))
+      .replace(/\. To specify a positional argument.*$/s, "");
+    const unknown = /^Unknown option '([^']+)'$/.exec(message)?.[1];
+    if (unknown === undefined) throw new UsageError(message);
+    const known = Object.entries(options).flatMap(([name, spec]) =>
+      spec.short === undefined ? [`--${name}`] : [`--${name}`, `-${spec.short}`]
+    );
+    throw new UsageError(`${message}${didYouMean(unknown.replace(/=.*$/s, ""), known)}`);
   }
 }
 

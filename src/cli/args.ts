@@ -7,6 +7,7 @@
 
 import { optionalString, parseFlags as parse, type ToolDirArgs, toolDirArgs } from "./_flags.ts";
 import { UsageError } from "./exit_codes.ts";
+import { didYouMean } from "./suggest.ts";
 import type { KernelSandboxMode } from "./kernel_sandbox.ts";
 import {
   CONFIG_OPTIONS,
@@ -147,6 +148,26 @@ function optionalSession(value: unknown): string | undefined {
   return given === undefined ? undefined : sessionId(given, "Option --session");
 }
 
+/** Every command {@link parseCli} knows (for "did you mean" and the help hint). */
+export const COMMANDS: readonly string[] = [
+  "run",
+  "tools",
+  "demo",
+  "mcp",
+  "sessions",
+  "history",
+  "models",
+  "select",
+  "batch",
+  "report",
+  "call",
+  "init",
+  "inspect",
+  "help",
+];
+/** The options valid before a command. */
+const TOP_OPTIONS = ["--help", "--version", "-h", "-V"];
+
 /**
  * Parse `argv` (without the program). Throws {@link UsageError} naming the
  * flag on an unknown option or a bad value.
@@ -239,8 +260,10 @@ export function parseCli(argv: string[]): CliArgs {
     case "trust":
       return parseTrustArgs(rest);
     default:
-      if (first.startsWith("-")) throw new UsageError(`Unknown option '${first}'`);
-      throw new UsageError(`Unknown command: ${first}`);
+      if (first.startsWith("-")) {
+        throw new UsageError(`Unknown option '${first}'${didYouMean(first, TOP_OPTIONS)}`);
+      }
+      throw new UsageError(`Unknown command: ${first}${didYouMean(first, COMMANDS)}`);
   }
 }
 

@@ -16,7 +16,7 @@
  */
 
 import { directCall, DirectCallError, type DirectCallResult } from "../host/direct_call.ts";
-import { ToolExecutor } from "../host/executor.ts";
+import { ToolExecutor, type ToolFailure } from "../host/executor.ts";
 import { guardOutput } from "../host/output_guard.ts";
 import { parseStrictJson } from "../protocol/json.ts";
 import { CLIENT_TOOLS_LIMITS } from "../protocol/limits.ts";
@@ -155,9 +155,14 @@ async function callWith(args: CallArgs, input: unknown, setting: CallSetting): P
   if (registry === null) return EXIT.usage;
 
   const logs: string[] = [];
+  // One failure, one report: the result line below, then the tool's own frames (the
+  // executor's "Tool … failed" line would say the same a second time). With --json stdout has
+  // the result, and stderr the executor's report alone.
+  let frames: readonly string[] = [];
   const executor = new ToolExecutor(registry, {
     limits: CLIENT_TOOLS_LIMITS,
     cwd,
+    ...(args.json ? {} : { onToolFailure: (failure: ToolFailure) => frames = failure.frames }),
     onLog: (log) => {
       logs.push(log.text);
       if (!args.json) writeStderrLine(log.text.replace(/\n$/, ""));
@@ -195,7 +200,12 @@ async function callWith(args: CallArgs, input: unknown, setting: CallSetting): P
       // The tool's text is data: on a terminal it cannot set titles, the clipboard or the cursor.
       await guard.writeStdout(encoder.encode(stdoutIsTerminal() ? terminalText(text) : text));
     } else {
-      writeStderrLine(`magi-tools: ${result.errorCode ?? result.outcome}: ${result.text}`);
+      writeStderrLine(
+        [
+          `magi-tools: ${result.errorCode ?? result.outcome}: ${result.text}`,
+          ...frames.map((frame) => `    ${frame}`),
+        ].join("\n"),
+      );
     }
     if (interrupted || result.outcome === "cancelled") return EXIT.interrupted;
     return result.outcome === "success" ? EXIT.ok : EXIT.runFailed;

@@ -19,6 +19,7 @@ import { runtimeName, writeStderrLine, writeStdout } from "../runtime/mod.ts";
 import type { InitArgs } from "./args_loop.ts";
 import { EXIT, UsageError } from "./exit_codes.ts";
 import { PACKAGE_VERSION } from "../host/version.ts";
+import { INVOCATION_ENV } from "./suggest.ts";
 
 /** One file `init` writes: its path in the project and its text. */
 export interface ProjectFile {
@@ -71,7 +72,7 @@ export function currentLibrary(
  * magi-tools.jsonc that starts commands (`trust`, docs/mcp.md "Project configuration is code").
  */
 const HOST_FLAGS =
-  "--no-prompt --allow-read --allow-write --allow-env=MAGI_CODE_AGENT,PATH,NO_COLOR,FORCE_COLOR,HOME,XDG_CONFIG_HOME,APPDATA,MAGI_TOOLS_TRUST_CONFIG --allow-run";
+  "--no-prompt --allow-read --allow-write --allow-env=MAGI_CODE_AGENT,PATH,NO_COLOR,FORCE_COLOR,HOME,XDG_CONFIG_HOME,APPDATA,MAGI_TOOLS_TRUST_CONFIG,MAGI_TOOLS_INVOCATION --allow-run";
 
 /**
  * Every CLI task's permissions, in one place that needs no edit: `tools --task-flags` reads
@@ -87,7 +88,9 @@ const TASK_FLAGS =
  * `deno task start mcp`, as in this repository), and each command the docs show has its own.
  */
 export function projectTasks(): Record<string, string> {
-  const cli = (command: string) => `deno run ${TASK_FLAGS} @magi/tools/cli${command}`;
+  // Usage hints then name `deno task start …` (src/cli/suggest.ts), as in this repository.
+  const cli = (command: string) =>
+    `${INVOCATION_ENV}='deno task start' deno run ${TASK_FLAGS} @magi/tools/cli${command}`;
   return {
     start: cli(""),
     run: cli(" run"),

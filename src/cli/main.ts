@@ -9,7 +9,8 @@
  * @module
  */
 
-import { parseCli } from "./args.ts";
+import { COMMANDS, parseCli } from "./args.ts";
+import { invocation } from "./suggest.ts";
 import { EXIT, UsageError } from "./exit_codes.ts";
 import { writeStderrLine, writeStdout } from "../runtime/mod.ts";
 import { PACKAGE_VERSION } from "../host/version.ts";
@@ -107,7 +108,9 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof UsageError) {
       writeStderrLine(`magi-tools: ${error.message}`);
-      writeStderrLine("Run 'magi-tools --help' for usage.");
+      // The help of the command at fault, named as the user ran the CLI (`deno task start …`).
+      const command = COMMANDS.includes(argv[0] ?? "") && argv[0] !== "help" ? ` ${argv[0]}` : "";
+      writeStderrLine(`Run '${invocation()}${command} --help' for usage.`);
       return EXIT.usage;
     }
     throw error;

@@ -20,7 +20,8 @@ import type { ConfigArgs } from "./args.ts";
 /**
  * Environment variables every task grants the host: the backend choice, colours, and where the
  * approvals of project configs are kept (`trust`: HOME, XDG_CONFIG_HOME, APPDATA,
- * MAGI_TOOLS_TRUST_CONFIG).
+ * MAGI_TOOLS_TRUST_CONFIG), and how the user runs the CLI, for usage hints
+ * (MAGI_TOOLS_INVOCATION, set by the tasks).
  */
 export const TASK_ENV: readonly string[] = Object.freeze([
   "MAGI_CODE_AGENT",
@@ -31,6 +32,7 @@ export const TASK_ENV: readonly string[] = Object.freeze([
   "XDG_CONFIG_HOME",
   "APPDATA",
   "MAGI_TOOLS_TRUST_CONFIG",
+  "MAGI_TOOLS_INVOCATION",
 ]);
 
 /** The V8 flag of the long-running host: per-call garbage dies young (docs/cli.md). */

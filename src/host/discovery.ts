@@ -47,7 +47,12 @@ import {
   runtimeName,
   supportsProcessIsolation,
 } from "../runtime/mod.ts";
-import { NO_DEFAULT_EXPORT, NOT_A_TOOL } from "./load_reasons.ts";
+import {
+  importFailureReason,
+  NO_DEFAULT_EXPORT,
+  NOT_A_TOOL,
+  withDisplayPath,
+} from "./load_reasons.ts";
 
 export type { AnyTool, DescribedTool };
 
@@ -130,7 +135,9 @@ export async function loadToolDirs(
     const url = urls[index]!;
     const description = described?.[index];
     if (description !== undefined) {
-      if (!description.ok) return Promise.resolve({ error: describeError(file, description) });
+      if (!description.ok) {
+        return Promise.resolve({ error: describeError(file, url, description) });
+      }
       if (description.tool.isolation !== "inline") {
         return Promise.resolve({ tool: describedTool(description.tool) as AnyTool, url });
       }
@@ -274,14 +281,18 @@ async function describeAll(
   );
 }
 
-function describeError(file: string, result: DescribeResult & { ok: false }): ToolLoadError {
+function describeError(
+  file: string,
+  url: string,
+  result: DescribeResult & { ok: false },
+): ToolLoadError {
   if (result.permission !== undefined) {
     return new ToolLoadError(file, result.reason, {
       message:
         `Tool module needs ${result.permission} access at load time, which is not allowed: ${file}`,
     });
   }
-  return new ToolLoadError(file, result.reason);
+  return new ToolLoadError(file, withDisplayPath(result.reason, url, file));
 }
 
 async function listModules(dir: string): Promise<string[]> {
@@ -325,7 +336,7 @@ async function importTool(file: string, url: string): Promise<Tool> {
     module = await import(url);
   } catch (error) {
     const hint = typeScriptOnNode(file, runtimeName());
-    throw new ToolLoadError(file, hint ?? describe(error), {
+    throw new ToolLoadError(file, hint ?? withDisplayPath(importFailureReason(error), url, file), {
       cause: error,
       ...(hint === null ? {} : { message: `Tool module failed to load: ${file}: ${hint}` }),
     });

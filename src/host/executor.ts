@@ -74,6 +74,7 @@ import type { KernelSupport } from "./sandbox/kernel_policy.ts";
 import type { IsolatedOutcome, ProcessRunner } from "./sandbox/process_runner.ts";
 import type { ProcessLimits } from "./sandbox/containment.ts";
 import { supportsProcessIsolation, terminalText } from "../runtime/mod.ts";
+import { toolFrames } from "./tool_stack.ts";
 
 export type { ToolLog } from "./sandbox/log_buffer.ts";
 export type { ToolCallOutcome, ToolCallRequest, ToolCallResult } from "./call.ts";
@@ -103,6 +104,13 @@ export interface ExecutorOptions {
    * is not captured (it goes to the host's stderr).
    */
   onLog?: (log: ToolLog) => void;
+  /**
+   * Receives the host's report of a call that failed because the tool threw
+   * (or an external tool's source failed) or its process crashed: one line
+   * naming the tool, file and error, and the tool's own stack frames (the
+   * host's runner frames cut off). Default: both written to stderr.
+   */
+  onToolFailure?: (failure: ToolFailure) => void;
   /** The `deno` executable for tool processes; default `Deno.execPath()`. */
   denoPath?: string;
   /**
@@ -117,8 +125,9 @@ export interface ExecutorOptions {
    */
   kernelSandbox?: "auto" | "off" | KernelSupport | Promise<KernelSupport>;
   /**
-   * What stderr gets when a tool throws: `"stack"` (default) the error's stack trace, for tool
-   * authors; `"line"` one line naming the tool, its file and the message (`magi-tools mcp`,
+   * What stderr gets when a tool throws: `"stack"` (default) the error's first line and the
+   * tool's own stack frames, for tool authors; `"line"` one line naming the tool, its file and
+   * the message, no frames (`magi-tools mcp`,
    * whose stderr MCP clients show in their logs). The model's answer is the same either way.
    */
   failureDetail?: "stack" | "line";
@@ -167,6 +176,20 @@ type Settled =
   | { readonly kind: "answer"; readonly answer: Answer };
 
 /** Runs registered tools for `client.tool.call` events, within the descriptor's limits. */
+/** What {@link ExecutorOptions.onToolFailure} receives. */
+export interface ToolFailure {
+  /** `Tool NAME (FILE) failed: Error: message` (or `… crashed: …`). */
+  readonly line: string;
+  /** The tool's own stack frames (`at fn (file:///…:4:9)`), innermost first; may be empty. */
+  readonly frames: readonly string[];
+}
+
+function logFailure(failure: ToolFailure): void {
+  console.error(
+    terminalText([failure.line, ...failure.frames.map((frame) => `    ${frame}`)].join("\n")),
+  );
+}
+
 export class ToolExecutor {
   readonly #registry: ToolRegistry;
   readonly #limits: ClientToolsLimits;
@@ -177,6 +200,7 @@ export class ToolExecutor {
   readonly #clock: Clock;
   readonly #deadlines: SharedDeadlines;
   readonly #onLog: ((log: ToolLog) => void) | undefined;
+  readonly #onToolFailure: (failure: ToolFailure) => void;
   readonly #denoPath: string | undefined;
   readonly #onProgress: ExecutorOptions["onProgress"];
   readonly #kernelSandbox: ExecutorOptions["kernelSandbox"];
@@ -194,6 +218,7 @@ export class ToolExecutor {
     this.#envelopeBytes = options.envelopeBytes ?? defaultEnvelopeBytes(options.limits);
     this.#slots = new Slots(options.limits.concurrent_calls);
     this.#onLog = options.onLog;
+    this.#onToolFailure = options.onToolFailure ?? logFailure;
     this.#denoPath = options.denoPath;
     this.#onProgress = options.onProgress;
     this.#kernelSandbox = options.kernelSandbox;
@@ -325,7 +350,9 @@ export class ToolExecutor {
           return stopped(reason, how, this.#graceMs);
         }
         if (settled.kind === "answer") return settled.answer;
-        if (settled.kind === "thrown") return failed(entry, settled.error, this.#failureDetail);
+        if (settled.kind === "thrown") {
+          return failed(entry, settled.error, this.#failureDetail, this.#onToolFailure);
+        }
         return this.#success(settled.value);
       } finally {
         release();
@@ -452,7 +479,7 @@ export class ToolExecutor {
       // the caller answers `cancelled`; this is not reported as a crash.
       return { kind: "answer", answer: toolCrashed(outcome.message) };
     }
-    return settledOf(entry, outcome, this.#limits.result_bytes);
+    return settledOf(entry, outcome, this.#limits.result_bytes, this.#onToolFailure);
   }
 
   #deliverLog(log: ToolLog): void {
@@ -509,6 +536,7 @@ function settledOf(
   entry: RegisteredTool,
   outcome: IsolatedOutcome,
   resultBytes: number,
+  report: (failure: ToolFailure) => void,
 ): Settled {
   const tool = entry.tool;
   switch (outcome.kind) {
@@ -533,7 +561,10 @@ function settledOf(
         return { kind: "answer", answer: permissionDenied(outcome.permission) };
       }
       if (outcome.kind === "crashed") {
-        console.error(terminalText(`Tool ${tool.name} crashed: ${outcome.message}`));
+        report({
+          line: `Tool ${tool.name} (${entry.file}) crashed: ${outcome.message}`,
+          frames: [],
+        });
         return {
           kind: "answer",
           answer: toolCrashed(`${outcome.message}; it restarts for the next call`),
@@ -568,18 +599,34 @@ function externalInvalid(tool: ExternalTool, args: unknown): string | null {
   }
 }
 
-function failed(entry: RegisteredTool, error: unknown, detail: "stack" | "line"): Answer {
+function failed(
+  entry: RegisteredTool,
+  error: unknown,
+  detail: "stack" | "line",
+  report: (failure: ToolFailure) => void,
+): Answer {
+  const tool = `Tool ${entry.tool.name} (${entry.file}) failed`;
   if (error instanceof ExternalToolError) {
-    console.error(terminalText(`Tool ${entry.tool.name} (${entry.file}) failed: ${error.code}`));
+    report({ line: `${tool}: ${error.code}`, frames: [] });
     return externalFailed(error.code, error.message);
   }
   const message = error instanceof Error ? error.message : String(error);
   if (detail === "line") {
     const line = truncateText(message.replace(/\s+/g, " ").trim(), 512);
-    console.error(terminalText(`Tool ${entry.tool.name} (${entry.file}) failed: ${line}`));
+    report({ line: `${tool}: ${line}`, frames: [] });
     return toolFailed(message);
   }
-  console.error(terminalText(`Tool ${entry.tool.name} (${entry.file}) failed:`), errorText(error));
+  const firstLine = message.split("\n", 1)[0] ?? "";
+  // A process tool's error arrives as message and stack: the stack's head keeps its own name.
+  const head = error instanceof Error ? error.stack?.split("\n", 1)[0] : undefined;
+  report({
+    line: head !== undefined && head.endsWith(firstLine)
+      ? `${tool}: ${head}`
+      : error instanceof Error
+      ? `${tool}: ${error.name}: ${firstLine}`
+      : `${tool}: ${firstLine}`,
+    frames: error instanceof Error ? toolFrames(error.stack ?? "") : [],
+  });
   return toolFailed(message);
 }
 

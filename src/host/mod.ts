@@ -14,5 +14,6 @@ export type { CallExecutor, ToolCallOutcome, ToolCallRequest, ToolCallResult } f
 export { defineTool, isTool, type Tool, type ToolContext, type ToolSpec } from "./define.ts";
 export { loadToolDirs, ToolLoadError } from "./discovery.ts";
 export { ToolExecutor } from "./executor.ts";
+export type { ToolFailure } from "./executor.ts";
 export { ToolRegistry } from "./registry.ts";
 export { ToolCallSession } from "./session.ts";

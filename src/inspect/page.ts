@@ -101,6 +101,9 @@ button { font: inherit; padding: .25em .8em; cursor: pointer; }
 .row { display: flex; gap: .5em; align-items: center; margin-bottom: .5em; }
 #timeline { position: relative; background: #f2f3f6; min-height: 2em; border-radius: 4px; }
 .bar { position: absolute; height: 22px; border-radius: 3px; font-size: 12px; overflow: hidden; white-space: nowrap; padding: 0 4px; box-sizing: border-box; color: #fff; background: #4a6cf7; }
+.bar.label-after, .bar.label-before { overflow: visible; }
+.bar.label-after > .label { position: absolute; left: 100%; padding-left: 4px; color: #1d2433; }
+.bar.label-before > .label { position: absolute; right: 100%; padding-right: 4px; color: #1d2433; }
 .bar.success { background: #2b9348; } .bar.error { background: #d62828; } .bar.cancelled { background: #888; }
 .approval { background: #fff4d6; border: 1px solid #e8c766; padding: .5em; border-radius: 6px; margin: .5em 0; }
 .part { border-left: 3px solid #4a6cf7; padding-left: .5em; margin: .25em 0; }
@@ -157,8 +160,11 @@ function showTools(view) {
   if (view.errors.length > 0) {
     errors.append(h("strong", { text: "Tool set not reloaded — the previous set stays loaded:" }));
     for (const e of view.errors) {
+      // A syntax error's reason goes on with its location and code frame: shown as written.
+      const lf = e.reason.indexOf("\n");
       errors.append(h("div", { "data-test": "load-error" },
-        h("code", { text: e.file }), ": " + e.reason));
+        h("code", { text: e.file }), ": " + (lf < 0 ? e.reason : e.reason.slice(0, lf)),
+        lf < 0 ? null : h("pre", { "data-test": "load-error-where", text: e.reason.slice(lf + 1) })));
     }
   }
   $("budget").textContent = view.budget.tools + " tool(s) · initialize " + view.budget.used +
@@ -253,14 +259,15 @@ function showResult(el, r) {
   r.part_texts.forEach((text, i) => parts.append(
     h("div", { class: "part" }, h("div", { class: "muted", text: "part " + (i + 1) + " of " + r.parts }),
       h("pre", { text }))));
-  el.replaceChildren(
+  // replaceChildren would show a null argument as the text "null": only real nodes.
+  el.replaceChildren(...[
     h("div", { "data-test": "outcome", class: "badge " + (r.outcome === "success" ? "ok" : "bad"),
       text: r.outcome + (r.error_code ? " · " + r.error_code : "") }),
     h("span", { class: "muted", "data-test": "duration", text: " " + r.duration_ms + " ms · " + r.bytes + " bytes · " + r.parts + " part(s)" }),
     parts,
     r.log === null ? null : h("div", {}, h("div", { class: "muted", text: "tool.log" }),
       h("pre", { "data-test": "tool-log", text: r.log })),
-  );
+  ].filter((node) => node !== null));
 }
 
 // A form field from a JSON Schema node: { el, value() }; unsupported shapes get raw JSON.
@@ -288,7 +295,10 @@ function buildField(schema0, name, required, root) {
     const values = schema.enum || [schema.const];
     const select = h("select", { name });
     if (!required) select.append(h("option", { value: "", text: "(unset)" }));
-    values.forEach((v, i) => select.append(h("option", { value: String(i), text: JSON.stringify(v) })));
+    // Labels as a person reads them (upper, not "upper"); JSON only where two would look alike.
+    const plain = values.map((v) => typeof v === "string" ? v : JSON.stringify(v));
+    const labels = new Set(plain).size === plain.length ? plain : values.map((v) => JSON.stringify(v));
+    values.forEach((v, i) => select.append(h("option", { value: String(i), text: labels[i] })));
     return { el: label(select), value: () => select.value === "" ? undefined : values[Number(select.value)] };
   }
   if (type === "object" && schema.properties) {
@@ -351,24 +361,36 @@ function buildField(schema0, name, required, root) {
 }
 
 // ---- Turns ----
+// Only the newest request's answer is shown (an older one arriving later would hide a new session).
+let sessionsAsked = 0;
 async function loadSessions() {
   const list = $("session-list");
+  const asked = ++sessionsAsked;
   try {
     const sessions = await api("GET", "/api/sessions");
+    if (asked !== sessionsAsked) return;
     list.replaceChildren();
     const select = $("session");
     const chosen = select.value;
     select.replaceChildren(h("option", { value: "", text: "new session" }));
-    for (const s of sessions) {
-      select.append(h("option", { value: s.session_id, text: (s.title || s.session_id).slice(0, 60) }));
-      list.append(h("li", { "data-test": "session-item", onclick: () => showHistory(s.session_id) },
-        h("div", { text: s.title || "(untitled)" }),
-        h("small", { class: "muted", text: s.session_id })));
-    }
+    for (const s of sessions) addSession(s.session_id, s.title);
     select.value = chosen;
   } catch (e) {
-    list.replaceChildren(h("li", { class: "badge bad", text: e.message }));
+    if (asked === sessionsAsked) list.replaceChildren(h("li", { class: "badge bad", text: e.message }));
   }
+}
+
+// A session in the list and the session menu (once: a known one is left as it is).
+function addSession(id, title, first) {
+  const list = $("session-list");
+  if ([...list.children].some((li) => li.dataset.session === id)) return;
+  const item = h("li", { "data-test": "session-item", "data-session": id, onclick: () => showHistory(id) },
+    h("div", { text: title || "(untitled)" }),
+    h("small", { class: "muted", text: id }));
+  const option = h("option", { value: id, text: (title || id).slice(0, 60) });
+  const select = $("session");
+  if (first) { list.prepend(item); select.insertBefore(option, select.children[1] || null); }
+  else { list.append(item); select.append(option); }
 }
 
 async function showHistory(id) {
@@ -396,6 +418,7 @@ $("cancel").addEventListener("click", () => api("POST", "/api/cancel", {}).catch
 
 function turnStarted(t) {
   state.turn = t.turn;
+  state.prompt = t.prompt || "";
   state.t0 = performance.now();
   state.bars = new Map();
   state.rows = [];
@@ -409,6 +432,7 @@ function turnStarted(t) {
   $("run").disabled = true;
   $("cancel").disabled = false;
   $("turn-state").textContent = "running…";
+  $("turn-state").className = "muted";
 }
 
 function turnFinished(t) {
@@ -417,6 +441,7 @@ function turnFinished(t) {
   $("approvals").replaceChildren();
   const last = state.lastOutcome || "";
   $("turn-state").textContent = "finished: " + (last || "exit " + t.exit_code) + " · exit " + t.exit_code;
+  $("turn-state").className = "badge " + (t.exit_code === 0 ? "ok" : "bad");
   for (const bar of state.bars.values()) if (!bar.end) bar.end = performance.now();
   layoutBars();
   loadSessions();
@@ -430,7 +455,10 @@ function onRecord(r) {
     $("assistant").textContent += "\n";
     state.deltas = false;
   }
-  if (r.type === "session") $("turn-state").textContent = "running in " + r.session_id;
+  if (r.type === "session") {
+    $("turn-state").textContent = "running in " + r.session_id;
+    if (!r.resumed) addSession(r.session_id, state.prompt.slice(0, 60), true);
+  }
   if (r.type === "tool.call") {
     state.bars.set(r.call_id, { name: r.name, args: r.arguments_preview || "", start: performance.now(), end: 0, outcome: "" });
     layoutBars();
@@ -444,7 +472,10 @@ function onRecord(r) {
     const el = document.querySelector("[data-approval='" + CSS.escape(r.approval_id) + "']");
     if (el) el.remove();
   }
-  if (r.type === "turn.finished") state.lastOutcome = r.outcome + (r.cancelled_by ? " by " + r.cancelled_by : "");
+  if (r.type === "turn.finished") {
+    state.lastOutcome = r.outcome + (r.cancelled_by ? " by " + r.cancelled_by : "") +
+      (r.exit_reason ? " (" + r.exit_reason.replace(/_/g, " ") + ")" : "");
+  }
   if (r.type === "host.error") state.lastOutcome = r.code + ": " + r.message;
 }
 
@@ -459,26 +490,41 @@ function onApproval(a) {
   $("approvals").append(box);
 }
 
-// Tool calls as bars on a time axis; overlapping calls take separate rows.
+// Tool calls as bars on a time axis; overlapping calls take separate rows. A label wider than
+// its bar is drawn beside it (after it, or before it at the right edge), and counts towards the
+// room the bar takes on its row, so no label is cut and none overlaps another bar.
 function layoutBars() {
   const tl = $("timeline");
   const now = performance.now();
   const bars = [...state.bars.entries()];
   const span = Math.max(1000, ...bars.map(([, b]) => (b.end || now) - state.t0));
+  const full = tl.clientWidth || 1;
   const rowsEnd = [];
   tl.replaceChildren();
   for (const [id, b] of bars) {
-    let row = rowsEnd.findIndex((end) => end <= b.start);
-    if (row < 0) { row = rowsEnd.length; rowsEnd.push(0); }
-    rowsEnd[row] = b.end || Infinity;
-    const left = (b.start - state.t0) / span * 100;
+    const label = h("span", { class: "label", text: b.name + (b.ms !== undefined ? " " + b.ms + " ms" : " …") });
+    const el = h("div", { class: "bar " + b.outcome, "data-test": "bar", "data-call": id,
+      title: b.name + " " + b.args }, label);
     const width = Math.max(0.5, ((b.end || now) - b.start) / span * 100);
-    const el = h("div", { class: "bar " + b.outcome, "data-test": "bar", "data-call": id, "data-row": row,
-      title: b.name + " " + b.args, text: b.name + (b.ms !== undefined ? " " + b.ms + " ms" : " …") });
+    const left = Math.min((b.start - state.t0) / span * 100, 100 - width);
     el.style.left = left + "%";
     el.style.width = "calc(" + width + "% - 2px)";
-    el.style.top = (row * 26 + 4) + "px";
     tl.append(el);
+    const leftPx = left / 100 * full;
+    const barPx = el.offsetWidth;
+    const labelPx = label.offsetWidth + 8;
+    let from = leftPx;
+    let to = leftPx + barPx;
+    if (labelPx > barPx) {
+      const after = leftPx + barPx + labelPx <= full || leftPx < labelPx;
+      el.classList.add(after ? "label-after" : "label-before");
+      if (after) to += labelPx; else from -= labelPx;
+    }
+    let row = rowsEnd.findIndex((end) => end <= from);
+    if (row < 0) { row = rowsEnd.length; rowsEnd.push(0); }
+    rowsEnd[row] = b.end ? to + 2 : Infinity;
+    el.setAttribute("data-row", String(row));
+    el.style.top = (row * 26 + 4) + "px";
   }
   tl.style.height = (Math.max(1, rowsEnd.length) * 26 + 8) + "px";
 }

@@ -218,7 +218,9 @@ function makeTool(api: OpenApiConfig, plan: OperationPlan, wiring: ToolWiring): 
     validate,
     async run(args, ctx) {
       const invalid = validate(args);
-      if (invalid !== null) throw new ExternalToolError("invalid_arguments", invalid);
+      if (invalid !== null) {
+        throw new ExternalToolError("invalid_arguments", `Invalid arguments: ${invalid}`);
+      }
       const request = buildRequest(plan, args, base);
       let auth: HttpExchange["auth"];
       if (api.auth !== undefined) {

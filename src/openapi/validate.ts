@@ -12,7 +12,10 @@ import { formatIssues } from "../host/text.ts";
 
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
 
-/** A compiled validator: `null` when valid, else `Invalid arguments: …`. */
+/**
+ * A compiled validator: `null` when valid, else the reason (`id: required`), to which the host
+ * adds `Invalid arguments: ` (`ExternalToolSpec.validate`).
+ */
 export type Validator = (args: unknown) => string | null;
 
 /**
@@ -23,14 +26,14 @@ export type Validator = (args: unknown) => string | null;
  * import { compileValidator } from "./validate.ts";
  * const check = compileValidator({ type: "object", properties: { id: { type: "integer" } }, required: ["id"] });
  * console.assert(check({ id: 1 }) === null);
- * console.assert(check({}) === "Invalid arguments: id: required");
+ * console.assert(check({}) === "id: required");
  * ```
  */
 export function compileValidator(schema: Record<string, unknown>): Validator {
   const check = ajv.compile(schema);
   return (args) => {
     if (check(args)) return null;
-    return `Invalid arguments: ${formatIssues((check.errors ?? []).map(issueOf))}`;
+    return formatIssues((check.errors ?? []).map(issueOf));
   };
 }
 

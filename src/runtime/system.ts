@@ -10,6 +10,7 @@ import { dirname } from "node:path";
 import type { LoopbackServer, RuntimeName } from "./types.ts";
 import { terminalText } from "./terminal_text.ts";
 import { userDirFrom, type UserDirKind } from "./user_dirs.ts";
+import { watchParent, type WatchTimers } from "./parent_watch.ts";
 
 export type { UserDirKind } from "./user_dirs.ts";
 export type {
@@ -79,10 +80,56 @@ export function runtimeExecutable(): string {
   return Deno.execPath();
 }
 
-/** Listen for SIGINT; returns a function removing the listener. */
+/** The listeners of {@link onInterrupt}, and the parent watch that runs while there are any. */
+const interruptListeners = new Set<() => void>();
+let stopParentWatch: (() => void) | null = null;
+/** The parent pid this process started with (read when the adapter loads, at the start). */
+const startPpid = Deno.ppid;
+
+/** Real timers for the parent watch: unref'd, so they never keep the process alive. */
+const unrefTimers: WatchTimers = {
+  every(fn, ms) {
+    const id = setInterval(fn, ms);
+    Deno.unrefTimer(id);
+    return () => clearInterval(id);
+  },
+  after(fn, ms) {
+    const id = setTimeout(fn, ms);
+    Deno.unrefTimer(id);
+    return () => clearTimeout(id);
+  },
+};
+
+/**
+ * Listen for a stop request; returns a function removing the listener. A
+ * stop request is SIGINT, or the death of the process that started this
+ * one (`deno task`, `npx`, a shell; noticed within 0.5 s by its
+ * parent pid changing): that calls `listener` as a first Ctrl-C would and,
+ * 5 s later if the process is still running, as a
+ * second one, so a host whose task was killed does not run on under PID 1.
+ */
 export function onInterrupt(listener: () => void): () => void {
   Deno.addSignalListener("SIGINT", listener);
+  interruptListeners.add(listener);
+  stopParentWatch ??= watchParent({
+    ppid: () => Deno.ppid,
+    startPpid,
+    timers: unrefTimers,
+    onGone: (again) => {
+      if (!again) {
+        writeStderrLine(
+          `magi-tools: the parent process (pid ${startPpid}) exited: stopping as on Ctrl-C`,
+        );
+      }
+      for (const each of [...interruptListeners]) each();
+    },
+  });
   return () => {
+    interruptListeners.delete(listener);
+    if (interruptListeners.size === 0) {
+      stopParentWatch?.();
+      stopParentWatch = null;
+    }
     try {
       Deno.removeSignalListener("SIGINT", listener);
     } catch {

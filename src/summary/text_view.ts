@@ -312,11 +312,14 @@ export class TextView {
         break;
       }
       case "turn.finished": {
-        const ok = record.outcome === "completed";
+        // A completed turn can still fail the run (`--fail-on-tool-error`: exit_reason).
+        const ok = record.outcome === "completed" && record.exit_code === 0;
         const why = record.outcome === "cancelled" && record.cancelled_by !== null
           ? ` by ${record.cancelled_by}`
           : record.error_code !== null
           ? ` (${record.error_code})`
+          : record.exit_reason !== undefined
+          ? ` (${record.exit_reason.replaceAll("_", " ")})`
           : "";
         this.#closing(
           ok ? s("green", "✔ completed") : s("red", `✘ ${record.outcome}${why}`),

@@ -37,7 +37,7 @@ Deno.test("configGrants() names the config's env variables and the hosts the hos
     "--allow-read",
     "--allow-write",
     "--allow-run",
-    "--allow-env=MAGI_CODE_AGENT,PATH,NO_COLOR,FORCE_COLOR,HOME,XDG_CONFIG_HOME,APPDATA,MAGI_TOOLS_TRUST_CONFIG,TOKEN,BOOKS_KEY",
+    "--allow-env=MAGI_CODE_AGENT,PATH,NO_COLOR,FORCE_COLOR,HOME,XDG_CONFIG_HOME,APPDATA,MAGI_TOOLS_TRUST_CONFIG,MAGI_TOOLS_INVOCATION,TOKEN,BOOKS_KEY",
     "--allow-net=127.0.0.1,mcp.example.com:443,127.0.0.2:9000,specs.example.com:443",
     "--v8-flags=--max-semi-space-size=4",
   ]);
@@ -51,7 +51,7 @@ Deno.test("tools --task-flags: a broken config still prints the base flags (exit
     assert.equal(result.code, 0, result.stderr);
     assert.equal(
       result.stdout,
-      "--no-prompt --allow-read --allow-write --allow-run --allow-env=MAGI_CODE_AGENT,PATH,NO_COLOR,FORCE_COLOR,HOME,XDG_CONFIG_HOME,APPDATA,MAGI_TOOLS_TRUST_CONFIG --allow-net=127.0.0.1 --v8-flags=--max-semi-space-size=4\n",
+      "--no-prompt --allow-read --allow-write --allow-run --allow-env=MAGI_CODE_AGENT,PATH,NO_COLOR,FORCE_COLOR,HOME,XDG_CONFIG_HOME,APPDATA,MAGI_TOOLS_TRUST_CONFIG,MAGI_TOOLS_INVOCATION --allow-net=127.0.0.1 --v8-flags=--max-semi-space-size=4\n",
     );
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -15,7 +15,9 @@ const RUN = ["run", "--tools", FIXTURE_TOOLS, "SLEEPY"];
 const TASK = [Deno.execPath(), "task", "--quiet", "start"];
 /** The `start` task's flags, for plain `deno run` (deno.json). */
 const START_FLAGS = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`)).tasks.start
-  .replace(/^deno run /, "").replace(/ cli\.ts$/, "").split(" ") as string[];
+  .replace(/^(MAGI_TOOLS_INVOCATION='[^']*' )?deno run /, "").replace(/ cli\.ts$/, "").split(
+    " ",
+  ) as string[];
 const NPX = ["npx", "--yes", "deno@2.9.6", "task", "--quiet", "start"];
 
 /** Whether `npx --yes deno@2.9.6` runs here (offline it needs npx's cache). */

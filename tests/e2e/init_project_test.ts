@@ -87,6 +87,12 @@ Deno.test("init project: `deno task start` is the CLI: --help, tools, and mcp an
     assert.equal(run.code, 0, run.stderr);
     const records = run.stdout.trim().split("\n").map((line) => JSON.parse(line) as Rec);
     assert.equal(one(records, "tool.result").outcome, "success");
+
+    // A usage error suggests the nearest command and names the task the user ran.
+    const typo = await task(dir, ["start", "rnu", "x"]);
+    assert.equal(typo.code, 2, typo.stderr);
+    assert.match(typo.stderr, /did you mean 'run'\?/);
+    assert.match(typo.stderr, /'deno task start --help'/);
   } finally {
     await Deno.remove(`${dir}/..`, { recursive: true });
   }
@@ -153,7 +159,7 @@ Deno.test("init project: an OpenAPI source whose auth reads BOOKS_KEY works with
     assert.equal(flags.code, 0, flags.stderr);
     assert.match(
       flags.stdout,
-      /--allow-env=MAGI_CODE_AGENT,PATH,NO_COLOR,FORCE_COLOR,HOME,XDG_CONFIG_HOME,APPDATA,MAGI_TOOLS_TRUST_CONFIG,BOOKS_KEY /,
+      /--allow-env=MAGI_CODE_AGENT,PATH,NO_COLOR,FORCE_COLOR,HOME,XDG_CONFIG_HOME,APPDATA,MAGI_TOOLS_TRUST_CONFIG,MAGI_TOOLS_INVOCATION,BOOKS_KEY /,
     );
 
     const run = await task(dir, ["start", "run", 'getBook {"id":"7"}'], { env });

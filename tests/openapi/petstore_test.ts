@@ -184,11 +184,11 @@ Deno.test("Petstore 3.0: validate() rejects bad arguments before any request", a
   try {
     const get = tool(source, "getPetById");
     assert.equal(get.validate({ petId: 42 }), null);
-    assert.equal(get.validate({ petId: "42" }), "Invalid arguments: petId: must be integer");
-    assert.equal(get.validate({}), "Invalid arguments: petId: required");
+    assert.equal(get.validate({ petId: "42" }), "petId: must be integer");
+    assert.equal(get.validate({}), "petId: required");
     assert.equal(
       get.validate({ petId: 1, extra: true }),
-      "Invalid arguments: extra: unknown property",
+      "extra: unknown property",
     );
     const error = await rejection(get.run({ petId: "x" }, context()));
     assert.equal(error.code, "invalid_arguments");

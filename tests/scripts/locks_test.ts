@@ -71,7 +71,10 @@ Deno.test("the root config freezes deno.lock and maps only the core's packages",
   assert.deepEqual(config.lock, { path: "./deno.lock", frozen: true });
   assert.deepEqual(Object.keys(config.imports).sort(), ["@magi/tools", "jsonc-parser", "zod"]);
   // The tasks that need more say which lockfile or config they use.
-  assert.match(config.tasks.start, /^deno run --lock=deno\.full\.lock /);
+  assert.match(
+    config.tasks.start,
+    /^(MAGI_TOOLS_INVOCATION='deno task start' )?deno run --lock=deno\.full\.lock /,
+  );
   for (const task of ["bench", "build:npm"]) {
     assert.match(config.tasks[task], /--config dev\/deno\.json/, task);
   }

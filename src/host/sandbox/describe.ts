@@ -10,7 +10,7 @@
  */
 
 import { isTool } from "../define.ts";
-import { NO_DEFAULT_EXPORT, NOT_A_TOOL } from "../load_reasons.ts";
+import { importFailureReason, NO_DEFAULT_EXPORT, NOT_A_TOOL } from "../load_reasons.ts";
 import { deniedPermission } from "./channel.ts";
 import { describeTool, type ToolDescription } from "./description.ts";
 import { takeChannel } from "./describe_setup.ts";
@@ -26,14 +26,6 @@ export interface DescribeAnswer {
   readonly results: readonly DescribeResult[];
 }
 
-const REASON_CHARS = 500;
-
-function reasonOf(error: unknown): string {
-  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  const line = text.split("\n", 1)[0] ?? "";
-  return line.length > REASON_CHARS ? `${line.slice(0, REASON_CHARS)}…` : line;
-}
-
 async function describeModule(url: string): Promise<DescribeResult> {
   let module: Record<string, unknown>;
   try {
@@ -42,7 +34,7 @@ async function describeModule(url: string): Promise<DescribeResult> {
     const permission = deniedPermission(error);
     return {
       ok: false,
-      reason: reasonOf(error),
+      reason: importFailureReason(error),
       ...(permission === undefined ? {} : { permission }),
     };
   }

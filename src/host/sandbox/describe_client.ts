@@ -14,6 +14,7 @@ import { z } from "zod";
 import { type ChildHandle, spawnChild } from "../../runtime/mod.ts";
 import { FRAME_MARK, MAX_FRAME_CHARS } from "./channel.ts";
 import type { DescribeResult } from "./describe.ts";
+import { importFailureReason } from "../load_reasons.ts";
 import { NO_INHERIT_FLAG } from "./permissions.ts";
 
 /** A module to describe. */
@@ -155,9 +156,10 @@ async function runChild(modules: readonly ModuleRef[], options: DescribeOptions)
   if (frame === "oversized") {
     return { ok: false, reason: "the describe process sent an oversized answer" } as const;
   }
-  const error = /^error: (.*)$/m.exec(stderr)?.[1];
+  // Deno's `error: …` line, with the code frame and location a syntax error has after it.
+  const error = /^error: (.*)$/ms.exec(stderr)?.[1];
   const reason = error !== undefined
-    ? error.replace(/^Uncaught (\(in promise\) )?/, "").slice(0, 500)
+    ? importFailureReason(error.replace(/^Uncaught (\(in promise\) )?/, ""))
     : status.code === 4
     ? "the module interfered with the describe process's channel"
     : `the module ended the process while loading (${

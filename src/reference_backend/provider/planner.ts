@@ -53,7 +53,9 @@ export function findMentions(prompt: string, tools: readonly string[]): Mention[
 export function planTurn(prompt: string, tools: readonly string[]): Step[] {
   const mentions = findMentions(prompt, tools);
   if (mentions.length === 0) {
-    return [{ kind: "say", text: `Scripted reply: ${prompt}`, repeat: 1, literal: true }];
+    const unknown = unknownToolHint(prompt, tools);
+    const text = `Scripted reply: ${prompt}${unknown === null ? "" : `\n${unknown}`}`;
+    return [{ kind: "say", text, repeat: 1, literal: true }];
   }
   const calls: CallStep[] = mentions.map((m, i) => ({
     tool: m.tool,
@@ -61,6 +63,85 @@ export function planTurn(prompt: string, tools: readonly string[]): Step[] {
     label: `call-${i}`,
   }));
   return [{ kind: "call", calls }, { kind: "say", text: "{{results}}", repeat: 1, literal: false }];
+}
+
+/** At most this many tool names in {@link unknownToolHint}'s list. */
+const LISTED_TOOLS = 20;
+
+/**
+ * For a prompt without mentions that still seems to name a tool — `name {json object}`, or a
+ * word a registered tool's name is one or two edits from — one line saying so and which tools the
+ * scripted provider knows; null when nothing looks like a tool.
+ *
+ * @example
+ * ```ts
+ * import { unknownToolHint } from "./planner.ts";
+ * console.assert(unknownToolHint('Use nosuch {"a":1}', ["note"])!.startsWith("No tool named nosuch"));
+ * console.assert(unknownToolHint("write_nte it", ["write_note"])!.includes("did you mean write_note?"));
+ * console.assert(unknownToolHint("hello there", ["note"]) === null);
+ * ```
+ */
+export function unknownToolHint(prompt: string, tools: readonly string[]): string | null {
+  const named = new Map<string, string | null>();
+  for (
+    const match of prompt.matchAll(
+      /(?<![A-Za-z0-9_-])([A-Za-z_][A-Za-z0-9_-]{0,63})(?![A-Za-z0-9_-])/g,
+    )
+  ) {
+    const word = match[1]!;
+    if (named.has(word)) continue;
+    const near = word.length >= 5 ? closest(word, tools) : null;
+    const start = skipSpaces(prompt, match.index + word.length);
+    const withObject = prompt[start] === "{" && objectEnd(prompt, start) !== -1 &&
+      tryObject(prompt.slice(start, objectEnd(prompt, start))) !== null;
+    if (withObject || near !== null) named.set(word, near);
+  }
+  if (named.size === 0) return null;
+  const which = [...named].map(([word, near]) =>
+    near === null ? word : `${word} (did you mean ${near}?)`
+  ).join(", ");
+  const sorted = [...tools].sort();
+  const known = sorted.length === 0
+    ? "none: no client tools are registered"
+    : sorted.slice(0, LISTED_TOOLS).join(", ") +
+      (sorted.length > LISTED_TOOLS ? ` and ${sorted.length - LISTED_TOOLS} more` : "");
+  return `No tool named ${which}: the scripted provider calls the tools the prompt names ` +
+    `(name {json} or a bare name); it knows ${known}`;
+}
+
+/**
+ * The registered tool `word` most likely misspells (one edit, two for names of 8 or more
+ * characters; the nearest, then the first by name), or null.
+ */
+function closest(word: string, tools: readonly string[]): string | null {
+  let best: string | null = null;
+  let bestDistance = Infinity;
+  for (const tool of [...tools].sort()) {
+    const distance = editDistance(word.toLowerCase(), tool.toLowerCase());
+    const allowed = tool.length >= 8 ? 2 : 1;
+    if (distance > 0 && distance <= allowed && distance < bestDistance) {
+      best = tool;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+/** Levenshtein distance (insert, delete, substitute), for short names. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(
+        previous[j]! + 1,
+        current[j - 1]! + 1,
+        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
 }
 
 function escape(text: string): string {

@@ -14,6 +14,7 @@ import { isatty } from "node:tty";
 import type { LoopbackServer, RuntimeName } from "../types.ts";
 import { terminalText } from "../terminal_text.ts";
 import { userDirFrom, type UserDirKind } from "../user_dirs.ts";
+import { watchParent, type WatchTimers } from "../parent_watch.ts";
 
 export type { UserDirKind } from "../user_dirs.ts";
 export type {
@@ -78,11 +79,54 @@ export function runtimeExecutable(): string {
   return process.execPath;
 }
 
-/** Listen for SIGINT; returns a function removing the listener. */
+/** The listeners of {@link onInterrupt}, and the parent watch that runs while there are any. */
+const interruptListeners = new Set<() => void>();
+let stopParentWatch: (() => void) | null = null;
+/** The parent pid this process started with (read when the adapter loads, at the start). */
+const startPpid = process.ppid;
+
+/** Real timers for the parent watch: unref'd, so they never keep the process alive. */
+const unrefTimers: WatchTimers = {
+  every(fn, ms) {
+    const timer = setInterval(fn, ms);
+    timer.unref();
+    return () => clearInterval(timer);
+  },
+  after(fn, ms) {
+    const timer = setTimeout(fn, ms);
+    timer.unref();
+    return () => clearTimeout(timer);
+  },
+};
+
+/**
+ * Listen for a stop request; returns a function removing the listener: SIGINT,
+ * or the death of the parent process (as in `../system.ts`: a first Ctrl-C,
+ * then 5 s later a second).
+ */
 export function onInterrupt(listener: () => void): () => void {
   const handler = () => listener();
   process.on("SIGINT", handler);
+  interruptListeners.add(handler);
+  stopParentWatch ??= watchParent({
+    ppid: () => process.ppid,
+    startPpid,
+    timers: unrefTimers,
+    onGone: (again) => {
+      if (!again) {
+        writeStderrLine(
+          `magi-tools: the parent process (pid ${startPpid}) exited: stopping as on Ctrl-C`,
+        );
+      }
+      for (const each of [...interruptListeners]) each();
+    },
+  });
   return () => {
+    interruptListeners.delete(handler);
+    if (interruptListeners.size === 0) {
+      stopParentWatch?.();
+      stopParentWatch = null;
+    }
     process.off("SIGINT", handler);
   };
 }
