@@ -18,10 +18,14 @@
  * @module
  */
 
+import { type Clock, REAL_CLOCK, type TimerId } from "./clock.ts";
+
 /** Options of {@link waitWithin} and {@link settleWithin}. */
 export interface WithinOptions {
   /** Stop waiting as soon as this aborts (as if time ran out). */
   signal?: AbortSignal | undefined;
+  /** The timers to wait with; default {@link REAL_CLOCK}. */
+  clock?: Clock | undefined;
 }
 
 /**
@@ -35,16 +39,17 @@ export function waitWithin<T>(
   options: WithinOptions = {},
 ): Promise<T | undefined> {
   const signal = options.signal;
+  const clock = options.clock ?? REAL_CLOCK;
   if (signal?.aborted) return Promise.resolve(undefined);
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timer: TimerId | undefined;
   let onAbort: (() => void) | undefined;
   const limit = new Promise<undefined>((resolve) => {
-    if (Number.isFinite(ms)) timer = setTimeout(() => resolve(undefined), Math.max(0, ms));
+    if (Number.isFinite(ms)) timer = clock.setTimeout(() => resolve(undefined), Math.max(0, ms));
     onAbort = () => resolve(undefined);
     signal?.addEventListener("abort", onAbort, { once: true });
   });
   return Promise.race([promise, limit]).finally(() => {
-    clearTimeout(timer);
+    clock.clearTimeout(timer);
     if (onAbort !== undefined) signal?.removeEventListener("abort", onAbort);
   });
 }

@@ -7,6 +7,8 @@
  * @module
  */
 
+import { type Clock, REAL_CLOCK, type TimerId } from "../async/clock.ts";
+
 /** Default `--stall-timeout`, ms. */
 export const DEFAULT_STALL_TIMEOUT_MS = 60_000;
 /** The most a `status` probe may take to be answered, ms. */
@@ -22,6 +24,8 @@ export interface LivenessOptions {
   probe: (signal: AbortSignal) => Promise<unknown>;
   /** Called once when the probe went unanswered. */
   onStalled: () => void;
+  /** The clock of the quiet time and the probe bound; default {@link REAL_CLOCK}. */
+  clock?: Clock;
 }
 
 /**
@@ -32,43 +36,46 @@ export interface LivenessOptions {
 export class LivenessProbe {
   readonly #options: LivenessOptions;
   readonly #probeMs: number;
-  #last = performance.now();
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  readonly #clock: Clock;
+  #last: number;
+  #timer: TimerId | undefined;
   #probing: AbortController | null = null;
   #stopped = false;
 
   /** Start watching now. */
   constructor(options: LivenessOptions) {
     this.#options = options;
+    this.#clock = options.clock ?? REAL_CLOCK;
+    this.#last = this.#clock.now();
     this.#probeMs = options.probeMs ?? Math.min(options.stallMs, STATUS_PROBE_MAX_MS);
     this.#schedule(options.stallMs);
   }
 
   /** Output arrived from the backend. */
   activity(): void {
-    this.#last = performance.now();
+    this.#last = this.#clock.now();
   }
 
   /** Stop watching (idempotent); an outstanding probe is abandoned. */
   stop(): void {
     this.#stopped = true;
-    clearTimeout(this.#timer);
+    this.#clock.clearTimeout(this.#timer);
     this.#probing?.abort();
     this.#probing = null;
   }
 
   #schedule(ms: number): void {
     if (this.#stopped) return;
-    this.#timer = setTimeout(() => this.#check(), Math.max(1, ms));
+    this.#timer = this.#clock.setTimeout(() => this.#check(), Math.max(1, ms));
   }
 
   #check(): void {
-    const quiet = performance.now() - this.#last;
+    const quiet = this.#clock.now() - this.#last;
     if (quiet < this.#options.stallMs) return this.#schedule(this.#options.stallMs - quiet);
     const probing = new AbortController();
     this.#probing = probing;
     let answered = false;
-    const timer = setTimeout(() => {
+    const timer = this.#clock.setTimeout(() => {
       if (this.#stopped || answered) return;
       probing.abort();
       this.stop();
@@ -78,7 +85,7 @@ export class LivenessProbe {
       () => answered = true,
       () => answered = !probing.signal.aborted,
     ).finally(() => {
-      clearTimeout(timer);
+      this.#clock.clearTimeout(timer);
       if (this.#probing === probing) this.#probing = null;
       if (this.#stopped || !answered) return;
       this.activity();

@@ -3,11 +3,13 @@
  * for the earliest pending deadline only, cancelling a deadline just forgets
  * it, and a timer armed earlier serves later deadlines by re-arming when it
  * fires. With nothing pending the timer no longer keeps the process alive
- * (unref), so a call costs no timer creation in the common case.
+ * (unref), so a call costs no timer creation in the common case. Time comes
+ * from the {@link Clock} given to the constructor (the real one by default).
  *
  * @module
  */
 
+import { type Clock, REAL_CLOCK, type TimerId } from "../async/clock.ts";
 import { TransientMap } from "../async/transient_map.ts";
 
 interface Entry {
@@ -24,9 +26,15 @@ export class SharedDeadlines {
   /** By a number of their own; a TransientMap so a finished call's entry dies young. */
   #entries = new TransientMap<Entry>();
   #nextKey = 0;
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  #timer: TimerId | undefined;
   #timerAt = Infinity;
   #onTimer = () => this.#expire();
+  readonly #clock: Clock;
+
+  /** Deadlines on `clock`'s time and timers (default: the real ones). */
+  constructor(clock: Clock = REAL_CLOCK) {
+    this.#clock = clock;
+  }
 
   /** Pending deadlines. */
   get size(): number {
@@ -39,7 +47,7 @@ export class SharedDeadlines {
    */
   schedule(delayMs: number, fire: () => void): () => void {
     const key = String(this.#nextKey++);
-    const entry: Entry = { key, at: performance.now() + Math.max(0, delayMs), fire };
+    const entry: Entry = { key, at: this.#clock.now() + Math.max(0, delayMs), fire };
     if (this.#entries.size === 0) (this.#timer as Refable | undefined)?.ref?.();
     this.#entries.set(key, entry);
     if (entry.at < this.#timerAt) this.#arm(entry.at);
@@ -52,13 +60,13 @@ export class SharedDeadlines {
   }
 
   #arm(at: number): void {
-    clearTimeout(this.#timer);
+    this.#clock.clearTimeout(this.#timer);
     this.#timerAt = at;
-    this.#timer = setTimeout(this.#onTimer, Math.max(0, at - performance.now()));
+    this.#timer = this.#clock.setTimeout(this.#onTimer, Math.max(0, at - this.#clock.now()));
   }
 
   #disarm(): void {
-    clearTimeout(this.#timer);
+    this.#clock.clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#timerAt = Infinity;
   }
@@ -66,7 +74,7 @@ export class SharedDeadlines {
   #expire(): void {
     this.#timer = undefined;
     this.#timerAt = Infinity;
-    const now = performance.now();
+    const now = this.#clock.now();
     const due: Entry[] = [];
     let next = Infinity;
     for (const entry of this.#entries.values()) {

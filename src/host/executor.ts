@@ -66,6 +66,7 @@ import {
 import type { ToolCallRequest, ToolCallResult } from "./call.ts";
 import { Slots } from "./_slots.ts";
 import { SharedDeadlines } from "./_deadlines.ts";
+import { type Clock, REAL_CLOCK, type TimerId } from "../async/clock.ts";
 import { denialLine } from "./sandbox/denial.ts";
 import { LogBuffer, type ToolLog } from "./sandbox/log_buffer.ts";
 import { isolationOf } from "./sandbox/permissions.ts";
@@ -135,6 +136,12 @@ export interface ExecutorOptions {
    * default probed on first use.
    */
   processLimits?: ProcessLimits;
+  /**
+   * The clock of the executor's own timers (call deadlines, tools' `timeoutMs`, the grace of
+   * a signalled inline tool) and of `durationMs`; default {@link REAL_CLOCK}. Tool processes
+   * keep the real timers. `ctx.deadline` stays wall-clock time (`Date.now()`).
+   */
+  clock?: Clock;
 }
 
 const MAX_TIMER_MS = 2_147_483_647;
@@ -190,7 +197,8 @@ export class ToolExecutor {
   readonly #graceMs: number;
   readonly #envelopeBytes: number;
   readonly #slots: Slots;
-  readonly #deadlines = new SharedDeadlines();
+  readonly #clock: Clock;
+  readonly #deadlines: SharedDeadlines;
   readonly #onLog: ((log: ToolLog) => void) | undefined;
   readonly #onToolFailure: (failure: ToolFailure) => void;
   readonly #denoPath: string | undefined;
@@ -216,6 +224,8 @@ export class ToolExecutor {
     this.#kernelSandbox = options.kernelSandbox;
     this.#failureDetail = options.failureDetail ?? "stack";
     this.#processLimits = options.processLimits;
+    this.#clock = options.clock ?? REAL_CLOCK;
+    this.#deadlines = new SharedDeadlines(this.#clock);
   }
 
   /**
@@ -264,7 +274,7 @@ export class ToolExecutor {
    * ```
    */
   async execute(call: ToolCallRequest, signal: AbortSignal): Promise<ToolCallResult> {
-    const started = performance.now();
+    const started = this.#clock.now();
     let answer: Answer;
     try {
       answer = await this.#answer(call, signal, started);
@@ -302,12 +312,12 @@ export class ToolExecutor {
     // deadline_ms counts from the backend's emission, which was before `started`: stop the
     // tool a margin early so the timeout answer beats the backend's own deadline cancel.
     const deadlineMs = Math.round(backendDeadlineMs - deliveryMarginMs(backendDeadlineMs));
-    const deadlineAt = Date.now() - (performance.now() - started) + deadlineMs;
+    const deadlineAt = Date.now() - (this.#clock.now() - started) + deadlineMs;
     const onCancel = () => stop.abort({ kind: "cancel" } satisfies Stop);
     signal.addEventListener("abort", onCancel, { once: true });
     // One shared timer serves every call's deadline (no timer created per call).
     const cancelDeadline = this.#deadlines.schedule(
-      deadlineMs - (performance.now() - started),
+      deadlineMs - (this.#clock.now() - started),
       () => stop.abort({ kind: "deadline", ms: backendDeadlineMs } satisfies Stop),
     );
     try {
@@ -360,7 +370,7 @@ export class ToolExecutor {
     control: { stop: AbortController; deadlineAt: number },
   ): Promise<Settled> {
     const { stop } = control;
-    const { timeoutTimer, deadline } = armToolTimeout(tool.timeoutMs, control);
+    const { timeoutTimer, deadline } = armToolTimeout(tool.timeoutMs, control, this.#clock);
     const onProgress = this.#onProgress;
     const ctx: ExternalToolContext = Object.freeze({
       signal: stop.signal,
@@ -378,12 +388,15 @@ export class ToolExecutor {
         }
       },
     });
-    let graceTimer: ReturnType<typeof setTimeout> | undefined;
+    let graceTimer: TimerId | undefined;
     let onStop: (() => void) | undefined;
     try {
       return await new Promise<Settled>((resolve) => {
         onStop = () => {
-          graceTimer = setTimeout(() => resolve({ kind: "abandoned" }), this.#graceMs);
+          graceTimer = this.#clock.setTimeout(
+            () => resolve({ kind: "abandoned" }),
+            this.#graceMs,
+          );
         };
         // Inside the executor so a synchronous throw becomes a rejection.
         new Promise<unknown>((settle) => settle(tool.run(args, ctx))).then(
@@ -394,8 +407,8 @@ export class ToolExecutor {
         else stop.signal.addEventListener("abort", onStop, { once: true });
       });
     } finally {
-      clearTimeout(timeoutTimer);
-      clearTimeout(graceTimer);
+      this.#clock.clearTimeout(timeoutTimer);
+      this.#clock.clearTimeout(graceTimer);
       if (onStop !== undefined) stop.signal.removeEventListener("abort", onStop);
     }
   }
@@ -437,7 +450,7 @@ export class ToolExecutor {
       return { kind: "answer", answer: toolCrashed(why) };
     }
     const { stop } = control;
-    const { timeoutTimer, deadline } = armToolTimeout(entry.tool.timeoutMs, control);
+    const { timeoutTimer, deadline } = armToolTimeout(entry.tool.timeoutMs, control, this.#clock);
     const log = new LogBuffer();
     let outcome: IsolatedOutcome;
     try {
@@ -458,7 +471,7 @@ export class ToolExecutor {
         log,
       });
     } finally {
-      clearTimeout(timeoutTimer);
+      this.#clock.clearTimeout(timeoutTimer);
     }
     if (!log.empty) this.#deliverLog(log.toLog(call.callId, entry.tool.name));
     if (outcome.kind === "crashed" && outcome.interrupted === true && stop.signal.aborted) {
@@ -509,7 +522,7 @@ export class ToolExecutor {
       text: answer.text,
       parts: Object.freeze(answer.split?.parts ?? this.#split(answer.text)),
       bytes: answer.split?.bytes ?? utf8ByteLength(answer.text),
-      durationMs: Math.round(performance.now() - started),
+      durationMs: Math.round(this.#clock.now() - started),
       abandoned: answer.abandoned ?? false,
       killed: answer.killed ?? false,
       ...(answer.errorCode === undefined ? {} : { errorCode: answer.errorCode }),
@@ -643,14 +656,15 @@ function defaultEnvelopeBytes(limits: ClientToolsLimits): number {
 /**
  * Arm the tool's own `timeoutMs` (aborting `control.stop` with a timeout stop)
  * and compute the call's effective deadline: the earlier of the backend's
- * deadline and the tool's timeout. The caller clears `timeoutTimer`.
+ * deadline and the tool's timeout. The caller clears `timeoutTimer` on the same `clock`.
  */
 function armToolTimeout(
   timeoutMs: number | undefined,
   control: { stop: AbortController; deadlineAt: number },
-): { timeoutTimer: ReturnType<typeof setTimeout> | undefined; deadline: number } {
+  clock: Clock,
+): { timeoutTimer: TimerId | undefined; deadline: number } {
   if (timeoutMs === undefined) return { timeoutTimer: undefined, deadline: control.deadlineAt };
-  const timeoutTimer = setTimeout(
+  const timeoutTimer = clock.setTimeout(
     () => control.stop.abort({ kind: "timeout", ms: timeoutMs } satisfies Stop),
     timeoutMs,
   );

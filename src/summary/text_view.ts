@@ -26,6 +26,7 @@
  * @module
  */
 
+import { type Clock, REAL_CLOCK, type TimerId } from "../async/clock.ts";
 import { terminalText } from "../runtime/mod.ts";
 import type { SummaryRecord } from "./records.ts";
 import type { SummarySink } from "./writer.ts";
@@ -44,6 +45,8 @@ export interface TextViewOptions {
   now?: () => number;
   /** Spinner frame interval, ms; default 100. */
   frameMs?: number;
+  /** The spinner's timer; default {@link REAL_CLOCK}. */
+  clock?: Clock;
 }
 
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
@@ -157,7 +160,8 @@ export class TextView {
   #frame = 0;
   /** Questions on the terminal now (no spinner meanwhile). */
   #prompting = 0;
-  #timer: ReturnType<typeof setInterval> | undefined;
+  #timer: TimerId | undefined;
+  readonly #clock: Clock;
   #out: Promise<void> = Promise.resolve();
   #closed = false;
   #ended = false;
@@ -171,6 +175,7 @@ export class TextView {
     this.#live = options.live;
     this.#now = options.now ?? (() => performance.now());
     this.#frameMs = options.frameMs ?? 100;
+    this.#clock = options.clock ?? REAL_CLOCK;
     this.#started = this.#now();
     if (options.prompt !== undefined) {
       const prompt = terminalText(options.prompt);
@@ -419,7 +424,7 @@ export class TextView {
       this.#stopTimer();
       return;
     }
-    this.#timer ??= setInterval(() => this.#drawStatus(), this.#frameMs);
+    this.#timer ??= this.#clock.setInterval(() => this.#drawStatus(), this.#frameMs);
     this.#drawStatus();
   }
 
@@ -439,7 +444,7 @@ export class TextView {
   }
 
   #stopTimer(): void {
-    if (this.#timer !== undefined) clearInterval(this.#timer);
+    if (this.#timer !== undefined) this.#clock.clearInterval(this.#timer);
     this.#timer = undefined;
   }
 }

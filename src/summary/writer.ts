@@ -19,6 +19,7 @@
  * @module
  */
 
+import { type Clock, REAL_CLOCK, type TimerId } from "../async/clock.ts";
 import { getEnv, terminalSafeJson } from "../runtime/mod.ts";
 import {
   SUMMARY_VERSION,
@@ -38,6 +39,8 @@ export interface SummaryWriterOptions {
   onError?: (error: unknown) => void;
   /** How long a record may wait for others to share its write, ms; default {@link SUMMARY_LINGER_MS}. */
   lingerMs?: number;
+  /** The timer of `lingerMs`; default {@link REAL_CLOCK}. */
+  clock?: Clock;
   /**
    * Validate every record against its schema (a host self-check; throws
    * TypeError on a mismatch). Default: {@link selfCheckFromEnv}.
@@ -89,12 +92,13 @@ export class SummaryWriter {
   #onError: ((error: unknown) => void) | undefined;
   #selfCheck: boolean;
   #lingerMs: number;
+  #clock: Clock;
   /** Lines queued and not yet handed to the sink. */
   #queued = "";
   /** The write loop while it runs. */
   #pump: Promise<void> | null = null;
   /** Starts the write loop on the event loop's next turn. */
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  #timer: TimerId | undefined;
   #failed = false;
   #failure = new AbortController();
   #observers = new Set<(record: SummaryRecord) => void>();
@@ -110,6 +114,7 @@ export class SummaryWriter {
     this.#onError = options.onError;
     this.#selfCheck = options.selfCheck ?? selfCheckFromEnv();
     this.#lingerMs = options.lingerMs ?? SUMMARY_LINGER_MS;
+    this.#clock = options.clock ?? REAL_CLOCK;
     if (!Number.isFinite(this.#lingerMs) || this.#lingerMs < 0) {
       throw new RangeError(`Summary linger must be a non-negative number: ${this.#lingerMs}`);
     }
@@ -148,7 +153,9 @@ export class SummaryWriter {
     this.#queued += terminalSafeJson(record) + "\n";
     if (this.#pump !== null) return record; // Goes out with the next write.
     if (this.#queued.length >= SUMMARY_BATCH_CHARS) this.flush();
-    else if (this.#timer === undefined) this.#timer = setTimeout(this.#start, this.#lingerMs);
+    else if (this.#timer === undefined) {
+      this.#timer = this.#clock.setTimeout(this.#start, this.#lingerMs);
+    }
     return record;
   }
 
@@ -177,7 +184,7 @@ export class SummaryWriter {
   /** Write the queued records now; resolves when every one was written (or the sink failed). */
   flush(): Promise<void> {
     if (this.#timer !== undefined) {
-      clearTimeout(this.#timer);
+      this.#clock.clearTimeout(this.#timer);
       this.#timer = undefined;
     }
     if (this.#queued !== "") this.#pump ??= this.#write();

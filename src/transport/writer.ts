@@ -8,6 +8,7 @@
  * @module
  */
 
+import { type Clock, REAL_CLOCK, type TimerId } from "../async/clock.ts";
 import { OUTPUT_DEADLINE_MS, PENDING_OUTPUT_FRAMES } from "../protocol/limits.ts";
 
 /**
@@ -31,6 +32,8 @@ export interface FrameWriterOptions {
   batchBytes?: number;
   /** Called at most once, on the first failure. Must not throw. */
   onFatal: (reason: WriterFailure) => void;
+  /** The clock the deadlines and `drain` timeouts run on; default {@link REAL_CLOCK}. */
+  clock?: Clock;
 }
 
 /** A batch size for {@link FrameWriterOptions.batchBytes}: 256 KiB, a few pipe buffers. */
@@ -65,14 +68,15 @@ export class FrameWriter {
   #deadlineMs: number;
   #batchBytes: number;
   #onFatal: (reason: WriterFailure) => void;
-  /** Pending frames and their enqueue times (`performance.now()`), from index `#head`. */
+  #clock: Clock;
+  /** Pending frames and their enqueue times (`#clock.now()`), from index `#head`. */
   #frames: Uint8Array[] = [];
   #times: number[] = [];
   #head = 0;
   #writing = false;
   #failed: WriterFailure | null = null;
   #closing: Promise<void> | null = null;
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  #timer: TimerId | undefined;
   #idle = new Set<(drained: boolean) => void>();
   #onTimer = () => {
     this.#timer = undefined;
@@ -94,6 +98,7 @@ export class FrameWriter {
       throw new RangeError(`Batch size must be a non-negative integer: ${this.#batchBytes}`);
     }
     this.#onFatal = options.onFatal;
+    this.#clock = options.clock ?? REAL_CLOCK;
     this.#writer = sink.getWriter();
   }
 
@@ -119,7 +124,7 @@ export class FrameWriter {
       return false;
     }
     this.#frames.push(frame);
-    this.#times.push(performance.now());
+    this.#times.push(this.#clock.now());
     // A timer left from earlier frames fires no later than this frame's deadline.
     if (this.#timer === undefined) this.#watch();
     if (!this.#writing) void this.#pump();
@@ -135,11 +140,11 @@ export class FrameWriter {
     if (this.pending === 0) return Promise.resolve(true);
     return new Promise((resolve) => {
       const done = (drained: boolean) => {
-        clearTimeout(timer);
+        this.#clock.clearTimeout(timer);
         this.#idle.delete(done);
         resolve(drained);
       };
-      const timer = setTimeout(() => done(false), Math.max(0, timeoutMs));
+      const timer = this.#clock.setTimeout(() => done(false), Math.max(0, timeoutMs));
       this.#idle.add(done);
     });
   }
@@ -228,16 +233,16 @@ export class FrameWriter {
    */
   #watch(): void {
     if (this.#failed !== null || this.#head === this.#frames.length) return;
-    const remaining = this.#times[this.#head]! + this.#deadlineMs - performance.now();
+    const remaining = this.#times[this.#head]! + this.#deadlineMs - this.#clock.now();
     if (remaining <= 0) {
       this.#fail("deadline");
       return;
     }
-    this.#timer = setTimeout(this.#onTimer, remaining);
+    this.#timer = this.#clock.setTimeout(this.#onTimer, remaining);
   }
 
   #clearTimer(): void {
-    clearTimeout(this.#timer);
+    this.#clock.clearTimeout(this.#timer);
     this.#timer = undefined;
   }
 

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { settleWithin, waitWithin } from "../../src/async/deadline.ts";
+import { FakeTime } from "../_fake_time.ts";
 
 const never = () => new Promise<never>(() => {});
 
@@ -8,9 +9,20 @@ Deno.test("waitWithin() answers the value of a promise that fulfils in time", as
 });
 
 Deno.test("waitWithin() answers undefined when the time runs out first", async () => {
-  const started = performance.now();
-  assert.equal(await waitWithin(never(), 20), undefined);
-  assert.ok(performance.now() - started >= 15, "it waited about the given time");
+  const time = new FakeTime();
+  const started = time.now();
+  let answered = false;
+  const waiting = waitWithin(never(), 20, { clock: time }).finally(() => answered = true);
+  await time.tick(19);
+  assert.equal(answered, false, "not before the time ran out");
+  await time.tick(1);
+  assert.equal(await waiting, undefined);
+  assert.ok(time.now() - started >= 15, "it waited about the given time");
+  assert.equal(time.pending, 0, "its timer is gone");
+});
+
+Deno.test("waitWithin() on the real clock answers undefined once the time ran out", async () => {
+  assert.equal(await waitWithin(never(), 1), undefined);
 });
 
 Deno.test("waitWithin() passes on a rejection that comes in time", async () => {
@@ -30,12 +42,16 @@ Deno.test("waitWithin() stops waiting when the signal aborts, and at once if abo
 
 Deno.test("waitWithin() with Infinity arms no timer and waits for the signal", async () => {
   const controller = new AbortController();
+  const time = new FakeTime();
   let resolved = false;
-  const waiting = waitWithin(never(), Infinity, { signal: controller.signal }).then((value) => {
-    resolved = true;
-    return value;
-  });
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  const waiting = waitWithin(never(), Infinity, { signal: controller.signal, clock: time }).then(
+    (value) => {
+      resolved = true;
+      return value;
+    },
+  );
+  assert.equal(time.pending, 0, "no timer armed");
+  await time.tick(3_600_000);
   assert.equal(resolved, false, "Infinity is not a zero-length timer");
   controller.abort();
   assert.equal(await waiting, undefined);
@@ -65,7 +81,10 @@ Deno.test("waitWithin() removes its abort listener and clears its timer when don
 Deno.test("settleWithin() is true for a fulfilment or a rejection in time, false after", async () => {
   assert.equal(await settleWithin(Promise.resolve(1), 1_000), true);
   assert.equal(await settleWithin(Promise.reject(new Error("no")), 1_000), true);
-  assert.equal(await settleWithin(never(), 10), false);
+  const time = new FakeTime();
+  const settling = settleWithin(never(), 10, { clock: time });
+  await time.tick(10);
+  assert.equal(await settling, false);
   const controller = new AbortController();
   controller.abort();
   assert.equal(await settleWithin(never(), 60_000, { signal: controller.signal }), false);

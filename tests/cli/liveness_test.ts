@@ -1,13 +1,11 @@
 import assert from "node:assert/strict";
 import { LivenessProbe } from "../../src/cli/liveness.ts";
-
-function later(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
+import { FakeTime } from "../_fake_time.ts";
 
 Deno.test("LivenessProbe reports a stall when the status probe goes unanswered", async () => {
   let probes = 0;
-  const stalled = Promise.withResolvers<void>();
+  let stalls = 0;
+  const time = new FakeTime();
   const probe = new LivenessProbe({
     stallMs: 20,
     probeMs: 20,
@@ -15,9 +13,13 @@ Deno.test("LivenessProbe reports a stall when the status probe goes unanswered",
       probes++;
       return new Promise((_resolve, reject) => signal.addEventListener("abort", reject));
     },
-    onStalled: () => stalled.resolve(),
+    onStalled: () => stalls++,
+    clock: time,
   });
-  await stalled.promise;
+  await time.tick(39);
+  assert.equal(stalls, 0, "not before the probe bound ran out");
+  await time.tick(1);
+  assert.equal(stalls, 1);
   probe.stop();
   assert.equal(probes, 1);
 });
@@ -25,6 +27,7 @@ Deno.test("LivenessProbe reports a stall when the status probe goes unanswered",
 Deno.test("LivenessProbe keeps probing a backend that answers status, never stalling", async () => {
   let probes = 0;
   let stalls = 0;
+  const time = new FakeTime();
   const probe = new LivenessProbe({
     stallMs: 10,
     probeMs: 50,
@@ -33,22 +36,26 @@ Deno.test("LivenessProbe keeps probing a backend that answers status, never stal
       return Promise.resolve({ state: "running" });
     },
     onStalled: () => stalls++,
+    clock: time,
   });
-  while (probes < 3) await later(10);
+  await time.tickUntil(() => probes >= 3, 1_000);
+  await time.tick(200);
   probe.stop();
   assert.equal(stalls, 0);
 });
 
 Deno.test("LivenessProbe does not probe while output keeps arriving", async () => {
+  const time = new FakeTime();
   let probes = 0;
   const probe = new LivenessProbe({
     stallMs: 60,
     probe: () => Promise.resolve(probes++),
     onStalled: () => {},
+    clock: time,
   });
   for (let i = 0; i < 8; i++) {
     probe.activity();
-    await later(15);
+    await time.tick(15);
   }
   probe.stop();
   assert.equal(probes, 0);

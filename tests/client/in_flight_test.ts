@@ -6,6 +6,7 @@ import {
 } from "../../src/client/connection.ts";
 import { LIMITS } from "../../src/protocol/limits.ts";
 import type { ClientToolResultParams } from "../../src/protocol/schemas/mod.ts";
+import { drainMicrotasks } from "../_fake_time.ts";
 
 /** Ordinary requests in flight at most. */
 const ORDINARY = MAX_IN_FLIGHT_REQUESTS - PRIORITY_IN_FLIGHT_SLOTS;
@@ -43,7 +44,11 @@ function harness() {
   return { written, connection, answer, end: () => output.close() };
 }
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
+/**
+ * Let the connection act on what happened (everything here is in-memory streams and promises,
+ * no timers): after one drained turn of the event loop, it wrote all it is going to write.
+ */
+const settle = drainMicrotasks;
 
 function part(n: number): ClientToolResultParams {
   return {

@@ -5,7 +5,7 @@
  * cursor when its own budget runs out, failing only when one file is over its bound.
  *
  * The `discovery_scan_ms` deadline is not reachable from here: `MAGI_OPERATION_DELAY_MS`
- * delays an operation before its scan starts. `tests/reference_backend/discovery_test.ts`
+ * delays an operation before its scan starts. `tests/reference_backend/sessions/discovery_test.ts`
  * covers it with a fake clock.
  */
 

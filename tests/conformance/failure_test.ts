@@ -4,6 +4,7 @@
  */
 
 import assert from "node:assert/strict";
+import { LIMITS } from "../../src/protocol/limits.ts";
 import { REFERENCE } from "./_command.ts";
 import { withBackend, Workspace } from "./_harness.ts";
 import {
@@ -156,7 +157,10 @@ Deno.test({
         b.resumeReading();
       })();
       try {
-        await b.settle(300);
+        // Output backs up: wait until two pending-frame bounds more were read (the run produces
+        // far faster than the trickle drains), instead of a fixed 300 ms.
+        const backedUp = b.frames.length + 2 * LIMITS.pending_output_frames;
+        await b.waitFrame((f): f is typeof f => true, "a backed-up output", { from: backedUp });
         const from = b.frames.length;
         const id = await b.sendRequest("shutdown", {});
         const stopping = await b.waitResponse(id, 8_000, from);

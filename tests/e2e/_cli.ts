@@ -42,8 +42,8 @@ export interface CliOptions {
   env?: Record<string, string>;
   /** Called for each record as it arrives, with a function sending SIGINT to the CLI. */
   onRecord?: (record: Rec, interrupt: () => void) => void;
-  /** Send SIGINT this long after the start. */
-  interruptAfterMs?: number;
+  /** Send SIGINT once this file exists (checked every 25 ms until the CLI exits). */
+  interruptOnFile?: string;
   /** Use this `MC_HOME` (kept) instead of a fresh temporary one. */
   home?: string;
   /** stdout is not NDJSON summaries (help, tools): do not parse it. */
@@ -92,9 +92,12 @@ export async function runCli(args: string[], options: CliOptions = {}): Promise<
       child.kill("SIGINT");
     } catch { /* gone */ }
   };
-  const early = options.interruptAfterMs === undefined
-    ? undefined
-    : setTimeout(interrupt, options.interruptAfterMs);
+  let exited = false;
+  const onFile = options.interruptOnFile === undefined
+    ? Promise.resolve()
+    : whenFileExists(options.interruptOnFile, () => exited).then((found) => {
+      if (found) interrupt();
+    });
   const stderrText = new Response(child.stderr).text();
   const records: Rec[] = [];
   let stdout = "";
@@ -117,13 +120,27 @@ export async function runCli(args: string[], options: CliOptions = {}): Promise<
     }
   }
   const status = await child.status;
+  exited = true;
+  await onFile;
   clearTimeout(guard);
-  clearTimeout(early);
   const stderr = await stderrText;
   if (options.home === undefined) await Deno.remove(home, { recursive: true }).catch(() => {});
   assert.equal(killed, false, `CLI did not exit in time; stderr:\n${stderr}`);
   assert.equal(buffer, "", "stdout ended with a partial line");
   return { code: status.code, records, stdout, stderr };
+}
+
+/** Wait until `path` exists (true) or `stop()` holds (false), looking every 25 ms. */
+async function whenFileExists(path: string, stop: () => boolean): Promise<boolean> {
+  while (!stop()) {
+    try {
+      await Deno.stat(path);
+      return true;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+  return false;
 }
 
 /** Records of `type`. */

@@ -174,6 +174,8 @@ Deno.test("run: a second SIGINT kills a backend that does not finish, exit 130",
         if (record.type === "turn.started") {
           interrupt();
           sent++;
+          // The second Ctrl-C must come after SIGINT_COALESCE_MS (500 ms) to count: a minimum,
+          // not a synchronisation (stall_run never finishes, so nothing races it).
           setTimeout(() => {
             interrupt();
             sent++;
@@ -236,12 +238,21 @@ Deno.test("run: an unknown --session exits 1 with request_failed", async () => {
 });
 
 Deno.test("run: SIGINT during startup shuts the backend down and exits 130", async () => {
-  const result = await runCli(run("hello", "--agent", fakeAgent("slow_init")), {
-    interruptAfterMs: 1_500,
-    killAfterMs: 20_000,
-  });
-  assert.equal(result.code, 130, result.stderr);
-  assert.equal(result.records.length, 0);
+  const dir = await Deno.makeTempDir({ prefix: "magi-tools-e2e-init-" });
+  try {
+    // SIGINT once the backend has the initialize request: the host is waiting for its answer.
+    const initFile = `${dir}/initialize`;
+    const result = await runCli(run("hello", "--agent", fakeAgent("slow_init")), {
+      env: { FAKE_INIT_FILE: initFile },
+      interruptOnFile: initFile,
+      killAfterMs: 20_000,
+    });
+    assert.equal(result.code, 130, result.stderr);
+    assert.equal(result.records.length, 0);
+    assert.equal(await Deno.readTextFile(initFile), "initialize", "interrupted during initialize");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("run: --session resumes the durable session of an earlier run", async () => {

@@ -10,6 +10,7 @@ import {
 } from "../../src/host/executor.ts";
 import { ToolRegistry } from "../../src/host/registry.ts";
 import { CLIENT_TOOLS_LIMITS, type ClientToolsLimits } from "../../src/protocol/limits.ts";
+import { drainMicrotasks, FakeTime } from "../_fake_time.ts";
 
 type Run = (args: Record<string, unknown>, ctx: ToolContext) => unknown;
 
@@ -256,16 +257,26 @@ Deno.test("answerGraceMs() keeps half the cancel grace, at most 500 ms, for deli
 
 Deno.test("execute() stops a tool a delivery margin before the backend's deadline_ms", async () => {
   let deadline = 0;
+  let stoppedAt = 0;
+  const time = new FakeTime();
   const { executor, call } = setup([
     tool("wait", (_args, ctx) => {
       deadline = ctx.deadline;
       return new Promise((_resolve, reject) =>
-        ctx.signal.addEventListener("abort", () => reject(new Error("stopped")))
+        ctx.signal.addEventListener("abort", () => {
+          stoppedAt = time.now();
+          reject(new Error("stopped"));
+        })
       );
     }),
-  ]);
+  ], { clock: time });
   const before = Date.now();
-  const result = await executor.execute(call("wait", {}, { deadlineMs: 100 }), never);
+  const pending = executor.execute(call("wait", {}, { deadlineMs: 100 }), never);
+  await time.tick(49);
+  assert.equal(stoppedAt, 0, "not stopped before the margin");
+  await time.tick(1);
+  const result = await pending;
+  assert.equal(stoppedAt, 50, "stopped 50 ms after the call");
   expectResult(result, { outcome: "error", errorCode: "timeout" });
   assert.match(result.text, /deadline of 100 ms/);
   // Half of a 100 ms deadline is kept back: the tool's deadline is 50 ms after the call.
@@ -273,12 +284,20 @@ Deno.test("execute() stops a tool a delivery margin before the backend's deadlin
 });
 
 Deno.test("execute() abandons a tool that ignores the signal after the grace period", async () => {
+  const time = new FakeTime();
   const { executor, call } = setup([tool("stubborn", () => new Promise(() => {}))], {
     graceMs: 20,
+    clock: time,
   });
   const controller = new AbortController();
-  const pending = executor.execute(call("stubborn"), controller.signal);
+  let answered = false;
+  const pending = executor.execute(call("stubborn"), controller.signal).finally(() =>
+    answered = true
+  );
   controller.abort();
+  await time.tick(19);
+  assert.equal(answered, false, "the grace has not run out");
+  await time.tick(1);
   const result = await pending;
   expectResult(result, { outcome: "cancelled", abandoned: true });
   assert.equal(
@@ -297,11 +316,14 @@ Deno.test("execute() answers cancelled without running when the signal fired bef
 });
 
 Deno.test("execute() answers timeout when the backend's deadline passes", async () => {
+  const time = new FakeTime();
   const { executor, call } = setup([tool("slow", (_args, ctx) =>
     new Promise((_resolve, reject) => {
       ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason), { once: true });
-    }))]);
-  const result = await executor.execute(call("slow", {}, { deadlineMs: 30 }), never);
+    }))], { clock: time });
+  const pending = executor.execute(call("slow", {}, { deadlineMs: 30 }), never);
+  await time.tick(30);
+  const result = await pending;
   expectResult(result, {
     outcome: "error",
     errorCode: "timeout",
@@ -311,8 +333,15 @@ Deno.test("execute() answers timeout when the backend's deadline passes", async 
 });
 
 Deno.test("execute() answers timeout and abandons a tool that ignores the deadline", async () => {
-  const { executor, call } = setup([tool("stuck", () => new Promise(() => {}))], { graceMs: 10 });
-  const result = await executor.execute(call("stuck", {}, { deadlineMs: 10 }), never);
+  const time = new FakeTime();
+  const { executor, call } = setup([tool("stuck", () => new Promise(() => {}))], {
+    graceMs: 10,
+    clock: time,
+  });
+  const pending = executor.execute(call("stuck", {}, { deadlineMs: 10 }), never);
+  // The deadline (10 ms less its 5 ms margin), then the 10 ms grace.
+  await time.tick(15);
+  const result = await pending;
   expectResult(result, { outcome: "error", errorCode: "timeout", abandoned: true });
   assert.match(
     result.text,
@@ -321,13 +350,16 @@ Deno.test("execute() answers timeout and abandons a tool that ignores the deadli
 });
 
 Deno.test("execute() enforces the tool's own timeoutMs when shorter than the deadline", async () => {
+  const time = new FakeTime();
   const { executor, call } = setup([
     tool("bounded", (_args, ctx) =>
       new Promise((_resolve, reject) => {
         ctx.signal.addEventListener("abort", () => reject(new Error("stopped")), { once: true });
       }), { timeoutMs: 1_000 }),
-  ]);
-  const result = await executor.execute(call("bounded", {}, { deadlineMs: 60_000 }), never);
+  ], { clock: time });
+  const pending = executor.execute(call("bounded", {}, { deadlineMs: 60_000 }), never);
+  await time.tick(1_000);
+  const result = await pending;
   expectResult(result, {
     outcome: "error",
     errorCode: "timeout",
@@ -391,12 +423,12 @@ Deno.test("execute() never runs more than concurrent_calls tools at once, in FIF
     { length: 5 },
     (_, i) => executor.execute(call("gated", { i }), never),
   );
-  await new Promise((resolve) => setTimeout(resolve, 0));
+  await drainMicrotasks();
   assert.equal(executor.running, 2);
   assert.deepEqual(started, [0, 1]);
   while (started.length < 5 || gates.length > 0) {
     gates.shift()?.resolve();
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await drainMicrotasks();
     assert.ok(executor.running <= 2);
   }
   const results = await Promise.all(pending);
@@ -418,7 +450,7 @@ Deno.test("execute() answers a queued call cancelled without running it when its
   const controller = new AbortController();
   const queued = executor.execute(call("gated", { id: "queued" }), controller.signal);
   const third = executor.execute(call("gated", { id: "third" }), never);
-  await new Promise((resolve) => setTimeout(resolve, 0));
+  await drainMicrotasks();
   controller.abort();
   expectResult(await queued, { outcome: "cancelled", abandoned: false });
   gate.resolve();
@@ -428,15 +460,18 @@ Deno.test("execute() answers a queued call cancelled without running it when its
 });
 
 Deno.test("execute() answers timeout without running when the deadline passes in the queue", async () => {
+  const time = new FakeTime();
   const gate = Promise.withResolvers<void>();
   let runs = 0;
   const { executor, call } = setup([tool("gated", async () => {
     runs++;
     await gate.promise;
     return "ok";
-  })], { limits: { concurrent_calls: 1 } });
+  })], { limits: { concurrent_calls: 1 }, clock: time });
   const first = executor.execute(call("gated"), never);
-  const late = await executor.execute(call("gated", {}, { deadlineMs: 10 }), never);
+  const queued = executor.execute(call("gated", {}, { deadlineMs: 10 }), never);
+  await time.tick(5);
+  const late = await queued;
   expectResult(late, { outcome: "error", errorCode: "timeout" });
   assert.equal(runs, 1);
   gate.resolve();

@@ -12,6 +12,7 @@ import {
 import { type ToolCallRequest, ToolExecutor } from "../../src/host/executor.ts";
 import { RegistryError, ToolRegistry } from "../../src/host/registry.ts";
 import { CLIENT_TOOLS_LIMITS } from "../../src/protocol/limits.ts";
+import { FakeTime } from "../_fake_time.ts";
 
 function external(
   name: string,
@@ -42,7 +43,11 @@ const moduleTool = defineTool({
   run: () => "local",
 });
 
-function setup(tools: ExternalTool[], progress: [string, string, ToolProgress][] = []) {
+function setup(
+  tools: ExternalTool[],
+  progress: [string, string, ToolProgress][] = [],
+  clock?: FakeTime,
+) {
   const registry = ToolRegistry.fromLoaded(
     [{ tool: moduleTool, file: "tools/local.ts", url: "file:///tools/local.ts" }],
     { external: tools },
@@ -52,6 +57,7 @@ function setup(tools: ExternalTool[], progress: [string, string, ToolProgress][]
     cwd: "/work",
     graceMs: 50,
     onProgress: (callId, name, update) => progress.push([callId, name, update]),
+    ...(clock === undefined ? {} : { clock }),
   });
   let next = 0;
   const call = (name: string, args: unknown, deadlineMs = 60_000): ToolCallRequest => ({
@@ -174,31 +180,45 @@ Deno.test("ToolExecutor answers an ExternalToolError with its own error_code", a
 
 Deno.test("ToolExecutor aborts an external call at its deadline and answers without it", async () => {
   let aborted = false;
-  const { executor, call } = setup([
-    external("srv_hang", (_args, ctx) => {
-      ctx.signal.addEventListener("abort", () => aborted = true);
-      return new Promise(() => {}); // Ignores the signal: abandoned after the grace.
-    }),
-  ]);
-  const started = performance.now();
-  const result = await executor.execute(call("srv_hang", {}, 400), new AbortController().signal);
+  const time = new FakeTime();
+  const { executor, call } = setup(
+    [
+      external("srv_hang", (_args, ctx) => {
+        ctx.signal.addEventListener("abort", () => aborted = true);
+        return new Promise(() => {}); // Ignores the signal: abandoned after the grace.
+      }),
+    ],
+    [],
+    time,
+  );
+  const started = time.now();
+  let answered = false;
+  const pending = executor.execute(call("srv_hang", {}, 400), new AbortController().signal)
+    .finally(() => answered = true);
+  // Stopped at 200 ms (400 ms less its delivery margin), abandoned after the 50 ms grace.
+  await time.tickUntil(() => answered, 2_000);
+  const result = await pending;
   assert.equal(result.outcome, "error");
   assert.equal(result.errorCode, "timeout");
   assert.equal(result.abandoned, true);
   assert.ok(aborted);
-  assert.ok(performance.now() - started < 2_000);
+  assert.ok(time.now() - started < 2_000);
+  assert.equal(time.now() - started, 250);
 });
 
 Deno.test("ToolExecutor cancels an external call through its signal", async () => {
+  const running = Promise.withResolvers<void>();
   const { executor, call } = setup([
     external("srv_wait", (_args, ctx) =>
       new Promise((_resolve, reject) => {
         ctx.signal.addEventListener("abort", () => reject(new Error("aborted")), { once: true });
+        running.resolve();
       })),
   ]);
   const controller = new AbortController();
   const pending = executor.execute(call("srv_wait", {}), controller.signal);
-  setTimeout(() => controller.abort(), 20);
+  await running.promise; // Cancelled while it runs, not before it started.
+  controller.abort();
   const result = await pending;
   assert.equal(result.outcome, "cancelled");
   assert.equal(result.abandoned, false);

@@ -5,6 +5,7 @@ import { ToolCallSession } from "../../src/host/session.ts";
 import { ProtocolError } from "../../src/protocol/errors.ts";
 import type { ClientToolResultParams } from "../../src/protocol/schemas/mod.ts";
 import type { SummaryInput } from "../../src/summary/records.ts";
+import { drainMicrotasks } from "../_fake_time.ts";
 
 // Stand-ins: an executor that waits for its signal or a release, and a sender that records
 // every part and answers when told to.
@@ -55,7 +56,10 @@ class Executor implements CallExecutor {
       signal.addEventListener("abort", () => resolve(result("cancelled", ["stopped"])), {
         once: true,
       });
-      if (this.parts.length > 0) setTimeout(() => resolve(result("success", this.parts)), 1);
+      // A call that takes a turn of the event loop (no timer: nothing here depends on time).
+      if (this.parts.length > 0) {
+        void drainMicrotasks().then(() => resolve(result("success", this.parts)));
+      }
     });
   }
 }
@@ -75,8 +79,10 @@ class Sender {
   }
 }
 
+/** Wait for `check()` to hold, a turn of the event loop at a time, at most 10 s. */
 async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 5));
+  const deadline = Date.now() + 10_000;
+  while (!check() && Date.now() < deadline) await drainMicrotasks();
   assert.ok(check(), "condition not reached");
 }
 

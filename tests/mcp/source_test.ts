@@ -39,6 +39,17 @@ function ctx(signal: AbortSignal): ExternalToolContext {
   };
 }
 
+/** The marker file's text once it is `want`, or what it held after 10 s (looked at every 25 ms). */
+async function markerBecomes(marker: string, want: string): Promise<string> {
+  const deadline = Date.now() + 10_000;
+  let text = "";
+  while ((text = await Deno.readTextFile(marker).catch(() => "")) !== want) {
+    if (Date.now() > deadline) break;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return text;
+}
+
 Deno.test("MCP source: an aborted call reaches the server as notifications/cancelled", async () => {
   const dir = await Deno.makeTempDir({ prefix: "magi-tools-cancel-" });
   const marker = `${dir}/marker`;
@@ -48,14 +59,11 @@ Deno.test("MCP source: an aborted call reaches the server as notifications/cance
     assert.equal(tool.effect, "write", "no readOnlyHint: write");
     const controller = new AbortController();
     const call = tool.run({ marker }, ctx(controller.signal));
-    setTimeout(() => controller.abort(), 200);
+    // Cancelled while the server runs the tool (not before the call reached it).
+    assert.equal(await markerBecomes(marker, "started"), "started");
+    controller.abort();
     await assert.rejects(call);
-    let text = "";
-    for (let i = 0; i < 50 && text === ""; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      text = await Deno.readTextFile(marker).catch(() => "");
-    }
-    assert.equal(text, "cancelled");
+    assert.equal(await markerBecomes(marker, "cancelled"), "cancelled");
   } finally {
     await source.close();
     await Deno.remove(dir, { recursive: true });

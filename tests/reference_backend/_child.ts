@@ -21,6 +21,8 @@ export class Child {
   readonly #root: string;
   readonly #reading: Promise<void>;
   readonly #stderr: Promise<string>;
+  /** Waiters woken on every chunk of frames and at the end of stdout. */
+  readonly #waiters = new Set<() => void>();
   #next = 0;
 
   private constructor(process: Deno.ChildProcess, root: string) {
@@ -87,16 +89,36 @@ export class Child {
     await this.#writer.write(new TextEncoder().encode(text));
   }
 
-  /** Wait (at most `timeoutMs`, default 10 s) for a frame matching `predicate`. */
+  /**
+   * Wait (at most `timeoutMs`, default 10 s) for a frame matching `predicate`: checked when
+   * called and again as each chunk of frames arrives (no polling).
+   */
   async waitFor(predicate: (frame: Frame) => boolean, timeoutMs = 10_000): Promise<Frame> {
     const deadline = Date.now() + timeoutMs;
+    let checked = 0;
     for (;;) {
-      const found = this.frames.find(predicate);
-      if (found !== undefined) return found;
-      if (Date.now() >= deadline) break;
-      await new Promise((r) => setTimeout(r, 10));
+      const at = this.frames.findIndex((frame, index) => index >= checked && predicate(frame));
+      if (at !== -1) return this.frames[at]!;
+      checked = this.frames.length;
+      if (Date.now() >= deadline || !await this.#changed(deadline - Date.now())) break;
     }
     throw new Error(`Timed out after ${timeoutMs} ms waiting for a frame`);
+  }
+
+  /** Resolves true when frames arrive (or stdout ends), false after `ms` without. */
+  #changed(ms: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.#waiters.delete(wake);
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        this.#waiters.delete(wake);
+        resolve(false);
+      }, ms);
+      this.#waiters.add(wake);
+    });
   }
 
   /** Wait for an event named `event` whose data matches `where` (at most `timeoutMs`). */
@@ -137,6 +159,8 @@ export class Child {
         start = at + 1;
       }
       buffer = buffer.slice(start);
+      for (const wake of [...this.#waiters]) wake();
     }
+    for (const wake of [...this.#waiters]) wake();
   }
 }

@@ -4,10 +4,12 @@ import assert from "node:assert/strict";
 import { colorFromEnv, TextView } from "../../src/summary/text_view.ts";
 import { SummaryWriter } from "../../src/summary/writer.ts";
 import type { SummaryInput } from "../../src/summary/records.ts";
+import { FakeTime } from "../_fake_time.ts";
 
 function view(options: { color?: boolean; live?: boolean; prompt?: string } = {}) {
   let out = "";
   let now = 0;
+  const time = new FakeTime();
   const textView = new TextView({
     write: (bytes) => {
       out += new TextDecoder().decode(bytes);
@@ -17,11 +19,13 @@ function view(options: { color?: boolean; live?: boolean; prompt?: string } = {}
     live: options.live ?? false,
     now: () => now,
     frameMs: 5,
+    clock: time,
     ...(options.prompt === undefined ? {} : { prompt: options.prompt }),
   });
   const writer = new SummaryWriter(textView.sink, { selfCheck: true, lingerMs: 0 });
   return {
     textView,
+    time,
     emit: async (record: SummaryInput, at?: number) => {
       if (at !== undefined) now = at;
       writer.emit(record);
@@ -125,7 +129,7 @@ Deno.test("TextView live: a spinner with elapsed time while calls run, cleared b
   const v = view({ live: true, color: true });
   await v.emit(call("c1", "slow", "{}"), 0);
   v.setNow(1234);
-  await new Promise((resolve) => setTimeout(resolve, 30));
+  await v.time.tick(30);
   await v.emit(result("c1", "slow", "success"));
   await v.textView.close();
   const out = v.out();
@@ -133,8 +137,10 @@ Deno.test("TextView live: a spinner with elapsed time while calls run, cleared b
   // The status line is cleared in place before the result line.
   assert.match(out, /\r\x1b\[K\x1b\[32m✔\x1b\[0m slow/);
   const frames = out.split("\r\x1b[K").length;
-  await new Promise((resolve) => setTimeout(resolve, 30));
-  assert.equal(out.split("\r\x1b[K").length, frames, "the spinner stopped with the last call");
+  assert.equal(v.time.pending, 0, "no spinner timer left");
+  await v.time.tick(30);
+  // v.out(), not the `out` read before the wait (that one could not change).
+  assert.equal(v.out().split("\r\x1b[K").length, frames, "the spinner stopped with the last call");
 });
 
 Deno.test("TextView.beforePrompt() clears the status line and pauses the spinner", async () => {
@@ -143,7 +149,7 @@ Deno.test("TextView.beforePrompt() clears the status line and pauses the spinner
   await v.textView.beforePrompt();
   const before = v.out();
   assert.ok(before.endsWith("\r\x1b[K"), JSON.stringify(before));
-  await new Promise((resolve) => setTimeout(resolve, 30));
+  await v.time.tick(30);
   assert.equal(v.out(), before, "no frames while the question is asked");
   v.textView.afterPrompt();
   await v.emit(result("c1", "slow", "success"));
@@ -191,7 +197,7 @@ Deno.test("TextView shows host.warning lines and tool.progress in the live statu
     progress: 2,
     total: 5,
   });
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  await v.time.tick(20);
   await v.emit(result("c1", "long", "success"));
   await v.textView.close();
   assert.match(v.out(), /! source_unavailable: mcp:fs is down\n/);
@@ -211,7 +217,7 @@ Deno.test("TextView shows control characters of every record text visibly; only 
     progress: 1,
     message: hostile,
   });
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  await v.time.tick(20);
   await v.emit({
     type: "tool.log",
     run_id: "r1",

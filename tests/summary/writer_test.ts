@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import type { Clock } from "../../src/async/clock.ts";
+import { FakeTime } from "../_fake_time.ts";
 import { SummaryRecordSchema } from "../../src/summary/records.ts";
 import {
   SELF_CHECK_ENV,
@@ -9,7 +11,7 @@ import {
 } from "../../src/summary/writer.ts";
 
 /** A writer over a capturing sink; `lines` are the lines written, `writes` the sink calls. */
-function capture(): { lines: string[]; writes: string[]; writer: SummaryWriter } {
+function capture(clock?: Clock): { lines: string[]; writes: string[]; writer: SummaryWriter } {
   const lines: string[] = [];
   const writes: string[] = [];
   const decoder = new TextDecoder();
@@ -18,7 +20,11 @@ function capture(): { lines: string[]; writes: string[]; writer: SummaryWriter }
     writes.push(chunk);
     lines.push(...chunk.split(/(?<=\n)/));
     return Promise.resolve();
-  }, { now: () => new Date("2026-01-02T03:04:05.678Z"), selfCheck: true });
+  }, {
+    now: () => new Date("2026-01-02T03:04:05.678Z"),
+    selfCheck: true,
+    ...(clock === undefined ? {} : { clock }),
+  });
   return { lines, writes, writer };
 }
 
@@ -80,14 +86,16 @@ Deno.test("SummaryWriter selfCheck defaults to MAGI_TOOLS_SELF_CHECK=1", () => {
 });
 
 Deno.test("SummaryWriter writes the records emitted within lingerMs in one write, in order", async () => {
-  const { lines, writes, writer } = capture();
+  const time = new FakeTime();
+  const { lines, writes, writer } = capture(time);
   writer.emit({ type: "turn.started", session_id: "s1", run_id: "r0" });
-  await new Promise((resolve) => setTimeout(resolve, 1));
+  await time.tick(1);
   for (let n = 1; n < 5; n++) {
     writer.emit({ type: "turn.started", session_id: "s1", run_id: `r${n}` });
   }
+  await time.tick(SUMMARY_LINGER_MS - 2);
   assert.equal(writes.length, 0); // The first record waits up to SUMMARY_LINGER_MS for others.
-  await new Promise((resolve) => setTimeout(resolve, SUMMARY_LINGER_MS + 20));
+  await time.tick(1);
   assert.equal(writes.length, 1);
   assert.deepEqual(lines.map((line) => JSON.parse(line).run_id), ["r0", "r1", "r2", "r3", "r4"]);
 });

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import type { FrameItem } from "../../src/protocol/framing.ts";
 import { INPUT_FRAME_BYTES, READ_BATCH_BYTES } from "../../src/protocol/limits.ts";
 import { readFrames } from "../../src/transport/reader.ts";
+import { drainMicrotasks } from "../_fake_time.ts";
 
 const te = new TextEncoder();
 
@@ -125,7 +126,7 @@ Deno.test("readFrames() stops when the signal aborts during a pending read", asy
   });
   const controller = new AbortController();
   const pending = collect(readFrames(stream, { signal: controller.signal }));
-  await new Promise((resolve) => setTimeout(resolve, 10));
+  await drainMicrotasks(); // readFrames is now waiting in its read (nothing will come)
   controller.abort();
   assert.deepEqual(await pending, []);
   assert.equal(cancelled, true);

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { PENDING_OUTPUT_FRAMES } from "../../src/protocol/limits.ts";
 import { FrameWriter, type WriterFailure } from "../../src/transport/writer.ts";
+import { FakeTime } from "../_fake_time.ts";
 
 const te = new TextEncoder();
 const frame = (n: number) => te.encode(`{"n":${n}}\n`);
@@ -57,10 +58,15 @@ Deno.test("FrameWriter accepts 32 pending frames and overflows at the 33rd", asy
 });
 
 Deno.test("FrameWriter fails with deadline when the sink never completes a write", async () => {
+  const time = new FakeTime();
   const { reasons, onFatal } = fatalLog();
-  const writer = new FrameWriter(stalledSink(), { onFatal, deadlineMs: 50 });
+  const writer = new FrameWriter(stalledSink(), { onFatal, deadlineMs: 50, clock: time });
   assert.equal(writer.write(frame(1)), true);
-  assert.equal(await writer.drain(5_000), false);
+  const draining = writer.drain(5_000);
+  await time.tick(49);
+  assert.equal(writer.failed, null, "not before its deadline");
+  await time.tick(1);
+  assert.equal(await draining, false);
   assert.equal(writer.failed, "deadline");
   assert.deepEqual(reasons, ["deadline"]);
   assert.equal(writer.write(frame(2)), false);
@@ -72,26 +78,26 @@ Deno.test("FrameWriter fails with deadline when the sink never completes a write
 Deno.test("FrameWriter counts the deadline from enqueue, not from the start of the write", async () => {
   // Each write takes 30 ms, under the 50 ms deadline, but the third frame
   // was enqueued with the others and cannot finish within 50 ms of that.
-  const timers = new Set<ReturnType<typeof setTimeout>>();
+  const time = new FakeTime();
   let written = 0;
   const sink = new WritableStream<Uint8Array>({
     write: () =>
       new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          timers.delete(timer);
+        time.setTimeout(() => {
           written++;
           resolve();
         }, 30);
-        timers.add(timer);
       }),
   });
   const { reasons, onFatal } = fatalLog();
-  const writer = new FrameWriter(sink, { onFatal, deadlineMs: 50 });
+  const writer = new FrameWriter(sink, { onFatal, deadlineMs: 50, clock: time });
   for (let n = 1; n <= 3; n++) writer.write(frame(n));
-  assert.equal(await writer.drain(5_000), false);
+  const draining = writer.drain(5_000);
+  await time.tickUntil(() => reasons.length > 0, 5_000);
+  assert.equal(await draining, false);
   assert.deepEqual(reasons, ["deadline"]);
   assert.ok(written < 3);
-  for (const timer of timers) clearTimeout(timer);
+  assert.equal(time.now(), 50, "failed at the third frame's deadline, 50 ms from its enqueue");
   await writer.close();
 });
 
@@ -112,14 +118,19 @@ Deno.test("FrameWriter fails with broken when the sink rejects a write", async (
 });
 
 Deno.test("FrameWriter.drain() gives up after its timeout without failing the writer", async () => {
+  const time = new FakeTime();
   const { reasons, onFatal } = fatalLog();
-  const writer = new FrameWriter(stalledSink(), { onFatal, deadlineMs: 100 });
+  const writer = new FrameWriter(stalledSink(), { onFatal, deadlineMs: 100, clock: time });
   writer.write(frame(1));
-  assert.equal(await writer.drain(10), false);
+  const draining = writer.drain(10);
+  await time.tick(10);
+  assert.equal(await draining, false);
   assert.equal(writer.failed, null);
   assert.equal(writer.pending, 1);
   // close() waits for the pending frame, which then misses its deadline.
-  await writer.close();
+  const closing = writer.close();
+  await time.tick(90);
+  await closing;
   assert.deepEqual(reasons, ["deadline"]);
 });
 
@@ -209,16 +220,24 @@ Deno.test("FrameWriter with batchBytes never makes a chunk larger than the bound
 Deno.test("FrameWriter with batchBytes keeps each frame's deadline from its own enqueue", async () => {
   // The first write never completes: the oldest frame's deadline fails the writer
   // even though later frames were enqueued (they must not push the deadline back).
+  const time = new FakeTime();
   const { reasons, onFatal } = fatalLog();
-  const writer = new FrameWriter(stalledSink(), { onFatal, deadlineMs: 60, batchBytes: 1024 });
-  const t0 = performance.now();
+  const writer = new FrameWriter(stalledSink(), {
+    onFatal,
+    deadlineMs: 60,
+    batchBytes: 1024,
+    clock: time,
+  });
+  const t0 = time.now();
   writer.write(frame(1));
-  const late = setTimeout(() => writer.write(frame(2)), 30);
-  assert.equal(await writer.drain(5_000), false);
-  clearTimeout(late);
+  time.setTimeout(() => writer.write(frame(2)), 30);
+  const draining = writer.drain(5_000);
+  await time.tickUntil(() => reasons.length > 0, 5_000);
+  assert.equal(await draining, false);
   assert.deepEqual(reasons, ["deadline"]);
   // Failed by the first frame's deadline (60 ms), not the second's (about 90 ms).
-  assert.ok(performance.now() - t0 < 85, `failed after ${performance.now() - t0} ms`);
+  assert.ok(time.now() - t0 < 85, `failed after ${time.now() - t0} ms`);
+  assert.equal(time.now() - t0, 60);
   await writer.close();
 });
 
@@ -226,31 +245,32 @@ Deno.test("FrameWriter with batchBytes fails by the oldest frame still pending a
   // A batch of frames 1–2 takes 40 ms; frame 3 was enqueued at 0 ms with them
   // but after the batch started, so it waits for the next write, which stalls:
   // its deadline (60 ms from its enqueue) fails the writer.
+  const time = new FakeTime();
   const { reasons, onFatal } = fatalLog();
   let writes = 0;
-  const timers = new Set<ReturnType<typeof setTimeout>>();
   const sink = new WritableStream<Uint8Array>({
     write: () =>
       writes++ === 0
-        ? new Promise<void>((resolve) => {
-          const timer = setTimeout(() => {
-            timers.delete(timer);
-            resolve();
-          }, 40);
-          timers.add(timer);
-        })
+        ? new Promise<void>((resolve) => void time.setTimeout(resolve, 40))
         : new Promise<void>(() => {}),
   });
-  const writer = new FrameWriter(sink, { onFatal, deadlineMs: 60, batchBytes: 1024 });
-  const t0 = performance.now();
+  const writer = new FrameWriter(sink, {
+    onFatal,
+    deadlineMs: 60,
+    batchBytes: 1024,
+    clock: time,
+  });
+  const t0 = time.now();
   writer.write(frame(1));
   writer.write(frame(2));
-  assert.equal(await writer.drain(5_000), false);
+  const draining = writer.drain(5_000);
+  await time.tickUntil(() => reasons.length > 0, 5_000);
+  assert.equal(await draining, false);
   assert.deepEqual(reasons, ["deadline"]);
   assert.equal(writes, 2);
-  const elapsed = performance.now() - t0;
+  const elapsed = time.now() - t0;
   assert.ok(elapsed >= 55 && elapsed < 100, `failed after ${elapsed} ms`);
-  for (const timer of timers) clearTimeout(timer);
+  assert.equal(elapsed, 60);
   await writer.close();
 });
 

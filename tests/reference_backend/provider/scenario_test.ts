@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { parseScenario, pickTurn } from "../../src/reference_backend/provider/scenario.ts";
+import { parseScenario, pickTurn } from "../../../src/reference_backend/provider/scenario.ts";
 
 Deno.test("parseScenario() reads every step kind from JSONC", () => {
   const parsed = parseScenario(`{
@@ -108,7 +108,7 @@ Deno.test("pickTurn() takes the first matching turn and falls back to null", () 
 
 Deno.test("the shipped example scenario parses", async () => {
   const text = await Deno.readTextFile(
-    new URL("../../src/reference_backend/scenarios/example.jsonc", import.meta.url),
+    new URL("../../../src/reference_backend/scenarios/example.jsonc", import.meta.url),
   );
   assert.equal(parseScenario(text).ok, true);
 });

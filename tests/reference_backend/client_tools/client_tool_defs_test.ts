@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { toolIdOf } from "../../src/protocol/canonical.ts";
+import { toolIdOf } from "../../../src/protocol/canonical.ts";
 import {
   clientToolsDescriptor,
   validateClientTools,
-} from "../../src/reference_backend/client_tools/definitions.ts";
+} from "../../../src/reference_backend/client_tools/definitions.ts";
 
 const tool = (extra: Record<string, unknown> = {}) => ({
   name: "lookup",

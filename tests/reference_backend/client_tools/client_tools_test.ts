@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { CallBook } from "../../src/reference_backend/client_tools/calls.ts";
-import { ApprovalBook } from "../../src/reference_backend/run/approvals.ts";
-import type { RegisteredTool } from "../../src/reference_backend/client_tools/definitions.ts";
+import { CallBook } from "../../../src/reference_backend/client_tools/calls.ts";
+import { ApprovalBook } from "../../../src/reference_backend/run/approvals.ts";
+import type { RegisteredTool } from "../../../src/reference_backend/client_tools/definitions.ts";
 
 type Emitted = { event: string; data: Record<string, unknown> };
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { ContentBudget, splitUtf8 } from "../../src/reference_backend/run/segments.ts";
-import { boundSummary } from "../../src/reference_backend/run/bounded_text.ts";
+import { ContentBudget, splitUtf8 } from "../../../src/reference_backend/run/segments.ts";
+import { boundSummary } from "../../../src/reference_backend/run/bounded_text.ts";
 
 const bytes = (s: string) => new TextEncoder().encode(s).byteLength;
 

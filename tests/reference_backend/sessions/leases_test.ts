@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { acquireLease, isStale } from "../../src/reference_backend/sessions/leases.ts";
+import { acquireLease, isStale } from "../../../src/reference_backend/sessions/leases.ts";
 
 Deno.test("acquireLease() is exclusive until released", async () => {
   const dir = await Deno.makeTempDir();

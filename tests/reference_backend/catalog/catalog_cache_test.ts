@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import {
   parseCatalogCache,
   safeIdentifier,
-} from "../../src/reference_backend/catalog/catalog_cache.ts";
-import { requestedEffort } from "../../src/reference_backend/worker/operations.ts";
-import { effectiveEffort } from "../../src/reference_backend/catalog/selection_state.ts";
+} from "../../../src/reference_backend/catalog/catalog_cache.ts";
+import { requestedEffort } from "../../../src/reference_backend/worker/operations.ts";
+import { effectiveEffort } from "../../../src/reference_backend/catalog/selection_state.ts";
 
 function cache(models: unknown[], provider = "p"): string {
   return JSON.stringify({ version: 1, provider, models });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { DISCOVERY_SCAN_BYTES, DISCOVERY_SCAN_MS } from "../../src/protocol/limits.ts";
-import { ScanBudget } from "../../src/reference_backend/sessions/inventory.ts";
+import { DISCOVERY_SCAN_BYTES, DISCOVERY_SCAN_MS } from "../../../src/protocol/limits.ts";
+import { ScanBudget } from "../../../src/reference_backend/sessions/inventory.ts";
 
 Deno.test("ScanBudget.check() is discovery_limit once the scan deadline has passed", () => {
   let now = 1_000;

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { sha256Hex } from "../../src/protocol/canonical.ts";
+import { sha256Hex } from "../../../src/protocol/canonical.ts";
 import {
   readStoredSession,
   SessionFile,
-} from "../../src/reference_backend/sessions/session_store.ts";
+} from "../../../src/reference_backend/sessions/session_store.ts";
 
 async function fileSize(path: string): Promise<number> {
   return (await Deno.stat(path)).size;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ApprovalBook, approvalExpiryFrom } from "../../src/reference_backend/run/approvals.ts";
+import { ApprovalBook, approvalExpiryFrom } from "../../../src/reference_backend/run/approvals.ts";
 
 const EXPIRY_CASES: ReadonlyArray<readonly [string | undefined, number]> = [
   [undefined, 60_000],

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { serve } from "../../src/reference_backend/server/server.ts";
-import { PENDING_OUTPUT_FRAMES, PROTOCOL, VERSION } from "../../src/protocol/limits.ts";
+import { serve } from "../../../src/reference_backend/server/server.ts";
+import { PENDING_OUTPUT_FRAMES, PROTOCOL, VERSION } from "../../../src/protocol/limits.ts";
 
 type Frame = Record<string, unknown> & { type: string; id?: string | null; event?: string };
 
@@ -11,6 +11,7 @@ const WRITE_DELAY_MS = 20;
 function slowServe(env: Record<string, string>, cwd: string) {
   const frames: Frame[] = [];
   const decoder = new TextDecoder();
+  const waiters = new Set<() => void>();
   let input!: ReadableStreamDefaultController<Uint8Array>;
   const stdin = new ReadableStream<Uint8Array>({ start: (c) => void (input = c) });
   const stdout = new WritableStream<Uint8Array>({
@@ -19,6 +20,7 @@ function slowServe(env: Record<string, string>, cwd: string) {
       for (const line of decoder.decode(chunk).split("\n")) {
         if (line !== "") frames.push(JSON.parse(line) as Frame);
       }
+      for (const wake of [...waiters]) wake();
       return new Promise((resolve) => setTimeout(resolve, WRITE_DELAY_MS));
     },
   });
@@ -29,12 +31,21 @@ function slowServe(env: Record<string, string>, cwd: string) {
         `${JSON.stringify({ protocol: PROTOCOL, version: VERSION, id, method, params })}\n`,
       ),
     );
+  // Checked now and on every write the backend makes (no polling), at most 10 s.
   const waitFor = async (match: (f: Frame) => boolean, what: string): Promise<number> => {
     const until = Date.now() + 10_000;
     while (Date.now() < until) {
       const at = frames.findIndex(match);
       if (at !== -1) return at;
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          clearTimeout(timer);
+          waiters.delete(wake);
+          resolve();
+        };
+        const timer = setTimeout(wake, Math.max(0, until - Date.now()));
+        waiters.add(wake);
+      });
     }
     throw new Error(`No ${what} within 10 s`);
   };
@@ -58,9 +69,12 @@ Deno.test("serve() admits shutdown at once while a long reply drains slowly: onl
     const created = child.frames[await child.waitFor((f) => f.id === "c", "session.create")];
     const sessionId = (created?.result as { session_id: string }).session_id;
     child.send("t", "turn.start", { session_id: sessionId, prompt: "talk" });
-    await child.waitFor((f) => f.event === "message.reconcile", "a reconcile part");
-    // Let output back up: the run keeps 24 frames pending while the client drains slowly.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const first = await child.waitFor((f) => f.event === "message.reconcile", "a reconcile part");
+    // Let output back up: the run keeps 24 frames pending while the client drains slowly (one
+    // write per WRITE_DELAY_MS). The run produces far faster than that, so once two pending
+    // bounds more have been written, the queue has been full for a while.
+    const backlog = first + 2 * PENDING_OUTPUT_FRAMES;
+    await child.waitFor((_f) => child.frames.length > backlog, "a backed-up output");
     const writtenBefore = child.frames.length;
     child.send("s", "shutdown", {});
     const answered = await child.waitFor((f) => f.id === "s", "shutdown response");

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { checkArguments, checkStdio } from "../../src/reference_backend/server/launch.ts";
+import { checkArguments, checkStdio } from "../../../src/reference_backend/server/launch.ts";
 
-const BACKEND = new URL("../../src/reference_backend/main.ts", import.meta.url).pathname;
+const BACKEND = new URL("../../../src/reference_backend/main.ts", import.meta.url).pathname;
 
 Deno.test("checkArguments() accepts exactly serve --stdio", () => {
   assert.equal(checkArguments(["serve", "--stdio"]).ok, true);

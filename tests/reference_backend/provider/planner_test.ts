@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
-import { findMentions, planTurn } from "../../src/reference_backend/provider/planner.ts";
-import { expandPlaceholders, formatResult } from "../../src/reference_backend/provider/provider.ts";
+import { findMentions, planTurn } from "../../../src/reference_backend/provider/planner.ts";
+import {
+  expandPlaceholders,
+  formatResult,
+} from "../../../src/reference_backend/provider/provider.ts";
 
 Deno.test("findMentions() reads name {json} and bare names in prompt order", () => {
   const mentions = findMentions('use b {"x":[1,{"y":"}"}]} then a and b', ["a", "b"]);

@@ -3,8 +3,8 @@ import {
   projectHistory,
   sanitize,
   splitEscaped,
-} from "../../src/reference_backend/sessions/history_projection.ts";
-import type { StoredRecord } from "../../src/reference_backend/sessions/session_store.ts";
+} from "../../../src/reference_backend/sessions/history_projection.ts";
+import type { StoredRecord } from "../../../src/reference_backend/sessions/session_store.ts";
 
 function rec(type: string, fields: Record<string, unknown> = {}): StoredRecord {
   return { type, session_id: "s", timestamp: "2026-01-01T00:00:00Z", ...fields };

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { mergeLayers, parseSettingsText } from "../../src/reference_backend/startup/settings.ts";
-import { contextIdOf, runStartup } from "../../src/reference_backend/startup/startup.ts";
+import { mergeLayers, parseSettingsText } from "../../../src/reference_backend/startup/settings.ts";
+import { contextIdOf, runStartup } from "../../../src/reference_backend/startup/startup.ts";
 
 async function workspace(): Promise<{ root: string; home: string; cwd: string }> {
   const root = await Deno.makeTempDir();
@@ -136,7 +136,7 @@ Deno.test("contextIdOf() differs by cwd and by storage root", () => {
 });
 
 Deno.test("safeName() hides secret-like provider and model names", async () => {
-  const { safeName } = await import("../../src/reference_backend/catalog/providers.ts");
+  const { safeName } = await import("../../../src/reference_backend/catalog/providers.ts");
   assert.equal(safeName("scripted-1"), "scripted-1");
   assert.equal(safeName("gpt-4o-mini"), "gpt-4o-mini");
   assert.equal(safeName("sk-abc"), null);

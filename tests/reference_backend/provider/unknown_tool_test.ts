@@ -4,8 +4,8 @@
  * real tool still calls it, and a plain prompt is still echoed alone.
  */
 import assert from "node:assert/strict";
-import { FIXTURE_TOOLS, ofType, runCli, SCENARIO } from "../e2e/_cli.ts";
-import { planTurn, unknownToolHint } from "../../src/reference_backend/provider/planner.ts";
+import { FIXTURE_TOOLS, ofType, runCli, SCENARIO } from "../../e2e/_cli.ts";
+import { planTurn, unknownToolHint } from "../../../src/reference_backend/provider/planner.ts";
 
 /** The assistant's whole text of a run. */
 function assistant(records: Array<Record<string, unknown>>): string {
