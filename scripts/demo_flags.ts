@@ -4,7 +4,8 @@
  * - `--allow-read=tools`: the example tools (plus `setsid` and the Deno executable when
  *   `setsid` exists, so the children can be started through it in their own session);
  * - `--allow-run=<deno>`: the reference backend, the tool describe child and the tool processes
- *   (plus `setsid` when it exists);
+ *   (plus `setsid` when it exists, and `unshare`/`setpriv` when they exist: each tool process
+ *   then runs in its own PID namespace, so nothing it starts outlives it; docs/tools.md);
  * - `--allow-write=<TMPDIR or /tmp>`: the demo's temporary `MC_HOME`.
  *
  * The task runs this file first and splices its output into the `deno run` of `cli.ts demo`
@@ -21,12 +22,20 @@
 /** Where `setsid` may be installed, in order of preference. */
 export const SETSID_CANDIDATES: readonly string[] = ["/usr/bin/setsid", "/bin/setsid"];
 
+/** Where `unshare` and `setpriv` may be installed (the tool processes' containment). */
+export const CONTAINMENT_CANDIDATES: readonly (readonly string[])[] = [
+  ["/usr/bin/unshare", "/bin/unshare"],
+  ["/usr/bin/setpriv", "/bin/setpriv"],
+];
+
 /** What the demo's flags depend on. */
 export interface DemoHost {
   /** The Deno executable (`Deno.execPath()`). */
   deno: string;
   /** The first `setsid` that exists, or null. */
   setsid: string | null;
+  /** `unshare` and `setpriv` where both exist (else empty: no PID namespace). */
+  containment?: readonly string[];
   /** `TMPDIR` (empty or unset: `/tmp`). */
   tmpdir: string | undefined;
 }
@@ -43,10 +52,11 @@ export interface DemoHost {
  */
 export function demoFlags(host: DemoHost): string[] {
   const setsid = host.setsid === null ? [] : [host.setsid];
-  const read = ["tools", ...setsid, ...(setsid.length > 0 ? [host.deno] : [])];
+  const programs = [...setsid, ...(host.containment ?? [])];
+  const read = ["tools", ...programs, ...(programs.length > 0 ? [host.deno] : [])];
   return [
     `--allow-read=${read.join(",")}`,
-    `--allow-run=${[host.deno, ...setsid].join(",")}`,
+    `--allow-run=${[host.deno, ...programs].join(",")}`,
     `--allow-write=${host.tmpdir || "/tmp"}`,
   ];
 }
@@ -59,10 +69,16 @@ function isFile(path: string): boolean {
   }
 }
 
+function containmentPrograms(): string[] {
+  const found = CONTAINMENT_CANDIDATES.map((candidates) => candidates.find(isFile));
+  return found.every((path) => path !== undefined) ? found as string[] : [];
+}
+
 if (import.meta.main) {
   const flags = demoFlags({
     deno: Deno.execPath(),
     setsid: SETSID_CANDIDATES.find(isFile) ?? null,
+    containment: containmentPrograms(),
     tmpdir: Deno.env.get("TMPDIR"),
   });
   console.log(flags.join(" "));

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { demoFlags } from "../../scripts/demo_flags.ts";
+import { CONTAINMENT_CANDIDATES, demoFlags } from "../../scripts/demo_flags.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -19,6 +19,18 @@ Deno.test("demoFlags() with setsid: it and deno are also readable, setsid also r
   ]);
 });
 
+Deno.test("demoFlags() with unshare and setpriv: both readable and runnable (a PID namespace per tool process)", () => {
+  const containment = ["/usr/bin/unshare", "/usr/bin/setpriv"];
+  assert.deepEqual(
+    demoFlags({ deno: "/opt/deno", setsid: "/usr/bin/setsid", tmpdir: "", containment }),
+    [
+      "--allow-read=tools,/usr/bin/setsid,/usr/bin/unshare,/usr/bin/setpriv,/opt/deno",
+      "--allow-run=/opt/deno,/usr/bin/setsid,/usr/bin/unshare,/usr/bin/setpriv",
+      "--allow-write=/tmp",
+    ],
+  );
+});
+
 Deno.test("scripts/demo_flags.ts prints the flags for this machine on one line", async () => {
   const output = await new Deno.Command(Deno.execPath(), {
     args: ["run", "--no-prompt", "--allow-read", "--allow-env=TMPDIR", "scripts/demo_flags.ts"],
@@ -28,14 +40,22 @@ Deno.test("scripts/demo_flags.ts prints the flags for this machine on one line",
   }).output();
   const stderr = new TextDecoder().decode(output.stderr);
   assert.equal(output.code, 0, stderr);
-  const setsid = ["/usr/bin/setsid", "/bin/setsid"].find((path) => {
+  const isFile = (path: string) => {
     try {
       return Deno.statSync(path).isFile;
     } catch {
       return false;
     }
-  }) ?? null;
-  const expected = demoFlags({ deno: Deno.execPath(), setsid, tmpdir: "/tmp/demo-flags-test" });
+  };
+  const setsid = ["/usr/bin/setsid", "/bin/setsid"].find(isFile) ?? null;
+  const found = CONTAINMENT_CANDIDATES.map((candidates) => candidates.find(isFile));
+  const containment = found.every((path) => path !== undefined) ? found as string[] : [];
+  const expected = demoFlags({
+    deno: Deno.execPath(),
+    setsid,
+    tmpdir: "/tmp/demo-flags-test",
+    containment,
+  });
   assert.equal(new TextDecoder().decode(output.stdout), `${expected.join(" ")}\n`);
 });
 
