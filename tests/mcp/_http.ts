@@ -111,3 +111,43 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<McpHttpChil
 export function bearer(token: string | undefined): RequestInit {
   return { headers: { authorization: `Bearer ${token}` } };
 }
+
+/** Headers of {@link rawPost}: a foreign `host` replaces the URL's; `auth` is the Authorization value. */
+export interface RawPostHeaders {
+  readonly host?: string;
+  readonly origin?: string;
+  readonly auth?: string;
+}
+
+/**
+ * POST `body` (JSON) to `url` over a raw TCP connection and return the whole HTTP response as
+ * text: `fetch` will not send a foreign `Host`, which the DNS-rebinding tests need.
+ */
+export async function rawPost(
+  url: string,
+  body: unknown,
+  headers: RawPostHeaders = {},
+): Promise<string> {
+  const { hostname, port, pathname, host } = new URL(url);
+  const text = JSON.stringify(body);
+  const lines = [
+    `POST ${pathname} HTTP/1.1`,
+    `Host: ${headers.host ?? host}`,
+    ...(headers.origin === undefined ? [] : [`Origin: ${headers.origin}`]),
+    ...(headers.auth === undefined ? [] : [`Authorization: ${headers.auth}`]),
+    "Content-Type: application/json",
+    "Accept: application/json, text/event-stream",
+    `Content-Length: ${new TextEncoder().encode(text).length}`,
+    "Connection: close",
+    "",
+    text,
+  ];
+  const conn = await Deno.connect({ hostname, port: Number(port) });
+  try {
+    await conn.write(new TextEncoder().encode(lines.join("\r\n")));
+    return await new Response(conn.readable).text();
+  } catch (error) {
+    conn.close();
+    throw error;
+  }
+}

@@ -10,7 +10,9 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { FULL_CLI, ROOT } from "../e2e/_cli.ts";
 import { denoServer, EVERYTHING, writeConfig } from "./_config.ts";
-import { bearer, startMcpHttp } from "./_http.ts";
+import { bearer, rawPost, startMcpHttp } from "./_http.ts";
+
+const PING = { jsonrpc: "2.0", id: 1, method: "ping" };
 
 const TOOLS = `${ROOT}tests/mcp/fixtures/tools`;
 
@@ -128,40 +130,15 @@ Deno.test("mcp --http: an SDK client session calls a tool; a foreign Host is ref
     await client.close();
 
     // fetch() will not send a foreign Host: speak HTTP/1.1 over TCP.
-    assert.match(await rawPost(server.url, { host: "evil.example.com" }), /^HTTP\/1\.1 403/);
+    assert.match(await rawPost(server.url, PING, { host: "evil.example.com" }), /^HTTP\/1\.1 403/);
     assert.match(
-      await rawPost(server.url, { origin: "http://evil.example.com" }),
+      await rawPost(server.url, PING, { origin: "http://evil.example.com" }),
       /^HTTP\/1\.1 403/,
     );
   } finally {
     assert.equal(await server.stop(), 0, server.stderr());
   }
 });
-
-/** POST a ping to `url` over a raw TCP connection with `headers` (Host defaults to the URL's). */
-async function rawPost(url: string, headers: Record<string, string>): Promise<string> {
-  const { hostname, port, pathname, host } = new URL(url);
-  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });
-  const lines = [
-    `POST ${pathname} HTTP/1.1`,
-    `Host: ${headers["host"] ?? host}`,
-    ...(headers["origin"] === undefined ? [] : [`Origin: ${headers["origin"]}`]),
-    "Content-Type: application/json",
-    "Accept: application/json, text/event-stream",
-    `Content-Length: ${body.length}`,
-    "Connection: close",
-    "",
-    body,
-  ];
-  const conn = await Deno.connect({ hostname, port: Number(port) });
-  try {
-    await conn.write(new TextEncoder().encode(lines.join("\r\n")));
-    return await new Response(conn.readable).text();
-  } catch (error) {
-    conn.close();
-    throw error;
-  }
-}
 
 Deno.test("mcp re-exports a configured MCP server's tools and forwards their progress", async () => {
   const config = await writeConfig({

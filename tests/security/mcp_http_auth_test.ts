@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { FULL_CLI, ROOT } from "../e2e/_cli.ts";
-import { startMcpHttp } from "../mcp/_http.ts";
+import { rawPost, startMcpHttp } from "../mcp/_http.ts";
 
 const TOOLS = `${ROOT}tests/security/fixtures/mcp_door`;
 
@@ -148,12 +148,15 @@ Deno.test("mcp --http: with the token, a foreign Host or Origin is still refused
   const server = await startMcpHttp({ tools: TOOLS });
   try {
     const auth = `Bearer ${server.token}`;
-    assert.match(await rawPost(server.url, { host: "evil.example.com", auth }), /^HTTP\/1\.1 403/);
     assert.match(
-      await rawPost(server.url, { origin: "http://evil.example.com", auth }),
+      await rawPost(server.url, INITIALIZE, { host: "evil.example.com", auth }),
       /^HTTP\/1\.1 403/,
     );
-    assert.match(await rawPost(server.url, { auth }), /^HTTP\/1\.1 200/);
+    assert.match(
+      await rawPost(server.url, INITIALIZE, { origin: "http://evil.example.com", auth }),
+      /^HTTP\/1\.1 403/,
+    );
+    assert.match(await rawPost(server.url, INITIALIZE, { auth }), /^HTTP\/1\.1 200/);
   } finally {
     assert.equal(await server.stop(), 0);
   }
@@ -187,35 +190,6 @@ Deno.test("mcp --http: a malformed MAGI_TOOLS_MCP_TOKEN is exit 2 naming the var
   assert.match(stderr, /Environment variable MAGI_TOOLS_MCP_TOKEN must be 16 to 512 characters/);
   assert.doesNotMatch(stderr, /\n\s+at /, "no stack trace");
 });
-
-/** POST an initialize over raw TCP (fetch will not send a foreign Host). */
-async function rawPost(
-  url: string,
-  headers: { host?: string; origin?: string; auth: string },
-): Promise<string> {
-  const { hostname, port, pathname, host } = new URL(url);
-  const body = JSON.stringify(INITIALIZE);
-  const lines = [
-    `POST ${pathname} HTTP/1.1`,
-    `Host: ${headers.host ?? host}`,
-    ...(headers.origin === undefined ? [] : [`Origin: ${headers.origin}`]),
-    `Authorization: ${headers.auth}`,
-    "Content-Type: application/json",
-    "Accept: application/json, text/event-stream",
-    `Content-Length: ${body.length}`,
-    "Connection: close",
-    "",
-    body,
-  ];
-  const conn = await Deno.connect({ hostname, port: Number(port) });
-  try {
-    await conn.write(new TextEncoder().encode(lines.join("\r\n")));
-    return await new Response(conn.readable).text();
-  } catch (error) {
-    conn.close();
-    throw error;
-  }
-}
 
 Deno.test("mcp --http: a process tool whose read scope covers the state directory (token files) is refused at load; a narrower one loads", async () => {
   const { cli } = await import("./_scopes.ts");
