@@ -110,6 +110,8 @@ export type {
   ToolSet,
 } from "./src/host/sandbox/mod.ts";
 export * from "./src/summary/mod.ts";
+/* The timers that writers and the executor take (`clock` options; tests pass a fake one). */
+export { type Clock, REAL_CLOCK, type TimerId } from "./src/async/mod.ts";
 /*
  * `run` as a function: one turn with the tools of some directories, the
  * summary records returned instead of printed (docs/library.md).
