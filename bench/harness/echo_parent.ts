@@ -12,6 +12,7 @@ import { parseArgs } from "node:util";
 import { LineSplitter } from "./lines.ts";
 import { runLoad } from "./load.ts";
 import { Outbox } from "./outbox.ts";
+import { CpuMeter } from "./proc_status.ts";
 import { summarize } from "./stats.ts";
 
 /** A line about the size of a `client.tool.call` event frame. */
@@ -62,6 +63,7 @@ export async function measureEcho(
   })();
   const encoder = new TextEncoder();
   const payload = encoder.encode(sampleLine(0));
+  const cpu = new CpuMeter({ parent: () => Deno.pid, child: () => child.pid });
   try {
     const result = await runLoad(
       () =>
@@ -70,7 +72,7 @@ export async function measureEcho(
           outbox.push(payload);
         }),
       calls,
-      { concurrency: options.concurrency, warmup: options.warmup },
+      { concurrency: options.concurrency, warmup: options.warmup, onTimed: cpu.onTimed },
     );
     return {
       calls,
@@ -78,6 +80,7 @@ export async function measureEcho(
       line_bytes: payload.length,
       elapsed_ms: result.elapsedMs,
       latency_ms: summarize(result.latencies),
+      cpu_us_per_call: cpu.perCall(calls),
     };
   } finally {
     await outbox.close();
