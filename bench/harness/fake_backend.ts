@@ -7,8 +7,9 @@
  * it writes its stats as JSON to `BENCH_STATS_FILE`.
  *
  * It is a measuring fixture, not a conforming backend: to keep its own cost
- * out of the numbers it parses requests with plain `JSON.parse`, emits no
- * `activity` events, and it neither enforces nor advertises the real
+ * out of the numbers it reads and writes through the lean I/O of
+ * {@link ./stdio.ts} (the echo child's), parses requests with plain
+ * `JSON.parse`, emits no `activity` events, and it neither enforces nor advertises the real
  * `request_ids` (4,096) and `calls_per_run` (256) bounds: it advertises
  * values large enough for the requested calls, so that one host process can
  * serve 100,000 calls.
@@ -29,11 +30,10 @@ import { encodeFrame } from "../../src/protocol/framing.ts";
 import type { JsonObject, JsonValue } from "../../src/protocol/json.ts";
 import { CLIENT_TOOLS_LIMITS, LIMITS } from "../../src/protocol/limits.ts";
 import { BASE_CAPABILITIES } from "../../src/protocol/schemas/capabilities.ts";
-import { readFrames } from "../../src/transport/reader.ts";
 import { epochMs } from "./clock.ts";
-import { Outbox } from "./outbox.ts";
 import { readCpuTimeMs, readMemoryStatus } from "./proc_status.ts";
 import { summarize } from "./stats.ts";
+import { readLinesInto, StdoutBox } from "./stdio.ts";
 
 const SESSION_ID = "bench-session";
 const CONTEXT_ID = "0".repeat(64);
@@ -106,7 +106,7 @@ export async function serveFakeBackend(): Promise<void> {
   const hostPid = Deno.ppid;
   const instanceId = crypto.randomUUID();
   const runId = crypto.randomUUID();
-  const out = new Outbox(Deno.stdout.writable);
+  const out = new StdoutBox(Deno.stdout);
   let seq = 0;
   let toolId = "";
   let callSeq = 0;
@@ -227,9 +227,14 @@ export async function serveFakeBackend(): Promise<void> {
     }
   }
 
-  for await (const item of readFrames(Deno.stdin.readable)) {
-    if (item.kind !== "frame") continue;
-    const request = JSON.parse(item.text) as { id: string; method: string; params: JsonObject };
+  const decoder = new TextDecoder();
+  await readLinesInto(Deno.stdin, (line) => {
+    if (line.length === 0) return;
+    const request = JSON.parse(decoder.decode(line)) as {
+      id: string;
+      method: string;
+      params: JsonObject;
+    };
     const { id, method, params } = request;
     switch (method) {
       case "client.tool.result":
@@ -291,8 +296,8 @@ export async function serveFakeBackend(): Promise<void> {
       default:
         send(responseFrame(instanceId, ++seq, id, { error: { code: "unsupported_method" } }));
     }
-  }
-  await out.close();
+  });
+  await out.flushed();
 }
 
 if (import.meta.main) await serveFakeBackend();
