@@ -71,6 +71,11 @@ export interface FakeBackendStats {
   backend_cpu_ms: number;
   /** The host's CPU time from its start until its `initialize` request was read, ms (0 if never). */
   host_cpu_at_initialize_ms: number;
+  /**
+   * The host's CPU time from its start until its `shutdown` request was read, ms (0 if never):
+   * with no calls, its whole startup (to `host.ready` and the turn) in CPU time.
+   */
+  host_cpu_at_shutdown_ms: number;
   /** Epoch ms: this process started (`performance.timeOrigin`). */
   started_epoch_ms: number;
   /** Epoch ms: the `initialize` request was read (0 if never). */
@@ -126,6 +131,7 @@ export async function serveFakeBackend(): Promise<void> {
     host_cpu_ms: 0,
     backend_cpu_ms: 0,
     host_cpu_at_initialize_ms: 0,
+    host_cpu_at_shutdown_ms: 0,
     started_epoch_ms: performance.timeOrigin,
     initialize_epoch_ms: 0,
     initialized_epoch_ms: 0,
@@ -289,6 +295,7 @@ export async function serveFakeBackend(): Promise<void> {
         respond(id, { cancellation_requested: true });
         break;
       case "shutdown":
+        stats.host_cpu_at_shutdown_ms = readCpuTimeMs(hostPid);
         stats.hwm_kb = readMemoryStatus(hostPid).hwmKb;
         Deno.writeTextFileSync(statsFile, JSON.stringify(stats));
         respond(id, { state: "stopping" });
