@@ -108,6 +108,7 @@ function cycles(graph: Map<string, Edge[]>, withTypes: boolean): string[][] {
 /** The layers, bottom first: each folder may import only the folders before it. */
 const LAYERS = [
   "async",
+  "security",
   "protocol",
   "runtime",
   "transport",

@@ -96,13 +96,16 @@ const COMMANDS: Readonly<Record<string, Check>> = {
   // docs/inspect.md, docs/mcp.md: synopses written in sh blocks.
   "deno task start inspect [--tools DIR]... [--config FILE | --no-config] [--mcp-config FILE]... [--port N] [--agent CMD] [--cwd DIR]":
     { cannot: "a synopsis with placeholders; checked below with the other synopses" },
-  "deno task start mcp [--tools DIR]... [--config FILE] [--no-config] [--mcp-config FILE]... [--http PORT]":
+  "deno task start mcp [--tools DIR]... [--config FILE] [--no-config] [--mcp-config FILE]... [--http PORT [--token TOKEN]] [--approve deny|allow|ask] [--approve-timeout SECONDS]":
     { cannot: "a synopsis with placeholders; checked below with the other synopses" },
   // docs/mcp.md.
   'deno task start run --config examples/mcp.jsonc \'everything_echo {"message":"hi"} everything_get-sum {"a":2,"b":3}\'':
     { parse: "starts MCP servers from npm packages that a fresh machine downloads (tests/mcp/)" },
-  "claude mcp add magi-tools -- deno run --lock=/path/to/magi-tools/deno.full.lock --no-prompt --allow-read --allow-write --allow-env=MAGI_CODE_AGENT,PATH --allow-run /path/to/magi-tools/cli.ts mcp --tools /path/to/project/tools":
-    { cannot: "Claude Code's own CLI, with placeholder paths" },
+  "DENO_NO_UPDATE_CHECK=1 MAGI_TOOLS_MCP_TOKEN=… deno run --lock=deno.full.lock --no-prompt --allow-read --allow-write --allow-env=MAGI_CODE_AGENT,PATH,HOME,MAGI_TOOLS_MCP_TOKEN --allow-run --allow-net=127.0.0.1 cli.ts mcp --http 8808":
+    {
+      cannot:
+        "serves until SIGINT, with a placeholder token; tests/security/mcp_http_auth_test.ts starts mcp --http",
+    },
   // docs/openapi.md.
   "npx --yes deno@2.9.6 task example:openapi": { run: { cwd: "root" } },
   "TICKETS_TOKEN=x npx --yes deno@2.9.6 task start tools --config examples/openapi/magi-tools.jsonc --tools examples/openapi/tools":

@@ -28,7 +28,8 @@ export interface SafePath {
 /**
  * Resolve `path` (relative to `cwd`, or absolute inside it) to a real path
  * inside the real `cwd`. With `mayNotExist`, a missing final component is
- * allowed (its parent must exist and be inside).
+ * allowed (its parent must exist and be inside). `within` names `cwd` in the
+ * errors (default "the working directory").
  *
  * @throws {Error} with a model-readable message when the path leaves the
  * working directory or does not exist.
@@ -36,13 +37,14 @@ export interface SafePath {
 export async function resolveInside(
   cwd: string,
   path: string,
-  options: { mayNotExist?: boolean } = {},
+  options: { mayNotExist?: boolean; within?: string } = {},
 ): Promise<SafePath> {
+  const within = options.within ?? "the working directory";
   if (path.includes("\0")) throw new Error("Path must not contain NUL characters");
   const root = await realpath(cwd);
   const lexical = resolve(cwd, path);
   if (!isInside(resolve(cwd), lexical)) {
-    throw new Error(`Path is outside the working directory: ${path}`);
+    throw new Error(`Path is outside ${within}: ${path}`);
   }
   let real: string;
   try {
@@ -61,7 +63,7 @@ export async function resolveInside(
     real = join(parent, basename(lexical));
   }
   if (!isInside(root, real)) {
-    throw new Error(`Path resolves outside the working directory (through a symlink): ${path}`);
+    throw new Error(`Path resolves outside ${within} (through a symlink): ${path}`);
   }
   const rel = relative(root, real).split(sep).join("/");
   return { relative: rel === "" ? "." : rel, real };

@@ -23,6 +23,7 @@ import {
   onInterrupt,
   readTextFile,
   realPath,
+  terminalSafeJson,
   writeStderrLine,
 } from "../runtime/mod.ts";
 import type { BatchArgs } from "../cli/batch_args.ts";
@@ -236,7 +237,7 @@ export async function batchCommand(args: BatchArgs): Promise<number> {
       out: args.out,
       exit_code: exitCode,
     };
-    await guard.writeStdout(encoder.encode(`${JSON.stringify(summary)}\n`));
+    await guard.writeStdout(encoder.encode(`${terminalSafeJson(summary)}\n`));
   } finally {
     guard.restore();
   }

@@ -75,7 +75,16 @@ export async function prepareBatchHost(
   }
   let registry: ToolRegistry | null;
   try {
-    registry = await loadRegistry(toolDirs, prepared, sources.tools);
+    registry = await loadRegistry(toolDirs, {
+      prepared,
+      external: sources.tools,
+      cwd,
+      configFiles: plan.config.files,
+      // --require-kernel-sandbox refuses before any inline module is imported.
+      ...(args.kernelSandbox === "require"
+        ? { admit: async (tools) => kernelRequirementError(tools, await probe) }
+        : {}),
+    });
   } catch (error) {
     await sources.close();
     throw error;

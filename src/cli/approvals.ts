@@ -8,7 +8,7 @@
 
 import { waitWithin } from "../async/deadline.ts";
 import type { ApprovalRequestedData } from "../protocol/schemas/mod.ts";
-import type { NoTerminalReason, Terminal } from "../runtime/mod.ts";
+import { type NoTerminalReason, type Terminal, terminalText } from "../runtime/mod.ts";
 import type { ApproveMode } from "./args.ts";
 
 /** How one approval was decided. */
@@ -61,7 +61,7 @@ export class ApprovalDecider implements Approver {
     const terminal = this.#terminal;
     const asked = this.#chain.then(() =>
       terminal.ask(
-        `\nApprove? ${data.summary}\n[y/N] (expires in ${
+        `\nApprove? ${terminalText(data.summary)}\n[y/N] (expires in ${
           Math.round(data.expires_in_ms / 1000)
         }s): `,
       )

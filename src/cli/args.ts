@@ -18,9 +18,10 @@ import {
 import { DEFAULT_STALL_TIMEOUT_MS } from "./liveness.ts";
 import { type BatchArgs, parseBatchArgs, parseReportArgs, type ReportArgs } from "./batch_args.ts";
 import { type LoopArgs, parseLoopCommand } from "./args_loop.ts";
+import { type McpArgs, parseMcpArgs } from "./mcp_args.ts";
 import { parseTrustArgs, type TrustArgs } from "./args_trust.ts";
 
-export type { ConfigArgs, ToolDirArgs };
+export type { ConfigArgs, McpArgs, ToolDirArgs };
 
 /** How approvals are answered. */
 export type ApproveMode = "deny" | "allow" | "ask";
@@ -69,14 +70,6 @@ export interface ToolsArgs extends ConfigArgs, ToolDirArgs {
   taskFlags: boolean;
   /** `--agent` command line (for `--deno-flags`). */
   agent: string | undefined;
-}
-
-/** `mcp` options. */
-export interface McpArgs extends ConfigArgs, ToolDirArgs {
-  /** Subcommand. */
-  command: "mcp";
-  /** `--http PORT`: Streamable HTTP instead of stdio. */
-  http: number | undefined;
 }
 
 /** `demo` options. */
@@ -228,26 +221,8 @@ export function parseCli(argv: string[]): CliArgs {
         ...(format === undefined ? {} : { format }),
       };
     }
-    case "mcp": {
-      const { values, positionals } = parse(rest, {
-        tools: { type: "string", multiple: true },
-        http: { type: "string" },
-        help: { type: "boolean", short: "h" },
-        ...CONFIG_OPTIONS,
-      });
-      if (values.help) return { command: "help", topic: "mcp" };
-      if (positionals.length > 0) throw new UsageError(`Unexpected argument: ${positionals[0]}`);
-      const http = optionalString(values.http, "--http");
-      if (http !== undefined && (!/^\d{1,5}$/.test(http) || Number(http) > 65_535)) {
-        throw new UsageError(`Option --http must be a port number from 0 to 65535: ${http}`);
-      }
-      return {
-        command: "mcp",
-        ...toolDirArgs(values.tools),
-        http: http === undefined ? undefined : Number(http),
-        ...configArgs(values),
-      };
-    }
+    case "mcp":
+      return parseMcpArgs(rest);
     case "sessions":
     case "history":
     case "models":

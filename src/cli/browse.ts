@@ -8,7 +8,13 @@
 
 import type { LocalAgentClient } from "../client/client.ts";
 import type { EffortRequest, HistoryEntry, SessionListResult } from "../protocol/schemas/mod.ts";
-import { currentDir, isDirectory, realPath, writeStderrLine } from "../runtime/mod.ts";
+import {
+  currentDir,
+  isDirectory,
+  realPath,
+  terminalText,
+  writeStderrLine,
+} from "../runtime/mod.ts";
 import { resolveAgentCommand } from "./agent.ts";
 import type { BrowseArgs } from "./args.ts";
 import { BrowseOutput } from "./browse_records.ts";
@@ -276,11 +282,12 @@ export function sortByUpdate<T extends { session_id: string; updated_at: string 
   });
 }
 
-/** A table cell: control characters (tabs, newlines, ESC) shown as `\uXXXX` escapes. */
+/**
+ * A table cell: tab, LF and CR shown as `\u0009`, `\u000a`, `\u000d` (they would break the table),
+ * every other control character as `terminalText` shows it (`\x1b`, `\u009b`).
+ */
 export function cell(text: string): string {
-  return text.replace(
-    // deno-lint-ignore no-control-regex
-    /[\u0000-\u001f\u007f-\u009f]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  return terminalText(
+    text.replace(/[\t\n\r]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`),
   );
 }

@@ -8,7 +8,7 @@
 
 import { z } from "zod";
 import { HOST_ERROR_CODES } from "../summary/records.ts";
-import { writeStdout } from "../runtime/mod.ts";
+import { terminalSafeJson, terminalText, writeStdout } from "../runtime/mod.ts";
 
 const Effort = z.enum(["default", "low", "medium", "high", "xhigh", "max"]);
 const Notices = z.array(z.string());
@@ -102,12 +102,12 @@ export class BrowseOutput {
     const parsed = BrowseRecordSchema.safeParse(input);
     if (!parsed.success) throw new TypeError(`Invalid record: ${input.type}`);
     const { type, ...rest } = parsed.data;
-    this.#lines.push(JSON.stringify({ type, ts: new Date().toISOString(), v: 1, ...rest }));
+    this.#lines.push(terminalSafeJson({ type, ts: new Date().toISOString(), v: 1, ...rest }));
   }
 
-  /** Queue one plain text line (tables). */
+  /** Queue one plain text line (tables); the backend's texts in it show controls visibly. */
   line(text: string): void {
-    this.#lines.push(text);
+    this.#lines.push(terminalText(text));
   }
 
   /** Write what is queued. */

@@ -4,7 +4,9 @@
  * `client.tools` limits. The tools are those `run` would register: the tool
  * directories and the config's sources (`magi-tools.jsonc`, `--config`).
  * stdout gets the result text (or one JSON record with `--json`); a
- * process-isolated tool's captured output goes to stderr.
+ * process-isolated tool's captured output goes to stderr. On a terminal the
+ * result text's control characters are shown visibly (`terminalText`), as
+ * in every stderr line; into a pipe or file it is written exactly.
  *
  * Exit codes: 0 success, 1 a tool error (its code and text on stderr), 2
  * usage, an unknown tool or a tool-module error, 130 Ctrl-C (the call is
@@ -25,6 +27,9 @@ import {
   readStdinText,
   realPath,
   stdinIsTerminal,
+  stdoutIsTerminal,
+  terminalSafeJson,
+  terminalText,
   writeStderrLine,
 } from "../runtime/mod.ts";
 import type { CallArgs } from "./args_loop.ts";
@@ -126,7 +131,8 @@ export async function callCommand(args: CallArgs): Promise<number> {
   // exit path.
   return await withConfiguredSources(
     { ...args, cwd },
-    (external, toolDirs) => callWith(args, input, { cwd, toolDirs, external }),
+    (external, toolDirs, configFiles) =>
+      callWith(args, input, { cwd, toolDirs, external, configFiles }),
   );
 }
 
@@ -134,12 +140,18 @@ export async function callCommand(args: CallArgs): Promise<number> {
 interface CallSetting {
   readonly cwd: string;
   readonly toolDirs: string[];
+  /** The config files in use: host inputs no tool may write. */
+  readonly configFiles: readonly string[];
   readonly external: StartedSources["tools"];
 }
 
 async function callWith(args: CallArgs, input: unknown, setting: CallSetting): Promise<number> {
   const { cwd } = setting;
-  const registry = await loadRegistry(setting.toolDirs, undefined, setting.external);
+  const registry = await loadRegistry(setting.toolDirs, {
+    external: setting.external,
+    cwd,
+    configFiles: setting.configFiles,
+  });
   if (registry === null) return EXIT.usage;
 
   const logs: string[] = [];
@@ -175,12 +187,13 @@ async function callWith(args: CallArgs, input: unknown, setting: CallSetting): P
     }
     if (args.json) {
       const record = callRecord(result, logs.length === 0 ? null : logs.join(""));
-      await guard.writeStdout(encoder.encode(JSON.stringify(record) + "\n"));
+      await guard.writeStdout(encoder.encode(terminalSafeJson(record) + "\n"));
     } else if (result.outcome === "success") {
       const text = result.text === "" || result.text.endsWith("\n")
         ? result.text
         : result.text + "\n";
-      await guard.writeStdout(encoder.encode(text));
+      // The tool's text is data: on a terminal it cannot set titles, the clipboard or the cursor.
+      await guard.writeStdout(encoder.encode(stdoutIsTerminal() ? terminalText(text) : text));
     } else {
       writeStderrLine(`magi-tools: ${result.errorCode ?? result.outcome}: ${result.text}`);
     }

@@ -33,6 +33,12 @@ export interface CliFlagOptions {
    * `/bin/setsid` that exists and is executable.
    */
   readonly setsid?: string | null;
+  /**
+   * The programs that contain a tool process's own processes (`unshare(1)`, `setpriv(1)`:
+   * docs/tools.md, "Memory and the processes a tool starts"), granted when tools run in
+   * processes; default those of {@link findContainmentPrograms}.
+   */
+  readonly containment?: readonly string[];
   /** The Deno executable tool processes run under; default the running one. */
   readonly denoPath?: string;
 }
@@ -44,7 +50,19 @@ export interface CliFlagOptions {
  * printed flags do not grant, and a refused probe would read as "no setsid".
  */
 export function findSetsid(): string | null {
-  for (const path of ["/usr/bin/setsid", "/bin/setsid"]) {
+  return firstExecutable(["/usr/bin/setsid", "/bin/setsid"]);
+}
+
+/** `unshare(1)` and `setpriv(1)` where they exist (Linux), checked as {@link findSetsid} does. */
+export function findContainmentPrograms(): string[] {
+  return [
+    firstExecutable(["/usr/bin/unshare", "/bin/unshare"]),
+    firstExecutable(["/usr/bin/setpriv", "/bin/setpriv"]),
+  ].filter((path): path is string => path !== null);
+}
+
+function firstExecutable(paths: readonly string[]): string | null {
+  for (const path of paths) {
     try {
       const info = statSync(path);
       if (info.isFile() && (info.mode & 0o111) !== 0) return path;
@@ -96,6 +114,13 @@ export function cliDenoFlags(registry: ToolSet, options: CliFlagOptions): string
       ...commandCandidates(options.agent.command, { cwd: options.cwd ?? currentDir(), path }),
       ...(toolProcesses ? [denoPath] : []),
     ]);
+  }
+  const denoPath = options.denoPath ?? runtimeExecutable();
+  const runs = grants.get("run");
+  if (runs === true || runs?.has(denoPath) === true) {
+    const containment = options.containment ?? findContainmentPrograms();
+    add(grants, "run", containment);
+    add(grants, "read", containment);
   }
   if (options.agent.source === "path" || options.agent.source === "reference") {
     add(grants, "read", commandCandidates("magi-code", { cwd: "/", path }));

@@ -30,7 +30,7 @@ Usage:
   magi-tools tools [--tools DIR]... [--json | --permissions-json | --deno-flags]
                                       validate and list tools with their byte costs
                                       and permissions
-  magi-tools mcp [--tools DIR]... [--http PORT]
+  magi-tools mcp [--tools DIR]... [--http PORT] [--approve MODE]
                                       serve the tools as an MCP server (docs/mcp.md)
   magi-tools demo [--format F]        example tools against the reference backend
   magi-tools call NAME [ARGS]         run one tool without a backend (ARGS: JSON)
@@ -234,11 +234,13 @@ ${BROWSE_EXIT}
 `;
 
 const MCP = `Usage: magi-tools mcp [--tools DIR]... [--config FILE | --no-config]
-                      [--mcp-config FILE]... [--http PORT]
+                      [--mcp-config FILE]... [--http PORT [--token TOKEN]]
+                      [--approve deny|allow|ask] [--approve-timeout SECONDS]
 
 Serves every tool run would register (tool modules and the config's sources)
 as an MCP server: over stdio (stdout carries MCP frames only), or with --http as
-Streamable HTTP at http://127.0.0.1:PORT/mcp (loopback only, Host/Origin checked).
+Streamable HTTP at http://127.0.0.1:PORT/mcp (loopback only, Host/Origin checked,
+every request needs Authorization: Bearer <token>).
 Calls run through the same executor as run: argument validation, deadlines, the
 per-tool sandbox, result bounds. Stops at stdin EOF (stdio) or SIGINT.
 
@@ -254,6 +256,15 @@ Options:
   --mcp-config FILE    add the mcpServers of a Claude Desktop / Claude Code / Cursor
                        style JSON file (repeatable)
   --http PORT          serve Streamable HTTP on 127.0.0.1:PORT instead of stdio
+  --token TOKEN        the bearer token of --http (16-512 characters); default
+                       \$MAGI_TOOLS_MCP_TOKEN, else a new one, printed on stderr and
+                       written 0600 to <state dir>/mcp/http-PORT.token
+  --approve MODE       write tools: ask (default: the user approves each call
+                       through the client's MCP elicitation; a client without it
+                       gets a tool error), allow, or deny. Read tools always run
+  --approve-timeout SECONDS
+                       how long ask waits for an answer (default 120); no
+                       answer: the tool does not run
   -h, --help           this help
 
 Exit codes: 0 stopped; 2 usage, config, tool or registry error; 3 the port is taken.

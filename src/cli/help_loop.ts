@@ -11,7 +11,8 @@ Runs one tool without a backend, exactly as a client.tool.call would run it:
 argument validation, the tool's deadline, its sandbox and hard kill, result
 bounds and splitting (the default client.tools limits). The arguments come
 from the ARGS argument, else from stdin when it is not a terminal, else {}.
-stdout gets the result text; a process tool's own output goes to stderr.
+stdout gets the result text (on a terminal with control characters shown
+visibly, as on stderr); a process tool's own output goes to stderr.
 
 Options:
   --tools DIR          tool directory (repeatable; default ./tools, which may be

@@ -15,7 +15,13 @@ import { TransientMap } from "../async/transient_map.ts";
 import { LocalAgentClient } from "../client/client.ts";
 import { BackendExited, ClientClosed, RequestBudgetExhausted } from "../client/errors.ts";
 import type { AgentEvent } from "../client/events.ts";
-import { loadToolDirs, type PreparedToolDirs, ToolLoadError } from "../host/discovery.ts";
+import {
+  loadToolDirs,
+  type PreparedToolDirs,
+  prepareToolDirs,
+  ToolLoadError,
+} from "../host/discovery.ts";
+import { describedTool } from "../host/sandbox/description.ts";
 import type { ToolInfo } from "../host/define.ts";
 import { ToolExecutor } from "../host/executor.ts";
 import { progressRecord, type SourceWarnings } from "./sources.ts";
@@ -57,9 +63,13 @@ import {
   kernelForTools,
   kernelRequirementError,
   type KernelSandboxMode,
+  type LevelEntry,
+  limitsForTools,
   prefetchModuleGraphs,
+  processLimitsRecord,
 } from "./kernel_sandbox.ts";
 import type { KernelSupport } from "../host/sandbox/kernel_policy.ts";
+import type { ProcessLimits } from "../host/sandbox/containment.ts";
 
 /** Capabilities `run` requires (and sends in `initialize`). */
 export const REQUIRED_CAPABILITIES: readonly string[] = Object.freeze([
@@ -132,16 +142,48 @@ export interface HostRunOptions {
   sources?: Promise<StartedSources | null>;
   /** Where the sources' warnings go; attached to the writer after `host.ready`. */
   sourceWarnings?: SourceWarnings;
+  /** The config files in use (`ToolPlan.config.files`): host inputs no tool may write. */
+  configFiles?: readonly string[];
+}
+
+/** Options of {@link loadRegistry}. */
+export interface LoadRegistryOptions {
+  /** The tool directories' `prepareToolDirs`, already started by the caller. */
+  readonly prepared?: Promise<PreparedToolDirs>;
+  /** The config's tools (MCP servers, OpenAPI operations). */
+  readonly external?: readonly ExternalTool[];
+  /** The tools' working directory (their declared scopes resolve against it); default the host's. */
+  readonly cwd?: string;
+  /** The config files in use: host inputs that no tool may write (`sandbox/host_inputs.ts`). */
+  readonly configFiles?: readonly string[];
+  /**
+   * `--require-kernel-sandbox`: given every tool as described (nothing imported in the host
+   * yet), the refusal, or null to go on. A refusal is reported before any inline module is
+   * imported (its top-level code never runs).
+   */
+  readonly admit?: (tools: readonly LevelEntry[]) => Promise<string | null>;
 }
 
 /** Load tools and build the registry; a failure is reported on stderr (exit 2). */
 export async function loadRegistry(
   dirs: string[],
-  prepared?: Promise<PreparedToolDirs>,
-  external: readonly ExternalTool[] = [],
+  options: LoadRegistryOptions = {},
 ): Promise<ToolRegistry | null> {
+  const external = options.external ?? [];
   try {
-    const loaded = await loadToolDirs(dirs, prepared === undefined ? {} : { prepared });
+    const prepared = await (options.prepared ?? prepareToolDirs(dirs));
+    const refusal = options.admit === undefined
+      ? null
+      : await options.admit([...describedEntries(prepared), ...external.map(externalEntry)]);
+    if (refusal !== null) {
+      writeStderrLine(`magi-tools: ${refusal}`);
+      return null;
+    }
+    const loaded = await loadToolDirs(dirs, {
+      prepared: Promise.resolve(prepared),
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+      ...(options.configFiles === undefined ? {} : { configFiles: options.configFiles }),
+    });
     const registry = ToolRegistry.fromLoaded(loaded, {
       requiredCapabilities: REQUIRED_CAPABILITIES,
       external,
@@ -159,6 +201,43 @@ export async function loadRegistry(
     }
     throw error;
   }
+}
+
+/**
+ * The modules as described, for `admit`: the zero-permission child's descriptions; without
+ * one (Node.js: every module would be imported and run inline) each file as an inline tool.
+ */
+function describedEntries(prepared: PreparedToolDirs): LevelEntry[] {
+  if (prepared.described === null) {
+    return prepared.files.map((file) => ({ tool: { name: file, isolation: "inline" as const } }));
+  }
+  return prepared.described.flatMap((result) =>
+    result.ok ? [{ tool: describedTool(result.tool) }] : []
+  );
+}
+
+function externalEntry(tool: ExternalTool): LevelEntry {
+  return { tool, source: tool.source };
+}
+
+/**
+ * The `admit` of {@link loadRegistry} for a kernel sandbox `mode`: under `require`, the
+ * refusal of {@link kernelRequirementError}, probing the kernel (once: the returned `kernel`
+ * resolves with that answer, or null when nothing was probed).
+ */
+function admission(
+  mode: KernelSandboxMode,
+  known: KernelSupport | undefined,
+): { admit?: LoadRegistryOptions["admit"]; kernel: () => Promise<KernelSupport> | null } {
+  let kernel: Promise<KernelSupport> | null = known === undefined ? null : Promise.resolve(known);
+  if (mode !== "require") return { kernel: () => kernel };
+  return {
+    admit: async (tools) => {
+      kernel ??= kernelForTools(tools, mode);
+      return kernelRequirementError(tools, await kernel);
+    },
+    kernel: () => kernel,
+  };
 }
 
 /** Run one turn against a spawned backend; returns the exit code. Never throws for backend faults. */
@@ -243,6 +322,8 @@ export interface HostStartOptions {
   backend?: BackendStart;
   /** The tool directories' `prepareToolDirs`, already started by the caller. */
   tools?: Promise<PreparedToolDirs>;
+  /** The config files in use (`ToolPlan.config.files`): host inputs no tool may write. */
+  configFiles?: readonly string[];
 }
 
 /** One turn of a {@link HostRun}: its prompt, session and summary output. */
@@ -284,6 +365,8 @@ export class HostRun {
   readonly #registry: ToolRegistry;
   /** The kernel layer's availability, probed once at start. */
   readonly #kernel: KernelSupport;
+  /** Memory caps and a tool's own processes: how they are contained (null: no tool process). */
+  readonly #limits: ProcessLimits | null;
   readonly #argumentsPreview: boolean;
   /** Turns admitted on this connection (a batch slot runs many). */
   #turnsStarted = 0;
@@ -312,9 +395,10 @@ export class HostRun {
     options: HostStartOptions,
     registry: ToolRegistry,
     child: ChildHandle,
-    parts: { kernel: KernelSupport; sources: StartedSources },
+    parts: { kernel: KernelSupport; limits: ProcessLimits | null; sources: StartedSources },
   ) {
     this.#kernel = parts.kernel;
+    this.#limits = parts.limits;
     this.#argumentsPreview = options.argumentsPreview === true;
     this.#sources = parts.sources;
     this.#sourceWarnings = options.sourceWarnings;
@@ -350,11 +434,19 @@ export class HostRun {
       await discardBackend(start);
       throw error;
     });
+    const kernelMode = options.kernelSandbox ?? "auto";
+    const admitted = admission(kernelMode, options.kernel);
     let registry: ToolRegistry | null;
     try {
       registry = sources === null
         ? null
-        : options.registry ?? await loadRegistry(options.toolDirs, options.tools, sources.tools);
+        : options.registry ?? await loadRegistry(options.toolDirs, {
+          ...(options.tools === undefined ? {} : { prepared: options.tools }),
+          external: sources.tools,
+          cwd: options.cwd,
+          ...(options.configFiles === undefined ? {} : { configFiles: options.configFiles }),
+          ...(admitted.admit === undefined ? {} : { admit: admitted.admit }),
+        });
     } catch (error) {
       await Promise.all([discardBackend(start), sources?.close()]);
       throw error;
@@ -363,9 +455,11 @@ export class HostRun {
       await Promise.all([discardBackend(start), sources?.close()]);
       return EXIT.usage;
     }
-    const kernelMode = options.kernelSandbox ?? "auto";
     // No probe process when no tool of this run would use the kernel layer.
-    const kernel = options.kernel ?? await kernelForTools(registry.tools, kernelMode);
+    const [kernel, limits] = await Promise.all([
+      admitted.kernel() ?? kernelForTools(registry.tools, kernelMode),
+      limitsForTools(registry.tools),
+    ]);
     const kernelError = kernelMode === "require"
       ? kernelRequirementError(registry.tools, kernel)
       : null;
@@ -389,7 +483,7 @@ export class HostRun {
       });
       return EXIT.startup;
     }
-    return new HostRun(options, registry, start.child, { kernel, sources });
+    return new HostRun(options, registry, start.child, { kernel, limits, sources });
   }
 
   /** Whether more turns can run on this connection (no failure, no hard stop). */
@@ -467,6 +561,7 @@ export class HostRun {
       limits: descriptor.limits,
       cwd: this.#cwd,
       kernelSandbox: this.#kernel,
+      ...(this.#limits === null ? {} : { processLimits: this.#limits }),
       onLog: (log) => {
         const runId = runOfCall.get(log.callId);
         if (runId === undefined) return; // Not a call of this connection's session.
@@ -517,6 +612,8 @@ export class HostRun {
         source_name: t.source.name,
         sandbox: entryLevel(t, this.#kernel),
       })),
+      // How memoryMb and the processes a tool starts are contained, where a tool has a process.
+      ...(this.#limits === null ? {} : { process_limits: processLimitsRecord(this.#limits)! }),
       // Without a process sandbox (Node.js) every tool runs inline: say so.
       ...(supportsProcessIsolation()
         ? {}

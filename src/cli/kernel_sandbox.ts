@@ -16,6 +16,7 @@ import {
   weakerLevelReason,
 } from "../host/sandbox/kernel_policy.ts";
 import { resolve } from "node:path";
+import type { ProcessLimits } from "../host/sandbox/containment.ts";
 import { runtimeExecutable, runtimeName, supportsProcessIsolation } from "../runtime/mod.ts";
 
 /** `--no-kernel-sandbox` (`off`), `--require-kernel-sandbox` (`require`), or neither (`auto`). */
@@ -74,8 +75,8 @@ const PREFETCH_CONCURRENCY = 2;
 
 /**
  * Start computing the module graphs of the process-isolated tools the
- * kernel layer will run (one `deno info` each, two at a time, in the
- * background), so their first process starts without waiting for it; at
+ * kernel layer will run and of the runner (one `deno info` each, two at a
+ * time, in the background), so their first process starts without waiting for it; at
  * most `limit` tools (the ones the host prewarms), the rest on first use.
  * Never rejects.
  */
@@ -87,12 +88,17 @@ export function prefetchModuleGraphs(
   const kernelTools = tools.filter((entry) => entryLevel(entry, kernel) === "kernel+deno");
   if (kernelTools.length === 0 || kernelTools.length > options.limit) return;
   const files = kernelTools.map(({ file }) => resolve(file));
-  import("../host/sandbox/kernel.ts").then(async ({ moduleFilesOf }) => {
-    const denoPath = runtimeExecutable();
+  import("../host/sandbox/kernel.ts").then(async ({ moduleFilesOf, runnerFilesOf }) => {
+    const graph = { cwd: options.cwd, denoPath: runtimeExecutable() };
+    // The runner's own graph first: every tool process's rules include it.
+    const jobs = [
+      () => runnerFilesOf(graph),
+      ...files.map((file) => () => moduleFilesOf(file, graph)),
+    ];
     const next = async (): Promise<void> => {
-      const file = files.shift();
-      if (file === undefined) return;
-      await moduleFilesOf(file, { cwd: options.cwd, denoPath });
+      const job = jobs.shift();
+      if (job === undefined) return;
+      await job();
       await next();
     };
     await Promise.all(Array.from({ length: PREFETCH_CONCURRENCY }, next));
@@ -146,4 +152,58 @@ export function kernelRequirementError(
   return `--require-kernel-sandbox: ${weaker.length} tool(s) would run without the kernel sandbox: ${
     weaker.join("; ")
   }`;
+}
+
+/**
+ * How memory caps and the processes a tool starts are contained for a run of `tools`
+ * (`host/sandbox/containment.ts`), or null when no tool module of it runs in its own process
+ * (nothing is probed then). Never rejects.
+ */
+export function limitsForTools(tools: readonly LevelEntry[]): Promise<ProcessLimits | null> {
+  const needed = supportsProcessIsolation() &&
+    tools.some((entry) =>
+      (entry.source === undefined || entry.source.kind === "module") &&
+      isolationOf(entry.tool as ToolInfo) === "process"
+    );
+  if (!needed) return Promise.resolve(null);
+  return import("../host/sandbox/containment.ts").then(
+    ({ probeProcessLimits }) => probeProcessLimits(),
+    () => null,
+  );
+}
+
+/** `host.ready`'s `process_limits` (docs/summaries.md) from {@link limitsForTools}. */
+export function processLimitsRecord(
+  limits: ProcessLimits | null,
+): {
+  memory: ProcessLimits["memory"];
+  descendants: ProcessLimits["descendants"];
+  reason: string | null;
+} | null {
+  return limits === null
+    ? null
+    : { memory: limits.memory, descendants: limits.descendants, reason: limits.reason };
+}
+
+/**
+ * The `tools` listing's lines about limits that do not hold here (empty when they all do):
+ * `memoryMb` of the named tools beyond the JavaScript heap, processes a tool starts.
+ */
+export function processLimitsNotes(
+  limits: ProcessLimits | null,
+  tools: readonly { readonly tool: { readonly name: string; readonly memoryMb?: number } }[],
+): string[] {
+  if (limits === null || limits.reason === null) return [];
+  const notes: string[] = [];
+  const capped = tools.filter((entry) => entry.tool.memoryMb !== undefined)
+    .map((entry) => entry.tool.name);
+  if (limits.memory === "heap_only" && capped.length > 0) {
+    notes.push(
+      `memoryMb caps only the JavaScript heap (${capped.join(", ")}): ${limits.reason}`,
+    );
+  }
+  if (limits.descendants === "process_group") {
+    notes.push(`processes a tool starts may outlive it: ${limits.reason}`);
+  }
+  return notes;
 }

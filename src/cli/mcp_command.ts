@@ -5,7 +5,8 @@
  * (`src/mcp/serve.ts`, loaded through `loadFeature("mcp")` so the MCP SDK is
  * not in the graph of other commands). On stdio the output guard is
  * installed before any tool module loads, so nothing but MCP frames reaches
- * stdout.
+ * stdout. Over HTTP every request needs the bearer token (`mcp_token.ts`);
+ * on both transports write tools follow `--approve` (`src/mcp/approval.ts`).
  *
  * @module
  */
@@ -15,6 +16,8 @@ import { guardOutput, type OutputGuard } from "../host/output_guard.ts";
 import type { McpServeModule } from "../mcp/serve_api.ts";
 import { currentDir, stdinStream, writeStderrLine } from "../runtime/mod.ts";
 import type { McpArgs } from "./args.ts";
+import { type Announced, announceToken, type McpCredential, mcpCredential } from "./mcp_token.ts";
+import { UsageError } from "./exit_codes.ts";
 import { EXIT } from "./exit_codes.ts";
 import { loadRegistry } from "./host_run.ts";
 import { planTools, startPlannedSources } from "./sources.ts";
@@ -22,6 +25,17 @@ import { planTools, startPlannedSources } from "./sources.ts";
 /** Run `mcp` until stdin ends (stdio) or SIGINT; resolves with the exit code. */
 export async function mcpCommand(args: McpArgs): Promise<number> {
   const cwd = currentDir();
+  let credential: McpCredential | null = null;
+  if (args.http !== undefined) {
+    try {
+      credential = mcpCredential(args.token);
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      writeStderrLine(`magi-tools mcp: ${error.message}`);
+      return EXIT.usage;
+    }
+  }
+  let announced: Announced | null = null;
   // On stdio, stdout carries MCP frames only: guard it before any tool module loads.
   const guard: OutputGuard | null = args.http === undefined ? guardOutput() : null;
   try {
@@ -33,7 +47,10 @@ export async function mcpCommand(args: McpArgs): Promise<number> {
     });
     if (sources === null) return EXIT.usage;
     try {
-      const registry = await loadRegistry(plan.toolDirs, undefined, sources.tools);
+      const registry = await loadRegistry(plan.toolDirs, {
+        external: sources.tools,
+        configFiles: plan.config.files,
+      });
       if (registry === null) return EXIT.usage;
       let mcp: McpServeModule;
       try {
@@ -46,15 +63,23 @@ export async function mcpCommand(args: McpArgs): Promise<number> {
       const outcome = await mcp.serveRegistry({
         registry,
         cwd,
-        transport: args.http === undefined
+        transport: args.http === undefined || credential === null
           ? { kind: "stdio", input: stdinStream(), write: guard!.writeStdout }
           : {
             kind: "http",
             port: args.http,
-            onListening: (url) =>
-              writeStderrLine(`magi-tools mcp: serving ${registry.tools.length} tool(s) at ${url}`),
+            token: credential.token,
+            onListening: async (url, port) => {
+              announced = await announceToken(credential, port);
+              // One write: a reader that sees the URL sees how to authenticate.
+              writeStderrLine(
+                `magi-tools mcp: serving ${registry.tools.length} tool(s) at ${url}\n` +
+                  `magi-tools mcp: ${announced.line}`,
+              );
+            },
           },
         onLog: (log) => writeStderrLine(`[${log.name} ${log.callId}] ${log.text.trimEnd()}`),
+        approval: { mode: args.approve, timeoutMs: args.approveTimeoutMs },
       });
       if (outcome.kind === "port_taken") {
         writeStderrLine(`magi-tools mcp: Port ${args.http} is taken: 127.0.0.1:${args.http}`);
@@ -71,6 +96,7 @@ export async function mcpCommand(args: McpArgs): Promise<number> {
       await sources.close();
     }
   } finally {
+    await (announced as Announced | null)?.remove();
     guard?.restore();
   }
 }

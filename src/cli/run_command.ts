@@ -204,6 +204,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
       sourceWarnings: warnings,
       prompt,
       toolDirs: plan.toolDirs,
+      configFiles: plan.config.files,
       agent,
       cwd,
       session: args.session,

@@ -231,11 +231,19 @@ export function warnOnStderr(warning: SourceWarning): void {
  */
 export async function withConfiguredSources(
   options: ToolPlanOptions,
-  use: (tools: readonly ExternalTool[], toolDirs: string[]) => Promise<number>,
+  use: (
+    tools: readonly ExternalTool[],
+    toolDirs: string[],
+    configFiles: readonly string[],
+  ) => Promise<number>,
 ): Promise<number> {
   const plan = await planTools(options);
   if (plan === null) return EXIT.usage;
-  return await withPlannedSources(plan, options.cwd, (tools) => use(tools, plan.toolDirs));
+  return await withPlannedSources(
+    plan,
+    options.cwd,
+    (tools) => use(tools, plan.toolDirs, plan.config.files),
+  );
 }
 
 /**

@@ -11,22 +11,43 @@
 
 import type { ToolInfo } from "../host/define.ts";
 import { formatToolPermissions, toolSandboxInfo } from "../host/sandbox/mod.ts";
-import { currentDir, supportsProcessIsolation, writeStdout } from "../runtime/mod.ts";
+import {
+  currentDir,
+  stdoutIsTerminal,
+  supportsProcessIsolation,
+  terminalSafeJson,
+  terminalText,
+  writeStdout,
+} from "../runtime/mod.ts";
 import { resolveAgentCommand } from "./agent.ts";
 import type { ToolsArgs } from "./args.ts";
 import { cliDenoFlags } from "./deno_flags.ts";
 import { EXIT } from "./exit_codes.ts";
 import { loadRegistry } from "./host_run.ts";
-import { entryLevel, startKernelProbe } from "./kernel_sandbox.ts";
+import {
+  entryLevel,
+  limitsForTools,
+  processLimitsNotes,
+  startKernelProbe,
+} from "./kernel_sandbox.ts";
 import { planTools, startPlannedSources, warnOnStderr } from "./sources.ts";
 
 const encoder = new TextEncoder();
+
+/**
+ * A flags line (paths from the project in it): exact into a pipe (`$(…)`), its control
+ * characters shown visibly on a terminal.
+ */
+function flagsLine(flags: readonly string[]): string {
+  const line = flags.join(" ") + "\n";
+  return stdoutIsTerminal() ? terminalText(line) : line;
+}
 
 /** Run `tools`; returns the exit code. */
 export async function toolsCommand(args: ToolsArgs): Promise<number> {
   if (args.taskFlags) {
     const { configTaskFlags } = await import("./task_flags.ts");
-    await writeStdout(encoder.encode((await configTaskFlags(args)).join(" ") + "\n"));
+    await writeStdout(encoder.encode(flagsLine(await configTaskFlags(args))));
     return EXIT.ok;
   }
   // MCP servers of the config are started, listed and stopped again.
@@ -37,18 +58,24 @@ export async function toolsCommand(args: ToolsArgs): Promise<number> {
   if (sources === null) return EXIT.usage;
   let registry;
   try {
-    registry = await loadRegistry(plan.toolDirs, undefined, sources.tools);
+    registry = await loadRegistry(plan.toolDirs, {
+      external: sources.tools,
+      configFiles: plan.config.files,
+    });
   } finally {
     await sources.close();
   }
   if (registry === null) return EXIT.usage;
   if (args.json) {
     // Exactly what `initialize` sends: no sandbox settings mixed in.
-    await writeStdout(encoder.encode(JSON.stringify(registry.definitions()) + "\n"));
+    await writeStdout(encoder.encode(terminalSafeJson(registry.definitions()) + "\n"));
     return EXIT.ok;
   }
   if (args.permissionsJson) {
-    const kernel = await startKernelProbe("auto");
+    const [kernel, limits] = await Promise.all([
+      startKernelProbe("auto"),
+      limitsForTools(registry.tools),
+    ]);
     // External tools (MCP, OpenAPI) have no sandbox settings: their work happens in the source.
     const infos = registry.tools.map((entry) =>
       entry.source.kind === "module"
@@ -56,6 +83,11 @@ export async function toolsCommand(args: ToolsArgs): Promise<number> {
           name: entry.tool.name,
           ...toolSandboxInfo(entry.tool as ToolInfo),
           sandbox: entryLevel(entry, kernel),
+          // How memoryMb is enforced here (null: no cap, or the tool runs inline).
+          memory_enforcement: limits === null || (entry.tool as ToolInfo).memoryMb === undefined ||
+              entryLevel(entry, kernel) === "none"
+            ? null
+            : limits.memory,
         }
         : {
           name: entry.tool.name,
@@ -64,18 +96,21 @@ export async function toolsCommand(args: ToolsArgs): Promise<number> {
           sandbox: entryLevel(entry, kernel),
         }
     );
-    await writeStdout(encoder.encode(JSON.stringify(infos) + "\n"));
+    await writeStdout(encoder.encode(terminalSafeJson(infos) + "\n"));
     return EXIT.ok;
   }
   if (args.denoFlags) {
     const agent = await resolveAgentCommand(args.agent);
     const flags = cliDenoFlags(registry, { toolDirs: plan.toolDirs, agent });
-    await writeStdout(encoder.encode(flags.join(" ") + "\n"));
+    await writeStdout(encoder.encode(flagsLine(flags)));
     return EXIT.ok;
   }
   const budget = registry.budget();
   const processIsolation = supportsProcessIsolation();
-  const kernel = await startKernelProbe("auto");
+  const [kernel, limits] = await Promise.all([
+    startKernelProbe("auto"),
+    limitsForTools(registry.tools),
+  ]);
   const lines: string[] = [];
   for (const entry of registry.tools) {
     const d = entry.definition;
@@ -90,9 +125,16 @@ export async function toolsCommand(args: ToolsArgs): Promise<number> {
   if (kernel.reason !== null && registry.tools.length > 0) {
     lines.push(`kernel sandbox unavailable: ${kernel.reason}`);
   }
+  const processTools = registry.tools.filter((entry) =>
+    entry.source.kind === "module" && entryLevel(entry, kernel) !== "none"
+  );
+  lines.push(
+    ...processLimitsNotes(limits, processTools.map((entry) => ({ tool: entry.tool as ToolInfo }))),
+  );
   lines.push(
     `${registry.tools.length} tool(s); initialize request ${budget.usedBytes} of ${budget.frameBytes} bytes; ${budget.remainingBytes} bytes left`,
   );
-  await writeStdout(encoder.encode(lines.join("\n") + "\n"));
+  // Names, files and reasons come from tool modules and sources: no raw control characters.
+  await writeStdout(encoder.encode(terminalText(lines.join("\n") + "\n")));
   return EXIT.ok;
 }

@@ -21,7 +21,7 @@ import {
   trustStorePath,
   writeTrustStore,
 } from "../config/mod.ts";
-import { readTextFile, writeStderrLine, writeStdout } from "../runtime/mod.ts";
+import { readTextFile, terminalText, writeStderrLine, writeStdout } from "../runtime/mod.ts";
 import type { TrustArgs } from "./args_trust.ts";
 import { EXIT } from "./exit_codes.ts";
 
@@ -108,6 +108,7 @@ async function readConfig(file: string): Promise<string> {
   }
 }
 
+/** Write `lines`; a config's commands and paths are the project's text: no raw controls. */
 async function print(lines: readonly string[]): Promise<void> {
-  await writeStdout(new TextEncoder().encode(lines.join("\n") + "\n"));
+  await writeStdout(new TextEncoder().encode(terminalText(lines.join("\n") + "\n")));
 }

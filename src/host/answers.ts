@@ -158,3 +158,39 @@ export function stopped(stop: Stop, how: "abandoned" | "killed" | null, graceMs:
     killed,
   };
 }
+
+/** Why a write tool called over MCP (`magi-tools mcp`) was not run. */
+export type WriteNotRun =
+  /** `mcp --approve deny`. */
+  | { readonly kind: "deny" }
+  /** `--approve ask`, and the client declared no `elicitation` (form) capability. */
+  | { readonly kind: "cannot_ask" }
+  /** The user answered the `elicitation/create` request without approving. */
+  | { readonly kind: "declined" }
+  /** The user dismissed the request (`cancel`), or the client cancelled the call. */
+  | { readonly kind: "cancelled" }
+  /** No answer within `ms`. */
+  | { readonly kind: "expired"; readonly ms: number }
+  /** The client answered the request with an error (`message`). */
+  | { readonly kind: "failed"; readonly message: string };
+
+/** A write tool called over MCP was not run; the text says why and how to allow it. */
+export function writeToolNotRun(name: string, why: WriteNotRun): Answer {
+  const tool = truncateText(name, 64);
+  const reason: Record<WriteNotRun["kind"], string> = {
+    deny: "this MCP server refuses write tools (it was started with --approve deny); " +
+      "to allow them, start it with --approve allow or --approve ask",
+    cannot_ask: "it needs the user's approval and this MCP client cannot be asked " +
+      "(it declared no elicitation capability); to allow write tools without asking, " +
+      "add --approve allow to the server's command (magi-tools mcp)",
+    declined: "the user did not approve it",
+    cancelled: "the approval request was cancelled",
+    expired: `the user did not answer the approval request within ${
+      why.kind === "expired" ? why.ms : 0
+    } ms`,
+    failed: `the approval request failed: ${
+      why.kind === "failed" ? truncateText(why.message, MESSAGE_BYTES) : ""
+    }`,
+  };
+  return error("approval_denied", `Write tool not run: ${tool}: ${reason[why.kind]}`);
+}

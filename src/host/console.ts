@@ -1,13 +1,15 @@
 /**
- * Keep inline tools off stdout.
+ * Keep inline tools' console output off stdout.
  *
  * The host's stdout carries NDJSON summaries only. A tool that calls
  * `console.log` would corrupt that stream, so while tools may run the host
  * sends every stdout-writing console method to stderr instead.
  *
- * Only the console is covered here; `output_guard.ts` routes direct writes
- * to `Deno.stdout` / `process.stdout` to stderr while `run`/`demo` work, and
- * process-isolated tools have their own stdout anyway.
+ * Only the console is covered here; `output_guard.ts` routes writes through
+ * `Deno.stdout` / `process.stdout` to stderr while tools run, and
+ * process-isolated tools have their own stdout anyway. Neither is a boundary:
+ * an inline tool is host code and can write fd 1 directly (`node:fs`
+ * `writeSync(1, …)`, `/dev/stdout`); see `output_guard.ts`.
  *
  * @module
  */

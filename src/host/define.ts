@@ -109,9 +109,10 @@ export interface ToolSpec<I extends z.ZodObject> {
   isolation?: "process" | "inline";
   /**
    * Memory cap for the tool's process, MiB, at least {@link MIN_MEMORY_MB}; process
-   * isolation only. It caps the whole process: the V8 heap (`--max-old-space-size`) and,
-   * on Linux, its resident set while a call runs (ArrayBuffers included), which counts
-   * Deno's own baseline of about 40–60 MiB.
+   * isolation only. It caps the V8 heap (`--max-old-space-size`) and, on Linux, everything
+   * the process maps after it started (`RLIMIT_DATA` beyond Deno's startup reservation:
+   * ArrayBuffers, the runtime's own modules and threads included; docs/tools.md, "Memory
+   * and the processes a tool starts").
    */
   memoryMb?: number;
   /**

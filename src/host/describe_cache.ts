@@ -14,31 +14,50 @@
  * import map does not map, an `npm:`/`jsr:` import without a lockfile, or a
  * file it cannot read.
  *
- * Entries live in `<dir>/describe/<key>.json` (`dir`: `MAGI_TOOLS_CACHE_DIR`,
- * else `.magi-tools/cache` in the working directory; `MAGI_TOOLS_CACHE_DIR=off`
- * turns the cache off). The directories are created `0700`, files `0600`;
- * each entry carries an HMAC-SHA-256 over its key and result with a random
- * secret in `<dir>/key`. An entry is used only when its mode is not group- or
- * world-writable, its key is the one computed now (a foreign entry is
- * refused), its HMAC verifies (a tampered entry is refused) and its result
- * has the describe child's exact shape; anything else is described again and
- * overwritten. Only successful descriptions are stored. The cache uses only
- * permissions the host already holds (`Deno.permissions.querySync`): it never
- * makes Deno prompt, and without them it is skipped.
+ * Where: entries live in `<dir>/<key>.json`, `dir` being
+ * `MAGI_TOOLS_CACHE_DIR` when the host may read that variable, else
+ * `describe/` under the user's cache directory (`userDir("cache")`:
+ * `$XDG_CACHE_HOME/magi-tools`, `~/.cache/magi-tools`, `~/Library/Caches/
+ * magi-tools`, `%LOCALAPPDATA%\magi-tools\cache`). `MAGI_TOOLS_CACHE_DIR=off`
+ * turns the cache off, and so does a user cache directory that cannot be
+ * known (the host may not read `HOME`/`XDG_CACHE_HOME`, e.g. under
+ * `--allow-env=MAGI_CODE_AGENT,PATH`): nothing is ever created in the working
+ * directory. The directory is created `0700` and refused when group- or
+ * world-writable, files are `0600`; each entry carries an HMAC-SHA-256 over
+ * its key and result with a random secret in `<dir>/key`. An entry is used
+ * only when its mode is not group- or world-writable, its key is the one
+ * computed now (a foreign entry is refused), its HMAC verifies (a tampered
+ * entry is refused) and its result has the describe child's exact shape;
+ * anything else is described again and overwritten. Only successful
+ * descriptions are stored. The cache uses only permissions the host already
+ * holds (`Deno.permissions.querySync`): it never makes Deno prompt, and
+ * without them it is skipped.
  *
- * A cached description may skip loading, never isolation: a process tool
- * still runs in its sandboxed process, whose runner checks the module's
- * sandbox fingerprint against the description before the first call, and an
- * inline tool is still imported by the host and compared with it. Cache
- * failures never fail a load: the module is described by the child.
+ * Why an entry cannot weaken a module's declaration: the secret (and the
+ * whole directory) is outside every tool's reach, because the loader refuses
+ * a process tool whose declared `read` or `write` scope overlaps the cache
+ * directory (`sandbox/host_inputs.ts`), so a tool cannot forge an entry. On
+ * top of that, an entry saying `isolation: "inline"` (the one claim that
+ * makes the host import a module) is trusted only when the module's own
+ * source text contains `isolation: "inline"`; otherwise the module is
+ * described again in the zero-permission child. The check reads nothing
+ * more (the source was read for the key) and costs nothing for modules
+ * that are process tools, so a forged entry (for instance signed with a
+ * secret stolen in a run that had the cache off or elsewhere) can at most
+ * turn a module inline whose author wrote that declaration. Permissions,
+ * memory cap and timeout of a process tool rest on the secret alone; its
+ * process still checks its module's sandbox fingerprint against the entry
+ * before the first call, and an inline tool is compared with it once
+ * imported. Cache failures never fail a load: the module is described by
+ * the child.
  *
  * @module
  */
 
 import { createHash } from "node:crypto";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { currentDir, getEnv } from "../runtime/mod.ts";
+import { currentDir, getEnv, userDir } from "../runtime/mod.ts";
 import type { DescribeResult } from "./sandbox/describe.ts";
 import {
   describeModules,
@@ -50,11 +69,13 @@ import {
 /** Environment variable naming the cache directory, or `off`. */
 export const CACHE_DIR_ENV = "MAGI_TOOLS_CACHE_DIR";
 
-/** The default cache directory, relative to the working directory. */
-export const DEFAULT_CACHE_DIR = ".magi-tools/cache";
+/** The default cache directory's name under the user's cache directory (`userDir("cache")`). */
+export const DEFAULT_CACHE_SUBDIR = "describe";
 
 /** Bumped whenever an entry's meaning changes: older entries are then never matched. */
-const FORMAT = 1;
+const FORMAT = 2;
+/** A module's own source declares inline isolation (the only way a cached `inline` is trusted). */
+const DECLARES_INLINE = /\bisolation["']?\s*:\s*(["'`])inline\1/;
 const DESCRIBER_URLS = [
   new URL("./sandbox/describe_client.ts", import.meta.url).href,
   new URL("./sandbox/describe.ts", import.meta.url).href,
@@ -71,7 +92,7 @@ const encoder = new TextEncoder();
 
 /** Options of {@link describeModulesCached}. */
 export interface DescribeCacheOptions {
-  /** Cache directory; `null`: no cache. Default: {@link CACHE_DIR_ENV}, else {@link DEFAULT_CACHE_DIR} in `cwd`. */
+  /** Cache directory; `null`: no cache. Default: {@link defaultDir}. */
   readonly dir?: string | null;
   /** Describes the modules the cache misses (tests count children with it); default {@link describeModules}. */
   readonly describe?: typeof describeModules;
@@ -96,12 +117,18 @@ export async function describeModulesCached(
   cache: DescribeCacheOptions = {},
 ): Promise<DescribeResult[]> {
   const describe = cache.describe ?? describeModules;
-  const store = await openStore(cache.dir === undefined ? defaultDir(options.cwd) : cache.dir);
+  const store = await openStore(cacheDirOf(cache));
   if (store === null || modules.length === 0) return await describe(modules, options);
-  const keys = await moduleKeys(modules, options.cwd);
-  const results: (DescribeResult | null)[] = await Promise.all(
-    keys.map((key) => key === null ? null : store.read(key)),
-  );
+  const infos = await moduleKeyInfos(modules, options.cwd);
+  const keys = infos.map((info) => info?.key ?? null);
+  const results: (DescribeResult | null)[] = await Promise.all(infos.map(async (info) => {
+    const result = info === null ? null : await store.read(info.key);
+    // A cached `inline` makes the host import the module: only where its source says so.
+    if (result?.ok && result.tool.isolation === "inline" && info?.declaresInline !== true) {
+      return null;
+    }
+    return result;
+  }));
   const missing = results.flatMap((result, index) => result === null ? [index] : []);
   if (missing.length > 0) {
     const fresh = await describe(missing.map((index) => modules[index]!), options);
@@ -115,8 +142,13 @@ export async function describeModulesCached(
   return results as DescribeResult[];
 }
 
-/** {@link CACHE_DIR_ENV}, else `.magi-tools/cache` in `cwd`; null when off or unknowable. */
-export function defaultDir(cwd: string | undefined): string | null {
+/**
+ * The cache directory: {@link CACHE_DIR_ENV} when the host may read it (`off`: none;
+ * a relative path resolves against the working directory), else
+ * {@link DEFAULT_CACHE_SUBDIR} under `userDir("cache")`; null when off or when the user's
+ * cache directory cannot be known. Never a default in the working directory.
+ */
+export function defaultDir(): string | null {
   let configured: string | undefined;
   try {
     if (granted({ name: "env", variable: CACHE_DIR_ENV })) configured = getEnv(CACHE_DIR_ENV);
@@ -124,12 +156,23 @@ export function defaultDir(cwd: string | undefined): string | null {
     configured = undefined;
   }
   if (configured === "off") return null;
-  if (configured !== undefined && configured !== "") return configured;
-  if (cwd === undefined && !granted({ name: "read" })) return null;
   try {
-    return join(cwd ?? currentDir(), DEFAULT_CACHE_DIR);
+    if (configured !== undefined && configured !== "") return resolve(currentDir(), configured);
+    const base = userDir("cache");
+    return base === null ? null : join(base, DEFAULT_CACHE_SUBDIR);
   } catch {
     return null;
+  }
+}
+
+/** The directory `cache` uses (absolute), or null for none: `cache.dir`, else {@link defaultDir}. */
+export function cacheDirOf(cache: DescribeCacheOptions = {}): string | null {
+  if (cache.dir === undefined) return defaultDir();
+  if (cache.dir === null) return null;
+  try {
+    return resolve(currentDir(), cache.dir);
+  } catch {
+    return cache.dir;
   }
 }
 
@@ -165,6 +208,19 @@ export async function moduleKeys(
   modules: readonly ModuleRef[],
   cwd: string | undefined,
 ): Promise<(string | null)[]> {
+  return (await moduleKeyInfos(modules, cwd)).map((info) => info?.key ?? null);
+}
+
+/** A module's cache key and whether its own source declares `isolation: "inline"`. */
+interface KeyInfo {
+  readonly key: string;
+  readonly declaresInline: boolean;
+}
+
+async function moduleKeyInfos(
+  modules: readonly ModuleRef[],
+  cwd: string | undefined,
+): Promise<(KeyInfo | null)[]> {
   let config: ResolveConfig | null;
   try {
     if (cwd === undefined && !granted({ name: "read" })) return modules.map(() => null);
@@ -177,7 +233,8 @@ export async function moduleKeys(
   return await Promise.all(modules.map(async (module) => {
     const graph = await graphOf([module.url], config, files);
     if (graph === null || describer === null) return null;
-    return sha256(JSON.stringify({
+    const declaresInline = (await files.get(module.url))?.declaresInline === true;
+    const key = sha256(JSON.stringify({
       format: FORMAT,
       deno: Deno.version,
       module: module.url,
@@ -186,6 +243,7 @@ export async function moduleKeys(
       config: config === null ? null : { path: config.path, text: sha256(config.text) },
       lock: config?.lockText == null ? null : sha256(config.lockText),
     }));
+    return { key, declaresInline };
   }));
 }
 
@@ -194,6 +252,8 @@ interface FileInfo {
   readonly imports: readonly string[];
   /** Whether it has an `import()` of a computed specifier (its graph is then unknowable). */
   readonly computed: boolean;
+  /** Whether its text contains `isolation: "inline"`. */
+  readonly declaresInline: boolean;
 }
 
 /** `[url, content hash]` of every local file `roots` reach, sorted; null when not cacheable. */
@@ -243,7 +303,7 @@ async function readInfo(url: string, config: ResolveConfig | null): Promise<File
     if (local === null) return null;
     if (local !== "pinned") imports.push(local);
   }
-  return { hash: sha256(text), imports, computed };
+  return { hash: sha256(text), imports, computed, declaresInline: DECLARES_INLINE.test(text) };
 }
 
 /**
@@ -331,10 +391,12 @@ interface Store {
 async function openStore(dir: string | null): Promise<Store | null> {
   if (dir === null) return null;
   if (!granted({ name: "read", path: dir }) || !granted({ name: "write", path: dir })) return null;
-  const entries = join(dir, "describe");
+  const entries = dir;
   let secret: CryptoKey;
   try {
     await Deno.mkdir(entries, { recursive: true, mode: 0o700 });
+    const info = await Deno.stat(entries);
+    if (!info.isDirectory || info.mode === null || (info.mode & 0o022) !== 0) return null;
     secret = await crypto.subtle.importKey(
       "raw",
       encoder.encode(await readSecret(join(dir, "key"))),

@@ -11,6 +11,13 @@
  * are then imported in the host. Without process isolation (Node.js) every
  * module is imported in the host, as every tool runs inline there.
  *
+ * Before anything is imported, the process tools' declared scopes are
+ * checked against the host's own inputs (`sandbox/host_inputs.ts`): a write
+ * scope over a tool directory, a config, `deno.json`, a lockfile,
+ * `.magi-tools/`, the host's per-user directories, the describe cache or
+ * magi-tools' own modules, or a read scope over the describe cache, fails
+ * the load naming the tool, the scope and the input.
+ *
  * A tool module is a `.ts`, `.mts`, `.js` or `.mjs` file directly inside a
  * tool directory whose name does not start with `_` or `.` and is not a test
  * (`*_test.*`) or a declaration file (`*.d.ts`). Files are imported
@@ -35,7 +42,12 @@ import {
 import type { DescribeOptions } from "./sandbox/describe_client.ts";
 import type { DescribeCacheOptions } from "./describe_cache.ts";
 import type { DescribeResult } from "./sandbox/describe.ts";
-import { type RuntimeName, runtimeName, supportsProcessIsolation } from "../runtime/mod.ts";
+import {
+  currentDir,
+  type RuntimeName,
+  runtimeName,
+  supportsProcessIsolation,
+} from "../runtime/mod.ts";
 import { NO_DEFAULT_EXPORT, NOT_A_TOOL } from "./load_reasons.ts";
 
 export type { AnyTool, DescribedTool };
@@ -117,7 +129,9 @@ export async function loadToolDirs(
   dirs: readonly string[],
   options: LoadOptions = {},
 ): Promise<LoadedTool[]> {
-  const { files, urls, described } = await (options.prepared ?? prepareToolDirs(dirs, options));
+  const { files, urls, described, cacheDir } = await (options.prepared ??
+    prepareToolDirs(dirs, options));
+  if (described !== null) await checkScopes(dirs, files, described, { ...options, cacheDir });
   // Import the modules that run in the host at once (the loader fetches and compiles them
   // together), then check them in order: the error reported is the first in name order.
   const imports = files.map((file, index) => {
@@ -169,6 +183,8 @@ export interface PreparedToolDirs {
   readonly urls: readonly string[];
   /** Each module's description, or null when modules are imported in the host (Node.js). */
   readonly described: readonly DescribeResult[] | null;
+  /** The describe cache directory in use (absolute), or null when the cache is off. */
+  readonly cacheDir: string | null;
 }
 
 /**
@@ -186,8 +202,15 @@ export async function prepareToolDirs(
   for (const dir of dirs) files.push(...await listModules(dir));
   const urls = files.map((file) => pathToFileURL(resolve(file)).href);
   const isolate = options.describe !== false && supportsProcessIsolation();
-  const described = isolate ? await describeAll(files, urls, options) : null;
-  return { files, urls, described };
+  if (!isolate) return { files, urls, described: null, cacheDir: null };
+  const { cacheDirOf } = await import("./describe_cache.ts");
+  const cache = options.describeCache === false ? { dir: null } : options.describeCache ?? {};
+  const cacheDir = cacheDirOf(cache);
+  const described = await describeAll(files, urls, {
+    ...options,
+    describeCache: { ...cache, dir: cacheDir },
+  });
+  return { files, urls, described, cacheDir };
 }
 
 /** Options of {@link loadToolDirs}. */
@@ -202,9 +225,44 @@ export interface LoadOptions {
   /**
    * The description cache (`describe_cache.ts`): where it lives and how
    * misses are described, or `false` to describe every module. Default: on,
-   * in `MAGI_TOOLS_CACHE_DIR` or `.magi-tools/cache` of the working directory.
+   * in `MAGI_TOOLS_CACHE_DIR` or the user's cache directory (off when neither
+   * can be known); never in the working directory.
    */
   readonly describeCache?: DescribeCacheOptions | false;
+  /**
+   * The tools' working directory, against which their declared scopes resolve
+   * (`run --cwd`); default the host's working directory.
+   */
+  readonly cwd?: string;
+  /** The config files in use (`magi-tools.jsonc`, `--config`, `--mcp-config`): host inputs. */
+  readonly configFiles?: readonly string[];
+}
+
+/**
+ * Refuse a process tool whose declared scopes overlap the host's inputs
+ * (`sandbox/host_inputs.ts`), before any module is imported in the host.
+ */
+async function checkScopes(
+  dirs: readonly string[],
+  files: readonly string[],
+  described: readonly DescribeResult[],
+  options: LoadOptions & { cacheDir: string | null },
+): Promise<void> {
+  const { checkToolScopes, hostInputs } = await import("./sandbox/host_inputs.ts");
+  const hostCwd = currentDir();
+  const toolCwd = options.cwd ?? hostCwd;
+  const tools = described.flatMap((result, index) =>
+    result.ok ? [{ tool: describedTool(result.tool), file: files[index]! }] : []
+  );
+  if (!tools.some((entry) => entry.tool.isolation !== "inline")) return;
+  const inputs = hostInputs({
+    toolDirs: dirs,
+    hostCwd,
+    toolCwd,
+    cacheDir: options.cacheDir,
+    ...(options.configFiles === undefined ? {} : { configFiles: options.configFiles }),
+  });
+  checkToolScopes(tools, inputs, toolCwd);
 }
 
 async function describeAll(

@@ -50,6 +50,7 @@ import {
   splitResultText,
   splitSizedResultText,
 } from "./result.ts";
+import { truncateText } from "./text.ts";
 import {
   type Answer,
   externalFailed,
@@ -75,7 +76,8 @@ import { LogBuffer, type ToolLog } from "./sandbox/log_buffer.ts";
 import { isolationOf } from "./sandbox/permissions.ts";
 import type { KernelSupport } from "./sandbox/kernel_policy.ts";
 import type { IsolatedOutcome, ProcessRunner } from "./sandbox/process_runner.ts";
-import { supportsProcessIsolation } from "../runtime/mod.ts";
+import type { ProcessLimits } from "./sandbox/containment.ts";
+import { supportsProcessIsolation, terminalText } from "../runtime/mod.ts";
 
 export type { ToolLog } from "./sandbox/log_buffer.ts";
 export type { ToolCallOutcome, ToolCallRequest, ToolCallResult } from "./call.ts";
@@ -118,6 +120,17 @@ export interface ExecutorOptions {
    * or the caller's own {@link KernelSupport} (probed once at startup).
    */
   kernelSandbox?: "auto" | "off" | KernelSupport | Promise<KernelSupport>;
+  /**
+   * What stderr gets when a tool throws: `"stack"` (default) the error's stack trace, for tool
+   * authors; `"line"` one line naming the tool, its file and the message (`magi-tools mcp`,
+   * whose stderr MCP clients show in their logs). The model's answer is the same either way.
+   */
+  failureDetail?: "stack" | "line";
+  /**
+   * How memory caps and a tool's own processes are contained (`sandbox/containment.ts`);
+   * default probed on first use.
+   */
+  processLimits?: ProcessLimits;
 }
 
 const MAX_TIMER_MS = 2_147_483_647;
@@ -164,6 +177,8 @@ export class ToolExecutor {
   readonly #denoPath: string | undefined;
   readonly #onProgress: ExecutorOptions["onProgress"];
   readonly #kernelSandbox: ExecutorOptions["kernelSandbox"];
+  readonly #failureDetail: "stack" | "line";
+  readonly #processLimits: ProcessLimits | undefined;
   #runner: Promise<ProcessRunner | null> | undefined;
   #closed = false;
 
@@ -179,6 +194,8 @@ export class ToolExecutor {
     this.#denoPath = options.denoPath;
     this.#onProgress = options.onProgress;
     this.#kernelSandbox = options.kernelSandbox;
+    this.#failureDetail = options.failureDetail ?? "stack";
+    this.#processLimits = options.processLimits;
   }
 
   /**
@@ -233,7 +250,7 @@ export class ToolExecutor {
       answer = await this.#answer(call, signal, started);
     } catch (error) {
       // Only a host bug gets here; still answer.
-      console.error(error);
+      console.error(errorText(error));
       answer = hostFailed();
     }
     return this.#finish(answer, started);
@@ -303,7 +320,7 @@ export class ToolExecutor {
           return stopped(reason, how, this.#graceMs);
         }
         if (settled.kind === "answer") return settled.answer;
-        if (settled.kind === "thrown") return failed(entry, settled.error);
+        if (settled.kind === "thrown") return failed(entry, settled.error, this.#failureDetail);
         return this.#success(settled.value);
       } finally {
         release();
@@ -335,7 +352,7 @@ export class ToolExecutor {
         try {
           onProgress(call.callId, tool.name, update);
         } catch (error) {
-          console.error("Tool progress callback failed:", error);
+          console.error(`Tool progress callback failed: ${errorText(error)}`);
         }
       },
     });
@@ -366,6 +383,7 @@ export class ToolExecutor {
       const cwd = this.#cwd;
       const denoPath = this.#denoPath;
       const kernelSandbox = this.#kernelSandbox;
+      const processLimits = this.#processLimits;
       const concurrent = this.#limits.concurrent_calls;
       // Deno only, and loaded only when a process-isolated tool is used.
       this.#runner = !supportsProcessIsolation()
@@ -375,6 +393,7 @@ export class ToolExecutor {
             cwd,
             ...(denoPath === undefined ? {} : { denoPath }),
             ...(kernelSandbox === undefined ? {} : { kernelSandbox }),
+            ...(processLimits === undefined ? {} : { processLimits }),
             // Calls of one tool may overlap up to concurrent_calls: keep that many warm.
             maxIdle: concurrent,
           })
@@ -432,7 +451,7 @@ export class ToolExecutor {
     try {
       this.#onLog?.(log);
     } catch (error) {
-      console.error("Tool log callback failed:", error);
+      console.error(`Tool log callback failed: ${errorText(error)}`);
     }
   }
 
@@ -503,16 +522,16 @@ function settledOf(
     case "crashed":
       if (outcome.permission !== undefined) {
         // stderr names what was denied and the fix; the model sees the kind only.
-        console.error(
+        console.error(terminalText(
           denialLine(
             { name: tool.name, file: entry.file, permission: outcome.permission },
             outcome.message,
           ),
-        );
+        ));
         return { kind: "answer", answer: permissionDenied(outcome.permission) };
       }
       if (outcome.kind === "crashed") {
-        console.error(`Tool ${tool.name} crashed: ${outcome.message}`);
+        console.error(terminalText(`Tool ${tool.name} crashed: ${outcome.message}`));
         return {
           kind: "answer",
           answer: toolCrashed(`${outcome.message}; it restarts for the next call`),
@@ -547,17 +566,27 @@ function externalInvalid(tool: ExternalTool, args: unknown): string | null {
   }
 }
 
-function failed(entry: RegisteredTool, error: unknown): Answer {
+function failed(entry: RegisteredTool, error: unknown, detail: "stack" | "line"): Answer {
   if (error instanceof ExternalToolError) {
-    console.error(`Tool ${entry.tool.name} (${entry.file}) failed: ${error.code}`);
+    console.error(terminalText(`Tool ${entry.tool.name} (${entry.file}) failed: ${error.code}`));
     return externalFailed(error.code, error.message);
   }
   const message = error instanceof Error ? error.message : String(error);
-  console.error(
-    `Tool ${entry.tool.name} (${entry.file}) failed:`,
-    error instanceof Error ? (error.stack ?? message) : message,
-  );
+  if (detail === "line") {
+    const line = truncateText(message.replace(/\s+/g, " ").trim(), 512);
+    console.error(terminalText(`Tool ${entry.tool.name} (${entry.file}) failed: ${line}`));
+    return toolFailed(message);
+  }
+  console.error(terminalText(`Tool ${entry.tool.name} (${entry.file}) failed:`), errorText(error));
   return toolFailed(message);
+}
+
+/**
+ * An error (a tool's, so its message is the tool's text) as one stderr text: its stack or
+ * message, control characters shown visibly.
+ */
+function errorText(error: unknown): string {
+  return terminalText(error instanceof Error ? (error.stack ?? error.message) : String(error));
 }
 
 function defaultEnvelopeBytes(limits: ClientToolsLimits): number {

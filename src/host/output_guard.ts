@@ -1,18 +1,24 @@
 /**
- * Keep inline tools from writing to the host's stdout or ending the host.
+ * Keep inline tools' ordinary output off the host's stdout, and their exit
+ * calls from ending the host.
  *
- * While `run`/`demo` work, stdout carries NDJSON summaries only. The console
- * is redirected by `console.ts`; this guard covers the rest: `Deno.stdout`
- * (`write`, `writeSync`, `writable`) and `process.stdout.write` go to stderr,
- * and only the guard's own {@link OutputGuard.writeStdout} (the summary
- * writer's sink) reaches fd 1. `Deno.exit` and `process.exit` throw a
- * {@link ToolExitAttempt} instead of ending the process: called inside a
- * tool's `run`, the call fails (`tool_failed`); called from a stray callback,
- * the uncaught error is reported on stderr and the host goes on.
+ * While `run`/`demo`/`call`/`batch`/`mcp` (stdio) work, stdout carries the
+ * host's own output only. The console is redirected by `console.ts`; this
+ * guard redirects the stdout objects: `Deno.stdout` (`write`, `writeSync`,
+ * `writable`) and `process.stdout.write` go to stderr, and the guard's own
+ * {@link OutputGuard.writeStdout} (the summary writer's sink) keeps the real
+ * writer. `Deno.exit` and `process.exit` throw a {@link ToolExitAttempt}
+ * instead of ending the process: called inside a tool's `run`, the call fails
+ * (`tool_failed`); called from a stray callback, the uncaught error is
+ * reported on stderr and the host goes on.
  *
- * Process-isolated tools never need this (each has its own stdout, captured
- * as `tool.log`); it protects the host from inline tools. Works on Deno and
- * Node.js (feature-detected).
+ * What it does not do: keep code in the host process off fd 1. An inline tool
+ * is trusted host code; a write that bypasses these objects — `node:fs`
+ * `writeSync(1, …)`, opening `/dev/stdout` or `/proc/self/fd/1`, FFI, a child
+ * process started with an inherited stdout — reaches stdout unchanged and can
+ * forge summary records (docs/cli.md, "Tool output"). Process-isolated tools
+ * need none of this: their stdout is a private pipe to the host, captured as
+ * `tool.log`. Works on Deno and Node.js (feature-detected).
  *
  * @module
  */

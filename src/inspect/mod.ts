@@ -61,7 +61,11 @@ export async function inspectCommand(args: InspectArgs): Promise<number> {
   return await withPlannedSources(
     plan,
     cwd,
-    (external) => serve({ ...args, toolDirs: plan.toolDirs }, cwd, agent, external),
+    (external) =>
+      serve({ ...args, toolDirs: plan.toolDirs }, cwd, agent, {
+        external,
+        configFiles: plan.config.files,
+      }),
   );
 }
 
@@ -69,12 +73,13 @@ async function serve(
   args: InspectArgs,
   cwd: string,
   agent: AgentCommand,
-  external: readonly ExternalTool[],
+  sources: { external: readonly ExternalTool[]; configFiles: readonly string[] },
 ): Promise<number> {
   let server: InspectServer | null = null;
   const tools = new ToolSet({
     dirs: args.toolDirs,
-    external,
+    external: sources.external,
+    configFiles: sources.configFiles,
     cwd,
     onLog: (log) => server?.log(log.callId, log.text),
     onChange: (view) => {

@@ -9,6 +9,11 @@
  * @module
  */
 
+import { bearerToken, sameToken } from "../security/token.ts";
+
+/** A new random session token (shared with `mcp --http`: `src/security/token.ts`). */
+export { newToken } from "../security/token.ts";
+
 /** What the gate checks against. */
 export interface GateOptions {
   /** The session token (hex). */
@@ -23,20 +28,6 @@ export interface Refusal {
   readonly status: number;
   /** Reason shown in the response body. */
   readonly reason: string;
-}
-
-/** A new random session token: 32 random bytes as hex. */
-export function newToken(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-/** Compare two strings in time independent of where they differ (the length is not secret). */
-function sameText(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
 }
 
 /** The `Host` values of the bound address. */
@@ -77,9 +68,8 @@ export function checkRequest(request: Request, gate: GateOptions): Refusal | nul
   if (site === "cross-site" || site === "same-site") {
     return { status: 403, reason: `Cross-site request refused (Sec-Fetch-Site: ${site})` };
   }
-  const bearer = request.headers.get("authorization")?.match(/^Bearer\s+(\S+)$/i)?.[1];
-  const token = bearer ?? url.searchParams.get("token");
-  if (token === null || token === undefined || !sameText(token, gate.token)) {
+  const token = bearerToken(request.headers) ?? url.searchParams.get("token");
+  if (token === null || !sameToken(token, gate.token)) {
     return { status: 401, reason: "Missing or wrong session token" };
   }
   return null;

@@ -85,6 +85,8 @@ export interface ToolSetOptions {
   readonly external?: readonly ExternalTool[];
   /** Working directory of the tools (`ctx.cwd`). */
   readonly cwd: string;
+  /** The config files in use: host inputs no tool may write (`sandbox/host_inputs.ts`). */
+  readonly configFiles?: readonly string[];
   /** Each process-isolated call's captured output. */
   readonly onLog?: (log: ToolLog) => void;
   /** Called after each reload attempt (success or failure). */
@@ -125,7 +127,11 @@ export class ToolSet {
     if (this.#closed) return;
     let registry: ToolRegistry;
     try {
-      const loaded = await loadToolDirs(this.#options.dirs);
+      const { cwd, configFiles } = this.#options;
+      const loaded = await loadToolDirs(this.#options.dirs, {
+        cwd,
+        ...(configFiles === undefined ? {} : { configFiles }),
+      });
       registry = ToolRegistry.fromLoaded(loaded, {
         requiredCapabilities: REQUIRED_CAPABILITIES,
         external: this.#options.external ?? [],

@@ -15,6 +15,7 @@ import type { LoopConfigArgs } from "../cli/args_loop.ts";
 import { runHost } from "../cli/host_run.ts";
 import { SourceWarnings, startConfiguredSources } from "../cli/sources.ts";
 import type { ApprovalRequestedData } from "../protocol/schemas/mod.ts";
+import { writeStderrLine } from "../runtime/mod.ts";
 import { SummaryWriter } from "../summary/writer.ts";
 
 /** What a turn tells the page. */
@@ -155,7 +156,9 @@ export class Turns {
       writer,
       signal: cancel.signal,
     }).catch((error) => {
-      console.error(error);
+      writeStderrLine(
+        `magi-tools: ${error instanceof Error ? error.stack ?? error.message : error}`,
+      );
       return 1;
     }).then(async (code) => {
       await writer.flush();

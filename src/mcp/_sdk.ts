@@ -19,6 +19,7 @@ export { ReadBuffer, serializeMessage } from "npm:@modelcontextprotocol/sdk@1.32
 export type { Transport } from "npm:@modelcontextprotocol/sdk@1.32.2/shared/transport.js";
 export {
   CallToolRequestSchema,
+  ElicitResultSchema,
   ErrorCode,
   ListToolsRequestSchema,
   McpError,

@@ -5,13 +5,18 @@
  * a request whose `Host` is not `127.0.0.1:PORT`, `localhost:PORT` or
  * `[::1]:PORT`, or whose `Origin` (when sent) is not `http://` one of
  * those, is answered 403 before anything else (checked here and again by
- * the SDK transport). Listens on the loopback interface only.
+ * the SDK transport). Then every request must carry the server's bearer
+ * token (`Authorization: Bearer <token>`): without it, or with another one,
+ * the answer is 401 with `WWW-Authenticate: Bearer` and nothing else happens
+ * (no session is created, no message reaches a server). Listens on the
+ * loopback interface only.
  *
  * @module
  */
 
 import { type Server, WebStandardStreamableHTTPServerTransport } from "./_sdk.ts";
 import { listenLoopback, type LoopbackServer } from "../runtime/mod.ts";
+import { bearerToken, sameToken } from "../security/token.ts";
 
 /** At most this many MCP sessions are open at once (oldest closed first). */
 export const MAX_HTTP_SESSIONS = 64;
@@ -20,6 +25,8 @@ export const MAX_HTTP_SESSIONS = 64;
 export interface McpHttpOptions {
   /** Port on 127.0.0.1 (0: any free one). */
   readonly port: number;
+  /** The bearer token every request must carry. */
+  readonly token: string;
   /** A fresh, unconnected server for a new session. */
   readonly createServer: () => Server;
 }
@@ -64,6 +71,14 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
         `Forbidden: invalid ${hosts.includes(host) ? "Origin" : "Host"} header`,
       );
     }
+    const token = bearerToken(request.headers);
+    if (token === undefined || !sameToken(token, options.token)) {
+      return jsonError(
+        401,
+        `Unauthorized: ${token === undefined ? "no" : "wrong"} bearer token (Authorization header)`,
+        { "www-authenticate": 'Bearer realm="magi-tools mcp"' },
+      );
+    }
     if (new URL(request.url).pathname !== "/mcp") return jsonError(404, "Not found: use /mcp");
     const id = request.headers.get("mcp-session-id");
     if (id !== null) {
@@ -106,9 +121,13 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
   };
 }
 
-function jsonError(status: number, message: string): Response {
+function jsonError(
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): Response {
   return new Response(
     JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }),
-    { status, headers: { "content-type": "application/json" } },
+    { status, headers: { "content-type": "application/json", ...headers } },
   );
 }

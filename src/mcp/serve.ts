@@ -24,6 +24,9 @@ export const serveRegistry: McpServeModule["serveRegistry"] = async (
     cwd: options.cwd,
     onProgress: routes.deliver,
     onLog: options.onLog,
+    // A tool's expected failure (a thrown "File not found") is one line on stderr, which the
+    // agents show in their logs; the model gets the message as the result.
+    failureDetail: "line",
   });
   const create = () =>
     createMcpServer({
@@ -31,6 +34,7 @@ export const serveRegistry: McpServeModule["serveRegistry"] = async (
       executor,
       routes,
       callTimeoutMs: CLIENT_TOOLS_LIMITS.call_timeout_ms,
+      approval: options.approval,
     });
   let removeInterrupt = () => {};
   const interrupted = new Promise<void>((resolve) => {
@@ -41,7 +45,11 @@ export const serveRegistry: McpServeModule["serveRegistry"] = async (
     if (transport.kind === "http") {
       let http;
       try {
-        http = await serveMcpHttp({ port: transport.port, createServer: create });
+        http = await serveMcpHttp({
+          port: transport.port,
+          token: transport.token,
+          createServer: create,
+        });
       } catch (error) {
         if (isAddrInUse(error)) return { kind: "port_taken" };
         const name = (error as Error).name;
@@ -50,9 +58,12 @@ export const serveRegistry: McpServeModule["serveRegistry"] = async (
         }
         throw error;
       }
-      transport.onListening(http.url);
-      await interrupted;
-      await http.close();
+      try {
+        await transport.onListening(http.url, Number(new URL(http.url).port));
+        await interrupted;
+      } finally {
+        await http.close();
+      }
     } else {
       const server = create();
       const closed = new Promise<void>((resolve) => {

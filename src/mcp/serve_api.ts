@@ -23,8 +23,10 @@ export type ServeTransport =
     readonly kind: "http";
     /** Streamable HTTP on `127.0.0.1:port` (0: any free port). */
     readonly port: number;
-    /** Listening at `url`. */
-    readonly onListening: (url: string) => void;
+    /** The bearer token every request must carry (`Authorization: Bearer <token>`). */
+    readonly token: string;
+    /** Listening at `url` (on `port`, the one asked for or the free one picked). */
+    readonly onListening: (url: string, port: number) => void | Promise<void>;
   };
 
 /** Options of {@link McpServeModule.serveRegistry}. */
@@ -37,6 +39,11 @@ export interface ServeRegistryOptions {
   readonly transport: ServeTransport;
   /** A tool's log line. */
   readonly onLog: (log: ToolLog) => void;
+  /** What write tools do: `--approve` and `--approve-timeout` (ms). */
+  readonly approval: {
+    readonly mode: "deny" | "allow" | "ask";
+    readonly timeoutMs: number;
+  };
 }
 
 /** How {@link McpServeModule.serveRegistry} ended. */

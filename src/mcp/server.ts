@@ -14,6 +14,10 @@
  *   tool is a JSON-RPC `-32602` error, as the MCP spec asks.
  * - `notifications/cancelled` aborts the call's signal, like `client.tool.cancel`.
  * - Progress of external tools goes to the caller when it sent a `progressToken`.
+ * - Keys a known client adds on its own (`wait_for_previous`, `client_keys.ts`) are dropped
+ *   when the tool's schema does not declare them.
+ * - A `write` tool runs only as the approval policy says (`approval.ts`: `--approve`,
+ *   elicitation when asking).
  *
  * @module
  */
@@ -25,6 +29,13 @@ import {
   McpError,
   Server,
 } from "./_sdk.ts";
+import {
+  type ApprovalContext,
+  approveWrite,
+  DEFAULT_APPROVAL,
+  type McpApproval,
+} from "./approval.ts";
+import { dropClientKeys } from "./client_keys.ts";
 import { PACKAGE_VERSION } from "../host/version.ts";
 import type { ToolExecutor } from "../host/executor.ts";
 import type { ToolProgress } from "../host/external.ts";
@@ -81,6 +92,8 @@ export interface McpServerOptions {
   readonly callTimeoutMs: number;
   /** Where the executor's progress goes (its `onProgress` must be `routes.deliver`). */
   readonly routes: ProgressRoutes;
+  /** What write tools do (default: ask through elicitation, {@link DEFAULT_APPROVAL}). */
+  readonly approval?: McpApproval;
 }
 
 let nextCall = 0;
@@ -99,11 +112,13 @@ interface CallExtra {
   sendNotification(
     notification: { method: string; params: Record<string, unknown> },
   ): Promise<void>;
+  sendRequest: ApprovalContext["sendRequest"];
 }
 
 /** An MCP server (not connected) serving `options.registry`'s tools through `options.executor`. */
 export function createMcpServer(options: McpServerOptions): Server {
   const { registry, executor, routes } = options;
+  const approval = options.approval ?? DEFAULT_APPROVAL;
   const server = new Server(
     { name: "magi-tools", version: PACKAGE_VERSION },
     { capabilities: { tools: { listChanged: false } } },
@@ -117,6 +132,19 @@ export function createMcpServer(options: McpServerOptions): Server {
       const entry = registry.get(params.name);
       if (entry === undefined) {
         throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
+      }
+      const args = dropClientKeys(params.arguments ?? {}, entry.definition.input_schema);
+      const deadlineMs = entry.definition.timeout_ms ?? options.callTimeoutMs;
+      if (entry.definition.effect === "write") {
+        const refused = await approveWrite(approval, { name: params.name, args }, {
+          capabilities: server.getClientCapabilities(),
+          sendRequest: extra.sendRequest,
+          signal: extra.signal,
+          deadlineMs,
+        });
+        if (refused !== null) {
+          return { isError: true, content: [{ type: "text", text: refused.text }] };
+        }
       }
       const callId = `mcp-${++nextCall}`;
       const token = params._meta?.progressToken;
@@ -135,8 +163,8 @@ export function createMcpServer(options: McpServerOptions): Server {
           callId,
           name: entry.definition.name,
           toolId: entry.toolId,
-          arguments: params.arguments ?? {},
-          deadlineMs: entry.definition.timeout_ms ?? options.callTimeoutMs,
+          arguments: args,
+          deadlineMs,
           sessionId: extra.sessionId ?? "stdio",
           runId: "mcp",
         }, extra.signal);

@@ -3,7 +3,8 @@
  * caller's abort signal, redirects followed only while they stay under the
  * base URL (another host or path is refused, never fetched), the response
  * body read up to a bound, and the secret redacted from every text that comes
- * back. Runs inside the sandboxed child (`_http_tool.ts`), whose network
+ * back, in every spelling `redact.ts` knows (raw, percent-encoded, JSON-escaped,
+ * base64), before any cut. Runs inside the sandboxed child (`_http_tool.ts`), whose network
  * permission is only the base URL's host and port, or inline where there is
  * no process isolation (Node.js).
  *
@@ -16,6 +17,7 @@
  * @module
  */
 
+import { SecretRedactor } from "./redact.ts";
 import { isUnderBase } from "./request.ts";
 
 /** What the child is asked to do (plain JSON). */
@@ -49,7 +51,10 @@ export type HttpOutcome =
 /** Redirects followed at most (each must stay under the base URL). */
 export const MAX_REDIRECTS = 5;
 
-/** Bytes of a non-2xx body shown in the error text. */
+/**
+ * Bytes of a non-2xx body shown in the error text (read further, by the secret's
+ * longest spelling, so the cut comes after redaction and cannot split a secret).
+ */
 export const ERROR_EXCERPT_BYTES = 1_024;
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -68,8 +73,8 @@ export async function performExchange(
   exchange: HttpExchange,
   signal: AbortSignal,
 ): Promise<HttpOutcome> {
-  const secret = exchange.auth?.secret;
-  const redact = (text: string) => redactSecret(text, secret);
+  const redactor = new SecretRedactor(exchange.auth?.secret);
+  const redact = (text: string) => redactor.redact(text);
   const headers = new Headers();
   try {
     for (const [name, value] of exchange.headers) headers.append(name, value);
@@ -125,7 +130,7 @@ export async function performExchange(
         url = next;
         continue;
       }
-      return await answer(response, exchange.maxBytes, redact);
+      return await answer(response, exchange.maxBytes, redactor);
     }
   } catch (error) {
     if (signal.aborted) throw signal.reason;
@@ -139,23 +144,23 @@ export async function performExchange(
 async function answer(
   response: Response,
   maxBytes: number,
-  redact: (text: string) => string,
+  redactor: SecretRedactor,
 ): Promise<HttpOutcome> {
-  const status = `HTTP ${response.status}${
-    response.statusText === "" ? "" : ` ${response.statusText}`
-  }`;
+  const status = redactor.redact(
+    `HTTP ${response.status}${response.statusText === "" ? "" : ` ${response.statusText}`}`,
+  );
   const type = (response.headers.get("content-type") ?? "").toLowerCase();
   if (response.status < 200 || response.status > 299) {
-    const { bytes } = await readBounded(response, ERROR_EXCERPT_BYTES);
-    const excerpt = new TextDecoder().decode(bytes).trim();
-    return failed(
-      `http_${response.status}`,
-      redact(
-        excerpt === ""
-          ? status
-          : `${status}: ${excerpt}${bytes.length >= ERROR_EXCERPT_BYTES ? "…" : ""}`,
-      ),
+    // Redact first, then cut: read past the excerpt by the secret's longest spelling.
+    const { bytes, over } = await readBounded(
+      response,
+      ERROR_EXCERPT_BYTES + redactor.marginBytes,
     );
+    const excerpt = redactor.excerpt(new TextDecoder().decode(bytes).trim(), {
+      maxBytes: ERROR_EXCERPT_BYTES,
+      complete: !over,
+    });
+    return failed(`http_${response.status}`, excerpt === "" ? status : `${status}: ${excerpt}`);
   }
   const { bytes, over } = await readBounded(response, maxBytes);
   if (over) {
@@ -184,7 +189,7 @@ async function answer(
       `${status}: the response is not JSON or text (${type}, ${bytes.length} bytes)`,
     );
   }
-  return { ok: true, text: redact(text) };
+  return { ok: true, text: redactor.redact(text) };
 }
 
 /** The body's first `limit` bytes, and whether there was more (the rest is not read). */
@@ -226,16 +231,18 @@ function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
 }
 
 /**
- * `text` with every occurrence of `secret` replaced by `[redacted]`.
+ * `text` with every spelling of `secret` (raw, percent-encoded, JSON-escaped,
+ * base64: {@link SecretRedactor}) replaced by `[redacted]`.
  *
  * @example
  * ```ts
  * import { redactSecret } from "./http.ts";
  * console.assert(redactSecret("token s3cret!", "s3cret") === "token [redacted]!");
+ * console.assert(redactSecret("token s3cret%21", "s3cret!") === "token [redacted]");
  * ```
  */
 export function redactSecret(text: string, secret: string | undefined): string {
-  return secret === undefined || secret === "" ? text : text.replaceAll(secret, "[redacted]");
+  return new SecretRedactor(secret).redact(text);
 }
 
 function failed(code: string, message: string): HttpOutcome {

@@ -29,6 +29,7 @@ import {
   selectOperations,
   UnsupportedOperation,
 } from "./operations.ts";
+import { SecretRedactor } from "./redact.ts";
 import { buildRequest } from "./request.ts";
 import {
   type ExchangeSandbox,
@@ -255,9 +256,26 @@ function makeTool(api: OpenApiConfig, plan: OperationPlan, wiring: ToolWiring): 
         maxBytes,
         ...(auth === undefined ? {} : { auth }),
       };
-      const outcome = await transport.exchange(sandbox, exchange, ctx);
-      if (!outcome.ok) throw new ExternalToolError(outcome.code, outcome.message);
-      return outcome.text;
+      // The child redacts already; the host does again, over every text that reaches the
+      // model or the summaries, the sandbox's own failure messages included.
+      const redactor = new SecretRedactor(auth?.secret);
+      let outcome;
+      try {
+        outcome = await transport.exchange(sandbox, exchange, ctx);
+      } catch (error) {
+        if (error instanceof ExternalToolError) {
+          throw new ExternalToolError(error.code, redactor.redact(error.message));
+        }
+        if (error instanceof Error && !ctx.signal.aborted) {
+          error.message = redactor.redact(error.message);
+          if (error.stack !== undefined) error.stack = redactor.redact(error.stack);
+        }
+        throw error;
+      }
+      if (!outcome.ok) {
+        throw new ExternalToolError(outcome.code, redactor.redact(outcome.message));
+      }
+      return redactor.redact(outcome.text);
     },
   });
 }

@@ -11,7 +11,7 @@
 import { writeFile } from "node:fs/promises";
 import type { ReportArgs } from "../cli/batch_args.ts";
 import { EXIT, UsageError } from "../cli/exit_codes.ts";
-import { writeStderrLine, writeStdout } from "../runtime/mod.ts";
+import { terminalText, writeStderrLine, writeStdout } from "../runtime/mod.ts";
 import { renderHtml } from "./html.ts";
 import { loadBatches, ReportInputError } from "./load.ts";
 import { renderMarkdown } from "./markdown.ts";
@@ -19,7 +19,10 @@ import { computeStats } from "./stats.ts";
 
 const encoder = new TextEncoder();
 
-async function writeOutput(path: string, text: string, flag: string): Promise<void> {
+async function writeOutput(path: string, report: string, flag: string): Promise<void> {
+  // Tool errors in the report are the tools' text: no raw controls on a terminal, or in a file
+  // that is later shown on one.
+  const text = terminalText(report);
   if (path === "-") return await writeStdout(encoder.encode(text));
   try {
     await writeFile(path, text);

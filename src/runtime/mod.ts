@@ -1,7 +1,8 @@
 /**
  * The runtime adapter: the only module the host, client and CLI use for
  * processes, env, signals, files and standard streams. The npm build swaps
- * it for a Node implementation with the same exports.
+ * it for a Node implementation with the same exports. Both share
+ * `terminal_text.ts`: how text the host did not write reaches a terminal.
  *
  * @module
  */
@@ -9,3 +10,4 @@
 export * from "./process.ts";
 export * from "./system.ts";
 export * from "./terminal.ts";
+export * from "./terminal_text.ts";

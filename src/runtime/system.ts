@@ -6,7 +6,9 @@
  * @module
  */
 
+import { dirname } from "node:path";
 import type { LoopbackServer, RuntimeName } from "./types.ts";
+import { terminalText } from "./terminal_text.ts";
 import { userDirFrom, type UserDirKind } from "./user_dirs.ts";
 
 export type { UserDirKind } from "./user_dirs.ts";
@@ -135,10 +137,14 @@ export async function writeStdout(bytes: Uint8Array): Promise<void> {
 
 const encoder = new TextEncoder();
 
-/** Write one line to stderr (diagnostics); never throws. */
+/**
+ * Write one line to stderr (diagnostics); never throws. Control characters are shown visibly
+ * ({@link terminalText}): a line may carry a tool's, a server's or the model's text.
+ */
 export function writeStderrLine(text: string): void {
   try {
-    const bytes = encoder.encode(text.endsWith("\n") ? text : text + "\n");
+    const safe = terminalText(text);
+    const bytes = encoder.encode(safe.endsWith("\n") ? safe : safe + "\n");
     let offset = 0;
     while (offset < bytes.length) offset += Deno.stderr.writeSync(bytes.subarray(offset));
   } catch {
@@ -154,6 +160,17 @@ export function readTextFile(path: string): Promise<string> {
 /** Write a UTF-8 text file (create or truncate). */
 export function writeTextFile(path: string, text: string): Promise<void> {
   return Deno.writeTextFile(path, text);
+}
+
+/**
+ * Write a UTF-8 text file only its owner may read and write (`0600`; its missing parent
+ * directories are created `0700`), for the host's credentials. Not atomic.
+ */
+export async function writePrivateTextFile(path: string, text: string): Promise<void> {
+  await Deno.mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  await Deno.writeTextFile(path, text, { mode: 0o600 });
+  // `mode` applies to a new file only: an existing one keeps its bits unless changed here.
+  if (Deno.build.os !== "windows") await Deno.chmod(path, 0o600);
 }
 
 /** Create a temporary directory with `prefix`; returns its path. */

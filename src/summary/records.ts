@@ -43,6 +43,18 @@ export const HostReadyRecordSchema: z.ZodObject<
         z.core.$strict
       >
     >;
+    process_limits: z.ZodExactOptional<
+      z.ZodObject<
+        {
+          memory: z.ZodEnum<{ rlimit: "rlimit"; heap_only: "heap_only" }>;
+          descendants: z.ZodEnum<
+            { pid_namespace: "pid_namespace"; process_group: "process_group" }
+          >;
+          reason: z.ZodNullable<z.ZodString>;
+        },
+        z.core.$strict
+      >
+    >;
     runtime: z.ZodExactOptional<z.ZodEnum<{ deno: "deno"; node: "node" }>>;
     isolation: z.ZodExactOptional<z.ZodLiteral<"inline">>;
     ts: z.ZodString;
@@ -71,6 +83,18 @@ export const HostReadyRecordSchema: z.ZodObject<
       sandbox: z.enum(["kernel+deno", "deno", "none"]),
     }),
   ),
+  /**
+   * Present when a tool module runs in its own process: how `memoryMb` is enforced
+   * (`rlimit`: the process's data limit; `heap_only`: V8's heap cap only) and how the
+   * processes a tool starts end (`pid_namespace`: with its process; `process_group`: only
+   * those that stay in its group), with the reason when either is the weaker kind
+   * (docs/tools.md, "Memory and the processes a tool starts").
+   */
+  process_limits: z.exactOptional(z.strictObject({
+    memory: z.enum(["rlimit", "heap_only"]),
+    descendants: z.enum(["pid_namespace", "process_group"]),
+    reason: NullableString,
+  })),
   /** Present when the host runs without a process sandbox (`"node"`). */
   runtime: z.exactOptional(z.enum(["deno", "node"])),
   /** Present (`"inline"`) when every tool runs inline in the host process (Node.js). */

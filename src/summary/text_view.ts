@@ -16,9 +16,17 @@
  * every line is final and no cursor control is written. `color` adds ANSI
  * colours ({@link colorFromEnv} decides it from `NO_COLOR`/`FORCE_COLOR`).
  *
+ * Every text a record carries (assistant text, tool names, results, logs,
+ * error messages, summaries) and the prompt are data, not terminal commands:
+ * each string of a record goes through `terminalText` before anything is
+ * rendered, so its control characters show as `\x1b`, `\u009b`, `\r`. The
+ * only escape sequences written are the view's own (colours, the status
+ * line's `\r\x1b[K`).
+ *
  * @module
  */
 
+import { terminalText } from "../runtime/mod.ts";
 import type { SummaryRecord } from "./records.ts";
 import type { SummarySink } from "./writer.ts";
 
@@ -75,6 +83,18 @@ export function colorFromEnv(
   const force = env("FORCE_COLOR");
   if (force !== undefined && force !== "") return force !== "0" && force !== "false";
   return isTerminal;
+}
+
+/** `value` with every string in it (keys are the schema's) passed through `terminalText`. */
+function terminalStrings<T>(value: T): T {
+  if (typeof value === "string") return terminalText(value) as T;
+  if (Array.isArray(value)) return value.map(terminalStrings) as T;
+  if (typeof value === "object" && value !== null) {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, terminalStrings(item)]),
+    ) as T;
+  }
+  return value;
 }
 
 /** Seconds with one decimal, or ms below one second. */
@@ -153,7 +173,8 @@ export class TextView {
     this.#frameMs = options.frameMs ?? 100;
     this.#started = this.#now();
     if (options.prompt !== undefined) {
-      this.#emit(`${this.#style("cyan", "❯")} ${this.#style("bold", options.prompt)}\n`);
+      const prompt = terminalText(options.prompt);
+      this.#emit(`${this.#style("cyan", "❯")} ${this.#style("bold", prompt)}\n`);
     }
   }
 
@@ -174,9 +195,13 @@ export class TextView {
     });
   };
 
-  /** Render one record (normally through {@link TextView.sink}). */
-  render(record: SummaryRecord): void {
+  /**
+   * Render one record (normally through {@link TextView.sink}); its strings
+   * are shown with their control characters made visible.
+   */
+  render(input: SummaryRecord): void {
     if (this.#closed) return;
+    const record = terminalStrings(input);
     const s = (style: Style, text: string) => this.#style(style, text);
     switch (record.type) {
       case "host.ready": {

@@ -12,10 +12,14 @@
  * environment, which the test suites set) every record is validated against
  * its zod schema before it is queued.
  *
+ * Lines are `JSON.stringify` with DEL and the C1 controls (U+007F–U+009F)
+ * escaped as well (`terminalSafeJson`): the same JSON, and a line that lands
+ * on a terminal holds no raw control character a terminal could act on.
+ *
  * @module
  */
 
-import { getEnv } from "../runtime/mod.ts";
+import { getEnv, terminalSafeJson } from "../runtime/mod.ts";
 import {
   SUMMARY_VERSION,
   type SummaryInput,
@@ -140,7 +144,8 @@ export class SummaryWriter {
     }
     for (const observer of this.#observers) observer(record);
     if (this.#failed) return record;
-    this.#queued += JSON.stringify(record) + "\n";
+    // DEL and C1 controls escaped too: a line on a terminal holds no raw control character.
+    this.#queued += terminalSafeJson(record) + "\n";
     if (this.#pump !== null) return record; // Goes out with the next write.
     if (this.#queued.length >= SUMMARY_BATCH_CHARS) this.flush();
     else if (this.#timer === undefined) this.#timer = setTimeout(this.#start, this.#lingerMs);

@@ -175,6 +175,9 @@ Deno.test("parseCli() parses mcp with --tools and --http PORT", () => {
     toolDirs: ["t"],
     toolDirsExplicit: true,
     http: 8080,
+    token: undefined,
+    approve: "ask",
+    approveTimeoutMs: 120_000,
     config: undefined,
     noConfig: false,
     mcpConfigs: [],
@@ -186,6 +189,42 @@ Deno.test("parseCli() parses mcp with --tools and --http PORT", () => {
   assert.throws(() => parseCli(["mcp", "--http", "x1"]), /--http must be a port number/);
   assert.throws(() => parseCli(["mcp", "extra"]), /Unexpected argument: extra/);
   assert.deepEqual(parseCli(["mcp", "--help"]), { command: "help", topic: "mcp" });
+});
+
+Deno.test("parseCli() parses mcp's --token, --approve and --approve-timeout", () => {
+  const token = "a".repeat(16);
+  const http = parseCli([
+    "mcp",
+    "--http",
+    "0",
+    "--token",
+    token,
+    "--approve",
+    "deny",
+    "--approve-timeout",
+    "0.25",
+  ]);
+  assert.ok(http.command === "mcp");
+  assert.deepEqual([http.token, http.approve, http.approveTimeoutMs], [token, "deny", 250]);
+  const allow = parseCli(["mcp", "--approve", "allow"]);
+  assert.ok(allow.command === "mcp" && allow.approve === "allow");
+  assert.throws(() => parseCli(["mcp", "--token", token]), /Option --token needs --http/);
+  assert.throws(
+    () => parseCli(["mcp", "--http", "0", "--token", "short"]),
+    /Option --token must be 16 to 512 characters/,
+  );
+  assert.throws(
+    () => parseCli(["mcp", "--http", "0", "--token", `${token} x`]),
+    /Option --token must be 16 to 512 characters/,
+  );
+  assert.throws(
+    () => parseCli(["mcp", "--approve", "yes"]),
+    /--approve must be deny, allow or ask/,
+  );
+  assert.throws(
+    () => parseCli(["mcp", "--approve-timeout", "0"]),
+    /--approve-timeout must be a number of seconds in \(0, 86400\]: 0/,
+  );
 });
 
 Deno.test("parseCli() says whether --tools was given, for every command that loads tools", () => {

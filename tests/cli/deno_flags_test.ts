@@ -32,6 +32,7 @@ Deno.test("cliDenoFlags() grants the tool dirs, the backend, deno and the CLI's 
     cwd: "/work",
     path: "/usr/bin",
     setsid: null,
+    containment: [],
   });
   assert.equal(flags[0], "--no-prompt");
   assert.ok(flags.includes("--allow-read=/work/tools"), flags.join(" "));
@@ -50,6 +51,7 @@ Deno.test("cliDenoFlags() grants reading the magi-code candidates when the backe
     agent: reference,
     path: "/usr/local/bin::/bad,dir:/usr/bin",
     setsid: null,
+    containment: [],
   });
   assert.ok(
     flags.includes("--allow-read=/t,/usr/local/bin/magi-code,/usr/bin/magi-code"),
@@ -76,6 +78,7 @@ Deno.test("cliDenoFlags() grants setsid and reading what it starts when a setsid
     agent: FLAG_AGENT,
     path: "/usr/bin",
     setsid: "/usr/bin/setsid",
+    containment: [],
     denoPath: "/opt/deno",
   });
   assert.ok(
@@ -97,6 +100,7 @@ Deno.test("cliDenoFlags() with setsid grants reading a bare backend command's PA
     agent: bare,
     path: "/a:/b,c:/d",
     setsid: "/bin/setsid",
+    containment: [],
     denoPath: "/opt/deno",
   });
   assert.ok(flags.includes("--allow-run=magi-code,/opt/deno,/bin/setsid"), flags.join(" "));
@@ -109,6 +113,7 @@ Deno.test("cliDenoFlags() with setsid grants reading a bare backend command's PA
     agent: bare,
     path: "/a:/b,c:/d",
     setsid: "/bin/setsid",
+    containment: [],
     denoPath: "/opt/deno",
   });
   assert.ok(none.includes("--allow-run=magi-code,/bin/setsid"), none.join(" "));
@@ -120,6 +125,7 @@ Deno.test("cliDenoFlags() adds nothing for setsid when there is none", () => {
     agent: FLAG_AGENT,
     path: "",
     setsid: null,
+    containment: [],
   });
   assert.ok(!flags.join(" ").includes("setsid"), flags.join(" "));
 });

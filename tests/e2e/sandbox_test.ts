@@ -30,7 +30,7 @@ async function eventually(check: () => boolean, ms: number): Promise<boolean> {
 
 function readPid(dir: string): number | null {
   try {
-    return Number(Deno.readTextFileSync(`${dir}/loop.pid`));
+    return Number(Deno.readTextFileSync(`${dir}/out/loop.pid`));
   } catch {
     return null;
   }
@@ -38,6 +38,7 @@ function readPid(dir: string): number | null {
 
 Deno.test("run: SIGINT twice while a tool loops kills its process before the host exits", async () => {
   const dir = await Deno.makeTempDir({ prefix: "magi-tools-e2e-loop-" });
+  await Deno.mkdir(`${dir}/out`); // The loop tool's write scope.
   try {
     let sent = 0;
     const result = await runCli(run("LOOP", dir), {
@@ -69,6 +70,7 @@ Deno.test("run: SIGINT twice while a tool loops kills its process before the hos
 
 Deno.test("run: --timeout kills a looping tool after the grace: cancelled, killed, process gone", async () => {
   const dir = await Deno.makeTempDir({ prefix: "magi-tools-e2e-loop-" });
+  await Deno.mkdir(`${dir}/out`); // The loop tool's write scope.
   try {
     const result = await runCli(run("LOOP", dir, "--timeout", "1"), {
       env: WITH_SCENARIO,

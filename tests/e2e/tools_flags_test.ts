@@ -7,7 +7,7 @@ const SANDBOX_TOOLS = `${ROOT}tests/e2e/fixtures/sandbox_tools`;
 Deno.test("tools lists each tool's isolation and permissions; --json stays the exact definitions", async () => {
   const listing = await runCli(["tools", "--tools", SANDBOX_TOOLS], { raw: true });
   assert.equal(listing.code, 0, listing.stderr);
-  assert.match(listing.stdout, /^loop\tread\t\d+ bytes\t.*\tprocess; write=\.\t(kernel\+)?deno$/m);
+  assert.match(listing.stdout, /^loop\tread\t\d+ bytes\t.*\tprocess; write=out\t(kernel\+)?deno$/m);
   assert.match(listing.stdout, /^chatty\tread\t.*\tprocess; no permissions\t(kernel\+)?deno$/m);
   const inline = await runCli(["tools", "--tools", FIXTURE_TOOLS], { raw: true });
   assert.match(inline.stdout, /^counter\t.*\tinline \(host permissions\); no permissions\tnone$/m);
@@ -27,8 +27,9 @@ Deno.test("tools --permissions-json prints each tool's sandbox settings", async 
     name: "loop",
     isolation: "process",
     memoryMb: null,
-    permissions: { write: ["."] },
+    permissions: { write: ["out"] },
     sandbox: undefined,
+    memory_enforcement: null,
   });
   assert.ok(["kernel+deno", "deno"].includes(loop.sandbox), loop.sandbox);
 });

@@ -53,7 +53,9 @@ async function fixture() {
     describeModulesCached(modules, { cwd: ROOT, ...options }, { dir: cache, describe });
   const entries = async () => {
     const names: string[] = [];
-    for await (const entry of Deno.readDir(join(cache, "describe"))) names.push(entry.name);
+    for await (const entry of Deno.readDir(cache)) {
+      if (entry.name.endsWith(".json")) names.push(entry.name);
+    }
     return names.sort();
   };
   return { base, tools, cache, modules, described, run, entries };
@@ -120,7 +122,7 @@ Deno.test("a tampered entry is refused and described again", async () => {
   try {
     const cold = await f.run();
     for (const name of await f.entries()) {
-      const path = join(f.cache, "describe", name);
+      const path = join(f.cache, name);
       const entry = JSON.parse(await Deno.readTextFile(path));
       entry.result.tool.permissions = { read: true, write: true, run: true };
       await Deno.writeTextFile(path, JSON.stringify(entry));
@@ -140,7 +142,7 @@ Deno.test("a foreign entry (another module's, validly signed) is refused", async
     await f.run();
     const [keyA, keyB] = await moduleKeys(f.modules, ROOT);
     assert.ok(keyA && keyB && keyA !== keyB);
-    const dir = join(f.cache, "describe");
+    const dir = f.cache;
     await Deno.copyFile(join(dir, `${keyA}.json`), join(dir, `${keyB}.json`));
     const results = await f.run();
     assert.deepEqual(f.described.at(-1), ["b.ts"]);
@@ -155,7 +157,7 @@ Deno.test("a group-writable entry or secret is not trusted", async () => {
   try {
     await f.run();
     const [keyA] = await moduleKeys(f.modules, ROOT);
-    await Deno.chmod(join(f.cache, "describe", `${keyA}.json`), 0o666);
+    await Deno.chmod(join(f.cache, `${keyA}.json`), 0o666);
     await f.run();
     assert.deepEqual(f.described.at(-1), ["a.ts"]);
     await Deno.chmod(join(f.cache, "key"), 0o644);
@@ -171,9 +173,9 @@ Deno.test("entries and the secret are private to the user", async () => {
   try {
     await f.run();
     assert.equal((await Deno.stat(join(f.cache, "key"))).mode! & 0o777, 0o600);
-    assert.equal((await Deno.stat(join(f.cache, "describe"))).mode! & 0o777, 0o700);
+    assert.equal((await Deno.stat(f.cache)).mode! & 0o777, 0o700);
     for (const name of await f.entries()) {
-      assert.equal((await Deno.stat(join(f.cache, "describe", name))).mode! & 0o777, 0o600);
+      assert.equal((await Deno.stat(join(f.cache, name))).mode! & 0o777, 0o600);
     }
   } finally {
     await Deno.remove(f.base, { recursive: true });
@@ -203,18 +205,54 @@ Deno.test("modules whose imports cannot all be known are never cached", async ()
   }
 });
 
-Deno.test(`${CACHE_DIR_ENV}=off turns the cache off; unset, it is .magi-tools/cache`, () => {
-  const previous = Deno.env.get(CACHE_DIR_ENV);
+Deno.test(`${CACHE_DIR_ENV}=off turns the cache off; unset, it is under the user's cache directory`, () => {
+  const saved = [CACHE_DIR_ENV, "XDG_CACHE_HOME"].map((name) =>
+    [name, Deno.env.get(name)] as const
+  );
   try {
     Deno.env.set(CACHE_DIR_ENV, "off");
-    assert.equal(defaultDir("/w"), null);
+    assert.equal(defaultDir(), null);
     Deno.env.set(CACHE_DIR_ENV, "/elsewhere");
-    assert.equal(defaultDir("/w"), "/elsewhere");
+    assert.equal(defaultDir(), "/elsewhere");
     Deno.env.delete(CACHE_DIR_ENV);
-    assert.equal(defaultDir("/w"), "/w/.magi-tools/cache");
+    Deno.env.set("XDG_CACHE_HOME", "/xdg-cache");
+    const expected = Deno.build.os === "linux" ? "/xdg-cache/magi-tools/describe" : defaultDir();
+    assert.equal(defaultDir(), expected);
+    assert.ok(!defaultDir()?.startsWith(Deno.cwd()), "never in the working directory");
   } finally {
-    if (previous === undefined) Deno.env.delete(CACHE_DIR_ENV);
-    else Deno.env.set(CACHE_DIR_ENV, previous);
+    for (const [name, value] of saved) {
+      if (value === undefined) Deno.env.delete(name);
+      else Deno.env.set(name, value);
+    }
+  }
+});
+
+Deno.test("a cached inline description is used only when the module's source declares inline", async () => {
+  const f = await fixture();
+  try {
+    await f.run();
+    assert.equal(f.described.length, 1);
+    // Rewrite a's entry as inline and sign it with the cache's own secret (a stolen key).
+    const [keyA] = await moduleKeys(f.modules, ROOT);
+    const path = join(f.cache, `${keyA}.json`);
+    const entry = JSON.parse(await Deno.readTextFile(path));
+    entry.result.tool.isolation = "inline";
+    const secret = await crypto.subtle.importKey(
+      "raw",
+      new TextEncoder().encode(await Deno.readTextFile(join(f.cache, "key"))),
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      ["sign"],
+    );
+    const signed = new TextEncoder().encode(`${entry.key}\n${JSON.stringify(entry.result)}`);
+    const mac = new Uint8Array(await crypto.subtle.sign("HMAC", secret, signed));
+    entry.mac = [...mac].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+    await Deno.writeTextFile(path, JSON.stringify(entry), { mode: 0o600 });
+    const again = await f.run();
+    assert.deepEqual(f.described, [["a.ts", "b.ts"], ["a.ts"]], "a is described again");
+    assert.equal(okTool(again[0]).isolation, "process", "the child's answer, not the forged one");
+  } finally {
+    await Deno.remove(f.base, { recursive: true });
   }
 });
 

@@ -9,7 +9,9 @@
  */
 
 import assert from "node:assert/strict";
-import { DEV_CONFIG, FULL_CLI, ROOT } from "../e2e/_cli.ts";
+import { DEV_CONFIG, ROOT } from "../e2e/_cli.ts";
+import { startAuthProxy } from "./_auth_proxy.ts";
+import { startMcpHttp } from "./_http.ts";
 
 const SUITE = "npm:@modelcontextprotocol/conformance@0.1.16";
 
@@ -41,42 +43,20 @@ async function suite(args: string[]): Promise<string> {
 }
 
 Deno.test("conformance: mcp --http passes the applicable server scenarios", async () => {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      ...FULL_CLI,
-      "-A",
-      `${ROOT}cli.ts`,
-      "mcp",
-      "--no-config",
-      "--tools",
-      `${ROOT}tests/mcp/conformance_tools`,
-      "--http",
-      "0",
-    ],
-    cwd: ROOT,
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  const server = await startMcpHttp({ tools: `${ROOT}tests/mcp/conformance_tools` });
+  // The suite cannot send the bearer token `mcp --http` requires: a proxy adds it and forwards
+  // everything else as sent (Host and Origin too, so dns-rebinding-protection still meets the
+  // server's own check).
+  const proxy = await startAuthProxy(server.url, server.token!);
   try {
-    let seen = "";
-    while (!/ at (http:\S+)/.test(seen)) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error(`mcp --http did not start: ${seen}`);
-      seen += value;
-    }
-    const url = / at (http:\S+)/.exec(seen)![1]!;
     for (const scenario of SERVER_SCENARIOS) {
-      const text = await suite(["server", "--url", url, "--scenario", scenario]);
+      const text = await suite(["server", "--url", proxy.url, "--scenario", scenario]);
       assert.match(text, /Passed: (\d+)\/\1, 0 failed/, `${scenario}:\n${text}`);
       assert.doesNotMatch(text, /Passed: 0\/0/, `${scenario} ran no check`);
     }
   } finally {
-    child.kill("SIGINT");
-    await child.status;
-    await reader.cancel();
+    await proxy.close();
+    assert.equal(await server.stop(), 0, server.stderr());
   }
 });
 

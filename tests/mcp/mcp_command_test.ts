@@ -10,6 +10,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { FULL_CLI, ROOT } from "../e2e/_cli.ts";
 import { denoServer, EVERYTHING, writeConfig } from "./_config.ts";
+import { bearer, startMcpHttp } from "./_http.ts";
 
 const TOOLS = `${ROOT}tests/mcp/fixtures/tools`;
 
@@ -25,10 +26,20 @@ interface CallResult {
   isError?: boolean;
 }
 
-async function stdioClient(errors: unknown[]) {
+async function stdioClient(errors: unknown[], extra: string[] = []) {
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
-    args: ["run", ...FULL_CLI, "-A", `${ROOT}cli.ts`, "mcp", "--no-config", "--tools", TOOLS],
+    args: [
+      "run",
+      ...FULL_CLI,
+      "-A",
+      `${ROOT}cli.ts`,
+      "mcp",
+      "--no-config",
+      "--tools",
+      TOOLS,
+      ...extra,
+    ],
     cwd: ROOT,
     stderr: "pipe",
   });
@@ -80,7 +91,8 @@ Deno.test("mcp over stdio: tools/list, tools/call, errors, stdout carries MCP fr
 Deno.test("mcp over stdio: notifications/cancelled aborts the tool's signal", async () => {
   const dir = await Deno.makeTempDir({ prefix: "magi-tools-mcp-cancel-" });
   const marker = `${dir}/marker`;
-  const client = await stdioClient([]);
+  // cancel_probe is a write tool: allowed without asking (approval: tests/security/mcp_write_tools_test.ts).
+  const client = await stdioClient([], ["--approve", "allow"]);
   try {
     const controller = new AbortController();
     const call = client.callTool({ name: "cancel_probe", arguments: { marker } }, undefined, {
@@ -100,52 +112,14 @@ Deno.test("mcp over stdio: notifications/cancelled aborts the tool's signal", as
   }
 });
 
-async function httpServer(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      ...FULL_CLI,
-      "-A",
-      `${ROOT}cli.ts`,
-      "mcp",
-      "--no-config",
-      "--tools",
-      TOOLS,
-      "--http",
-      "0",
-    ],
-    cwd: ROOT,
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-  let seen = "";
-  while (!/serving .* at (\S+)/.test(seen)) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`mcp --http did not start: ${seen}`);
-    seen += value;
-  }
-  const url = /serving .* at (\S+)/.exec(seen)![1]!;
-  void reader.read().then(function drain(next): unknown {
-    return next.done ? undefined : reader.read().then(drain);
-  });
-  return {
-    url,
-    stop: async () => {
-      child.kill("SIGINT");
-      const status = await child.status;
-      assert.equal(status.code, 0);
-    },
-  };
-}
-
 Deno.test("mcp --http: an SDK client session calls a tool; a foreign Host is refused 403", async () => {
-  const server = await httpServer();
+  const server = await startMcpHttp({ tools: TOOLS });
   try {
     assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     const client = new Client({ name: "test", version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(server.url), { requestInit: bearer(server.token) }),
+    );
     const result = await client.callTool({
       name: "noisy",
       arguments: { text: "web" },
@@ -160,7 +134,7 @@ Deno.test("mcp --http: an SDK client session calls a tool; a foreign Host is ref
       /^HTTP\/1\.1 403/,
     );
   } finally {
-    await server.stop();
+    assert.equal(await server.stop(), 0, server.stderr());
   }
 });
 

@@ -109,7 +109,8 @@ Deno.test("mcp: an MCP-only project without ./tools serves the server's tools ov
   await inMcpProject(async (dir) => {
     const transport = new StdioClientTransport({
       command: Deno.execPath(),
-      args: ["run", ...FULL_CLI, "-A", `${ROOT}cli.ts`, "mcp"],
+      // fx_slow_ok is a write tool (no readOnlyHint): allowed, as this client cannot be asked.
+      args: ["run", ...FULL_CLI, "-A", `${ROOT}cli.ts`, "mcp", "--approve", "allow"],
       cwd: dir,
       env: { ...Deno.env.toObject(), ...TRUSTED },
       stderr: "pipe",

@@ -6,7 +6,8 @@
  */
 
 import assert from "node:assert/strict";
-import { FULL_CLI, ofType, one, type Rec, ROOT, runCli } from "../e2e/_cli.ts";
+import { ofType, one, type Rec, ROOT, runCli } from "../e2e/_cli.ts";
+import { startMcpHttp } from "./_http.ts";
 import { denoServer, EVERYTHING, FILESYSTEM, FIXTURE_SERVER, writeConfig } from "./_config.ts";
 
 function reply(records: Rec[]): string {
@@ -244,35 +245,17 @@ Deno.test("run fails with exit 2 on a config error, naming the key path", async 
 });
 
 Deno.test("run uses a Streamable HTTP server (url) as a source: magi-tools mcp --http", async () => {
-  const server = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      ...FULL_CLI,
-      "-A",
-      `${ROOT}cli.ts`,
-      "mcp",
-      "--no-config",
-      "--tools",
-      `${ROOT}tests/mcp/fixtures/tools`,
-      "--http",
-      "0",
-    ],
-    cwd: ROOT,
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  const reader = server.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  const server = await startMcpHttp({ tools: `${ROOT}tests/mcp/fixtures/tools` });
   try {
-    let seen = "";
-    while (!/ at (http:\S+)/.test(seen)) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error(`mcp --http did not start: ${seen}`);
-      seen += value;
-    }
-    const url = / at (http:\S+)/.exec(seen)![1]!;
+    const url = server.url;
     const config = await writeConfig({
-      mcpServers: { remote: { url, headers: { "X-Test": "${HOME:-none}" }, include: ["noisy"] } },
+      mcpServers: {
+        remote: {
+          url,
+          headers: { "X-Test": "${HOME:-none}", Authorization: `Bearer ${server.token}` },
+          include: ["noisy"],
+        },
+      },
     });
     const { code, records, stderr } = await runCli([
       "run",
@@ -293,8 +276,6 @@ Deno.test("run uses a Streamable HTTP server (url) as a source: magi-tools mcp -
     ]);
     assert.match(reply(records), /^remote_noisy → \{"echoed":"over http"\}$/m);
   } finally {
-    server.kill("SIGINT");
-    await server.status;
-    await reader.cancel();
+    assert.equal(await server.stop(), 0, server.stderr());
   }
 });

@@ -197,3 +197,40 @@ Deno.test("TextView shows host.warning lines and tool.progress in the live statu
   assert.match(v.out(), /! source_unavailable: mcp:fs is down\n/);
   assert.match(v.out(), /long \d\.\ds \(2\/5\)/);
 });
+
+Deno.test("TextView shows control characters of every record text visibly; only its own escapes are raw", async () => {
+  const hostile = "A\x1b]0;t\x07B\u009b2JC\rD";
+  const shown = "A\\x1b]0;t\\x07B\\u009b2JC\\rD";
+  const v = view({ live: true, color: true, prompt: `ask ${hostile}` });
+  await v.emit(call("c1", "long", `{"q":"${hostile}"}`));
+  await v.emit({
+    type: "tool.progress",
+    run_id: "r1",
+    call_id: "c1",
+    name: "long",
+    progress: 1,
+    message: hostile,
+  });
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  await v.emit({
+    type: "tool.log",
+    run_id: "r1",
+    call_id: "c1",
+    name: "long",
+    text: `${hostile}\n\tindented Ä\n`,
+    bytes: 30,
+    truncated_bytes: 0,
+  });
+  await v.emit(result("c1", "long", "success"));
+  await v.emit({ type: "message.delta", run_id: "r1", message_id: "m1", part: 0, text: hostile });
+  await v.emit({ type: "message", run_id: "r1", message_id: "m1", text: hostile, partial: false });
+  await v.emit({ type: "diagnostic", run_id: "r1", code: "x", summary: hostile });
+  await v.textView.close();
+  // What is left after the view's own sequences (colours, the status redraw) holds no control.
+  const own = v.out().replace(/\x1b\[\d+m/g, "").replaceAll("\r\x1b[K", "");
+  assert.doesNotMatch(own.replaceAll("\n", "").replaceAll("\t", ""), /[\x00-\x1f\x7f-\x9f]/);
+  assert.ok(own.includes(`❯ ask ${shown}`));
+  assert.ok(own.includes(`(1 A\\x1b]0;t\\x07B\\u009b2JC\\rD)`), "the live status's progress");
+  assert.ok(own.includes(`│ ${shown}\n`) && own.includes("│ \tindented Ä\n"));
+  assert.ok(own.includes(`${shown}\n`) && own.includes(`! x: ${shown}`));
+});

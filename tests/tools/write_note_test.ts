@@ -16,48 +16,55 @@ async function withDir(fn: (cwd: string, root: string) => Promise<void>) {
   }
 }
 
-Deno.test("write_note creates notes.md and appends one line per call", async () => {
+Deno.test("write_note creates notes/notes.md and appends one line per call", async () => {
   await withDir(async (cwd) => {
     assert.deepEqual(await runTool(writeNote, { text: "first finding" }, { cwd }), {
-      path: "notes.md",
+      path: "notes/notes.md",
       appended_bytes: 14,
       total_bytes: 14,
     });
     assert.deepEqual(await runTool(writeNote, { text: "second" }, { cwd }), {
-      path: "notes.md",
+      path: "notes/notes.md",
       appended_bytes: 7,
       total_bytes: 21,
     });
-    assert.equal(await readFile(join(cwd, "notes.md"), "utf8"), "first finding\nsecond\n");
+    assert.equal(
+      await readFile(join(cwd, "notes", "notes.md"), "utf8"),
+      "first finding\nsecond\n",
+    );
   });
 });
 
 Deno.test("write_note starts on a fresh line when the file lacks a final newline", async () => {
   await withDir(async (cwd) => {
-    await mkdir(join(cwd, "docs"));
-    await writeFile(join(cwd, "docs", "todo.md"), "# Todo");
+    await mkdir(join(cwd, "notes", "docs"), { recursive: true });
+    await writeFile(join(cwd, "notes", "docs", "todo.md"), "# Todo");
     await runTool(writeNote, { text: "ship it", file: "docs/todo.md" }, { cwd });
-    assert.equal(await readFile(join(cwd, "docs", "todo.md"), "utf8"), "# Todo\nship it\n");
+    assert.equal(
+      await readFile(join(cwd, "notes", "docs", "todo.md"), "utf8"),
+      "# Todo\nship it\n",
+    );
   });
 });
 
-Deno.test("write_note refuses paths outside the working directory", async () => {
+Deno.test("write_note refuses paths outside the notes directory", async () => {
   await withDir(async (cwd, root) => {
-    await symlink(join(root, "outside.md"), join(cwd, "escape.md"));
+    await mkdir(join(cwd, "notes"));
+    await symlink(join(root, "outside.md"), join(cwd, "notes", "escape.md"));
     await assert.rejects(
-      runTool(writeNote, { text: "x", file: "../notes.md" }, { cwd }),
-      /outside the working directory/,
+      runTool(writeNote, { text: "x", file: "../tools/x.ts" }, { cwd }),
+      /^Error: Path is outside the notes\/ directory: \.\.\/tools\/x\.ts$/,
     );
     await assert.rejects(
       runTool(writeNote, { text: "x", file: join(root, "n.md") }, { cwd }),
-      /outside the working/,
+      /outside the notes/,
     );
     await assert.rejects(
       runTool(writeNote, { text: "x", file: "escape.md" }, { cwd }),
       /^Error: Path is a broken symlink: escape\.md$/,
     );
     await writeFile(join(root, "existing.md"), "outside\n");
-    await symlink(join(root, "existing.md"), join(cwd, "existing.md"));
+    await symlink(join(root, "existing.md"), join(cwd, "notes", "existing.md"));
     await assert.rejects(
       runTool(writeNote, { text: "x", file: "existing.md" }, { cwd }),
       /through a symlink/,

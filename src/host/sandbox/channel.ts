@@ -4,10 +4,15 @@
  * Host → child: one JSON object per line on the child's stdin. Child → host:
  * one JSON object per line on the child's stdout, each line starting with
  * `\u001e` + a per-process random token + a space. The token is sent as the
- * first stdin line, before the tool module runs any code that can see it,
- * so a tool cannot forge a frame: a stdout line without the token is tool
- * output (captured as log), never a message. Each frame is written with a
- * leading LF so a tool's unterminated output line cannot glue onto it.
+ * first stdin line; a stdout line without it is tool output (captured as
+ * log), never a message, so nothing the process prints without the token (a
+ * program the tool starts, echoed text, the runtime's own messages) can pass
+ * for a frame. It is not hidden from the tool module: the module is the
+ * runner's `--preload` and runs first, in the same process, so it can learn
+ * the token and write frames; the host checks and bounds every frame itself
+ * (docs/tools.md, "Logs"), so a forged frame gives nothing a returned value
+ * would not. Each frame is written with a leading LF so a tool's unterminated
+ * output line cannot glue onto it.
  *
  * @module
  */

@@ -124,9 +124,17 @@ async function computeModuleFiles(
   });
   if (text === null) return [file];
   try {
-    const info = JSON.parse(text) as { modules?: { local?: unknown }[] };
+    const info = JSON.parse(text) as {
+      modules?: { local?: unknown }[];
+      npmPackages?: Record<string, { localPath?: unknown }>;
+    };
     const files = (info.modules ?? []).map((m) => m.local)
       .filter((local): local is string => typeof local === "string");
+    // Each npm package of the graph as its own directory (`<DENO_DIR>/npm/<registry>/<name>/
+    // <version>`): the npm cache is not readable as a whole.
+    const packages = Object.values(info.npmPackages ?? {}).map((p) => p.localPath)
+      .filter((local): local is string => typeof local === "string");
+    files.push(...packages);
     return files.includes(file) ? files : [file, ...files];
   } catch {
     return [file];
@@ -149,10 +157,20 @@ function runnerConfig(): string | null {
 
 /**
  * Directories of magi-tools' own modules when they are local files; from JSR
- * they are in `<DENO_DIR>/remote`, which the launcher grants anyway.
+ * they are in `<DENO_DIR>/remote`, granted whole in that case only (the
+ * runner's remote graph is not computed: a known gap, see docs/tools.md).
  */
 function packageDirs(): string[] {
   return RUNNER_URL.protocol === "file:" ? [fileURLToPath(new URL("../../", RUNNER_URL))] : [];
+}
+
+/**
+ * The runner's own module graph (its npm packages: the tool module's graph may not import
+ * them), computed once; empty when the runner is not a local file.
+ */
+export function runnerFilesOf(options: { cwd: string; denoPath: string }): Promise<string[]> {
+  if (RUNNER_URL.protocol !== "file:") return Promise.resolve([]);
+  return moduleFilesOf(fileURLToPath(RUNNER_URL), options);
 }
 
 /** What {@link launchArgs} needs. */
@@ -163,8 +181,10 @@ export interface LaunchSpec {
   readonly cwd: string;
   /** The Deno executable. */
   readonly denoPath: string;
-  /** The tool module's local files ({@link moduleFilesOf}). */
+  /** The tool module's local files ({@link moduleFilesOf}), the runner's included. */
   readonly moduleFiles: readonly string[];
+  /** The tool's `memoryMb`. */
+  readonly memoryMb?: number;
   /** The tool process's `deno` arguments (`run`, flags, runner). */
   readonly args: readonly string[];
 }
@@ -181,6 +201,8 @@ export function launchArgs(spec: LaunchSpec): string[] {
     moduleFiles: spec.moduleFiles,
     packageDirs: packageDirs(),
     configFiles: runnerDir === null ? [] : configCandidates(runnerDir),
+    denoCache: runnerDir === null ? ["remote"] : [],
+    ...(spec.memoryMb === undefined ? {} : { memoryMb: spec.memoryMb }),
   });
   return [
     "run",
@@ -190,5 +212,22 @@ export function launchArgs(spec: LaunchSpec): string[] {
     JSON.stringify(policy),
     spec.denoPath,
     ...spec.args,
+  ];
+}
+
+/**
+ * Arguments for `denoPath` that start the launcher in its `limit` mode: it caps its data
+ * size (`memoryMb` beyond Deno's own reservation) and executes `denoPath` with `args`. For
+ * a tool with `memoryMb` where the kernel layer is not used (Linux only).
+ */
+export function limitArgs(memoryMb: number, denoPath: string, args: readonly string[]): string[] {
+  return [
+    "run",
+    ...LAUNCHER_FLAGS,
+    LAUNCHER_URL.href,
+    "limit",
+    String(memoryMb),
+    denoPath,
+    ...args,
   ];
 }

@@ -112,8 +112,15 @@ export interface KernelPolicy {
   readonly devices: readonly string[];
   /** Program names (no `/`) resolved on `PATH` by the launcher, each made executable. */
   readonly programs: readonly string[];
-  /** Make Deno's module caches (`<DENO_DIR>/{npm,remote,gen}`) readable. */
-  readonly denoDir: boolean;
+  /**
+   * Entries of Deno's cache directory made readable, relative to `DENO_DIR` (the launcher
+   * finds it as Deno does): the emitted JavaScript of the tool's own modules
+   * (`gen/file/<path>.js`); never the whole directory, whose `gen/` holds every project's
+   * transpiled sources. (npm packages and cached remote modules are absolute `read` paths.)
+   */
+  readonly denoCache: readonly string[];
+  /** The process's memory cap in MiB (`RLIMIT_DATA` beyond Deno's own reservation), or null. */
+  readonly memoryMb: number | null;
   /**
    * TCP ports the process may connect to (and bind), where the kernel can restrict TCP
    * (Landlock ABI 4+); null: TCP is not restricted by the kernel (`net: true`, or an entry
@@ -136,6 +143,27 @@ export interface PolicyContext {
   readonly packageDirs: readonly string[];
   /** Configuration files Deno reads at startup (`deno.json`, `deno.lock`, …) if any. */
   readonly configFiles?: readonly string[];
+  /** Further entries of Deno's cache directory (relative to it), e.g. `remote` for JSR. */
+  readonly denoCache?: readonly string[];
+  /** The tool's `memoryMb`. */
+  readonly memoryMb?: number;
+}
+
+/**
+ * Where Deno caches the JavaScript it emits for the local module or directory `path`,
+ * relative to `DENO_DIR` (Deno 2: `gen/file/<absolute path>.js`; a directory's emits are
+ * below `gen/file/<absolute path>`).
+ *
+ * @example
+ * ```ts
+ * import { emitCacheEntry } from "./kernel_policy.ts";
+ * console.assert(emitCacheEntry("/w/tools/a.ts", false) === "gen/file/w/tools/a.ts.js");
+ * console.assert(emitCacheEntry("/w/src/", true) === "gen/file/w/src");
+ * ```
+ */
+export function emitCacheEntry(path: string, directory: boolean): string {
+  const clean = resolve(path);
+  return `gen/file${clean}${directory ? "" : ".js"}`;
 }
 
 /** Libraries and the dynamic loader: every dynamically linked program (Deno too) maps them. */
@@ -236,8 +264,15 @@ export function kernelPolicy(
   for (const entry of listOf(permissions?.write)) write.add(absolute(entry, cwd));
   // A native library is mapped from its file.
   for (const entry of listOf(permissions?.ffi)) read.add(absolute(entry, cwd));
-  for (const file of context.moduleFiles) read.add(file);
-  for (const dir of context.packageDirs) read.add(dir);
+  const denoCache = new Set<string>(context.denoCache ?? []);
+  for (const file of context.moduleFiles) {
+    read.add(file);
+    if (/\.[cm]?[jt]sx?$/.test(file)) denoCache.add(emitCacheEntry(file, false));
+  }
+  for (const dir of context.packageDirs) {
+    read.add(dir);
+    denoCache.add(emitCacheEntry(dir, true));
+  }
   for (const file of context.configFiles ?? []) read.add(file);
   for (const file of [...SYSTEM_FILES, ...PROC_FILES, ...DEVICES_READ]) read.add(file);
   exec.add(context.denoPath);
@@ -259,7 +294,8 @@ export function kernelPolicy(
     write: [...write],
     devices: ["/dev/null"],
     programs: [...programs],
-    denoDir: true,
+    denoCache: [...denoCache],
+    memoryMb: context.memoryMb ?? null,
     tcpPorts: netPorts(net),
     minAbi: MIN_LANDLOCK_ABI,
   };

@@ -6,10 +6,22 @@
  * - `launcher.ts probe`: prints `{"abi": N}` (the kernel's Landlock ABI
  *   version, or null) on stdout.
  * - `launcher.ts exec <policy JSON> <program> [args…]`: builds the ruleset of
- *   the {@link KernelPolicy}, sets `no_new_privs`, restricts itself, and
- *   executes `program` with the same environment. On any failure it prints
- *   `magi-tools kernel sandbox: <reason>` on stderr and exits with
- *   `LAUNCH_FAILED` (86); the tool's process never starts unrestricted.
+ *   the {@link KernelPolicy}, sets `no_new_privs`, restricts itself, sets the
+ *   policy's data limit (`memoryMb`), and executes `program` with the same
+ *   environment. On any failure it prints `magi-tools kernel sandbox: <reason>`
+ *   on stderr and exits with `LAUNCH_FAILED` (86); the tool's process never
+ *   starts unrestricted.
+ * - `launcher.ts limit <MiB> <program> [args…]`: only the data limit, no
+ *   Landlock (a tool with `memoryMb` where the kernel layer is not used).
+ *
+ * The data limit (`RLIMIT_DATA`, which the kernel checks on every mapping of
+ * private writable memory: the JavaScript heap, `ArrayBuffer`s, thread stacks,
+ * `malloc`) is this process's own data size when it executes `program` plus
+ * `memoryMb`. A fresh Deno process has about the same fixed reservation as
+ * this one (V8's code range, 512 MiB of address space on x86_64 that is not
+ * resident), so what counts against `memoryMb` is what the tool's process maps
+ * beyond it. Measured, not assumed: the reservation differs between V8
+ * versions and architectures.
  *
  * Why a launcher and not a restriction inside the tool process: Landlock's
  * `restrict_self` applies to the calling thread (and threads it creates
@@ -33,6 +45,7 @@ const CREATE_RULESET_VERSION = 1;
 const PR_SET_NO_NEW_PRIVS = 38;
 const RULE_PATH_BENEATH = 1;
 const RULE_NET_PORT = 2;
+const RLIMIT_DATA = 2;
 
 /** `LANDLOCK_ACCESS_FS_*`. */
 const FS = {
@@ -94,6 +107,8 @@ const SYMBOLS = {
   open: { parameters: ["buffer", "i32"], result: "i32" },
   close: { parameters: ["i32"], result: "i32" },
   execve: { parameters: ["buffer", "buffer", "pointer"], result: "i32" },
+  setrlimit: { parameters: ["i32", "buffer"], result: "i32" },
+  read: { parameters: ["i32", "buffer", "u64"], result: "i64" },
   strerror: { parameters: ["i32"], result: "pointer" },
   __errno_location: { parameters: [], result: "pointer" },
   environ: { type: "pointer" },
@@ -188,12 +203,14 @@ class Landlock {
       const path = env(name);
       if (path !== undefined && path.startsWith("/")) allow(path, READ);
     }
-    if (policy.denoDir) {
+    // Only the cache entries of this tool's own module graph (its emitted JavaScript, its npm
+    // packages), never all of DENO_DIR: `gen/` holds every project's transpiled sources.
+    if (policy.denoCache.length > 0) {
       const home = env("HOME");
       const cache = env("XDG_CACHE_HOME") ?? (home === undefined ? undefined : `${home}/.cache`);
       const denoDir = env("DENO_DIR") ?? (cache === undefined ? undefined : `${cache}/deno`);
       if (denoDir !== undefined) {
-        for (const sub of ["npm", "remote", "gen", "deps"]) allow(`${denoDir}/${sub}`, READ);
+        for (const entry of policy.denoCache) allow(`${denoDir}/${entry}`, READ);
       }
     }
     if (restrictNet) {
@@ -208,6 +225,38 @@ class Landlock {
       this.#fail("landlock_restrict_self");
     }
     this.#libc.close(ruleset);
+  }
+
+  /**
+   * Cap this process's data size (`RLIMIT_DATA`, soft and hard: the tool cannot raise it) at
+   * its current size plus `mib`; inherited through `execve`.
+   */
+  limitData(mib: number, currentKiB = this.dataKiB()): void {
+    if (!(Number.isInteger(mib) && mib > 0)) throw new LaunchError(`invalid memory limit ${mib}`);
+    const bytes = (BigInt(currentKiB) * 1024n) + BigInt(mib) * 1024n * 1024n;
+    if (this.#libc.setrlimit(RLIMIT_DATA, new BigUint64Array([bytes, bytes])) !== 0) {
+      this.#fail("setrlimit RLIMIT_DATA");
+    }
+  }
+
+  /** `VmData` of this process (KiB), read through libc: Deno refuses `/proc` without -A. */
+  dataKiB(): number {
+    const O_RDONLY_CLOEXEC = 0o2000000;
+    const fd = this.#libc.open(cString("/proc/self/status"), O_RDONLY_CLOEXEC);
+    if (fd < 0) this.#fail("open /proc/self/status");
+    const buffer = new Uint8Array(8192);
+    let used = 0;
+    for (;;) {
+      const count = Number(
+        this.#libc.read(fd, buffer.subarray(used), BigInt(buffer.length - used)),
+      );
+      if (count <= 0) break;
+      used += count;
+    }
+    this.#libc.close(fd);
+    const match = /^VmData:\s+(\d+) kB$/m.exec(new TextDecoder().decode(buffer.subarray(0, used)));
+    if (match === null) throw new LaunchError("no VmData in /proc/self/status");
+    return Number(match[1]);
   }
 
   /** Replace this process with `argv[0]`, same environment. Returns only on failure. */
@@ -291,8 +340,15 @@ function main(args: readonly string[]): void {
     Deno.stdout.writeSync(encoder.encode(`${JSON.stringify({ abi })}\n`));
     return;
   }
-  if (mode !== "exec" || rest.length < 2) fail("usage: launcher.ts exec <policy> <program> …");
+  if ((mode !== "exec" && mode !== "limit") || rest.length < 2) {
+    fail("usage: launcher.ts exec <policy> <program> … | limit <MiB> <program> …");
+  }
   try {
+    if (mode === "limit") {
+      const landlock = new Landlock(openLibc());
+      landlock.limitData(Number(rest[0]));
+      landlock.exec(rest.slice(1));
+    }
     const policy = JSON.parse(rest[0]!) as KernelPolicy;
     const landlock = new Landlock(openLibc());
     const abi = landlock.abi();
@@ -300,7 +356,10 @@ function main(args: readonly string[]): void {
     if (abi < policy.minAbi) {
       throw new LaunchError(`Landlock ABI ${abi} is older than ${policy.minAbi}`);
     }
+    // Measured before the ruleset, which does not grant /proc/self/status.
+    const dataKiB = policy.memoryMb === null ? 0 : landlock.dataKiB();
     landlock.restrict(policy, abi, env, rest[1]!);
+    if (policy.memoryMb !== null) landlock.limitData(policy.memoryMb, dataKiB);
     landlock.exec(rest.slice(1));
   } catch (error) {
     fail(error instanceof Error ? error.message : String(error));

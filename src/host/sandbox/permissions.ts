@@ -111,11 +111,6 @@ export function denoFlagsForHost(registry: ToolSet, options: HostFlagOptions = {
   if (options.npmCacheDir !== undefined) add("read", [options.npmCacheDir]);
   add("run", options.runCommands ?? []);
   if (registry.tools.length > 0 && options.denoPath !== undefined) add("run", [options.denoPath]);
-  // memoryMb also caps a tool process's resident set, read from /proc/<pid>/status (Linux).
-  const capped = registry.tools.some((entry) =>
-    isolationOf(entry.tool) === "process" && entry.tool.memoryMb !== undefined
-  );
-  if (capped) add("read", ["/proc"]);
   for (const { tool } of registry.tools) {
     if (isolationOf(tool) !== "inline") continue;
     for (const name of PERMISSION_NAMES) {

@@ -18,7 +18,14 @@ import { NO_INHERIT_FLAG, permissionFlags } from "./permissions.ts";
 import { sandboxFingerprint } from "./description.ts";
 import { type ProcessOutcome, ToolProcess } from "./tool_process.ts";
 import { type KernelSupport, kernelUnavailable } from "./kernel_policy.ts";
-import { launchArgs, moduleFilesOf, probeKernelSandbox } from "./kernel.ts";
+import {
+  launchArgs,
+  limitArgs,
+  moduleFilesOf,
+  probeKernelSandbox,
+  runnerFilesOf,
+} from "./kernel.ts";
+import { probeProcessLimits, type ProcessLimits } from "./containment.ts";
 
 /** How an isolated call ended: the process's outcome, or killed after the grace period. */
 export type IsolatedOutcome = ProcessOutcome | { readonly kind: "killed" };
@@ -64,6 +71,8 @@ export interface ProcessRunnerOptions {
    * available; `"off"` never uses it; or the host's own probe result.
    */
   readonly kernelSandbox?: "auto" | "off" | KernelSupport | Promise<KernelSupport>;
+  /** How memory caps and a tool's own processes are contained; default probed. */
+  readonly processLimits?: ProcessLimits | Promise<ProcessLimits>;
 }
 
 /** Default idle processes per tool: `concurrent_calls` of the `client.tools` limits. */
@@ -99,6 +108,9 @@ export class ProcessRunner {
   readonly #kernel: Promise<KernelSupport>;
   /** Whether the kernel layer is used, once {@link ProcessRunner.#kernel} settled. */
   #kernelOn = false;
+  readonly #limitsPromise: Promise<ProcessLimits>;
+  /** Once settled ({@link ProcessRunner.#ready}). */
+  #limits: ProcessLimits | undefined;
   /** Each tool module's local files (its module graph), for the kernel layer's read rules. */
   readonly #graphsDone = new Map<string, string[]>();
   #closed = false;
@@ -118,6 +130,7 @@ export class ProcessRunner {
       : kernel === "auto"
       ? probeKernelSandbox(this.#denoPath)
       : Promise.resolve(kernel);
+    this.#limitsPromise = Promise.resolve(options.processLimits ?? probeProcessLimits());
   }
 
   /**
@@ -125,10 +138,15 @@ export class ProcessRunner {
    * module's local files known. Afterwards {@link ProcessRunner.#spawn} is synchronous.
    */
   async #ready(file: string): Promise<void> {
+    this.#limits = await this.#limitsPromise;
     this.#kernelOn = (await this.#kernel).available;
     if (!this.#kernelOn || this.#graphsDone.has(file)) return;
-    const graph = moduleFilesOf(resolve(file), { cwd: this.#cwd, denoPath: this.#denoPath });
-    this.#graphsDone.set(file, await graph);
+    const options = { cwd: this.#cwd, denoPath: this.#denoPath };
+    const [graph, runner] = await Promise.all([
+      moduleFilesOf(resolve(file), options),
+      runnerFilesOf(options),
+    ]);
+    this.#graphsDone.set(file, [...new Set([...graph, ...runner])]);
   }
 
   /** Start one idle process for `tool` if it has none; resolves once it was started. */
@@ -237,6 +255,8 @@ export class ProcessRunner {
     flags.push(`--preload=${url}`);
     // Never a silently weaker process: without its graph it gets its own file only.
     const moduleFiles = this.#graphsDone.get(file) ?? [resolve(file)];
+    const limits = this.#limits;
+    const memoryMb = tool.memoryMb;
     const launch = this.#kernelOn
       ? (args: readonly string[]) =>
         launchArgs({
@@ -245,7 +265,10 @@ export class ProcessRunner {
           denoPath: this.#denoPath,
           moduleFiles,
           args,
+          ...(memoryMb === undefined || limits?.memory !== "rlimit" ? {} : { memoryMb }),
         })
+      : memoryMb !== undefined && limits?.memory === "rlimit"
+      ? (args: readonly string[]) => limitArgs(memoryMb, this.#denoPath, args)
       : undefined;
     const proc = new ToolProcess({
       name: tool.name,
@@ -256,6 +279,7 @@ export class ProcessRunner {
       fingerprint: sandboxFingerprint(tool),
       ...(tool.memoryMb === undefined ? {} : { memoryMb: tool.memoryMb }),
       ...(launch === undefined ? {} : { launch }),
+      ...(limits === undefined ? {} : { wrapper: limits.wrapper }),
     });
     pool.all.add(proc);
     void proc.finished.then(() => {

@@ -7,12 +7,15 @@
  * so loading it needs no read permission; the dynamic `import()` below finds
  * it already loaded.
  *
- * Before any tool code runs, the runner reads the init line (with the frame
- * token) from stdin and keeps private references to what it needs to write
- * frames. It then replaces `console.*` and `Deno.stdout`/`Deno.stderr`
- * writes (which `process.stdout` also uses) so tool output is sent as framed
- * `log` messages, bounded per call. Output that bypasses this still cannot
- * forge a frame: it has no token.
+ * The preloaded tool module's top-level code runs before this file: the
+ * runner then reads the init line (with the frame token) from stdin and keeps
+ * references to what it needs to write frames. It then replaces `console.*`
+ * and `Deno.stdout`/`Deno.stderr` writes (which `process.stdout` also uses)
+ * so tool output is sent as framed `log` messages, bounded per call. Output
+ * that bypasses this (a program the tool starts, `node:fs` writes to fd 1)
+ * cannot forge a frame: it has no token. The tool module itself ran first in
+ * this process and can learn the token; the host bounds and checks every
+ * frame on its side, so that gains it nothing (channel.ts).
  *
  * @module
  */
@@ -201,7 +204,23 @@ function reportUncaught(error: unknown): void {
   send({ t: "crash", message, ...(permission === undefined ? {} : { permission }) });
 }
 
+/**
+ * In a PID namespace (`containment.ts`) this process is PID 1 there; the host knows it by
+ * the PID of its wrapper, passed as `--host-pid=N`: that is the tool's `Deno.pid` (and
+ * `process.pid`), as the host, `ps` and signals see it.
+ */
+function adoptHostPid(): void {
+  const arg = Deno.args.find((a) => a.startsWith("--host-pid="));
+  const pid = Number(arg?.slice("--host-pid=".length));
+  if (!(Number.isInteger(pid) && pid > 0)) return;
+  Object.defineProperty(Deno, "pid", { value: pid, configurable: true, enumerable: true });
+  // The tool sees the runner's arguments as before: none of its own.
+  const args = Object.freeze(Deno.args.filter((a) => !a.startsWith("--host-pid=")));
+  Object.defineProperty(Deno, "args", { value: args, configurable: true, enumerable: true });
+}
+
 async function main(): Promise<void> {
+  adoptHostPid();
   const input = lines();
   const first = await input.next();
   if (first.done) exit(0);

@@ -15,9 +15,15 @@ import {
 } from "./channel.ts";
 import { settleWithin } from "../../async/deadline.ts";
 import type { LogBuffer } from "./log_buffer.ts";
-import { watchRss } from "./rss_watch.ts";
+import { wrapped } from "./containment.ts";
 import { LAUNCH_ERROR_PREFIX, LAUNCH_FAILED } from "./kernel_policy.ts";
-import { type ChildHandle, type ExitInfo, spawnChild, SpawnError } from "../../runtime/mod.ts";
+import {
+  type ChildHandle,
+  type ExitInfo,
+  spawnChild,
+  SpawnError,
+  terminalText,
+} from "../../runtime/mod.ts";
 
 /** How a call on a process ended (before the runner applies grace and kill). */
 export type ProcessOutcome =
@@ -53,7 +59,10 @@ export interface ToolProcessSpec {
   readonly flags: readonly string[];
   /** The child's working directory. */
   readonly cwd: string;
-  /** Memory cap in MiB: the crash message, and the resident set watched during calls. */
+  /**
+   * Memory cap in MiB, for the error messages (the launcher enforces it: `RLIMIT_DATA`, see
+   * `containment.ts`).
+   */
   readonly memoryMb?: number;
   /** `sandboxFingerprint()` of the tool as described; the runner checks its own against it. */
   readonly fingerprint?: string;
@@ -62,11 +71,18 @@ export interface ToolProcessSpec {
    * command (`kernel.ts` `launchArgs`); absent: `deno run` directly.
    */
   readonly launch?: (denoArgs: readonly string[]) => string[];
+  /**
+   * A command the whole launch runs under (`ProcessLimits.wrapper`: `unshare` for a PID
+   * namespace); absent or empty: none. {@link ToolProcess.pid} is then the wrapper's.
+   */
+  readonly wrapper?: readonly string[];
 }
 
 const RUNNER_PATH = new URL("./runner.ts", import.meta.url).href;
 const STDERR_TAIL_CHARS = 4_096;
 const PIPE_DRAIN_MS = 250;
+/** V8's messages for an allocation that failed (`RangeError`), e.g. under `RLIMIT_DATA`. */
+const ALLOCATION_FAILED = /allocation failed/i;
 const encoder = new TextEncoder();
 
 interface Pending {
@@ -75,6 +91,17 @@ interface Pending {
   readonly log: LogBuffer;
   cancelled: boolean;
   sent: boolean;
+}
+
+/** Throws the file system's error when `path` cannot be found (an unknown: nothing). */
+function assertRunnable(path: string): void {
+  try {
+    Deno.statSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
+      throw error;
+    }
+  }
 }
 
 /** A running tool process. One call at a time. */
@@ -107,7 +134,14 @@ export class ToolProcess {
     // then cancels the call instead of the tool process dying under it.
     try {
       const args = ["run", ...spec.flags, RUNNER_PATH];
-      this.#child = spawnChild(spec.denoPath, spec.launch?.(args) ?? args, {
+      // Under a wrapper a missing Deno would only show as the wrapper's exit code.
+      if ((spec.wrapper ?? []).length > 0) assertRunnable(spec.denoPath);
+      const command = wrapped(
+        { wrapper: spec.wrapper ?? [] },
+        spec.denoPath,
+        spec.launch?.(args) ?? args,
+      );
+      this.#child = spawnChild(command.command, command.args, {
         cwd: spec.cwd,
         stderr: "piped",
         env: { NO_COLOR: "1" },
@@ -172,21 +206,7 @@ export class ToolProcess {
       pending.sent = true;
       if (pending.cancelled) this.#send({ t: "cancel", id });
     }
-    const memoryMb = this.#spec.memoryMb;
-    // The heap cap misses ArrayBuffers: while the call runs, the whole resident set is capped.
-    const unwatch = memoryMb === undefined ? () => {} : watchRss(this.pid, memoryMb, () => {
-      this.#crash = { message: `the tool exceeded its memory limit of ${memoryMb} MiB` };
-      try {
-        this.#child.kill("SIGKILL");
-      } catch {
-        // Already gone.
-      }
-    });
-    try {
-      return await result;
-    } finally {
-      unwatch();
-    }
+    return await result;
   }
 
   /** Abort the running call's signal. */
@@ -224,7 +244,7 @@ export class ToolProcess {
     if (this.#pending !== undefined) this.#pending.log.append(text);
     else if (text.trim() !== "") {
       // Output outside a call: the host's stderr (never stdout), bounded.
-      console.error(`[tool ${this.#spec.name}] ${text.slice(0, 1_024).trimEnd()}`);
+      console.error(terminalText(`[tool ${this.#spec.name}] ${text.slice(0, 1_024).trimEnd()}`));
     }
   }
 
@@ -305,6 +325,19 @@ export class ToolProcess {
           return pending.resolve({ kind: "invalid", text: message.message });
         }
         if (!message.ok) {
+          const cap = this.#spec.memoryMb;
+          if (cap !== undefined && ALLOCATION_FAILED.test(message.message)) {
+            // An allocation the data limit refused: the process is at its cap. It is replaced,
+            // and the call answered as the crash it is (the exit handler answers it).
+            this.#crash = { message: `the tool exceeded its memory limit of ${cap} MiB` };
+            this.#pending = pending;
+            try {
+              this.#child.kill("SIGKILL");
+            } catch {
+              // Already gone.
+            }
+            return;
+          }
           return pending.resolve({
             kind: "thrown",
             message: message.message,

@@ -9,3 +9,4 @@
 export * from "./process.ts";
 export * from "./system.ts";
 export * from "./terminal.ts";
+export * from "../terminal_text.ts";

@@ -6,12 +6,13 @@
  */
 
 import { writeSync } from "node:fs";
-import { mkdtemp, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { isatty } from "node:tty";
 import type { LoopbackServer, RuntimeName } from "../types.ts";
+import { terminalText } from "../terminal_text.ts";
 import { userDirFrom, type UserDirKind } from "../user_dirs.ts";
 
 export type { UserDirKind } from "../user_dirs.ts";
@@ -136,10 +137,14 @@ export function writeStdout(bytes: Uint8Array): Promise<void> {
 
 const encoder = new TextEncoder();
 
-/** Write one line to stderr (diagnostics); never throws. */
+/**
+ * Write one line to stderr (diagnostics); never throws. Control characters are shown visibly
+ * ({@link terminalText}): a line may carry a tool's, a server's or the model's text.
+ */
 export function writeStderrLine(text: string): void {
   try {
-    const bytes = encoder.encode(text.endsWith("\n") ? text : text + "\n");
+    const safe = terminalText(text);
+    const bytes = encoder.encode(safe.endsWith("\n") ? safe : safe + "\n");
     let offset = 0;
     while (offset < bytes.length) offset += writeSync(2, bytes, offset);
   } catch {
@@ -155,6 +160,17 @@ export function readTextFile(path: string): Promise<string> {
 /** Write a UTF-8 text file (create or truncate). */
 export function writeTextFile(path: string, text: string): Promise<void> {
   return writeFile(path, text, "utf8");
+}
+
+/**
+ * Write a UTF-8 text file only its owner may read and write (`0600`; its missing parent
+ * directories are created `0700`), for the host's credentials. Not atomic.
+ */
+export async function writePrivateTextFile(path: string, text: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  await writeFile(path, text, { encoding: "utf8", mode: 0o600 });
+  // `mode` applies to a new file only: an existing one keeps its bits unless changed here.
+  if (process.platform !== "win32") await chmod(path, 0o600);
 }
 
 /** Create a temporary directory with `prefix`; returns its path. */

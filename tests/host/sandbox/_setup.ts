@@ -10,6 +10,19 @@ import { loadToolDirs } from "../../../src/host/discovery.ts";
 import { type ToolCallResult, ToolExecutor, type ToolLog } from "../../../src/host/executor.ts";
 import { ToolRegistry } from "../../../src/host/registry.ts";
 import { CLIENT_TOOLS_LIMITS } from "../../../src/protocol/limits.ts";
+import type { ProcessLimits } from "../../../src/host/sandbox/containment.ts";
+
+/**
+ * Process limits without a PID namespace: a terminal's Ctrl-C (SIGINT) then reaches the
+ * tool process itself, which the Ctrl-C tests need (inside a namespace the tool process is
+ * its init, which ignores a SIGINT it has no handler for).
+ */
+export const NO_NAMESPACE: ProcessLimits = {
+  memory: "rlimit",
+  descendants: "process_group",
+  reason: "test: no PID namespace",
+  wrapper: [],
+};
 
 /** The fixtures directory. */
 export const FIXTURES = fileURLToPath(new URL("./fixtures/", import.meta.url));
@@ -35,7 +48,8 @@ let counter = 0;
 
 /** Load the fixtures and build an executor. */
 export async function sandbox(
-  options: { denoPath?: string; kernelSandbox?: "auto" | "off" } = {},
+  options: { denoPath?: string; kernelSandbox?: "auto" | "off"; processLimits?: ProcessLimits } =
+    {},
 ): Promise<Sandbox> {
   const registry = ToolRegistry.fromLoaded(await loadToolDirs([FIXTURES]));
   const logs: ToolLog[] = [];

@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
 import { pathToFileURL } from "node:url";
-import { launchArgs, probeKernelSandbox } from "../../../src/host/sandbox/kernel.ts";
+import {
+  launchArgs,
+  moduleFilesOf,
+  probeKernelSandbox,
+  runnerFilesOf,
+} from "../../../src/host/sandbox/kernel.ts";
 import { ToolProcess } from "../../../src/host/sandbox/tool_process.ts";
 import { LogBuffer } from "../../../src/host/sandbox/log_buffer.ts";
 import { NO_INHERIT_FLAG } from "../../../src/host/sandbox/permissions.ts";
@@ -8,6 +13,11 @@ import { FIXTURES } from "./_setup.ts";
 
 const kernel = await probeKernelSandbox();
 const PROBE = `${FIXTURES}probe.ts`;
+/** The probe's and the runner's module graphs: its npm packages are readable only so. */
+const GRAPH_OPTIONS = { cwd: Deno.cwd(), denoPath: Deno.execPath() };
+const MODULE_FILES = kernel.available
+  ? [...await moduleFilesOf(PROBE, GRAPH_OPTIONS), ...await runnerFilesOf(GRAPH_OPTIONS)]
+  : [PROBE];
 const CALL = {
   args: { action: "pid" },
   callId: "c",
@@ -42,7 +52,7 @@ function editedLaunch(
     permissions: undefined,
     cwd: Deno.cwd(),
     denoPath: Deno.execPath(),
-    moduleFiles: [PROBE],
+    moduleFiles: MODULE_FILES,
     args,
   });
   const at = launch.indexOf("exec") + 1;

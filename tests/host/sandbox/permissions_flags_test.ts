@@ -102,11 +102,10 @@ Deno.test("denoFlagsForHost() spawns deno for any tool (modules are described in
   ]);
 });
 
-Deno.test("denoFlagsForHost() reads /proc when a process tool has memoryMb (resident-set watch)", () => {
+Deno.test("denoFlagsForHost() adds nothing for memoryMb (the launcher's data limit needs no /proc)", () => {
   const registry = { tools: [{ tool: tool({ name: "a", memoryMb: 128 }) }] };
   assert.deepEqual(denoFlagsForHost(registry, { cwd: "/w", denoPath: "/bin/deno" }), [
     "--no-prompt",
-    "--allow-read=/proc",
     "--allow-run=/bin/deno",
   ]);
 });

@@ -3,7 +3,7 @@ import { loadToolDirs } from "../../../src/host/discovery.ts";
 import { LogBuffer } from "../../../src/host/sandbox/log_buffer.ts";
 import { ProcessRunner } from "../../../src/host/sandbox/process_runner.ts";
 import { CLIENT_TOOLS_LIMITS } from "../../../src/protocol/limits.ts";
-import { FIXTURES, sandbox } from "./_setup.ts";
+import { FIXTURES, NO_NAMESPACE, sandbox } from "./_setup.ts";
 
 const [probe] = (await loadToolDirs([FIXTURES])).filter((entry) => entry.tool.name === "probe");
 let counter = 0;
@@ -106,7 +106,7 @@ async function interruptedCall(runner: ProcessRunner, pid: number, stop: AbortSi
 }
 
 Deno.test("ProcessRunner: a tool process killed by SIGINT waits for the call's stop (Ctrl-C)", async () => {
-  const runner = new ProcessRunner({ cwd: Deno.cwd(), maxIdle: 1 });
+  const runner = new ProcessRunner({ cwd: Deno.cwd(), maxIdle: 1, processLimits: NO_NAMESPACE });
   try {
     const [pid] = await overlappingPids(runner, 1);
     const stop = new AbortController();
@@ -126,7 +126,7 @@ Deno.test("ProcessRunner: a tool process killed by SIGINT waits for the call's s
 });
 
 Deno.test("ToolExecutor: a call whose process a Ctrl-C killed is cancelled once the stop follows", async () => {
-  const box = await sandbox();
+  const box = await sandbox({ processLimits: NO_NAMESPACE });
   try {
     const first = await box.call("probe", { action: "pid" });
     assert.equal(first.outcome, "success", JSON.stringify(first));
