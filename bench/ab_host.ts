@@ -38,6 +38,8 @@ export interface AbSample {
   backendCpuUs: number;
   /** The host's CPU time from its start to its `initialize` request, ms. */
   initCpuMs: number;
+  /** The host's CPU time from its start to its `shutdown` request, ms (0 from older fixtures). */
+  shutdownCpuMs: number;
 }
 
 /** Reduce a host driver result to an {@link AbSample}. */
@@ -49,6 +51,7 @@ export function sampleOf(result: HostRunResult): AbSample {
     readyMs: result.ready_ms,
     backendCpuUs: calls > 0 ? own * 1000 / calls : 0,
     initCpuMs: result.backend.host_cpu_at_initialize_ms,
+    shutdownCpuMs: result.backend.host_cpu_at_shutdown_ms ?? 0,
   };
 }
 
@@ -73,7 +76,8 @@ async function runOnce(repo: string, cpus: string, args: readonly string[]): Pro
 
 function format(s: AbSample): string {
   return `${s.callsPerSecond.toFixed(0)} calls/s, ${s.hostCpuUs.toFixed(1)} µs host CPU/call, ` +
-    `ready ${s.readyMs.toFixed(1)} ms (host CPU to initialize ${s.initCpuMs.toFixed(0)} ms; ` +
+    `ready ${s.readyMs.toFixed(1)} ms (host CPU to initialize ${s.initCpuMs.toFixed(0)} ms, ` +
+    `to shutdown ${s.shutdownCpuMs.toFixed(0)} ms; ` +
     `backend ${s.backendCpuUs.toFixed(1)} µs CPU/call)`;
 }
 
@@ -139,6 +143,7 @@ if (import.meta.main) {
           readyMs: median(list.map((s) => s.readyMs)),
           backendCpuUs: median(list.map((s) => s.backendCpuUs)),
           initCpuMs: median(list.map((s) => s.initCpuMs)),
+          shutdownCpuMs: median(list.map((s) => s.shutdownCpuMs)),
         })
       } (${rounds} runs)`,
     );

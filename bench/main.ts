@@ -3,9 +3,10 @@
  *
  * Runs every measurement in both CPU placements (`taskset -c 0` and
  * `taskset -c 0,1`), then the first run of `demo` (`scripts/first_run.ts`),
- * prints one table with issue 18's targets (PASS/MISS, each judged against
- * the faster of the two MCP SDK columns) and their summary on stdout, and
- * writes them, with the machine, versions and date, to `docs/benchmarks.md`.
+ * prints one table with issue 27's targets (PASS/MISS, each judged against
+ * the faster of the two MCP SDK columns; CPU per call against the leaner
+ * SDK server) and their summary on stdout, and writes them, with the
+ * machine, versions and date, to `docs/benchmarks.md`.
  * The Node.js SDK column's packages (`bench/node/`) are installed with
  * `npm ci` on first use; a missing `node`, a failed install or an SDK
  * version other than the Deno column's stops the suite (exit 2).

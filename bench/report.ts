@@ -12,12 +12,13 @@ import { formatNumber } from "./harness/stats.ts";
 import type { PlacementResults, Throughput } from "./suite.ts";
 import {
   type Check,
+  coldVsInline,
+  cpuVsSdkServer,
   fasterSdk,
   firstRunCheck,
   isolatedVsInline,
   memoryChecks,
   rateVsSdk,
-  shareOfEcho,
   startupVsSdk,
   summaryLine,
 } from "./targets.ts";
@@ -36,6 +37,8 @@ export interface Row {
   mcpNode: string;
   /** NDJSON echo child. */
   echo: string;
+  /** CPU per call of each process, µs: host, fixture / Deno SDK / Node.js SDK / echo. */
+  cpu: string;
   /** Target(s), `; `-separated. */
   target: string;
   /** Measured ratio(s), each saying what it was compared with. */
@@ -67,6 +70,34 @@ function rate(t: Throughput | undefined): string {
   } ms)`;
 }
 
+/** One column's CPU per call: the two processes' µs, `a, b` (`n/a` when not measured). */
+function cpuPair(t: Throughput | undefined, a: string, b: string): string {
+  const x = t?.cpuUs?.[a];
+  const y = t?.cpuUs?.[b];
+  if (x === undefined || y === undefined) return "n/a";
+  return `${formatNumber(x)}, ${formatNumber(y)}`;
+}
+
+/** The CPU cell of a round-trip row: host, fixture / Deno SDK server, client / Node.js / echo. */
+function cpuCell(
+  host: Throughput | undefined,
+  mcp?: Throughput,
+  node?: Throughput,
+  echo?: Throughput,
+): string {
+  const parts = [cpuPair(host, "host", "fixture")];
+  if (mcp !== undefined || node !== undefined) {
+    parts.push(cpuPair(mcp, "server", "client"), cpuPair(node, "server", "client"));
+  }
+  if (echo !== undefined) parts.push(cpuPair(echo, "parent", "child"));
+  return parts.join(" / ");
+}
+
+/** The SDK server that spends less CPU per call (the stricter comparison). */
+function leanerServer(mcp: Throughput | undefined, node: Throughput | undefined) {
+  return fasterSdk(mcp?.cpuUs?.server, node?.cpuUs?.server, "lower");
+}
+
 function mib(kb: number | undefined): string {
   return kb === undefined ? "n/a" : `${formatNumber(kb / 1024)} MiB`;
 }
@@ -76,11 +107,9 @@ function ms(value: number | undefined): string {
 }
 
 function row(
-  base: Omit<Row, "target" | "ratio" | "result" | "checks" | "mcp" | "mcpNode" | "echo"> & {
-    mcp?: string;
-    mcpNode?: string;
-    echo?: string;
-  },
+  base:
+    & Omit<Row, "target" | "ratio" | "result" | "checks" | "mcp" | "mcpNode" | "echo" | "cpu">
+    & { mcp?: string; mcpNode?: string; echo?: string; cpu?: string },
   checks: readonly (Check | undefined)[],
 ): Row {
   const kept = checks.filter((c): c is Check => c !== undefined);
@@ -88,6 +117,7 @@ function row(
     mcp: DASH,
     mcpNode: DASH,
     echo: DASH,
+    cpu: DASH,
     ...base,
     target: kept.length === 0 ? DASH : kept.map((c) => c.target).join("; "),
     ratio: kept.length === 0 ? DASH : kept.map((c) => c.shown).join("; "),
@@ -102,8 +132,8 @@ function mode(concurrency: number): string {
 
 /**
  * Build the rows: measurements in order, each in every placement, then the
- * first-run row. Every target of issue 18 is judged against the faster of
- * the two SDK columns ({@link fasterSdk}).
+ * first-run row. Every target of issue 27 is judged against the faster of
+ * the two SDK columns ({@link fasterSdk}; CPU per call against the leaner SDK server).
  */
 export function buildRows(results: readonly PlacementResults[], extras: RunExtras = {}): Row[] {
   const rows: Row[] = [];
@@ -122,9 +152,10 @@ export function buildRows(results: readonly PlacementResults[], extras: RunExtra
         mcp: rate(mcp),
         mcpNode: rate(node),
         echo: rate(echo),
+        cpu: cpuCell(host, mcp, node, echo),
       }, [
-        rateVsSdk(host?.callsPerSec, sdk, 1.5),
-        shareOfEcho(host?.callsPerSec, echo?.callsPerSec),
+        rateVsSdk(host?.callsPerSec, sdk, 1.0),
+        cpuVsSdkServer(host?.cpuUs?.host, leanerServer(mcp, node)),
       ]);
     });
   }
@@ -142,6 +173,7 @@ export function buildRows(results: readonly PlacementResults[], extras: RunExtra
         host: iso === undefined
           ? `not yet available (${r.isolatedNote ?? "not measured"})`
           : rate(iso) + share,
+        cpu: iso === undefined ? DASH : cpuCell(iso),
       }, [isolatedVsInline(iso?.callsPerSec, inline?.callsPerSec)]);
     });
   }
@@ -165,10 +197,27 @@ export function buildRows(results: readonly PlacementResults[], extras: RunExtra
       }, []);
     });
   }
+  const cold = [
+    ["coldCallMs", "First call after host.ready (cold), trivial tool: isolated / inline"],
+    ["callMs", "`call` of the trivial tool end to end (spawn → exit): isolated / inline"],
+  ] as const;
+  for (const [key, label] of cold) {
+    each((r) => {
+      const iso = r[key]?.["isolated"];
+      const inline = r[key]?.["inline"];
+      return row({
+        measurement: label,
+        placement: r.placement.label,
+        host: iso === undefined || inline === undefined
+          ? `not measured (${r.isolatedNote ?? "not in this run"})`
+          : `${ms(iso)} / ${ms(inline)}`,
+      }, [coldVsInline(iso, inline)]);
+    });
+  }
   const blobs = [["blob_60k", "60 KiB result", 1.0], [
     "blob_1m",
     "1 MiB result (64 parts)",
-    1.5,
+    1.0,
   ]] as const;
   for (const [tool, label, atLeast] of blobs) {
     for (const c of [1, 4]) {
@@ -184,7 +233,11 @@ export function buildRows(results: readonly PlacementResults[], extras: RunExtra
           host: rate(host),
           mcp: rate(mcp),
           mcpNode: rate(node),
-        }, [rateVsSdk(host?.callsPerSec, sdk, atLeast)]);
+          cpu: cpuCell(host, mcp, node),
+        }, [
+          rateVsSdk(host?.callsPerSec, sdk, atLeast),
+          cpuVsSdkServer(host?.cpuUs?.host, leanerServer(mcp, node)),
+        ]);
       });
     }
   }
@@ -247,6 +300,10 @@ const HEADERS: [Exclude<keyof Row, "checks">, string][] = [
   ["mcp", "MCP SDK (server run with Deno)"],
   ["mcpNode", "MCP SDK (server and client on Node.js)"],
   ["echo", "NDJSON echo (limit)"],
+  [
+    "cpu",
+    "CPU per call, µs: host, fixture / Deno SDK server, client / Node.js SDK server, client / echo parent, child",
+  ],
   ["target", "Target"],
   ["ratio", "Ratio"],
   ["result", "Result"],

@@ -6,6 +6,7 @@
  * @module
  */
 
+import type { CallRunResult } from "./harness/call_driver.ts";
 import type { HostRunResult } from "./harness/host_driver.ts";
 import { generateToolDir } from "./harness/generate_tools.ts";
 import { type BenchToolName, RESULT_BYTES } from "./harness/payloads.ts";
@@ -87,6 +88,13 @@ export interface Throughput {
   latency: LatencySummary;
   /** Result bytes per call. */
   resultBytes: number;
+  /**
+   * CPU time per timed call of each process of the measurement, µs (user + system from
+   * `/proc/<pid>/stat` before and after the timed calls): `host` and `fixture` (the fake
+   * backend) for host rows, `server` and `client` for the SDK columns, `parent` and `child`
+   * for the echo. Absent in runs saved before it was measured.
+   */
+  cpuUs?: Record<string, number>;
 }
 
 /** Everything measured in one placement. */
@@ -123,6 +131,13 @@ export interface PlacementResults {
    * (the memory test, warm-up included).
    */
   hostPeakKb: Record<string, number>;
+  /**
+   * The first call after `host.ready` in a fresh host (no warm-up), median ms as the
+   * backend times it, by tool kind: `inline` and `isolated` (`isolation: "process"`).
+   */
+  coldCallMs?: Record<string, number>;
+  /** `call` of the trivial tool end to end (spawn → exit of the CLI), median ms, same keys. */
+  callMs?: Record<string, number>;
   /** Host RSS samples over the memory test. */
   rss: { calls: number; rss: number }[];
   /** Calls/s during the memory test. */
@@ -195,8 +210,20 @@ function median(values: number[]): number {
   return sorted[Math.floor((sorted.length - 1) / 2)]!;
 }
 
-function throughput(calls: number, elapsedMs: number, latency: LatencySummary, bytes: number) {
-  return { callsPerSec: (calls * 1000) / elapsedMs, latency, resultBytes: bytes };
+function throughput(
+  calls: number,
+  elapsedMs: number,
+  latency: LatencySummary,
+  bytes: number,
+  cpuUs: Record<string, number> = {},
+): Throughput {
+  return { callsPerSec: (calls * 1000) / elapsedMs, latency, resultBytes: bytes, cpuUs };
+}
+
+/** The host's and the fake backend's CPU per timed call, µs, from the backend's stats. */
+function hostCpu(b: HostRunResult["backend"]): Record<string, number> {
+  if (b.calls <= 0) return {};
+  return { host: b.host_cpu_ms * 1000 / b.calls, fixture: b.backend_cpu_ms * 1000 / b.calls };
 }
 
 /** Run `once` `repeats` times; keep the run with the median rate. */
@@ -205,6 +232,15 @@ async function medianRun(repeats: number, once: () => Promise<Throughput>): Prom
   for (let i = 0; i < repeats; i++) runs.push(await once());
   runs.sort((a, b) => a.callsPerSec - b.callsPerSec);
   return runs[Math.floor((runs.length - 1) / 2)]!;
+}
+
+/** The JSON line of the MCP and echo drivers. */
+interface DriverRun {
+  calls: number;
+  elapsed_ms: number;
+  latency_ms: LatencySummary;
+  /** Absent from drivers older than the CPU columns. */
+  cpu_us_per_call?: Record<string, number>;
 }
 
 /** Progress lines go to stderr so stdout carries only the table. */
@@ -257,7 +293,7 @@ export async function runPlacement(
           throw new Error(`Host run of ${key} returned wrong results`);
         }
         out.hostPeakKb[key] = Math.max(out.hostPeakKb[key] ?? 0, b.hwm_kb);
-        return throughput(b.calls, b.elapsed_ms, b.latency_ms, b.result_bytes);
+        return throughput(b.calls, b.elapsed_ms, b.latency_ms, b.result_bytes, hostCpu(b));
       });
       const mcpArgs = [
         "--mode=calls",
@@ -267,8 +303,14 @@ export async function runPlacement(
         `--concurrency=${concurrency}`,
       ];
       const mcpThroughput = (run: unknown) => {
-        const r = run as { calls: number; elapsed_ms: number; latency_ms: LatencySummary };
-        return throughput(r.calls, r.elapsed_ms, r.latency_ms, RESULT_BYTES[tool]);
+        const r = run as DriverRun;
+        return throughput(
+          r.calls,
+          r.elapsed_ms,
+          r.latency_ms,
+          RESULT_BYTES[tool],
+          r.cpu_us_per_call,
+        );
       };
       progress(`${placement.label}: MCP (Deno) ${key}`);
       out.mcp[key] = await medianRun(
@@ -283,6 +325,7 @@ export async function runPlacement(
     }
   }
   await measureIsolated(out, sizes, progress);
+  if (out.isolatedNote === null) await measureColdCalls(out, sizes, progress);
   for (const concurrency of [1, 4]) {
     progress(`${placement.label}: echo/${concurrency}`);
     out.echo[String(concurrency)] = await medianRun(sizes.repeats, async () => {
@@ -290,8 +333,8 @@ export async function runPlacement(
         `--calls=${sizes.echoCalls}`,
         `--warmup=${Math.round(sizes.echoCalls / 10)}`,
         `--concurrency=${concurrency}`,
-      ]) as { calls: number; elapsed_ms: number; latency_ms: LatencySummary };
-      return throughput(run.calls, run.elapsed_ms, run.latency_ms, 0);
+      ]) as DriverRun;
+      return throughput(run.calls, run.elapsed_ms, run.latency_ms, 0, run.cpu_us_per_call);
     });
   }
   for (const tools of [1, 32]) {
@@ -372,7 +415,7 @@ export async function measureIsolated(
             throw new Error("the tool ran inside the host process");
           }
           if (mode.key === "isolated") out.isolatedLevel = run.sandbox["trivial"] ?? null;
-          return throughput(b.calls, b.elapsed_ms, b.latency_ms, b.result_bytes);
+          return throughput(b.calls, b.elapsed_ms, b.latency_ms, b.result_bytes, hostCpu(b));
         });
       } catch (error) {
         out.isolated = {};
@@ -382,4 +425,47 @@ export async function measureIsolated(
       }
     }
   }
+}
+
+/**
+ * Cold calls, inline against isolated, alternating: the first call of a fresh host after
+ * `host.ready` (the backend's timing of one call with no warm-up), and `call` of the trivial
+ * tool end to end (spawn → exit). `sizes.startups` of each after one untimed round; medians.
+ */
+export async function measureColdCalls(
+  out: PlacementResults,
+  sizes: SuiteSizes,
+  progress: Progress,
+): Promise<void> {
+  const kinds = [
+    ["inline", `${HARNESS}host_tools`],
+    ["isolated", `${HARNESS}host_tools_isolated`],
+  ] as const;
+  const cold: Record<string, number[]> = { inline: [], isolated: [] };
+  const calls: Record<string, number[]> = { inline: [], isolated: [] };
+  progress(`${out.placement.label}: cold first call and \`call\`, inline and isolated`);
+  for (let i = 0; i <= sizes.startups; i++) {
+    for (const [kind, dir] of kinds) {
+      const run = await pinned(out.placement.cpus, "host_driver.ts", [
+        `--tools=${dir}`,
+        "--tool=trivial",
+        "--calls=1",
+        "--warmup=0",
+      ]) as HostRunResult;
+      const b = run.backend;
+      if (b.result_bytes !== RESULT_BYTES.trivial || b.failed_calls > 0 || !b.latency_ms) {
+        throw new Error(`Cold ${kind} call returned wrong results`);
+      }
+      const call = await pinned(out.placement.cpus, "call_driver.ts", [
+        `--tools=${dir}`,
+        "--tool=trivial",
+        "--expect=hello",
+      ]) as CallRunResult;
+      if (i === 0) continue;
+      cold[kind]!.push(b.latency_ms.p50);
+      calls[kind]!.push(call.call_ms);
+    }
+  }
+  out.coldCallMs = { inline: median(cold.inline!), isolated: median(cold.isolated!) };
+  out.callMs = { inline: median(calls.inline!), isolated: median(calls.isolated!) };
 }

@@ -7,19 +7,18 @@
  * @module
  */
 
-import { LineSplitter } from "./lines.ts";
+import { readLinesInto, StdoutBox } from "./stdio.ts";
 
 const LF = new Uint8Array([0x0a]);
 
 if (import.meta.main) {
-  const splitter = new LineSplitter();
-  const out = Deno.stdout.writable.getWriter();
-  for await (const chunk of Deno.stdin.readable) {
-    const lines = splitter.push(chunk);
-    if (lines.length === 0) continue;
-    // One write per chunk: the lines it completed, each with its LF.
-    let size = 0;
-    for (const line of lines) size += line.length + 1;
+  // The fake backend's I/O (stdio.ts): the lines of one read go back in one write.
+  const out = new StdoutBox(Deno.stdout);
+  let lines: Uint8Array[] = [];
+  let size = 0;
+  let flushQueued = false;
+  const flush = () => {
+    flushQueued = false;
     const batch = new Uint8Array(size);
     let at = 0;
     for (const line of lines) {
@@ -27,7 +26,18 @@ if (import.meta.main) {
       batch.set(LF, at + line.length);
       at += line.length + 1;
     }
-    await out.write(batch);
-  }
-  await out.close().catch(() => {});
+    lines = [];
+    size = 0;
+    out.push(batch);
+  };
+  await readLinesInto(Deno.stdin, (line) => {
+    // The view is only valid during the call: copy.
+    lines.push(line.slice());
+    size += line.length + 1;
+    if (!flushQueued) {
+      flushQueued = true;
+      queueMicrotask(flush);
+    }
+  });
+  await out.flushed();
 }

@@ -1,17 +1,20 @@
 /**
- * Physical-limit driver: spawns {@link ./echo_child.ts}, writes one line per
- * call (the size of a `client.tool.call` event frame), waits for its echo,
- * and prints one JSON line of results on stdout.
+ * Physical-limit driver: spawns {@link ./echo_child.ts} through
+ * `node:child_process` (as the host spawns its backend), writes one line per
+ * call (the size of a `client.tool.call` event frame) with the host's
+ * coalescing, waits for its echo, and prints one JSON line of results
+ * (rate, latency, CPU per round trip of both processes) on stdout.
  *
  * Run: `deno run -A bench/harness/echo_parent.ts --calls 20000 --concurrency 4`.
  *
  * @module
  */
 
+import { spawn } from "node:child_process";
 import { parseArgs } from "node:util";
 import { LineSplitter } from "./lines.ts";
 import { runLoad } from "./load.ts";
-import { Outbox } from "./outbox.ts";
+import { CpuMeter } from "./proc_status.ts";
 import { summarize } from "./stats.ts";
 
 /** A line about the size of a `client.tool.call` event frame. */
@@ -40,37 +43,58 @@ export async function measureEcho(
   calls: number,
   options: { concurrency: number; warmup: number },
 ): Promise<Record<string, unknown>> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", new URL("./echo_child.ts", import.meta.url).pathname],
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  const outbox = new Outbox(child.stdin);
+  // Spawned through node:child_process, as the host spawns its backend (src/runtime): its
+  // pipes cost the parent less per round trip than Deno.Command's streams (bench/notes.md).
+  const child = spawn(Deno.execPath(), [
+    "run",
+    new URL("./echo_child.ts", import.meta.url).pathname,
+  ], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
   const waiting: (() => void)[] = [];
   let head = 0;
-  const reading = (async () => {
-    const splitter = new LineSplitter();
-    for await (const chunk of child.stdout) {
-      const lines = splitter.push(chunk);
-      for (let i = 0; i < lines.length; i++) waiting[head++]!();
-      if (head > 4096) {
-        waiting.splice(0, head);
-        head = 0;
-      }
+  const splitter = new LineSplitter();
+  child.stdout!.on("data", (chunk: Uint8Array) => {
+    const lines = splitter.push(chunk);
+    for (let i = 0; i < lines.length; i++) waiting[head++]!();
+    if (head > 4096) {
+      waiting.splice(0, head);
+      head = 0;
     }
-  })();
-  const encoder = new TextEncoder();
-  const payload = encoder.encode(sampleLine(0));
+  });
+  // The Outbox's (and the host's frame writer's) coalescing: a line goes out at once when no
+  // write is in flight; lines queued during a write go out together in the next one.
+  let queued: Uint8Array[] = [];
+  let writing = false;
+  const written = () => {
+    if (queued.length === 0) {
+      writing = false;
+      return;
+    }
+    const batch = queued.length === 1 ? queued[0]! : concat(queued);
+    queued = [];
+    child.stdin!.write(batch, written);
+  };
+  const push = (bytes: Uint8Array) => {
+    if (writing) {
+      queued.push(bytes);
+      return;
+    }
+    writing = true;
+    child.stdin!.write(bytes, written);
+  };
+  const payload = new TextEncoder().encode(sampleLine(0));
+  const cpu = new CpuMeter({ parent: () => Deno.pid, child: () => child.pid });
   try {
     const result = await runLoad(
       () =>
         new Promise<void>((resolve) => {
           waiting.push(resolve);
-          outbox.push(payload);
+          push(payload);
         }),
       calls,
-      { concurrency: options.concurrency, warmup: options.warmup },
+      { concurrency: options.concurrency, warmup: options.warmup, onTimed: cpu.onTimed },
     );
     return {
       calls,
@@ -78,12 +102,24 @@ export async function measureEcho(
       line_bytes: payload.length,
       elapsed_ms: result.elapsedMs,
       latency_ms: summarize(result.latencies),
+      cpu_us_per_call: cpu.perCall(calls),
     };
   } finally {
-    await outbox.close();
-    await reading.catch(() => {});
-    await child.status;
+    child.stdin!.end();
+    await exited;
   }
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  let size = 0;
+  for (const part of parts) size += part.length;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
 }
 
 if (import.meta.main) {

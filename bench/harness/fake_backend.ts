@@ -7,8 +7,9 @@
  * it writes its stats as JSON to `BENCH_STATS_FILE`.
  *
  * It is a measuring fixture, not a conforming backend: to keep its own cost
- * out of the numbers it parses requests with plain `JSON.parse`, emits no
- * `activity` events, and it neither enforces nor advertises the real
+ * out of the numbers it reads and writes through the lean I/O of
+ * {@link ./stdio.ts} (the echo child's), parses requests with plain
+ * `JSON.parse`, emits no `activity` events, and it neither enforces nor advertises the real
  * `request_ids` (4,096) and `calls_per_run` (256) bounds: it advertises
  * values large enough for the requested calls, so that one host process can
  * serve 100,000 calls.
@@ -29,11 +30,10 @@ import { encodeFrame } from "../../src/protocol/framing.ts";
 import type { JsonObject, JsonValue } from "../../src/protocol/json.ts";
 import { CLIENT_TOOLS_LIMITS, LIMITS } from "../../src/protocol/limits.ts";
 import { BASE_CAPABILITIES } from "../../src/protocol/schemas/capabilities.ts";
-import { readFrames } from "../../src/transport/reader.ts";
 import { epochMs } from "./clock.ts";
-import { Outbox } from "./outbox.ts";
 import { readCpuTimeMs, readMemoryStatus } from "./proc_status.ts";
 import { summarize } from "./stats.ts";
+import { readLinesInto, StdoutBox } from "./stdio.ts";
 
 const SESSION_ID = "bench-session";
 const CONTEXT_ID = "0".repeat(64);
@@ -71,6 +71,11 @@ export interface FakeBackendStats {
   backend_cpu_ms: number;
   /** The host's CPU time from its start until its `initialize` request was read, ms (0 if never). */
   host_cpu_at_initialize_ms: number;
+  /**
+   * The host's CPU time from its start until its `shutdown` request was read, ms (0 if never):
+   * with no calls, its whole startup (to `host.ready` and the turn) in CPU time.
+   */
+  host_cpu_at_shutdown_ms: number;
   /** Epoch ms: this process started (`performance.timeOrigin`). */
   started_epoch_ms: number;
   /** Epoch ms: the `initialize` request was read (0 if never). */
@@ -106,7 +111,7 @@ export async function serveFakeBackend(): Promise<void> {
   const hostPid = Deno.ppid;
   const instanceId = crypto.randomUUID();
   const runId = crypto.randomUUID();
-  const out = new Outbox(Deno.stdout.writable);
+  const out = new StdoutBox(Deno.stdout);
   let seq = 0;
   let toolId = "";
   let callSeq = 0;
@@ -126,6 +131,7 @@ export async function serveFakeBackend(): Promise<void> {
     host_cpu_ms: 0,
     backend_cpu_ms: 0,
     host_cpu_at_initialize_ms: 0,
+    host_cpu_at_shutdown_ms: 0,
     started_epoch_ms: performance.timeOrigin,
     initialize_epoch_ms: 0,
     initialized_epoch_ms: 0,
@@ -227,9 +233,14 @@ export async function serveFakeBackend(): Promise<void> {
     }
   }
 
-  for await (const item of readFrames(Deno.stdin.readable)) {
-    if (item.kind !== "frame") continue;
-    const request = JSON.parse(item.text) as { id: string; method: string; params: JsonObject };
+  const decoder = new TextDecoder();
+  await readLinesInto(Deno.stdin, (line) => {
+    if (line.length === 0) return;
+    const request = JSON.parse(decoder.decode(line)) as {
+      id: string;
+      method: string;
+      params: JsonObject;
+    };
     const { id, method, params } = request;
     switch (method) {
       case "client.tool.result":
@@ -284,6 +295,7 @@ export async function serveFakeBackend(): Promise<void> {
         respond(id, { cancellation_requested: true });
         break;
       case "shutdown":
+        stats.host_cpu_at_shutdown_ms = readCpuTimeMs(hostPid);
         stats.hwm_kb = readMemoryStatus(hostPid).hwmKb;
         Deno.writeTextFileSync(statsFile, JSON.stringify(stats));
         respond(id, { state: "stopping" });
@@ -291,8 +303,8 @@ export async function serveFakeBackend(): Promise<void> {
       default:
         send(responseFrame(instanceId, ++seq, id, { error: { code: "unsupported_method" } }));
     }
-  }
-  await out.close();
+  });
+  await out.flushed();
 }
 
 if (import.meta.main) await serveFakeBackend();

@@ -19,6 +19,11 @@ export interface LoadOptions {
   concurrency?: number;
   /** Untimed operations run first at the same concurrency (default 0). */
   warmup?: number;
+  /**
+   * Called right before the first timed operation starts and right after the
+   * last one finished (e.g. to read processes' CPU time over the timed part).
+   */
+  onTimed?: (phase: "start" | "end") => void;
 }
 
 /**
@@ -43,9 +48,12 @@ export async function runLoad(
   }
   if ((options.warmup ?? 0) > 0) await drive(op, options.warmup!, concurrency, []);
   const latencies: number[] = [];
+  options.onTimed?.("start");
   const start = performance.now();
   await drive(op, count, concurrency, latencies);
-  return { elapsedMs: performance.now() - start, latencies };
+  const elapsedMs = performance.now() - start;
+  options.onTimed?.("end");
+  return { elapsedMs, latencies };
 }
 
 async function drive(

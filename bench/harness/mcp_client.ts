@@ -14,6 +14,7 @@ import { Client } from "npm:@modelcontextprotocol/sdk@^1/client/index.js";
 import { StdioClientTransport } from "npm:@modelcontextprotocol/sdk@^1/client/stdio.js";
 import { runLoad } from "./load.ts";
 import { type BenchToolName, RESULT_BYTES } from "./payloads.ts";
+import { CpuMeter } from "./proc_status.ts";
 import { summarize } from "./stats.ts";
 
 const SERVER = new URL("./mcp_server.ts", import.meta.url).pathname;
@@ -51,8 +52,12 @@ export async function measureMcpCalls(
   options: { calls: number; concurrency: number; warmup: number },
 ): Promise<Record<string, unknown>> {
   const client = new Client({ name: "magi-bench", version: "1.0.0" });
-  await client.connect(transport(undefined));
+  const stdio = transport(undefined);
+  await client.connect(stdio);
   const expected = RESULT_BYTES[tool];
+  // CPU of each process over the timed calls: the SDK server (the host's counterpart) and
+  // this client (the fake backend's).
+  const cpu = new CpuMeter({ server: () => stdio.pid, client: () => Deno.pid });
   try {
     const result = await runLoad(
       async () => {
@@ -63,7 +68,7 @@ export async function measureMcpCalls(
         }
       },
       options.calls,
-      { concurrency: options.concurrency, warmup: options.warmup },
+      { concurrency: options.concurrency, warmup: options.warmup, onTimed: cpu.onTimed },
     );
     return {
       tool,
@@ -72,6 +77,7 @@ export async function measureMcpCalls(
       concurrency: options.concurrency,
       elapsed_ms: result.elapsedMs,
       latency_ms: summarize(result.latencies),
+      cpu_us_per_call: cpu.perCall(options.calls),
     };
   } finally {
     await client.close();

@@ -63,3 +63,57 @@ export function parseCpuTimeMs(text: string, ticksPerSecond = 100): number {
 export function readCpuTimeMs(pid: number): number {
   return parseCpuTimeMs(Deno.readTextFileSync(`/proc/${pid}/stat`));
 }
+
+/**
+ * CPU time per timed call of each named process, µs (`/proc/<pid>/stat`,
+ * 10 ms resolution, so use enough calls for the figure to mean something):
+ * pass {@link CpuMeter.onTimed} as `runLoad`'s `onTimed`, then read
+ * {@link CpuMeter.perCall}. A process whose pid is unknown (`null`) or whose
+ * stat cannot be read is left out.
+ *
+ * @example
+ * ```ts
+ * import { CpuMeter } from "./proc_status.ts";
+ * const meter = new CpuMeter({ self: () => Deno.pid });
+ * meter.onTimed("start");
+ * meter.onTimed("end");
+ * console.assert(meter.perCall(10).self !== undefined);
+ * ```
+ */
+export class CpuMeter {
+  #pids: Record<string, () => number | null | undefined>;
+  #start: Record<string, number> = {};
+  #spent: Record<string, number> = {};
+
+  /** Processes by role name, each pid read when a phase begins. */
+  constructor(pids: Record<string, () => number | null | undefined>) {
+    this.#pids = pids;
+  }
+
+  /** Read every process's CPU time at the start or end of the timed calls. */
+  onTimed = (phase: "start" | "end"): void => {
+    for (const [name, pid] of Object.entries(this.#pids)) {
+      const ms = CpuMeter.#read(pid());
+      if (phase === "start") this.#start[name] = ms;
+      else this.#spent[name] = ms - (this.#start[name] ?? NaN);
+    }
+  };
+
+  /** CPU µs per call of each process over the timed part, `calls` calls. */
+  perCall(calls: number): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const [name, ms] of Object.entries(this.#spent)) {
+      if (Number.isFinite(ms) && calls > 0) out[name] = ms * 1000 / calls;
+    }
+    return out;
+  }
+
+  static #read(pid: number | null | undefined): number {
+    if (pid === null || pid === undefined) return NaN;
+    try {
+      return readCpuTimeMs(pid);
+    } catch {
+      return NaN;
+    }
+  }
+}

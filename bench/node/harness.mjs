@@ -44,7 +44,7 @@ export function generatedDescription(index) {
  *
  * @param {(index: number) => Promise<unknown>} op
  * @param {number} count
- * @param {{ concurrency?: number, warmup?: number }} [options]
+ * @param {{ concurrency?: number, warmup?: number, onTimed?: (phase: "start" | "end") => void }} [options]
  * @returns {Promise<{ elapsedMs: number, latencies: number[] }>}
  */
 export async function runLoad(op, count, options = {}) {
@@ -56,9 +56,12 @@ export async function runLoad(op, count, options = {}) {
   if (warmup > 0) await drive(op, warmup, concurrency, []);
   /** @type {number[]} */
   const latencies = [];
+  options.onTimed?.("start");
   const start = performance.now();
   await drive(op, count, concurrency, latencies);
-  return { elapsedMs: performance.now() - start, latencies };
+  const elapsedMs = performance.now() - start;
+  options.onTimed?.("end");
+  return { elapsedMs, latencies };
 }
 
 /**
@@ -123,4 +126,60 @@ export function countFlag(name, text, options = {}) {
     throw new RangeError(`${name} must be a whole number ≥ ${min}: ${text}`);
   }
   return value;
+}
+
+/**
+ * User plus system CPU time of a process, ms, from fields 14 and 15 of a
+ * `/proc/<pid>/stat` text; as `parseCpuTimeMs` in `proc_status.ts`.
+ *
+ * @param {string} text
+ * @param {number} [ticksPerSecond]
+ * @returns {number}
+ */
+export function parseCpuTimeMs(text, ticksPerSecond = 100) {
+  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+  const utime = Number(fields[11]);
+  const stime = Number(fields[12]);
+  if (!Number.isSafeInteger(utime) || !Number.isSafeInteger(stime)) {
+    throw new TypeError("Process stat has no utime/stime");
+  }
+  return (utime + stime) * 1000 / ticksPerSecond;
+}
+
+/**
+ * CPU time per timed call of each named process, µs, over the timed part of
+ * a {@link runLoad}: pass `meter.onTimed` as its `onTimed`, then read
+ * `meter.perCall(calls)`; as `CpuMeter` in `proc_status.ts`.
+ *
+ * @param {Record<string, () => number | null | undefined>} pids
+ * @param {(pid: number) => string} readStat
+ */
+export function cpuMeter(pids, readStat) {
+  /** @type {Record<string, number>} */
+  const start = {};
+  /** @type {Record<string, number>} */
+  const spent = {};
+  /** @param {number | null | undefined} pid */
+  const read = (pid) => (pid == null ? NaN : parseCpuTimeMs(readStat(pid)));
+  return {
+    /** @param {"start" | "end"} phase */
+    onTimed(phase) {
+      for (const [name, pid] of Object.entries(pids)) {
+        if (phase === "start") start[name] = read(pid());
+        else spent[name] = read(pid()) - (start[name] ?? NaN);
+      }
+    },
+    /**
+     * @param {number} calls
+     * @returns {Record<string, number>}
+     */
+    perCall(calls) {
+      /** @type {Record<string, number>} */
+      const out = {};
+      for (const [name, ms] of Object.entries(spent)) {
+        if (Number.isFinite(ms) && calls > 0) out[name] = ms * 1000 / calls;
+      }
+      return out;
+    },
+  };
 }

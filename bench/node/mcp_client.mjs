@@ -13,10 +13,11 @@
  * @module
  */
 
+import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { countFlag, RESULT_BYTES, runLoad, summarize } from "./harness.mjs";
+import { countFlag, cpuMeter, RESULT_BYTES, runLoad, summarize } from "./harness.mjs";
 
 const SERVER = new URL("./mcp_server.mjs", import.meta.url).pathname;
 
@@ -65,8 +66,14 @@ async function measureStartup(tools) {
  */
 async function measureCalls(tool, options) {
   const client = new Client({ name: "magi-bench", version: "1.0.0" });
-  await client.connect(transport(undefined));
+  const stdio = transport(undefined);
+  await client.connect(stdio);
   const expected = RESULT_BYTES[tool];
+  // CPU of each process over the timed calls, as in the Deno column.
+  const cpu = cpuMeter(
+    { server: () => stdio.pid, client: () => process.pid },
+    (pid) => readFileSync(`/proc/${pid}/stat`, "utf8"),
+  );
   try {
     const result = await runLoad(
       async () => {
@@ -77,7 +84,7 @@ async function measureCalls(tool, options) {
         }
       },
       options.calls,
-      { concurrency: options.concurrency, warmup: options.warmup },
+      { concurrency: options.concurrency, warmup: options.warmup, onTimed: cpu.onTimed },
     );
     return {
       tool,
@@ -86,6 +93,7 @@ async function measureCalls(tool, options) {
       concurrency: options.concurrency,
       elapsed_ms: result.elapsedMs,
       latency_ms: summarize(result.latencies),
+      cpu_us_per_call: cpu.perCall(options.calls),
     };
   } finally {
     await client.close();

@@ -20,6 +20,8 @@ type PathKey = PropertyKey;
 const MAX_ROUNDS = 8;
 /** Upper bound of {@link describeIssue}'s text. */
 const MAX_DETAIL = 200;
+/** Parse options of schemas used a few times per process: no generated fast path. */
+const ONE_SHOT = { jitless: true } as const;
 /** Path segments and key names shown as they are; anything else is shown as `?`. */
 const SAFE_NAME = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -62,7 +64,10 @@ export function parseTolerant<T>(schema: z.ZodType<T>, value: unknown): CheckRes
   let input = value;
   let copied = false;
   for (let round = 0;; round++) {
-    const parsed = schema.safeParse(input);
+    // Without zod's generated fast path: a result schema parses a few times per session (the
+    // per-call result has a hand-written check first), and generating the fast path of a large
+    // schema such as `initialize`'s costs more than interpreting it (bench/notes.md).
+    const parsed = schema.safeParse(input, ONE_SHOT);
     if (parsed.success) return { ok: true, data: parsed.data };
     const issues = parsed.error.issues;
     const removals = round < MAX_ROUNDS ? unknownFields(issues, []) : null;

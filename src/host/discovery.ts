@@ -36,6 +36,7 @@ import {
   type AnyTool,
   type DescribedTool,
   describedTool,
+  type InputSchemaResult,
   sandboxFingerprint,
 } from "./sandbox/description.ts";
 import type { DescribeOptions } from "./sandbox/describe_client.ts";
@@ -68,6 +69,13 @@ export interface LoadedTool {
   readonly file: string;
   /** The module's file URL, as imported. */
   readonly url: string;
+  /**
+   * An inline tool's input schema as its description holds it: the describe child's conversion
+   * of the same module's zod schema with the same function (`inputSchemaOf`), reused by the
+   * registry instead of converting again in the host (absent without a description). The
+   * host still validates arguments with the module's own zod schema.
+   */
+  readonly describedInput?: InputSchemaResult;
 }
 
 /** A tool directory or module could not be loaded. */
@@ -144,13 +152,11 @@ export async function loadToolDirs(
     }
     return importTool(file, url).then(
       (tool) => {
-        if (
-          description !== undefined &&
-          sandboxFingerprint(tool) !== sandboxFingerprint(describedTool(description.tool))
-        ) {
+        if (description === undefined) return { tool: tool as AnyTool, url };
+        if (sandboxFingerprint(tool) !== sandboxFingerprint(describedTool(description.tool))) {
           return { error: new ToolLoadError(file, "the module described itself differently") };
         }
-        return { tool: tool as AnyTool, url };
+        return { tool: tool as AnyTool, url, describedInput: description.tool.input };
       },
       (error: unknown) => ({ error }),
     );
@@ -162,6 +168,7 @@ export async function loadToolDirs(
     const outcome = settled[index]!;
     if ("error" in outcome) throw outcome.error;
     const { tool, url } = outcome;
+    const describedInput = "describedInput" in outcome ? outcome.describedInput : undefined;
     const earlier = fileOfName.get(tool.name);
     if (earlier !== undefined) {
       const reason = `tool name ${tool.name} is already defined in ${earlier}`;
@@ -170,7 +177,7 @@ export async function loadToolDirs(
       });
     }
     fileOfName.set(tool.name, file);
-    loaded.push(Object.freeze({ tool, file, url }));
+    loaded.push(Object.freeze({ tool, file, url, ...(describedInput ? { describedInput } : {}) }));
   }
   return loaded;
 }

@@ -44,7 +44,12 @@ import {
   type ToolProgress,
 } from "./external.ts";
 import type { RegisteredTool, ToolRegistry } from "./registry.ts";
-import { resultToText, splitResultText } from "./result.ts";
+import {
+  resultToText,
+  type SplitOptions,
+  splitResultText,
+  splitSizedResultText,
+} from "./result.ts";
 import { truncateText } from "./text.ts";
 import {
   type Answer,
@@ -497,10 +502,12 @@ export class ToolExecutor {
     } catch (error) {
       return resultNotText((error as Error).message);
     }
-    const bytes = utf8ByteLength(text);
     const limit = this.#limits.result_bytes;
+    // UTF-8 never has fewer bytes than UTF-16 units: a text longer than the limit in units is
+    // too large without splitting it; otherwise one pass splits and sizes it.
+    if (text.length > limit) return resultTooLarge(utf8ByteLength(text), limit);
+    const { parts: split, bytes } = splitSizedResultText(text, this.#splitOptions());
     if (bytes > limit) return resultTooLarge(bytes, limit);
-    const split = this.#split(text);
     const parts = split.length;
     if (parts > this.#limits.result_parts) {
       return resultTooManyParts(bytes, parts, this.#limits.result_parts);
@@ -509,11 +516,15 @@ export class ToolExecutor {
   }
 
   #split(text: string): string[] {
-    return splitResultText(text, {
+    return splitResultText(text, this.#splitOptions());
+  }
+
+  #splitOptions(): SplitOptions {
+    return {
       partBytes: this.#limits.result_part_bytes,
       frameBytes: INPUT_FRAME_BYTES,
       envelopeBytes: this.#envelopeBytes,
-    });
+    };
   }
 
   #finish(answer: Answer, started: number): ToolCallResult {

@@ -32,7 +32,7 @@ import { utf8ByteLength } from "../protocol/utf8.ts";
 import { isTool } from "./define.ts";
 import type { LoadedTool } from "./discovery.ts";
 import { type ExternalTool, isExternalTool } from "./external.ts";
-import { type AnyTool, inputSchemaOf } from "./sandbox/description.ts";
+import { type AnyTool, inputSchemaOf, type InputSchemaResult } from "./sandbox/description.ts";
 import { RESERVED_TOOL_NAMES } from "./reserved_names.ts";
 
 /**
@@ -156,11 +156,17 @@ export class ToolRegistry {
    */
   static fromLoaded(loaded: readonly LoadedTool[], options: RegistryOptions = {}): ToolRegistry {
     const capabilities = checkCapabilities(options.requiredCapabilities);
-    const all: { tool: AnyTool | ExternalTool; file: string; source: ToolSourceInfo }[] = [
-      ...loaded.map(({ tool, file }) => ({
+    const all: {
+      tool: AnyTool | ExternalTool;
+      file: string;
+      source: ToolSourceInfo;
+      describedInput?: InputSchemaResult | undefined;
+    }[] = [
+      ...loaded.map(({ tool, file, describedInput }) => ({
         tool,
         file,
         source: Object.freeze({ kind: "module" as const, name: file }),
+        describedInput,
       })),
       ...(options.external ?? []).map((tool) => {
         if (!isExternalTool(tool)) {
@@ -184,7 +190,7 @@ export class ToolRegistry {
     const reserved = options.reservedNames ?? RESERVED_TOOL_NAMES;
     const seen = new Map<string, string>();
     const tools = all.map((entry) => {
-      const { tool, file, source } = entry;
+      const { tool, file, source, describedInput } = entry;
       if (reserved.includes(tool.name)) {
         throw new RegistryError(
           `Tool name ${tool.name} is reserved for a backend built-in tool: ${file}; rename the tool (reserved names: ${
@@ -197,7 +203,7 @@ export class ToolRegistry {
         throw new RegistryError(`Duplicate tool name: ${tool.name} in ${earlier} and ${file}`);
       }
       seen.set(tool.name, file);
-      const definition = definitionOf(tool, file);
+      const definition = definitionOf(tool, file, describedInput);
       return Object.freeze({
         tool,
         file,
@@ -306,11 +312,17 @@ function where(entry: { tool: { name: string }; file: string }): string {
   return `${entry.tool.name} (${entry.file})`;
 }
 
-function definitionOf(tool: AnyTool | ExternalTool, file: string): ClientToolDefinition {
+function definitionOf(
+  tool: AnyTool | ExternalTool,
+  file: string,
+  describedInput?: InputSchemaResult,
+): ClientToolDefinition {
   if (isExternalTool(tool)) return externalDefinitionOf(tool, file);
   const where = `${tool.name} (${file})`;
-  // A described tool's schema was converted in the describe child, the same way.
-  const converted = isTool(tool) ? inputSchemaOf(tool.input) : tool.inputSchema;
+  // A described tool's schema was converted in the describe child, the same way; so was an
+  // inline tool's when its module was described (`describedInput`): converting the zod schema
+  // again here cost a measurable share of startup (bench/notes.md).
+  const converted = isTool(tool) ? describedInput ?? inputSchemaOf(tool.input) : tool.inputSchema;
   if (converted.error !== undefined) {
     throw new RegistryError(
       `Tool input schema cannot be converted to JSON Schema: ${where}: ${converted.error}`,

@@ -33,12 +33,34 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** An environment variable name. */
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-const AuthSchema = z.strictObject({
-  header: z.string().regex(HEADER_NAME, "must be an HTTP header name"),
-  valueFromEnv: z.string().regex(ENV_NAME, "must be an environment variable name"),
-  prefix: z.string().refine((s) => !/[\r\n\0]/.test(s), "must not contain CR, LF or NUL")
-    .optional(),
-});
+/**
+ * The schema of one API entry, built on first use: most runs have no OpenAPI section, and
+ * building zod schemas when the module loads is a measurable share of startup (bench/notes.md).
+ */
+function apiSchema() {
+  return apiSchemaBuilt ??= buildApiSchema();
+}
+
+let apiSchemaBuilt: ReturnType<typeof buildApiSchema> | undefined;
+
+function buildApiSchema() {
+  const authSchema = z.strictObject({
+    header: z.string().regex(HEADER_NAME, "must be an HTTP header name"),
+    valueFromEnv: z.string().regex(ENV_NAME, "must be an environment variable name"),
+    prefix: z.string().refine((s) => !/[\r\n\0]/.test(s), "must not contain CR, LF or NUL")
+      .optional(),
+  });
+  return z.strictObject({
+    spec: z.string().min(1, "must not be empty"),
+    baseUrl: httpUrl("URL").optional(),
+    auth: authSchema.optional(),
+    include: z.array(z.string().min(1, "must not be empty")).min(1, "must not be empty")
+      .optional(),
+    effects: z.record(z.string(), z.enum(["read", "write"])).optional(),
+    timeoutMs: z.int().min(CLIENT_TOOL_MIN_TIMEOUT_MS).max(CLIENT_TOOLS_LIMITS.max_timeout_ms)
+      .optional(),
+  });
+}
 
 const httpUrl = (what: string) =>
   z.string().refine((s) => {
@@ -50,17 +72,6 @@ const httpUrl = (what: string) =>
       return false;
     }
   }, `must be an http(s) ${what} without credentials, query or fragment`);
-
-const ApiSchema = z.strictObject({
-  spec: z.string().min(1, "must not be empty"),
-  baseUrl: httpUrl("URL").optional(),
-  auth: AuthSchema.optional(),
-  include: z.array(z.string().min(1, "must not be empty")).min(1, "must not be empty")
-    .optional(),
-  effects: z.record(z.string(), z.enum(["read", "write"])).optional(),
-  timeoutMs: z.int().min(CLIENT_TOOL_MIN_TIMEOUT_MS).max(CLIENT_TOOLS_LIMITS.max_timeout_ms)
-    .optional(),
-});
 
 /** Authentication: one header whose value is read from the environment at call time. */
 export interface OpenApiAuth {
@@ -119,7 +130,7 @@ export function parseOpenApiSection(value: unknown, configFile: string): OpenApi
     if (!API_NAME_PATTERN.test(name)) {
       throw new OpenApiError(configFile, at, `API name must match ${API_NAME_PATTERN.source}`);
     }
-    const parsed = ApiSchema.safeParse(entry);
+    const parsed = apiSchema().safeParse(entry);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       const path = issue.path.map((key) => typeof key === "number" ? `[${key}]` : `.${String(key)}`)

@@ -3,6 +3,7 @@ import * as node from "../../bench/node/harness.mjs";
 import { generatedDescription, payloadText, RESULT_BYTES } from "../../bench/harness/payloads.ts";
 import { runLoad } from "../../bench/harness/load.ts";
 import { summarize } from "../../bench/harness/stats.ts";
+import { parseCpuTimeMs } from "../../bench/harness/proc_status.ts";
 import { ensureNodeSdk, NODE_DIR } from "../../bench/node_sdk.ts";
 
 // The Node.js column must measure exactly what the Deno column measures: its plain-JavaScript
@@ -16,6 +17,28 @@ Deno.test("Node.js harness: the same result sizes and texts as payloads.ts", () 
   for (const index of [0, 7, 31]) {
     assert.equal(node.generatedDescription(index), generatedDescription(index));
   }
+});
+
+Deno.test("Node.js harness: parseCpuTimeMs() and cpuMeter() agree with proc_status.ts", () => {
+  for (
+    const stat of [
+      "42 (deno (x) y) S 1 2 3 4 5 6 7 8 9 10 150 50 0 0 20 0",
+      "7 (node) R 1 2 3 4 5 6 7 8 9 10 3 4",
+    ]
+  ) {
+    assert.equal(node.parseCpuTimeMs(stat), parseCpuTimeMs(stat));
+    assert.equal(node.parseCpuTimeMs(stat, 1000), parseCpuTimeMs(stat, 1000));
+  }
+  assert.throws(() => node.parseCpuTimeMs("42 (node) S 1 2"), TypeError);
+  let ticks = 100;
+  const meter = node.cpuMeter(
+    { server: () => 1, client: () => null },
+    () => `1 (x) S 1 2 3 4 5 6 7 8 9 10 ${ticks} 0 0 0`,
+  );
+  meter.onTimed("start");
+  ticks = 150; // 500 ms of CPU over the timed part
+  meter.onTimed("end");
+  assert.deepEqual(meter.perCall(100), { server: 5000 });
 });
 
 Deno.test("Node.js harness: summarize() agrees with stats.ts", () => {
@@ -34,6 +57,7 @@ Deno.test("Node.js harness: runLoad() keeps the same concurrency and warm-up as 
       let inFlight = 0;
       let most = 0;
       let started = 0;
+      let phases = "";
       const result = await load(
         async () => {
           started++;
@@ -42,9 +66,13 @@ Deno.test("Node.js harness: runLoad() keeps the same concurrency and warm-up as 
           inFlight--;
         },
         count!,
-        { concurrency: concurrency!, warmup: warmup! },
+        {
+          concurrency: concurrency!,
+          warmup: warmup!,
+          onTimed: (phase) => void (phases += `${phase}@${started} `),
+        },
       );
-      return { most, started, timed: result.latencies.length };
+      return { most, started, timed: result.latencies.length, phases };
     };
     assert.deepEqual(await trace(node.runLoad), await trace(runLoad), `${count}/${concurrency}`);
   }

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  CpuMeter,
   parseCpuTimeMs,
   parseMemoryStatus,
   readCpuTimeMs,
@@ -37,4 +38,24 @@ Deno.test("readCpuTimeMs() of this process grows with work", () => {
   while (performance.now() < end) Math.sqrt(Math.random());
   assert.ok(readCpuTimeMs(Deno.pid) >= before);
   assert.ok(before >= 0);
+});
+
+Deno.test("CpuMeter counts each process's CPU over the timed part only, per call", () => {
+  const meter = new CpuMeter({ self: () => Deno.pid, unknown: () => null });
+  // Busy for `ms` of this process's own CPU time (wall time would depend on the machine's load).
+  const busy = (ms: number) => {
+    const end = readCpuTimeMs(Deno.pid) + ms;
+    while (readCpuTimeMs(Deno.pid) < end) Math.sqrt(Math.random());
+  };
+  busy(60); // before the timed part: not counted
+  meter.onTimed("start");
+  busy(100);
+  meter.onTimed("end");
+  busy(60); // after it: not counted
+  const perCall = meter.perCall(10);
+  assert.deepEqual(Object.keys(perCall), ["self"], "a process without a pid is left out");
+  // 100 ms of CPU over 10 calls is 10,000 µs a call (10 ms clock ticks: up to one more tick);
+  // counting the 60 ms before or after would give 16,000 or more.
+  assert.ok(perCall.self! >= 10_000 && perCall.self! <= 12_000, `${perCall.self} µs`);
+  assert.deepEqual(meter.perCall(0), {});
 });

@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
 import {
+  coldVsInline,
+  cpuVsSdkServer,
   fasterSdk,
   firstRunCheck,
   isolatedVsInline,
   memoryChecks,
   rateVsSdk,
-  shareOfEcho,
   startupVsSdk,
   summaryLine,
 } from "../../bench/targets.ts";
@@ -54,29 +55,53 @@ Deno.test("rateVsSdk() passes at the bound and misses below it", () => {
   assert.equal(rateVsSdk(400, undefined, 1.0), undefined);
 });
 
-Deno.test("shareOfEcho() needs at least half the echo limit's rate", () => {
-  assert.deepEqual(shareOfEcho(6000, 10000), {
-    target: "≥ 50% of the echo limit",
-    shown: "60% of echo",
+Deno.test("cpuVsSdkServer() passes the host's CPU per call at 0.67x the SDK server's or less", () => {
+  const deno = { runtime: "Deno", value: 100 } as const;
+  assert.deepEqual(cpuVsSdkServer(67, deno), {
+    target: "host CPU ≤ 0.67x the SDK server's",
+    shown: "0.67x of Deno SDK server (67.0 / 100 µs)",
     pass: true,
   });
-  assert.equal(shareOfEcho(5000, 10000)?.pass, true);
-  assert.equal(shareOfEcho(4999, 10000)?.pass, false);
-  assert.equal(shareOfEcho(4999, undefined), undefined);
+  // Judged unrounded: 67.1 shows as 0.67x but misses.
+  assert.deepEqual(cpuVsSdkServer(67.1, deno), {
+    target: "host CPU ≤ 0.67x the SDK server's",
+    shown: "0.67x of Deno SDK server (67.1 / 100 µs)",
+    pass: false,
+  });
+  assert.equal(cpuVsSdkServer(65, { runtime: "Node.js", value: 68 })?.pass, false);
+  assert.equal(cpuVsSdkServer(undefined, deno), undefined);
+  assert.equal(cpuVsSdkServer(50, undefined), undefined);
+  assert.equal(cpuVsSdkServer(50, { runtime: "Deno", value: 0 }), undefined);
 });
 
-Deno.test("startupVsSdk() needs spawn → host.ready ≤ 60% of the SDK's spawn → tools/list", () => {
-  assert.deepEqual(startupVsSdk(60, { runtime: "Deno", value: 100 }), {
-    target: "≤ 60% of the SDK",
-    shown: "60% of Deno SDK",
+Deno.test("coldVsInline() allows a cold isolated figure at most 2x the inline one", () => {
+  assert.deepEqual(coldVsInline(20, 10), {
+    target: "≤ 2x inline",
+    shown: "2.00x inline",
+    pass: true,
+  });
+  assert.equal(coldVsInline(20.1, 10)?.pass, false);
+  assert.deepEqual(coldVsInline(574, 4), {
+    target: "≤ 2x inline",
+    shown: "144x inline",
+    pass: false,
+  });
+  assert.equal(coldVsInline(undefined, 10), undefined);
+  assert.equal(coldVsInline(10, 0), undefined);
+});
+
+Deno.test("startupVsSdk() needs spawn → host.ready ≤ 100% of the SDK's spawn → tools/list", () => {
+  assert.deepEqual(startupVsSdk(100, { runtime: "Deno", value: 100 }), {
+    target: "≤ 100% of the SDK",
+    shown: "100% of Deno SDK",
     pass: true,
   });
   assert.deepEqual(startupVsSdk(283, { runtime: "Node.js", value: 143 }), {
-    target: "≤ 60% of the SDK",
+    target: "≤ 100% of the SDK",
     shown: "198% of Node.js SDK",
     pass: false,
   });
-  assert.equal(startupVsSdk(60.1, { runtime: "Deno", value: 100 })?.pass, false);
+  assert.equal(startupVsSdk(100.1, { runtime: "Deno", value: 100 })?.pass, false);
   assert.equal(startupVsSdk(undefined, { runtime: "Deno", value: 100 }), undefined);
 });
 
@@ -90,10 +115,10 @@ Deno.test("isolatedVsInline() allows an isolated call at most 2.5x the cost of a
   assert.equal(isolatedVsInline(undefined, 3000), undefined);
 });
 
-Deno.test("memoryChecks() bounds growth at +10% (a decrease passes) and peak at 80 MiB", () => {
+Deno.test("memoryChecks() bounds growth at +5% (a decrease passes) and peak at 80 MiB", () => {
   const cases: [number | undefined, number | undefined, number | undefined, string, string][] = [
-    [100_000, 110_000, 81_920, "+10.0%; peak 80.0 MiB", "PASS; PASS"],
-    [100_000, 110_001, 81_921, "+10.0%; peak 80.0 MiB", "MISS; MISS"],
+    [100_000, 105_000, 81_920, "+5.0%; peak 80.0 MiB", "PASS; PASS"],
+    [100_000, 105_001, 81_921, "+5.0%; peak 80.0 MiB", "MISS; MISS"],
     [116_736, 167_936, 136_192, "+43.9%; peak 133 MiB", "MISS; MISS"],
     [80_000, 60_000, 70_000, "-25.0%; peak 68.4 MiB", "PASS; PASS"],
     [undefined, undefined, 70_000, "not measured; peak 68.4 MiB", "MISS; PASS"],
@@ -101,7 +126,7 @@ Deno.test("memoryChecks() bounds growth at +10% (a decrease passes) and peak at 
   ];
   for (const [start, end, peak, shown, result] of cases) {
     const checks = memoryChecks(start, end, peak);
-    assert.deepEqual(checks.map((c) => c.target), ["within +10%", "peak ≤ 80 MiB"]);
+    assert.deepEqual(checks.map((c) => c.target), ["within +5%", "peak ≤ 80 MiB"]);
     assert.equal(checks.map((c) => c.shown).join("; "), shown, `${start} → ${end}, ${peak}`);
     assert.equal(checks.map((c) => (c.pass ? "PASS" : "MISS")).join("; "), result);
   }

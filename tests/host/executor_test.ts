@@ -371,12 +371,19 @@ Deno.test("execute() accepts a result of exactly result_bytes and rejects one by
   const { executor, call } = setup([
     tool("exact", () => "é".repeat(50)),
     tool("over", () => "é".repeat(50) + "x"),
+    // Longer than the limit in UTF-16 units too (rejected before splitting), with its exact size.
+    tool("long", () => "é".repeat(101)),
   ], { limits: { result_bytes: 100 } });
   expectResult(await executor.execute(call("exact"), never), { outcome: "success", bytes: 100 });
   expectResult(await executor.execute(call("over"), never), {
     outcome: "error",
     errorCode: "result_too_large",
     text: "Result too large: 101 bytes exceeds the limit of 100 bytes",
+  });
+  expectResult(await executor.execute(call("long"), never), {
+    outcome: "error",
+    errorCode: "result_too_large",
+    text: "Result too large: 202 bytes exceeds the limit of 100 bytes",
   });
 });
 

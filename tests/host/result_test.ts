@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { resultToText, splitResultText } from "../../src/host/result.ts";
+import { resultToText, splitResultText, splitSizedResultText } from "../../src/host/result.ts";
+import { utf8ByteLength } from "../../src/protocol/utf8.ts";
 
 const utf8 = (text: string) => new TextEncoder().encode(text).length;
 /** JSON-escaped length of `text` without the quotes. */
@@ -51,6 +52,10 @@ function check(
 ) {
   const parts = splitResultText(text, options);
   assert.equal(parts.join(""), text, "parts rejoin to the text");
+  // The single pass sizes the text as utf8ByteLength does, with the same parts.
+  const sized = splitSizedResultText(text, options);
+  assert.deepEqual(sized.parts, parts);
+  assert.equal(sized.bytes, utf8ByteLength(text), "bytes from the same pass");
   for (const part of parts) {
     assert.ok(utf8(part) <= options.partBytes, `part of ${utf8(part)} bytes`);
     assert.ok(escaped(part) + options.envelopeBytes <= options.frameBytes, "part fits the frame");

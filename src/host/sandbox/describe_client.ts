@@ -228,6 +228,6 @@ async function readTail(stream: ReadableStream<Uint8Array>): Promise<string> {
  * back with this), else null.
  */
 export function parseDescribeResult(value: unknown): DescribeResult | null {
-  const parsed = ResultSchema.safeParse(value);
+  const parsed = ResultSchema.safeParse(value, { jitless: true });
   return parsed.success ? parsed.data as DescribeResult : null;
 }
