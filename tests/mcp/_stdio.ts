@@ -4,6 +4,21 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { FULL_CLI, ROOT } from "../e2e/_cli.ts";
 
+/** The `deno` arguments of `mcp --no-config --tools DIR …extra` from this checkout (full CLI, `-A`). */
+export function mcpArgs(tools: string, extra: readonly string[] = []): string[] {
+  return [
+    "run",
+    ...FULL_CLI,
+    "-A",
+    `${ROOT}cli.ts`,
+    "mcp",
+    "--no-config",
+    "--tools",
+    tools,
+    ...extra,
+  ];
+}
+
 /** A connected client and the server's stderr. */
 export interface StdioMcp {
   readonly client: Client;
@@ -15,17 +30,7 @@ export interface StdioMcp {
 export async function startMcpStdio(tools: string, args: string[] = []): Promise<StdioMcp> {
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
-    args: [
-      "run",
-      ...FULL_CLI,
-      "-A",
-      `${ROOT}cli.ts`,
-      "mcp",
-      "--no-config",
-      "--tools",
-      tools,
-      ...args,
-    ],
+    args: mcpArgs(tools, args),
     cwd: ROOT,
     env: { ...Deno.env.toObject(), NO_COLOR: "1" },
     stderr: "pipe",

@@ -9,6 +9,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { FULL_CLI, ROOT } from "../e2e/_cli.ts";
+import { mcpArgs } from "./_stdio.ts";
 import { denoServer, EVERYTHING, writeConfig } from "./_config.ts";
 import { bearer, rawPost, startMcpHttp } from "./_http.ts";
 
@@ -31,17 +32,7 @@ interface CallResult {
 async function stdioClient(errors: unknown[], extra: string[] = []) {
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
-    args: [
-      "run",
-      ...FULL_CLI,
-      "-A",
-      `${ROOT}cli.ts`,
-      "mcp",
-      "--no-config",
-      "--tools",
-      TOOLS,
-      ...extra,
-    ],
+    args: mcpArgs(TOOLS, extra),
     cwd: ROOT,
     stderr: "pipe",
   });

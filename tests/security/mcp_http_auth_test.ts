@@ -12,7 +12,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { FULL_CLI, ROOT } from "../e2e/_cli.ts";
+import { ROOT } from "../e2e/_cli.ts";
+import { mcpArgs } from "../mcp/_stdio.ts";
 import { rawPost, startMcpHttp } from "../mcp/_http.ts";
 
 const TOOLS = `${ROOT}tests/security/fixtures/mcp_door`;
@@ -164,18 +165,7 @@ Deno.test("mcp --http: with the token, a foreign Host or Origin is still refused
 
 Deno.test("mcp --http: a malformed MAGI_TOOLS_MCP_TOKEN is exit 2 naming the variable", async () => {
   const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      ...FULL_CLI,
-      "-A",
-      `${ROOT}cli.ts`,
-      "mcp",
-      "--no-config",
-      "--tools",
-      TOOLS,
-      "--http",
-      "0",
-    ],
+    args: mcpArgs(TOOLS, ["--http", "0"]),
     env: { MAGI_TOOLS_MCP_TOKEN: "short" },
     stdin: "null",
     stdout: "piped",

@@ -13,7 +13,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { FULL_CLI, ROOT } from "../e2e/_cli.ts";
+import { ROOT } from "../e2e/_cli.ts";
+import { mcpArgs } from "../mcp/_stdio.ts";
 import { startMcpHttp } from "../mcp/_http.ts";
 
 const TOOLS = `${ROOT}tests/security/fixtures/mcp_door`;
@@ -53,17 +54,7 @@ async function stdio(args: string[], handler: Handler, asked: Elicit[]): Promise
   await c.connect(
     new StdioClientTransport({
       command: Deno.execPath(),
-      args: [
-        "run",
-        ...FULL_CLI,
-        "-A",
-        `${ROOT}cli.ts`,
-        "mcp",
-        "--no-config",
-        "--tools",
-        TOOLS,
-        ...args,
-      ],
+      args: mcpArgs(TOOLS, args),
       cwd: ROOT,
       stderr: "pipe",
     }),
