@@ -78,8 +78,18 @@ async function promotedBytes(kind: "map" | "transient"): Promise<number> {
 // checks both halves on the running Deno's V8, so a V8 that stops doing either is noticed.
 // The fixture allocates about 100 MB of entries; measured on Deno 2.9.6, a Map promoted 53-72
 // MB of them and a TransientMap 2.6 MB (about what the loop itself keeps), in three runs each.
+// The Map half is a control, and V8 does not promote a Map's entries in every run (seen: 6.5 MB
+// in about one run of ten, when its table happened to be young): it is measured up to three
+// times and the largest count is kept. The TransientMap half is measured once.
 Deno.test("TransientMap entries die young where a Map's are promoted (V8 behaviour)", async () => {
-  const [map, transient] = await Promise.all([promotedBytes("map"), promotedBytes("transient")]);
+  const [firstMap, transient] = await Promise.all([
+    promotedBytes("map"),
+    promotedBytes("transient"),
+  ]);
+  let map = firstMap;
+  for (let run = 1; run < 3 && map <= 25e6; run++) {
+    map = Math.max(map, await promotedBytes("map"));
+  }
   assert.ok(map > 25e6, `a Map's churn promotes its entries: ${map} bytes`);
   assert.ok(transient < 8e6, `a TransientMap's churn promotes almost nothing: ${transient} bytes`);
 });
