@@ -116,9 +116,9 @@ export { type Clock, REAL_CLOCK, type TimerId } from "./src/async/mod.ts";
  * `run` as a function: one turn with the tools of some directories, the
  * summary records returned instead of printed (docs/library.md).
  */
-export { runOneTurn } from "./src/cli/one_turn.ts";
-export type { OneTurnOptions, OneTurnResult } from "./src/cli/one_turn.ts";
-export { UsageError } from "./src/cli/exit_codes.ts";
+export { runOneTurn } from "./src/run/one_turn.ts";
+export type { OneTurnOptions, OneTurnResult } from "./src/run/one_turn.ts";
+export { UsageError } from "./src/run/exit_codes.ts";
 
 if (import.meta.main) {
   const { main } = await import("./src/cli/main.ts");

@@ -118,6 +118,7 @@ const LAYERS = [
   "openapi",
   "config",
   "mcp",
+  "run",
   "cli",
   "batch",
   "report",

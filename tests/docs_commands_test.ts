@@ -15,7 +15,7 @@
  */
 import assert from "node:assert/strict";
 import { parseCli } from "../src/cli/args.ts";
-import { splitCommandLine } from "../src/cli/split.ts";
+import { splitCommandLine } from "../src/run/split.ts";
 import { REFERENCE_AGENT, ROOT } from "./e2e/_cli.ts";
 
 /** One command line of a `sh` block (continuations joined, the trailing comment removed). */

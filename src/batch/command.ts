@@ -13,9 +13,9 @@
 
 import process from "node:process";
 import { resolve } from "node:path";
-import { type AgentCommand, resolveAgentCommand } from "../cli/agent.ts";
-import { ApprovalDecider } from "../cli/approvals.ts";
-import { EXIT, UsageError } from "../cli/exit_codes.ts";
+import { type AgentCommand, resolveAgentCommand } from "../run/agent.ts";
+import { ApprovalDecider } from "../run/approvals.ts";
+import { EXIT, UsageError } from "../run/exit_codes.ts";
 import { guardOutput } from "../host/output_guard.ts";
 import {
   currentDir,

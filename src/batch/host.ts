@@ -15,9 +15,9 @@
  * @module
  */
 
-import { loadRegistry } from "../cli/host_run.ts";
-import { kernelRequirementError, startKernelProbe } from "../cli/kernel_sandbox.ts";
-import { planTools, startPlannedSources, warnOnStderr } from "../cli/sources.ts";
+import { loadRegistry } from "../run/host_run.ts";
+import { kernelRequirementError, startKernelProbe } from "../run/kernel_sandbox.ts";
+import { planTools, startPlannedSources, warnOnStderr } from "../run/sources.ts";
 import type { StartedSources } from "../config/sources.ts";
 import { prepareToolDirs } from "../host/discovery.ts";
 import type { ToolRegistry } from "../host/registry.ts";

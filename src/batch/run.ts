@@ -13,13 +13,13 @@
  * @module
  */
 
-import { EXIT } from "../cli/exit_codes.ts";
-import { HostRun } from "../cli/host_run.ts";
-import type { AgentCommand } from "../cli/agent.ts";
-import type { ApprovalDecider } from "../cli/approvals.ts";
-import type { KernelSandboxMode } from "../cli/kernel_sandbox.ts";
-import { StopState } from "../cli/stop.ts";
-import { ToolErrorTally } from "../cli/tool_errors.ts";
+import { EXIT } from "../run/exit_codes.ts";
+import { HostRun } from "../run/host_run.ts";
+import type { AgentCommand } from "../run/agent.ts";
+import type { ApprovalDecider } from "../run/approvals.ts";
+import type { KernelSandboxMode } from "../run/kernel_sandbox.ts";
+import { StopState } from "../run/stop.ts";
+import { ToolErrorTally } from "../run/tool_errors.ts";
 import type { KernelSupport } from "../host/sandbox/kernel_policy.ts";
 import type { ToolRegistry } from "../host/registry.ts";
 import { writeStderrLine } from "../runtime/mod.ts";

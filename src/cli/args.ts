@@ -6,9 +6,11 @@
  */
 
 import { optionalString, parseFlags as parse, type ToolDirArgs, toolDirArgs } from "./_flags.ts";
-import { UsageError } from "./exit_codes.ts";
+import { UsageError } from "../run/exit_codes.ts";
 import { didYouMean } from "./suggest.ts";
-import type { KernelSandboxMode } from "./kernel_sandbox.ts";
+import type { ApproveMode } from "../run/approvals.ts";
+export type { ApproveMode };
+import type { KernelSandboxMode } from "../run/kernel_sandbox.ts";
 import {
   CONFIG_OPTIONS,
   type ConfigArgs,
@@ -16,16 +18,13 @@ import {
   KERNEL_OPTIONS,
   kernelSandboxMode,
 } from "./host_flags.ts";
-import { DEFAULT_STALL_TIMEOUT_MS } from "./liveness.ts";
+import { DEFAULT_STALL_TIMEOUT_MS } from "../run/liveness.ts";
 import { type BatchArgs, parseBatchArgs, parseReportArgs, type ReportArgs } from "./batch_args.ts";
 import { type LoopArgs, parseLoopCommand } from "./args_loop.ts";
 import { type McpArgs, parseMcpArgs } from "./mcp_args.ts";
 import { parseTrustArgs, type TrustArgs } from "./args_trust.ts";
 
 export type { ConfigArgs, McpArgs, ToolDirArgs };
-
-/** How approvals are answered. */
-export type ApproveMode = "deny" | "allow" | "ask";
 
 /** `run` options. */
 export interface RunArgs extends ConfigArgs, ToolDirArgs {

@@ -12,7 +12,7 @@ import {
   toolDirArgs,
 } from "./_flags.ts";
 import { CLIENT_TOOL_MIN_TIMEOUT_MS, CLIENT_TOOLS_LIMITS } from "../protocol/limits.ts";
-import { UsageError } from "./exit_codes.ts";
+import { UsageError } from "../run/exit_codes.ts";
 
 /** The config flags `call` and `inspect` share with `run` (the shape of args.ts's `ConfigArgs`). */
 export interface LoopConfigArgs {

@@ -7,7 +7,7 @@
  */
 
 import { parseFlags } from "./_flags.ts";
-import { UsageError } from "./exit_codes.ts";
+import { UsageError } from "../run/exit_codes.ts";
 
 /** `trust` options. */
 export interface TrustArgs {

@@ -11,7 +11,7 @@ import {
   type ToolDirArgs,
   toolDirArgs,
 } from "./_flags.ts";
-import { UsageError } from "./exit_codes.ts";
+import { UsageError } from "../run/exit_codes.ts";
 import {
   CONFIG_OPTIONS,
   type ConfigArgs,
@@ -19,8 +19,8 @@ import {
   KERNEL_OPTIONS,
   kernelSandboxMode,
 } from "./host_flags.ts";
-import type { KernelSandboxMode } from "./kernel_sandbox.ts";
-import { DEFAULT_STALL_TIMEOUT_MS } from "./liveness.ts";
+import type { KernelSandboxMode } from "../run/kernel_sandbox.ts";
+import { DEFAULT_STALL_TIMEOUT_MS } from "../run/liveness.ts";
 
 /** One share of the items: `index` in 1..`count`. */
 export interface Shard {

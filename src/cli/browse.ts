@@ -15,11 +15,11 @@ import {
   terminalText,
   writeStderrLine,
 } from "../runtime/mod.ts";
-import { resolveAgentCommand } from "./agent.ts";
+import { resolveAgentCommand } from "../run/agent.ts";
 import type { BrowseArgs } from "./args.ts";
-import { BrowseOutput } from "./browse_records.ts";
-import { withAgent } from "./connect.ts";
-import { EXIT, UsageError } from "./exit_codes.ts";
+import { BrowseOutput } from "../run/browse_records.ts";
+import { withAgent } from "../run/connect.ts";
+import { EXIT, UsageError } from "../run/exit_codes.ts";
 
 type SessionListEntry = SessionListResult["sessions"][number];
 

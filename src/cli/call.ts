@@ -33,9 +33,9 @@ import {
   writeStderrLine,
 } from "../runtime/mod.ts";
 import type { CallArgs } from "./args_loop.ts";
-import { EXIT, UsageError } from "./exit_codes.ts";
-import { loadRegistry } from "./host_run.ts";
-import { withConfiguredSources } from "./sources.ts";
+import { EXIT, UsageError } from "../run/exit_codes.ts";
+import { loadRegistry } from "../run/host_run.ts";
+import { withConfiguredSources } from "../run/sources.ts";
 import type { StartedSources } from "../config/sources.ts";
 
 const encoder = new TextEncoder();

@@ -16,9 +16,9 @@ import {
   writeStderrLine,
 } from "../runtime/mod.ts";
 import type { SummaryWriter } from "../summary/writer.ts";
-import { referenceBackendCommand } from "./agent.ts";
-import { ApprovalDecider } from "./approvals.ts";
-import { runHost } from "./host_run.ts";
+import { referenceBackendCommand } from "../run/agent.ts";
+import { ApprovalDecider } from "../run/approvals.ts";
+import { runHost } from "../run/host_run.ts";
 
 /**
  * The demo's prompt: one call of each example tool. `write_note` is a write

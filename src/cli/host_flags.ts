@@ -7,8 +7,8 @@
  * @module
  */
 
-import { UsageError } from "./exit_codes.ts";
-import type { KernelSandboxMode } from "./kernel_sandbox.ts";
+import { UsageError } from "../run/exit_codes.ts";
+import type { KernelSandboxMode } from "../run/kernel_sandbox.ts";
 
 /** The config flags (`--config`, `--no-config`, `--mcp-config`). */
 export interface ConfigArgs {

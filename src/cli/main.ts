@@ -11,7 +11,7 @@
 
 import { COMMANDS, parseCli } from "./args.ts";
 import { invocation } from "./suggest.ts";
-import { EXIT, UsageError } from "./exit_codes.ts";
+import { EXIT, UsageError } from "../run/exit_codes.ts";
 import { writeStderrLine, writeStdout } from "../runtime/mod.ts";
 import { PACKAGE_VERSION } from "../host/version.ts";
 

@@ -7,7 +7,7 @@
  */
 
 import { optionalString, parseFlags, type ToolDirArgs, toolDirArgs } from "./_flags.ts";
-import { UsageError } from "./exit_codes.ts";
+import { UsageError } from "../run/exit_codes.ts";
 import { CONFIG_OPTIONS, type ConfigArgs, configArgs } from "./host_flags.ts";
 
 /** The environment variable `mcp --http` takes its token from when `--token` is not given. */

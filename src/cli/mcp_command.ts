@@ -17,10 +17,10 @@ import type { McpServeModule } from "../mcp/serve_api.ts";
 import { currentDir, stdinStream, writeStderrLine } from "../runtime/mod.ts";
 import type { McpArgs } from "./args.ts";
 import { type Announced, announceToken, type McpCredential, mcpCredential } from "./mcp_token.ts";
-import { UsageError } from "./exit_codes.ts";
-import { EXIT } from "./exit_codes.ts";
-import { loadRegistry } from "./host_run.ts";
-import { planTools, startPlannedSources } from "./sources.ts";
+import { UsageError } from "../run/exit_codes.ts";
+import { EXIT } from "../run/exit_codes.ts";
+import { loadRegistry } from "../run/host_run.ts";
+import { planTools, startPlannedSources } from "../run/sources.ts";
 
 /** Run `mcp` until stdin ends (stdio) or SIGINT; resolves with the exit code. */
 export async function mcpCommand(args: McpArgs): Promise<number> {

@@ -5,7 +5,7 @@
  */
 
 import { PROMPT_BYTES } from "../protocol/limits.ts";
-import { UsageError } from "./exit_codes.ts";
+import { UsageError } from "../run/exit_codes.ts";
 
 const encoder = new TextEncoder();
 

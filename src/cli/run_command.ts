@@ -25,14 +25,14 @@ import {
 } from "../runtime/mod.ts";
 import type { SummaryWriter } from "../summary/writer.ts";
 import type { TextView } from "../summary/text_view.ts";
-import { resolveAgentCommand } from "./agent.ts";
-import { ApprovalDecider, noTerminalMessage } from "./approvals.ts";
-import { discardBackend, startBackend } from "./backend_start.ts";
+import { resolveAgentCommand } from "../run/agent.ts";
+import { ApprovalDecider, noTerminalMessage } from "../run/approvals.ts";
+import { discardBackend, startBackend } from "../run/backend_start.ts";
 import type { DemoArgs, RunArgs } from "./args.ts";
-import { EXIT, UsageError } from "./exit_codes.ts";
+import { EXIT, UsageError } from "../run/exit_codes.ts";
 import { checkPrompt } from "./prompt.ts";
 import { checkWritableFile } from "./output_file.ts";
-import { planTools, SourceWarnings, startPlannedSources } from "./sources.ts";
+import { planTools, SourceWarnings, startPlannedSources } from "../run/sources.ts";
 
 /** A summary writer over the guard's stdout, the only writer that reaches fd 1 while guarded. */
 function summaryWriter(
@@ -132,7 +132,7 @@ async function readPrompt(args: RunArgs): Promise<string> {
 /** `run`: one turn with the given tools; resolves with the exit code. */
 export async function runCommand(args: RunArgs): Promise<number> {
   // Load the host (client, schemas, executor) while the prompt is read and the agent resolved.
-  const hostModule = import("./host_run.ts");
+  const hostModule = import("../run/host_run.ts");
   hostModule.catch(() => {}); // Awaited below; a usage error first must not leave it unhandled.
   let cwd = currentDir();
   if (args.cwd !== undefined) {

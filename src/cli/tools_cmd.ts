@@ -19,18 +19,18 @@ import {
   terminalText,
   writeStdout,
 } from "../runtime/mod.ts";
-import { resolveAgentCommand } from "./agent.ts";
+import { resolveAgentCommand } from "../run/agent.ts";
 import type { ToolsArgs } from "./args.ts";
 import { cliDenoFlags } from "./deno_flags.ts";
-import { EXIT } from "./exit_codes.ts";
-import { loadRegistry } from "./host_run.ts";
+import { EXIT } from "../run/exit_codes.ts";
+import { loadRegistry } from "../run/host_run.ts";
 import {
   entryLevel,
   limitsForTools,
   processLimitsNotes,
   startKernelProbe,
-} from "./kernel_sandbox.ts";
-import { planTools, startPlannedSources, warnOnStderr } from "./sources.ts";
+} from "../run/kernel_sandbox.ts";
+import { planTools, startPlannedSources, warnOnStderr } from "../run/sources.ts";
 
 const encoder = new TextEncoder();
 

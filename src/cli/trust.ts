@@ -23,7 +23,7 @@ import {
 } from "../config/mod.ts";
 import { readTextFile, terminalText, writeStderrLine, writeStdout } from "../runtime/mod.ts";
 import type { TrustArgs } from "./args_trust.ts";
-import { EXIT } from "./exit_codes.ts";
+import { EXIT } from "../run/exit_codes.ts";
 
 /** Run `trust`; resolves with the exit code (2: no store, unreadable file or store). */
 export async function trustCommand(args: TrustArgs): Promise<number> {

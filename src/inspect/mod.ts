@@ -12,11 +12,11 @@
  * @module
  */
 
-import { type AgentCommand, resolveAgentCommand } from "../cli/agent.ts";
-import { planTools, withPlannedSources } from "../cli/sources.ts";
+import { type AgentCommand, resolveAgentCommand } from "../run/agent.ts";
+import { planTools, withPlannedSources } from "../run/sources.ts";
 import type { ExternalTool } from "../host/external.ts";
 import type { InspectArgs } from "../cli/args_loop.ts";
-import { EXIT, UsageError } from "../cli/exit_codes.ts";
+import { EXIT, UsageError } from "../run/exit_codes.ts";
 import {
   currentDir,
   isDirectory,

@@ -33,7 +33,7 @@ import { pageHtml } from "./page.ts";
 import { listSessions, sessionHistory } from "./sessions.ts";
 import type { ToolSet } from "./tool_set.ts";
 import type { Turns } from "./turns.ts";
-import type { AgentCommand } from "../cli/agent.ts";
+import type { AgentCommand } from "../run/agent.ts";
 
 /** What the server serves. */
 export interface ServerOptions {

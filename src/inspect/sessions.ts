@@ -8,9 +8,9 @@
 
 import type { LocalAgentClient } from "../client/client.ts";
 import type { HistoryEntry } from "../protocol/schemas/mod.ts";
-import type { AgentCommand } from "../cli/agent.ts";
-import { BrowseOutput, type BrowseRecord } from "../cli/browse_records.ts";
-import { withAgent } from "../cli/connect.ts";
+import type { AgentCommand } from "../run/agent.ts";
+import { BrowseOutput, type BrowseRecord } from "../run/browse_records.ts";
+import { withAgent } from "../run/connect.ts";
 
 /** A browse output that keeps the failure record instead of writing it to stdout. */
 class Kept extends BrowseOutput {

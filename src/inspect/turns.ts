@@ -9,11 +9,11 @@
  * @module
  */
 
-import type { AgentCommand } from "../cli/agent.ts";
-import type { ApprovalDecision, Approver } from "../cli/approvals.ts";
+import type { AgentCommand } from "../run/agent.ts";
+import type { ApprovalDecision, Approver } from "../run/approvals.ts";
 import type { LoopConfigArgs } from "../cli/args_loop.ts";
-import { runHost } from "../cli/host_run.ts";
-import { SourceWarnings, startConfiguredSources } from "../cli/sources.ts";
+import { runHost } from "../run/host_run.ts";
+import { SourceWarnings, startConfiguredSources } from "../run/sources.ts";
 import type { ApprovalRequestedData } from "../protocol/schemas/mod.ts";
 import { writeStderrLine } from "../runtime/mod.ts";
 import { SummaryWriter } from "../summary/writer.ts";

@@ -10,7 +10,7 @@
 
 import { writeFile } from "node:fs/promises";
 import type { ReportArgs } from "../cli/batch_args.ts";
-import { EXIT, UsageError } from "../cli/exit_codes.ts";
+import { EXIT, UsageError } from "../run/exit_codes.ts";
 import { terminalText, writeStderrLine, writeStdout } from "../runtime/mod.ts";
 import { renderHtml } from "./html.ts";
 import { loadBatches, ReportInputError } from "./load.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { parseBatchArgs, parseReportArgs } from "../../src/cli/batch_args.ts";
 import { parseBatchInput } from "../../src/batch/input.ts";
-import { splitCommandLine } from "../../src/cli/split.ts";
+import { splitCommandLine } from "../../src/run/split.ts";
 import { ROOT } from "../e2e/_cli.ts";
 
 const WORKFLOW = `${ROOT}examples/github-actions/agent-batch.yml`;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { ApprovalDecider } from "../../src/cli/approvals.ts";
-import { loadRegistry } from "../../src/cli/host_run.ts";
+import { ApprovalDecider } from "../../src/run/approvals.ts";
+import { loadRegistry } from "../../src/run/host_run.ts";
 import { BatchRun } from "../../src/batch/run.ts";
 import type { BatchStore } from "../../src/batch/store.ts";
 import { FIXTURE_TOOLS } from "../e2e/_cli.ts";

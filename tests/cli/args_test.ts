@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { parseCli } from "../../src/cli/args.ts";
-import { UsageError } from "../../src/cli/exit_codes.ts";
-import { splitCommandLine } from "../../src/cli/split.ts";
+import { UsageError } from "../../src/run/exit_codes.ts";
+import { splitCommandLine } from "../../src/run/split.ts";
 
 Deno.test("parseCli() parses run options with defaults", () => {
   const args = parseCli(["run", "hi"]);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
-import type { AgentCommand } from "../../src/cli/agent.ts";
+import type { AgentCommand } from "../../src/run/agent.ts";
 import { cliDenoFlags } from "../../src/cli/deno_flags.ts";
 import { defineTool, type Tool } from "../../src/host/define.ts";
 

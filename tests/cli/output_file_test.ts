@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { UsageError } from "../../src/cli/exit_codes.ts";
+import { UsageError } from "../../src/run/exit_codes.ts";
 import { checkWritableFile } from "../../src/cli/output_file.ts";
 
 async function reason(path: string): Promise<string> {

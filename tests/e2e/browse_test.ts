@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { BrowseRecordSchema } from "../../src/cli/browse_records.ts";
+import { BrowseRecordSchema } from "../../src/run/browse_records.ts";
 import { FIXTURE_TOOLS, one, type Rec, ROOT, runCli } from "./_cli.ts";
 
 /** A temporary MC_HOME with two saved sessions of the repository workspace and a catalog. */

@@ -6,7 +6,7 @@
  * second Ctrl-C later still forces the stop.
  */
 import assert from "node:assert/strict";
-import { SIGINT_COALESCE_MS } from "../../src/cli/stop.ts";
+import { SIGINT_COALESCE_MS } from "../../src/run/stop.ts";
 import { fakeAgent, FIXTURE_TOOLS, one, type Rec, ROOT } from "./_cli.ts";
 import { hasPython, runCommandOnTerminal, type TerminalResult } from "./_terminal.ts";
 

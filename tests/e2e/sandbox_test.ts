@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { SIGINT_COALESCE_MS } from "../../src/cli/stop.ts";
+import { SIGINT_COALESCE_MS } from "../../src/run/stop.ts";
 import { ofType, one, ROOT, runCli } from "./_cli.ts";
 
 const SANDBOX_TOOLS = `${ROOT}tests/e2e/fixtures/sandbox_tools`;

@@ -2,7 +2,7 @@
  * An MCP-only project: `magi-tools.jsonc` declares the fixture server and
  * there is no `./tools`. Every command that loads tools (`tools`, `run`,
  * `call`, `mcp`, `batch`, `inspect`) runs with the server's tools alone
- * (`planTools` in src/cli/sources.ts); an explicit `--tools DIR` that is
+ * (`planTools` in src/run/sources.ts); an explicit `--tools DIR` that is
  * missing, a `./tools` that is not a directory, or no source (no config,
  * `--no-config`) and no `./tools` is still exit 2 naming the directory.
  */

@@ -9,7 +9,7 @@ import {
   sandboxLevel,
   weakerLevelReason,
 } from "../../../src/host/sandbox/kernel_policy.ts";
-import { kernelRequirementError } from "../../../src/cli/kernel_sandbox.ts";
+import { kernelRequirementError } from "../../../src/run/kernel_sandbox.ts";
 import type { ToolInfo } from "../../../src/host/define.ts";
 
 const CONTEXT = {

@@ -9,7 +9,9 @@
 import { waitWithin } from "../async/deadline.ts";
 import type { ApprovalRequestedData } from "../protocol/schemas/mod.ts";
 import { type NoTerminalReason, type Terminal, terminalText } from "../runtime/mod.ts";
-import type { ApproveMode } from "./args.ts";
+
+/** How approvals are answered. */
+export type ApproveMode = "deny" | "allow" | "ask";
 
 /** How one approval was decided. */
 export interface ApprovalDecision {

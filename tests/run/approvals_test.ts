@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ApprovalDecider } from "../../src/cli/approvals.ts";
+import { ApprovalDecider } from "../../src/run/approvals.ts";
 import type { Terminal } from "../../src/runtime/mod.ts";
 
 const REQUEST = {

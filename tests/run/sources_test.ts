@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { planTools, progressRecord, SourceWarnings } from "../../src/cli/sources.ts";
+import { planTools, progressRecord, SourceWarnings } from "../../src/run/sources.ts";
 import { SummaryWriter } from "../../src/summary/writer.ts";
 
 function writer() {

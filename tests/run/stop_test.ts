@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { SIGINT_COALESCE_MS, StopState } from "../../src/cli/stop.ts";
+import { SIGINT_COALESCE_MS, StopState } from "../../src/run/stop.ts";
 
 /** A StopState on a clock the test moves. */
 function clocked(): { stop: StopState; at: (ms: number) => void } {

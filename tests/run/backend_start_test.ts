@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { discardBackend, startBackend } from "../../src/cli/backend_start.ts";
+import { discardBackend, startBackend } from "../../src/run/backend_start.ts";
 
 Deno.test("startBackend() returns the spawn error instead of throwing", async () => {
   const start = startBackend(

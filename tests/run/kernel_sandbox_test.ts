@@ -5,7 +5,7 @@ import {
   kernelRequirementError,
   type KernelSandboxMode,
   NOT_PROBED_REASON,
-} from "../../src/cli/kernel_sandbox.ts";
+} from "../../src/run/kernel_sandbox.ts";
 import type { KernelSupport } from "../../src/host/sandbox/kernel_policy.ts";
 
 const AVAILABLE: KernelSupport = { abi: 6, available: true, reason: null };

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { referenceBackendPath, resolveAgentCommand } from "../../src/cli/agent.ts";
-import { UsageError } from "../../src/cli/exit_codes.ts";
+import { referenceBackendPath, resolveAgentCommand } from "../../src/run/agent.ts";
+import { UsageError } from "../../src/run/exit_codes.ts";
 
 Deno.test("referenceBackendPath() decodes percent-escapes of a directory with spaces", () => {
   assert.equal(
-    referenceBackendPath("file:///tmp/my%20dir/src/cli/agent.ts"),
+    referenceBackendPath("file:///tmp/my%20dir/src/run/agent.ts"),
     "/tmp/my dir/src/reference_backend/main.ts",
   );
 });

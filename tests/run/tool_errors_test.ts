@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { isToolError, ToolErrorTally } from "../../src/cli/tool_errors.ts";
+import { isToolError, ToolErrorTally } from "../../src/run/tool_errors.ts";
 import { SummaryWriter } from "../../src/summary/writer.ts";
 
 Deno.test("isToolError: error results, denied approvals and failed tool activities", () => {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { LivenessProbe } from "../../src/cli/liveness.ts";
+import { LivenessProbe } from "../../src/run/liveness.ts";
 import { FakeTime } from "../_fake_time.ts";
 
 Deno.test("LivenessProbe reports a stall when the status probe goes unanswered", async () => {

@@ -5,8 +5,8 @@
  */
 
 import assert from "node:assert/strict";
-import { ApprovalDecider } from "../../src/cli/approvals.ts";
-import { HostRun, loadRegistry } from "../../src/cli/host_run.ts";
+import { ApprovalDecider } from "../../src/run/approvals.ts";
+import { HostRun, loadRegistry } from "../../src/run/host_run.ts";
 import { ProtocolError } from "../../src/protocol/errors.ts";
 import { SummaryWriter } from "../../src/summary/writer.ts";
 import { FAKE_BACKEND } from "../client/_fake.ts";
