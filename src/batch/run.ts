@@ -220,24 +220,20 @@ export class BatchRun {
   async #attempt(slot: Slot, item: BatchItem, writer: SummaryWriter): Promise<number> {
     const options = this.#options;
     const cwd = options.cwdOf(item);
-    if (slot.host !== null && slot.cwd !== cwd) {
-      await slot.host.stop();
-      slot.host = null;
-    }
-    const fresh = slot.host === null;
-    const host = slot.host ?? await this.#start(cwd, writer);
+    const fresh = slot.host === null || slot.cwd !== cwd;
+    const host = await this.#connection(slot, cwd, writer);
     if (typeof host === "number") return host;
-    slot.host = host;
-    slot.cwd = cwd;
     if (this.#stopping) host.interrupt();
     if (this.#interrupts > 1) host.interrupt();
+    const { prompt, session } = item;
+    const { deltas, approvals } = options;
     const code = await runTurnScope(host, {
       turn: {
-        prompt: item.prompt,
-        session: item.session,
+        prompt,
+        session,
         writer,
-        deltas: options.deltas,
-        approvals: options.approvals,
+        deltas,
+        approvals,
         lastMessage: undefined,
         announce: !fresh,
       },
@@ -258,6 +254,23 @@ export class BatchRun {
     // Stopped after a failure: the next item starts a new backend.
     if (host.stopped && slot.host === host) slot.host = null;
     return code;
+  }
+
+  /**
+   * The slot's connection for `cwd`: the one it has, or a new one (the old one stopped
+   * first when it has another working directory); a failed start's exit code.
+   */
+  async #connection(slot: Slot, cwd: string, writer: SummaryWriter): Promise<HostRun | number> {
+    if (slot.host !== null && slot.cwd === cwd) return slot.host;
+    if (slot.host !== null) {
+      await slot.host.stop();
+      slot.host = null;
+    }
+    const host = await this.#start(cwd, writer);
+    if (typeof host === "number") return host;
+    slot.host = host;
+    slot.cwd = cwd;
+    return host;
   }
 
   /** A new backend connection for `cwd`, or the exit code of its failed start. */
