@@ -28,6 +28,21 @@ export interface MemoryChild extends ChildHandle {
   readonly stdinClosed: boolean;
 }
 
+/**
+ * `Deno.test` permissions for tests of in-memory children: everything but spawning (and the
+ * network and FFI), so a spawn anywhere in the code under test fails the test.
+ */
+export const NO_SPAWN: Deno.PermissionOptionsObject = {
+  read: true,
+  write: true,
+  env: true,
+  sys: true,
+  import: true,
+  run: false,
+  net: false,
+  ffi: false,
+};
+
 const SIGNAL_CODES = { SIGINT: 130, SIGKILL: 137, SIGTERM: 143 } as const;
 
 /** A child whose backend is `serve` (resolves with its exit code) over in-memory streams. */

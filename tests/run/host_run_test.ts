@@ -20,20 +20,8 @@ import { ApprovalDecider } from "../../src/run/approvals.ts";
 import { EXIT } from "../../src/run/exit_codes.ts";
 import { HostRun, REQUIRED_CAPABILITIES } from "../../src/run/host_run.ts";
 import { SummaryWriter } from "../../src/summary/writer.ts";
-import { type BackendIo, type MemoryChild, memoryChild } from "./_memory_child.ts";
+import { type BackendIo, type MemoryChild, memoryChild, NO_SPAWN } from "./_memory_child.ts";
 import { scriptedBackend, type ScriptedBackendOptions } from "./_scripted_backend.ts";
-
-/** Everything but spawning (and the network). */
-const NO_SPAWN: Deno.TestDefinition["permissions"] = {
-  read: true,
-  write: true,
-  env: true,
-  sys: true,
-  import: true,
-  run: false,
-  net: false,
-  ffi: false,
-};
 
 Deno.test({
   name: "these tests run without the run permission",
