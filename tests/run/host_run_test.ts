@@ -52,7 +52,8 @@ const registry = ToolRegistry.fromLoaded(
 type Rec = Record<string, unknown>;
 
 /** A connection to `serveBackend` over in-memory streams, initialized. */
-async function connect(serveBackend: (io: BackendIo) => Promise<number>) {
+/** A summary writer whose records are collected in `records`. */
+function recordingWriter(): { records: Rec[]; writer: SummaryWriter } {
   const records: Rec[] = [];
   const decoder = new TextDecoder();
   const writer = new SummaryWriter((bytes) => {
@@ -61,6 +62,11 @@ async function connect(serveBackend: (io: BackendIo) => Promise<number>) {
     }
     return Promise.resolve();
   }, { selfCheck: true });
+  return { records, writer };
+}
+
+async function connect(serveBackend: (io: BackendIo) => Promise<number>) {
+  const { records, writer } = recordingWriter();
   const child: MemoryChild = memoryChild(serveBackend);
   const host = await HostRun.start({
     toolDirs: [],
@@ -73,11 +79,11 @@ async function connect(serveBackend: (io: BackendIo) => Promise<number>) {
   });
   assert.ok(typeof host !== "number", `started (exit ${host})`);
   assert.equal(await host.initialize(writer), null);
-  const turn = (prompt = "hello") =>
+  const turn = (prompt = "hello", turnWriter = writer) =>
     host.turn({
       prompt,
       session: undefined,
-      writer,
+      writer: turnWriter,
       deltas: false,
       approvals: new ApprovalDecider("deny", null),
       lastMessage: undefined,
@@ -174,31 +180,43 @@ Deno.test({
   },
 });
 
+/**
+ * `fn` with the reference backend's serve function (in this process, a temporary MC_HOME, and
+ * a scenario whose prompts containing "echo" call `echo_text` with `{text:"hi"}`).
+ */
+async function withReference(fn: (serve: (io: BackendIo) => Promise<number>) => Promise<void>) {
+  const root = await Deno.makeTempDir({ prefix: "magi-host-run-" });
+  try {
+    await Deno.mkdir(`${root}/cwd`);
+    await Deno.writeTextFile(
+      `${root}/scenario.json`,
+      JSON.stringify({
+        turns: [{
+          match: "echo",
+          steps: [
+            { call: { tool: "echo_text", arguments: { text: "hi" }, label: "e" } },
+            { say: "Got {{result:e}}" },
+          ],
+        }],
+      }),
+    );
+    const env: Record<string, string> = {
+      MC_HOME: `${root}/home`,
+      MAGI_SCENARIO: `${root}/scenario.json`,
+    };
+    await fn((io) =>
+      serve({ ...io, cwd: `${root}/cwd`, env: (name) => env[name], selfCheck: true })
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+}
+
 Deno.test({
   name: "HostRun runs a tool call against the reference backend in memory; stop() ends with EOF",
   permissions: NO_SPAWN,
-  fn: async () => {
-    const root = await Deno.makeTempDir({ prefix: "magi-host-run-" });
-    try {
-      await Deno.mkdir(`${root}/cwd`);
-      await Deno.writeTextFile(
-        `${root}/scenario.json`,
-        JSON.stringify({
-          turns: [{
-            match: "echo",
-            steps: [
-              { call: { tool: "echo_text", arguments: { text: "hi" }, label: "e" } },
-              { say: "Got {{result:e}}" },
-            ],
-          }],
-        }),
-      );
-      const env: Record<string, string> = {
-        MC_HOME: `${root}/home`,
-        MAGI_SCENARIO: `${root}/scenario.json`,
-      };
-      const reference = (io: BackendIo) =>
-        serve({ ...io, cwd: `${root}/cwd`, env: (name) => env[name], selfCheck: true });
+  fn: () =>
+    withReference(async (reference) => {
       const { host, child, records, writer, turn } = await connect(reference);
       let stopped = false;
       try {
@@ -222,8 +240,32 @@ Deno.test({
       assert.ok(child.stdinClosed);
       assert.deepEqual(child.signals, []);
       assert.deepEqual(await child.exited, { code: 0, signal: null });
-    } finally {
-      await Deno.remove(root, { recursive: true });
-    }
-  },
+    }),
+});
+
+Deno.test({
+  name: "HostRun routes a later turn's tool records to that turn's writer",
+  permissions: NO_SPAWN,
+  fn: () =>
+    withReference(async (reference) => {
+      const first = await connect(reference);
+      const second = recordingWriter();
+      try {
+        assert.equal(await first.turn("echo one"), EXIT.ok);
+        assert.equal(await first.turn("echo two", second.writer), EXIT.ok);
+      } finally {
+        await first.host.stop();
+      }
+      await Promise.all([first.writer.flush(), second.writer.flush()]);
+      const calls = (records: Rec[]) =>
+        records.filter((r) => r.type === "tool.call" || r.type === "tool.result").map((r) =>
+          r.type
+        );
+      assert.deepEqual(calls(first.records), ["tool.call", "tool.result"]);
+      assert.deepEqual(calls(second.records), ["tool.call", "tool.result"]);
+      const runOf = (records: Rec[]) => records.find((r) => r.type === "turn.started")?.run_id;
+      const callRun = (records: Rec[]) => records.find((r) => r.type === "tool.call")?.run_id;
+      assert.equal(callRun(second.records), runOf(second.records));
+      assert.notEqual(runOf(first.records), runOf(second.records));
+    }),
 });
