@@ -18,8 +18,7 @@ import { HostRun } from "../run/host_run.ts";
 import type { AgentCommand } from "../run/agent.ts";
 import type { ApprovalDecider } from "../run/approvals.ts";
 import type { KernelSandboxMode } from "../run/kernel_sandbox.ts";
-import { StopState } from "../run/stop.ts";
-import { ToolErrorTally } from "../run/tool_errors.ts";
+import { runTurnScope } from "../run/turn_scope.ts";
 import type { KernelSupport } from "../host/sandbox/kernel_policy.ts";
 import type { ToolRegistry } from "../host/registry.ts";
 import { writeStderrLine } from "../runtime/mod.ts";
@@ -139,7 +138,7 @@ export class BatchRun {
   interrupt(): void {
     this.#interrupts++;
     this.#stopping = true;
-    for (const slot of this.#slots) slot.host?.stopState.interrupt();
+    for (const slot of this.#slots) slot.host?.interrupt();
   }
 
   /** Run every item; resolves when all slots have stopped and their backends are reaped. */
@@ -221,73 +220,74 @@ export class BatchRun {
   async #attempt(slot: Slot, item: BatchItem, writer: SummaryWriter): Promise<number> {
     const options = this.#options;
     const cwd = options.cwdOf(item);
-    if (slot.host !== null && slot.cwd !== cwd) {
+    const fresh = slot.host === null || slot.cwd !== cwd;
+    const host = await this.#connection(slot, cwd, writer);
+    if (typeof host === "number") return host;
+    if (this.#stopping) host.interrupt();
+    if (this.#interrupts > 1) host.interrupt();
+    const { prompt, session } = item;
+    const { deltas, approvals } = options;
+    const code = await runTurnScope(host, {
+      turn: {
+        prompt,
+        session,
+        writer,
+        deltas,
+        approvals,
+        lastMessage: undefined,
+        announce: !fresh,
+      },
+      initialize: fresh,
+      // A new backend has its own start deadline; --timeout then covers the item's turn.
+      ...(fresh ? { startupTimeoutMs: options.startupTimeoutMs } : {}),
+      timeoutMs: options.timeoutMs,
+      // Each item counts its own tool errors, on its own writer.
+      failOnToolError: options.failOnToolError === true,
+      keep: true,
+      onReady: () => {
+        this.#startupFailures = 0;
+      },
+      onFailure: (code) => {
+        if (code === EXIT.startup) this.#startupFailed(`exit ${code}`);
+      },
+    });
+    // Stopped after a failure: the next item starts a new backend.
+    if (host.stopped && slot.host === host) slot.host = null;
+    return code;
+  }
+
+  /**
+   * The slot's connection for `cwd`: the one it has, or a new one (the old one stopped
+   * first when it has another working directory); a failed start's exit code.
+   */
+  async #connection(slot: Slot, cwd: string, writer: SummaryWriter): Promise<HostRun | number> {
+    if (slot.host !== null && slot.cwd === cwd) return slot.host;
+    if (slot.host !== null) {
       await slot.host.stop();
       slot.host = null;
     }
-    let fresh = false;
-    if (slot.host === null) {
-      const started = await HostRun.start({
-        toolDirs: options.toolDirs,
-        registry: options.registry,
-        agent: options.agent,
-        cwd,
-        stallTimeoutMs: options.stallTimeoutMs,
-        ...(options.kernelSandbox === undefined ? {} : { kernelSandbox: options.kernelSandbox }),
-        ...(options.kernel === undefined ? {} : { kernel: options.kernel }),
-        writer,
-      });
-      if (typeof started === "number") {
-        this.#startupFailed("the backend command cannot be spawned");
-        return started;
-      }
-      slot.host = started;
-      slot.cwd = cwd;
-      fresh = true;
-    } else {
-      slot.host.stopState = new StopState();
-    }
-    const host = slot.host;
-    const stop = host.stopState;
-    if (this.#stopping) stop.interrupt();
-    if (this.#interrupts > 1) stop.interrupt();
-    // A new backend has its own start deadline; --timeout then covers the item's turn.
-    let timer = fresh ? setTimeout(() => stop.timeout(), options.startupTimeoutMs) : undefined;
-    const unwatch = host.watchOutput(writer);
-    // Each item counts its own tool errors, on its own writer.
-    const toolErrors = options.failOnToolError === true ? new ToolErrorTally(writer) : null;
-    try {
-      const ready = fresh ? await host.initialize(writer) : null;
-      if (ready !== null) return ready;
-      if (fresh) this.#startupFailures = 0;
-      clearTimeout(timer);
-      if (options.timeoutMs !== undefined) {
-        timer = setTimeout(() => stop.timeout(), options.timeoutMs);
-      }
-      return await host.turn({
-        prompt: item.prompt,
-        session: item.session,
-        writer,
-        deltas: options.deltas,
-        approvals: options.approvals,
-        lastMessage: undefined,
-        announce: !fresh,
-        toolErrors,
-      });
-    } catch (error) {
-      const code = await host.failure(error, writer);
-      if (code === EXIT.startup) this.#startupFailed(`exit ${code}`);
-      return code;
-    } finally {
-      clearTimeout(timer);
-      unwatch();
-      toolErrors?.stop();
-      if (!host.healthy) {
-        // The backend is restarted only after it failed: the next item starts a new one.
-        await host.stop();
-        if (slot.host === host) slot.host = null;
-      }
-    }
+    const host = await this.#start(cwd, writer);
+    if (typeof host === "number") return host;
+    slot.host = host;
+    slot.cwd = cwd;
+    return host;
+  }
+
+  /** A new backend connection for `cwd`, or the exit code of its failed start. */
+  async #start(cwd: string, writer: SummaryWriter): Promise<HostRun | number> {
+    const options = this.#options;
+    const started = await HostRun.start({
+      toolDirs: options.toolDirs,
+      registry: options.registry,
+      agent: options.agent,
+      cwd,
+      stallTimeoutMs: options.stallTimeoutMs,
+      ...(options.kernelSandbox === undefined ? {} : { kernelSandbox: options.kernelSandbox }),
+      ...(options.kernel === undefined ? {} : { kernel: options.kernel }),
+      writer,
+    });
+    if (typeof started === "number") this.#startupFailed("the backend command cannot be spawned");
+    return started;
   }
 
   #startupFailed(why: string): void {

@@ -1,13 +1,27 @@
 /**
  * The run engine: everything between parsed options and a finished turn.
  *
- * It owns a backend connection (`HostRun`: start, initialize, turn, failure,
- * stop), the agent command (`agent.ts`), the backend's early start
- * (`backend_start.ts`), approvals, the stop path and liveness probe, the tool
- * sources plan (`sources.ts`), the kernel sandbox mode, the tool-error tally,
- * `runOneTurn` (a turn as a library call) and the `connect`/`browse` records.
- * `src/cli/` parses argv into options and calls this layer; `batch`,
- * `report` and `inspect` build on it, never on `src/cli/`.
+ * | File                              | What                                                  |
+ * | --------------------------------- | ----------------------------------------------------- |
+ * | `host_run.ts`                     | `HostRun`: a backend connection's phases; `runHost`   |
+ * | `host_options.ts`                 | its options: a connection's, a turn's, `run`'s        |
+ * | `host_start.ts`                   | starting it (backend, registry, kernel); `host.ready` |
+ * | `tool_wiring.ts`                  | executor, tool-call session, record routing           |
+ * | `host_turn.ts`, `turn.ts`         | one turn: session, admission, watchdog, events        |
+ * | `exit_policy.ts`                  | the turn's exit code, reason, `cancelled_by` (pure)   |
+ * | `turn_scope.ts`                   | the phases around a turn, for `runHost` and `batch`   |
+ * | `load_registry.ts`                | the tools loaded into a registry                      |
+ * | `stop.ts`, `liveness.ts`          | stop signals, the stall probe                         |
+ * | `shutdown.ts`, `backend_start.ts` | closing the backend, its early start                  |
+ * | `agent.ts`, `approvals.ts`        | the agent command, approvals                          |
+ * | `sources.ts`, `kernel_sandbox.ts` | tool sources planning, kernel sandbox mode            |
+ * | `tool_errors.ts`                  | the `--fail-on-tool-error` tally                      |
+ * | `one_turn.ts`                     | `runOneTurn`: a turn as a library call                |
+ * | `connect.ts`, `browse_records.ts` | the `connect` and `browse` records                    |
+ * | `failure.ts`, `exit_codes.ts`, …  | failures, exit codes, their messages                  |
+ *
+ * `src/cli/` parses argv into options and calls this layer; `batch`, `report` and `inspect`
+ * build on it, never on `src/cli/`.
  *
  * @module
  */

@@ -1,0 +1,104 @@
+/**
+ * The options of a backend connection ({@link HostStartOptions}), of one turn on it
+ * ({@link HostTurnOptions}) and of `run` (`runHost`: both, and the invocation's deadline,
+ * tool-error policy and abort signal).
+ *
+ * @module
+ */
+
+import type { PreparedToolDirs } from "../host/discovery.ts";
+import type { ToolRegistry } from "../host/registry.ts";
+import type { KernelSupport } from "../host/sandbox/kernel_policy.ts";
+import type { StartedSources } from "../config/sources.ts";
+import type { SummaryWriter } from "../summary/writer.ts";
+import type { AgentCommand } from "./agent.ts";
+import type { Approver } from "./approvals.ts";
+import type { BackendStart } from "./backend_start.ts";
+import type { KernelSandboxMode } from "./kernel_sandbox.ts";
+import type { SourceWarnings } from "./sources.ts";
+import type { ToolErrorTally } from "./tool_errors.ts";
+
+/** Options of {@link HostRun.start}: the backend, the tools and the connection's settings. */
+export interface HostStartOptions {
+  /** Tool directories (loaded unless `registry` is given). */
+  toolDirs: string[];
+  /** Put `arguments_preview` on `tool.call` records (the terminal view asks for it). */
+  argumentsPreview?: boolean;
+  /**
+   * The kernel layer under process-isolated tools: `auto` (default; used where available),
+   * `off` (`--no-kernel-sandbox`), `require` (`--require-kernel-sandbox`: exit 2 at startup
+   * unless every tool gets it).
+   */
+  kernelSandbox?: KernelSandboxMode;
+  /** The kernel probe's answer, already known (a batch probes once for its slots). */
+  kernel?: KernelSupport;
+  /**
+   * The config's tool sources (MCP servers, OpenAPI documents), started by the caller
+   * alongside the backend (`startConfiguredSources`; null: a failure already reported,
+   * exit 2). Closed on every exit path. Default: none.
+   */
+  sources?: Promise<StartedSources | null>;
+  /** Where the sources' warnings go; attached to the writer after `host.ready`. */
+  sourceWarnings?: SourceWarnings;
+  /** A registry already loaded (a batch shares one between its slots); default: loaded here. */
+  registry?: ToolRegistry;
+  /** Backend command. */
+  agent: AgentCommand;
+  /** Working directory of backend and tools. */
+  cwd: string;
+  /** Extra environment for the backend. */
+  env?: Record<string, string>;
+  /** Quiet time before the liveness probe, ms; 0 or absent disables it. */
+  stallTimeoutMs?: number;
+  /** Where `backend_unavailable` is reported when the backend cannot be spawned. */
+  writer: SummaryWriter;
+  /**
+   * The backend, already started by the caller (`startBackend`, as `run` does before the
+   * host's modules load); default: started here, before the tool modules load.
+   */
+  backend?: BackendStart;
+  /**
+   * The tool directories' `prepareToolDirs`, already started by the caller (as `run` does
+   * with the backend, so the describe child boots alongside it); default: started here.
+   */
+  tools?: Promise<PreparedToolDirs>;
+  /** The config files in use (`ToolPlan.config.files`): host inputs no tool may write. */
+  configFiles?: readonly string[];
+}
+
+/** One turn of a {@link HostRun}: its prompt, session and summary output. */
+export interface HostTurnOptions {
+  /** The prompt (non-blank, within the prompt bound). */
+  prompt: string;
+  /** Open this session instead of creating one. */
+  session: string | undefined;
+  /** Summary output of this turn (also receives the connection's tool records meanwhile). */
+  writer: SummaryWriter;
+  /** Emit `message.delta` records. */
+  deltas: boolean;
+  /** Approval decider. */
+  approvals: Approver;
+  /** Write the final assistant message here. */
+  lastMessage: string | undefined;
+  /** Emit the connection's `host.ready` record first (a batch item's own summary file). */
+  announce?: boolean;
+  /** `--fail-on-tool-error`: the tally of this turn's tool errors and denials. */
+  toolErrors?: ToolErrorTally | null;
+}
+
+/**
+ * Everything `run` needs, already validated: a connection's options, its one turn's
+ * (`writer` is both's), and the invocation's own settings.
+ */
+export interface HostRunOptions
+  extends HostStartOptions, Omit<HostTurnOptions, "announce" | "toolErrors"> {
+  /** Whole-invocation deadline, ms. */
+  timeoutMs: number | undefined;
+  /**
+   * Exit 1 (`turn.finished` `exit_reason:"tool_errors"`) when a turn that
+   * completed had a tool call end in error or be denied (`isToolError` in `tool_errors.ts`).
+   */
+  failOnToolError?: boolean;
+  /** Aborting it stops the invocation like a SIGINT does (`turn.cancel`, then exit 130). */
+  signal?: AbortSignal;
+}

@@ -1,0 +1,126 @@
+/**
+ * The tool-call wiring of a backend connection: the executor that runs the registry's tools,
+ * the call session that answers the backend's `client.tool.*` events with it, and the routing
+ * of their records (`tool.call`, `tool.result`, `tool.log`, `tool.progress`) to the summary
+ * output of the turn whose call it is.
+ *
+ * @module
+ */
+
+import { TransientMap } from "../async/transient_map.ts";
+import type { LocalAgentClient } from "../client/client.ts";
+import type { RequestBudgetExhausted } from "../client/errors.ts";
+import type { AgentEvent } from "../client/events.ts";
+import type { ToolInfo } from "../host/define.ts";
+import { ToolExecutor } from "../host/executor.ts";
+import type { ToolRegistry } from "../host/registry.ts";
+import type { ProcessLimits } from "../host/sandbox/containment.ts";
+import type { KernelSupport } from "../host/sandbox/kernel_policy.ts";
+import { isolationOf } from "../host/sandbox/mod.ts";
+import { ToolCallSession } from "../host/session.ts";
+import type { ClientToolsDescriptor } from "../protocol/schemas/mod.ts";
+import { writeStderrLine } from "../runtime/mod.ts";
+import type { SummaryWriter } from "../summary/writer.ts";
+import { progressRecord } from "./sources.ts";
+
+/** At most this many process-isolated tools are started before their first call. */
+export const PREWARM_MAX_TOOLS = 8;
+
+/** Options of {@link wireTools}. */
+export interface ToolWiringOptions {
+  /** The connected client (its `client.tool.*` events are subscribed to). */
+  readonly client: LocalAgentClient;
+  /** The tools. */
+  readonly registry: ToolRegistry;
+  /** The negotiated `client.tools` descriptor (its limits bound the calls). */
+  readonly descriptor: ClientToolsDescriptor;
+  /** The tools' working directory. */
+  readonly cwd: string;
+  /** The kernel layer's availability. */
+  readonly kernel: KernelSupport;
+  /** How a tool's own processes are contained (null: no tool process). */
+  readonly limits: ProcessLimits | null;
+  /** Put `arguments_preview` on `tool.call` records. */
+  readonly argumentsPreview: boolean;
+  /** The current turn's summary output: `tool.call`, `tool.result` and `tool.log` go there. */
+  readonly records: () => SummaryWriter;
+  /**
+   * Where `tool.progress` records go. `HostRun` passes the writer of `initialize` (as the
+   * engine did before this split), not the current turn's: on a batch slot's later items
+   * progress goes to the first item's writer.
+   */
+  readonly progress: SummaryWriter;
+  /** No further tool result can be sent: the connection cancels the turn. */
+  readonly onRequestBudgetExhausted: (error: RequestBudgetExhausted) => void;
+}
+
+/** The wired executor and call session; `unsubscribe` detaches the session from the events. */
+export interface ToolWiring {
+  /** Runs the tools (closed by the connection's stop). */
+  readonly executor: ToolExecutor;
+  /** Answers the backend's tool calls. */
+  readonly calls: ToolCallSession;
+  /** Stop handing the client's events to the call session. */
+  readonly unsubscribe: () => void;
+}
+
+/** Build the executor and the call session of a connection and subscribe the session. */
+export function wireTools(options: ToolWiringOptions): ToolWiring {
+  const { client, registry, descriptor } = options;
+  // One entry per running call: a TransientMap so that it does not promote every call's
+  // objects to V8's old generation (src/async/transient_map.ts).
+  const runOfCall = new TransientMap<string>();
+  const executor = new ToolExecutor(registry, {
+    limits: descriptor.limits,
+    cwd: options.cwd,
+    kernelSandbox: options.kernel,
+    ...(options.limits === null ? {} : { processLimits: options.limits }),
+    onLog: (log) => {
+      const runId = runOfCall.get(log.callId);
+      if (runId === undefined) return; // Not a call of this connection's session.
+      options.records().emit({
+        type: "tool.log",
+        run_id: runId,
+        call_id: log.callId,
+        name: log.name,
+        text: log.text,
+        bytes: log.bytes,
+        truncated_bytes: log.truncatedBytes,
+      });
+    },
+    onProgress: (callId, name, update) => {
+      const runId = runOfCall.get(callId);
+      if (runId !== undefined) options.progress.emit(progressRecord(runId, callId, name, update));
+    },
+  });
+  const calls = new ToolCallSession(client, executor, {
+    argumentsPreview: options.argumentsPreview,
+    onRecord: (record) => {
+      if (record.type === "tool.call") runOfCall.set(record.call_id, record.run_id);
+      options.records().emit(record);
+      if (record.type === "tool.result") runOfCall.delete(record.call_id);
+    },
+    // No further tool result can be sent: cancel the turn (turn.cancel uses the
+    // connection's reserved IDs), then end with one host.error (exit 1).
+    onRequestBudgetExhausted: options.onRequestBudgetExhausted,
+  });
+  const unsubscribe = client.subscribe((event: AgentEvent) => calls.handle(event));
+  return { executor, calls, unsubscribe };
+}
+
+/**
+ * Start the tool processes while the session and the model start (a first call then skips
+ * the ~0.1–0.2 s process start); called after host.ready, so startup does not wait for the
+ * spawns. Each warm process holds a Deno runtime, so large tool sets start on first use instead.
+ */
+export function prewarmTools(registry: ToolRegistry, executor: ToolExecutor): void {
+  const isolated =
+    registry.tools.filter((t) =>
+      t.source.kind === "module" && isolationOf(t.tool as ToolInfo) === "process"
+    ).length;
+  if (isolated <= PREWARM_MAX_TOOLS) {
+    executor.prewarm().catch((error: unknown) => {
+      writeStderrLine(`magi-tools: Cannot prewarm tool processes: ${String(error)}`);
+    });
+  }
+}
