@@ -50,7 +50,8 @@ import type { AgentCommand } from "./agent.ts";
 import { type BackendStart, discardBackend, startBackend } from "./backend_start.ts";
 import type { Approver } from "./approvals.ts";
 import { EXIT } from "./exit_codes.ts";
-import { classify, HostFailure, osReason } from "./failure.ts";
+import { classify, hostErrorRecord, isEngineFailure, osReason } from "./failure.ts";
+import { HostError } from "../errors/mod.ts";
 import { LivenessProbe } from "./liveness.ts";
 import { closeBackend } from "./shutdown.ts";
 import { StopState } from "./stop.ts";
@@ -518,26 +519,25 @@ export class HostRun {
     } catch (error) {
       if (startup.aborted) return this.#stoppedBeforeTurn(writer);
       if (error instanceof ProtocolError) {
-        throw new HostFailure("startup_failed", `Initialize failed: ${error.code}`, EXIT.startup);
+        throw new HostError("startup_failed", `Initialize failed: ${error.code}`);
       }
       throw error;
     }
     if (init.status.state === "failed" || init.status.readiness !== "ready") {
-      throw new HostFailure(
+      throw new HostError(
         "startup_failed",
         `Backend not ready: ${init.status.readiness}`,
-        EXIT.startup,
       );
     }
     const descriptor = init.descriptors?.["client.tools"];
     if (descriptor === undefined) {
-      throw new HostFailure("descriptor_mismatch", "No client.tools descriptor", EXIT.protocol);
+      throw new HostError("descriptor_mismatch", "No client.tools descriptor");
     }
     try {
       registry.verifyDescriptor(descriptor);
     } catch (error) {
       if (error instanceof RegistryError) {
-        throw new HostFailure("descriptor_mismatch", error.message, EXIT.protocol);
+        throw new HostError("descriptor_mismatch", error.message);
       }
       throw error;
     }
@@ -752,10 +752,9 @@ export class HostRun {
       if (this.#stalled) throw this.#stalledFailure();
       if (stop.hardCause === "watchdog") {
         const why = stop.cause === "budget" ? " (sent because the request-ID budget ran out)" : "";
-        throw new HostFailure(
+        throw new HostError(
           "backend_exited",
           `Backend did not finish the run after turn.cancel${why}`,
-          EXIT.protocol,
         );
       }
       throw error;
@@ -768,10 +767,9 @@ export class HostRun {
     const finished = outcome.finished;
     if (stop.cause === "budget" && this.#budgetError !== null) {
       // The run ended (cancelled, or it finished first) without every tool answered.
-      throw new HostFailure(
+      throw new HostError(
         "request_budget_exhausted",
         `${this.#budgetError.message}; the turn was cancelled (run.finished ${finished.outcome})`,
-        EXIT.runFailed,
       );
     }
     const cause = finished.outcome === "cancelled" ? stop.cause : null;
@@ -842,7 +840,7 @@ export class HostRun {
     }
     let cause = this.#stalled
       ? this.#stalledFailure()
-      : error instanceof HostFailure
+      : isEngineFailure(error)
       ? error
       : this.#client.failure ?? error;
     if (cause instanceof ClientClosed && !this.#stalled) {
@@ -850,14 +848,9 @@ export class HostRun {
       const info = await waitWithin(this.#child.exited, EXIT_STATUS_WAIT_MS);
       if (info !== undefined) cause = new BackendExited(info.code, info.signal);
     }
-    const failure = classify(cause, this.#started);
-    writer.emit({
-      type: "host.error",
-      code: failure.code,
-      message: failure.message,
-      exit_code: failure.exitCode,
-    });
-    return failure.exitCode;
+    const record = hostErrorRecord(classify(cause), this.#started);
+    writer.emit(record);
+    return record.exit_code;
   }
 
   /**
@@ -878,11 +871,10 @@ export class HostRun {
     if (this.#events.return !== undefined) await this.#events.return().catch(() => {});
   }
 
-  #stalledFailure(): HostFailure {
-    return new HostFailure(
+  #stalledFailure(): HostError {
+    return new HostError(
       "backend_stalled",
       `Backend stalled: no output for ${this.#stallMs / 1000} s and status was not answered`,
-      EXIT.protocol,
     );
   }
 
@@ -891,7 +883,7 @@ export class HostRun {
     if (this.#stalled) throw this.#stalledFailure();
     if (stop.cause === "output") return EXIT.runFailed;
     if (stop.cause === "timeout") {
-      throw new HostFailure("startup_failed", "Timed out before the turn started", EXIT.startup);
+      throw new HostError("startup_failed", "Timed out before the turn started");
     }
     // After host.ready, stdout still ends with a final record (docs/summaries.md).
     if (this.#started) {
