@@ -13,7 +13,8 @@
  * @module
  */
 
-import { EXIT } from "../run/exit_codes.ts";
+import { exitCode } from "../run/exit_codes.ts";
+import { isReported } from "../errors/mod.ts";
 import { HostRun } from "../run/host_run.ts";
 import type { AgentCommand } from "../run/agent.ts";
 import type { ApprovalDecider } from "../run/approvals.ts";
@@ -202,7 +203,7 @@ export class BatchRun {
       this.#running--;
     }
     await writer.flush();
-    if (code !== EXIT.interrupted) {
+    if (code !== exitCode("interrupted")) {
       const bytes = concat(chunks);
       const entry: IndexEntry = entryFromRecords(
         item.id,
@@ -211,7 +212,7 @@ export class BatchRun {
       );
       entry.exit_code = code;
       await options.store.commit(item.id, bytes, entry);
-      if (code === EXIT.ok) this.#completed++;
+      if (code === exitCode("ok")) this.#completed++;
       else this.#failed++;
     }
     options.onChange?.();
@@ -237,9 +238,9 @@ export class BatchRun {
         ...(options.kernel === undefined ? {} : { kernel: options.kernel }),
         writer,
       });
-      if (typeof started === "number") {
+      if (isReported(started)) {
         this.#startupFailed("the backend command cannot be spawned");
-        return started;
+        return exitCode(started.code);
       }
       slot.host = started;
       slot.cwd = cwd;
@@ -276,7 +277,7 @@ export class BatchRun {
       });
     } catch (error) {
       const code = await host.failure(error, writer);
-      if (code === EXIT.startup) this.#startupFailed(`exit ${code}`);
+      if (code === exitCode("startup_failed")) this.#startupFailed(`exit ${code}`);
       return code;
     } finally {
       clearTimeout(timer);

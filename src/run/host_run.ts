@@ -15,12 +15,7 @@ import { TransientMap } from "../async/transient_map.ts";
 import { LocalAgentClient } from "../client/client.ts";
 import { BackendExited, ClientClosed, RequestBudgetExhausted } from "../client/errors.ts";
 import type { AgentEvent } from "../client/events.ts";
-import {
-  loadToolDirs,
-  type PreparedToolDirs,
-  prepareToolDirs,
-  ToolLoadError,
-} from "../host/discovery.ts";
+import { loadToolDirs, type PreparedToolDirs, prepareToolDirs } from "../host/discovery.ts";
 import { describedTool } from "../host/sandbox/description.ts";
 import type { ToolInfo } from "../host/define.ts";
 import { ToolExecutor } from "../host/executor.ts";
@@ -28,7 +23,7 @@ import { progressRecord, type SourceWarnings } from "./sources.ts";
 import { NO_SOURCES, type StartedSources } from "../config/sources.ts";
 import type { ExternalTool } from "../host/external.ts";
 import { isolationOf, unenforcedPermissionsWarning } from "../host/sandbox/mod.ts";
-import { RegistryError, ToolRegistry } from "../host/registry.ts";
+import { ToolRegistry } from "../host/registry.ts";
 import { ToolCallSession } from "../host/session.ts";
 import { ProtocolError } from "../protocol/errors.ts";
 import type {
@@ -49,9 +44,9 @@ import type { SummaryWriter } from "../summary/writer.ts";
 import type { AgentCommand } from "./agent.ts";
 import { type BackendStart, discardBackend, startBackend } from "./backend_start.ts";
 import type { Approver } from "./approvals.ts";
-import { EXIT } from "./exit_codes.ts";
+import { EXIT, exitCode as exitCodeOf } from "./exit_codes.ts";
 import { classify, hostErrorRecord, isEngineFailure, osReason } from "./failure.ts";
-import { HostError } from "../errors/mod.ts";
+import { HostError, isHostError, isReported, type Reported, reported } from "../errors/mod.ts";
 import { LivenessProbe } from "./liveness.ts";
 import { closeBackend } from "./shutdown.ts";
 import { StopState } from "./stop.ts";
@@ -137,10 +132,10 @@ export interface HostRunOptions {
   kernelSandbox?: KernelSandboxMode;
   /**
    * The config's tool sources (MCP servers), started by the caller alongside the backend
-   * (`startConfiguredSources`; null: a failure already reported, exit 2). Closed on every
-   * exit path. Default: none.
+   * (`startConfiguredSources`; `Reported`: a failure already reported, exit 2). Closed on
+   * every exit path. Default: none.
    */
-  sources?: Promise<StartedSources | null>;
+  sources?: Promise<StartedSources | Reported>;
   /** Where the sources' warnings go; attached to the writer after `host.ready`. */
   sourceWarnings?: SourceWarnings;
   /** The config files in use (`ToolPlan.config.files`): host inputs no tool may write. */
@@ -165,11 +160,14 @@ export interface LoadRegistryOptions {
   readonly admit?: (tools: readonly LevelEntry[]) => Promise<string | null>;
 }
 
-/** Load tools and build the registry; a failure is reported on stderr (exit 2). */
+/**
+ * Load tools and build the registry; a failure is reported on stderr and resolves
+ * `Reported` with its code (`tool_load`, `registry`, `kernel_required`: exit 2).
+ */
 export async function loadRegistry(
   dirs: string[],
   options: LoadRegistryOptions = {},
-): Promise<ToolRegistry | null> {
+): Promise<ToolRegistry | Reported> {
   const external = options.external ?? [];
   try {
     const prepared = await (options.prepared ?? prepareToolDirs(dirs));
@@ -178,7 +176,7 @@ export async function loadRegistry(
       : await options.admit([...describedEntries(prepared), ...external.map(externalEntry)]);
     if (refusal !== null) {
       writeStderrLine(`magi-tools: ${refusal}`);
-      return null;
+      return reported("kernel_required");
     }
     const loaded = await loadToolDirs(dirs, {
       prepared: Promise.resolve(prepared),
@@ -196,9 +194,9 @@ export async function loadRegistry(
     if (warning !== null) writeStderrLine(warning);
     return registry;
   } catch (error) {
-    if (error instanceof ToolLoadError || error instanceof RegistryError) {
+    if (isHostError(error, "tool_load", "registry")) {
       writeStderrLine(`magi-tools: ${error.message}`);
-      return null;
+      return reported(error.code);
     }
     throw error;
   }
@@ -245,7 +243,7 @@ function admission(
 export async function runHost(options: HostRunOptions): Promise<number> {
   const { writer } = options;
   const host = await HostRun.start(options);
-  if (typeof host === "number") return host;
+  if (isReported(host)) return exitCodeOf(host.code);
   const removeInterrupt = onInterrupt(() => host.stopState.interrupt());
   const onAbort = () => host.stopState.interrupt();
   options.signal?.addEventListener("abort", onAbort, { once: true });
@@ -301,10 +299,10 @@ export interface HostStartOptions {
   kernel?: KernelSupport;
   /**
    * The config's tool sources (MCP servers, OpenAPI documents), started by the caller
-   * alongside the backend (`startConfiguredSources`; null: a failure already reported,
+   * alongside the backend (`startConfiguredSources`; `Reported`: a failure already reported,
    * exit 2). Closed on every exit path. Default: none.
    */
-  sources?: Promise<StartedSources | null>;
+  sources?: Promise<StartedSources | Reported>;
   /** Where the sources' warnings go; attached to the writer after `host.ready`. */
   sourceWarnings?: SourceWarnings;
   /** A registry already loaded (a batch shares one between its slots); default: loaded here. */
@@ -425,10 +423,12 @@ export class HostRun {
 
   /**
    * Phase 1: spawn the backend (unless given) while the tools load. Resolves with the
-   * connection, or with the exit code when the tools fail to load (2, on stderr) or the
-   * backend cannot be spawned (3, `host.error` on the writer).
+   * connection, or with the failure already reported: the tools fail to load (on stderr;
+   * `tool_load`, `registry`, `kernel_required`, or the sources' `config`, `source_start`,
+   * `feature_unavailable`) or the backend cannot be spawned (`backend_unavailable`,
+   * `host.error` on the writer). `exitCode(reported.code)` is the exit code.
    */
-  static async start(options: HostStartOptions): Promise<HostRun | number> {
+  static async start(options: HostStartOptions): Promise<HostRun | Reported> {
     // The backend starts while the tool modules load; initialize waits for the registry.
     const start = options.backend ?? startBackend(options.agent, options);
     const sources = await (options.sources ?? Promise.resolve(NO_SOURCES)).catch(async (error) => {
@@ -437,24 +437,26 @@ export class HostRun {
     });
     const kernelMode = options.kernelSandbox ?? "auto";
     const admitted = admission(kernelMode, options.kernel);
-    let registry: ToolRegistry | null;
+    if (isReported(sources)) {
+      await discardBackend(start);
+      return sources;
+    }
+    let registry: ToolRegistry | Reported;
     try {
-      registry = sources === null
-        ? null
-        : options.registry ?? await loadRegistry(options.toolDirs, {
-          ...(options.tools === undefined ? {} : { prepared: options.tools }),
-          external: sources.tools,
-          cwd: options.cwd,
-          ...(options.configFiles === undefined ? {} : { configFiles: options.configFiles }),
-          ...(admitted.admit === undefined ? {} : { admit: admitted.admit }),
-        });
+      registry = options.registry ?? await loadRegistry(options.toolDirs, {
+        ...(options.tools === undefined ? {} : { prepared: options.tools }),
+        external: sources.tools,
+        cwd: options.cwd,
+        ...(options.configFiles === undefined ? {} : { configFiles: options.configFiles }),
+        ...(admitted.admit === undefined ? {} : { admit: admitted.admit }),
+      });
     } catch (error) {
-      await Promise.all([discardBackend(start), sources?.close()]);
+      await Promise.all([discardBackend(start), sources.close()]);
       throw error;
     }
-    if (registry === null || sources === null) {
-      await Promise.all([discardBackend(start), sources?.close()]);
-      return EXIT.usage;
+    if (isReported(registry)) {
+      await Promise.all([discardBackend(start), sources.close()]);
+      return registry;
     }
     // No probe process when no tool of this run would use the kernel layer.
     const [kernel, limits] = await Promise.all([
@@ -467,7 +469,7 @@ export class HostRun {
     if (kernelError !== null) {
       writeStderrLine(`magi-tools: ${kernelError}`);
       await Promise.all([discardBackend(start), sources.close()]);
-      return EXIT.usage;
+      return reported("kernel_required");
     }
     prefetchModuleGraphs(registry.tools, kernel, { cwd: options.cwd, limit: PREWARM_MAX_TOOLS });
     if (start.child === undefined) {
@@ -476,13 +478,8 @@ export class HostRun {
       // host.ready does; the full command as given on stderr.
       const { message, stderrLine } = backendStartFailure(options.agent, start.error);
       writeStderrLine(stderrLine);
-      options.writer.emit({
-        type: "host.error",
-        code: "backend_unavailable",
-        message,
-        exit_code: EXIT.startup,
-      });
-      return EXIT.startup;
+      options.writer.emit(hostErrorRecord(new HostError("backend_unavailable", message), false));
+      return reported("backend_unavailable");
     }
     return new HostRun(options, registry, start.child, { kernel, limits, sources });
   }
@@ -536,7 +533,7 @@ export class HostRun {
     try {
       registry.verifyDescriptor(descriptor);
     } catch (error) {
-      if (error instanceof RegistryError) {
+      if (isHostError(error, "registry")) {
         throw new HostError("descriptor_mismatch", error.message);
       }
       throw error;

@@ -6,6 +6,7 @@
 
 import assert from "node:assert/strict";
 import { ApprovalDecider } from "../../src/run/approvals.ts";
+import { isReported } from "../../src/errors/mod.ts";
 import { HostRun, loadRegistry } from "../../src/run/host_run.ts";
 import { ProtocolError } from "../../src/protocol/errors.ts";
 import { SummaryWriter } from "../../src/summary/writer.ts";
@@ -15,7 +16,7 @@ import { FIXTURE_TOOLS } from "../e2e/_cli.ts";
 /** A connection to the fake backend with `env`, initialized; `turn()` runs one turn on it. */
 async function connect(env: Record<string, string>) {
   const registry = await loadRegistry([FIXTURE_TOOLS]);
-  assert.ok(registry !== null);
+  assert.ok(!isReported(registry));
   const records: Record<string, unknown>[] = [];
   const decoder = new TextDecoder();
   const writer = new SummaryWriter((bytes) => {
@@ -38,7 +39,7 @@ async function connect(env: Record<string, string>) {
     kernelSandbox: "off",
     writer,
   });
-  assert.ok(typeof host !== "number", `started (exit ${host})`);
+  assert.ok(!isReported(host), `started (${JSON.stringify(host)})`);
   assert.equal(await host.initialize(writer), null);
   const turn = () =>
     host.turn({
