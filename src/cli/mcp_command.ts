@@ -17,7 +17,7 @@ import type { McpServeModule } from "../mcp/serve_api.ts";
 import { currentDir, stdinStream, writeStderrLine } from "../runtime/mod.ts";
 import type { McpArgs } from "./args.ts";
 import { type Announced, announceToken, type McpCredential, mcpCredential } from "./mcp_token.ts";
-import { EXIT, exitCode, UsageError } from "../run/exit_codes.ts";
+import { EXIT, exitCode } from "../run/exit_codes.ts";
 import { isHostError, isReported } from "../errors/mod.ts";
 import { loadRegistry } from "../run/host_run.ts";
 import { planTools, startPlannedSources } from "../run/sources.ts";
@@ -30,9 +30,9 @@ export async function mcpCommand(args: McpArgs): Promise<number> {
     try {
       credential = mcpCredential(args.token);
     } catch (error) {
-      if (!(error instanceof UsageError)) throw error;
+      if (!isHostError(error, "usage")) throw error;
       writeStderrLine(`magi-tools mcp: ${error.message}`);
-      return EXIT.usage;
+      return exitCode(error.code);
     }
   }
   let announced: Announced | null = null;
@@ -58,7 +58,7 @@ export async function mcpCommand(args: McpArgs): Promise<number> {
       } catch (error) {
         if (!isHostError(error, "feature_unavailable")) throw error;
         writeStderrLine(`magi-tools mcp: ${error.message}`);
-        return EXIT.usage;
+        return exitCode(error.code);
       }
       const outcome = await mcp.serveRegistry({
         registry,
