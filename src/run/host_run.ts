@@ -827,13 +827,12 @@ export class HostRun {
     const stop = this.stopState;
     if (stop.hard.signal.aborted && stop.hardCause === "signal" && !this.#stalled) {
       // stdout still ends with a final record (docs/summaries.md).
-      writer.emit({
-        type: "host.error",
-        code: "interrupted",
-        message: "Interrupted: a second SIGINT stopped the backend at once",
-        exit_code: EXIT.interrupted,
-      });
-      return EXIT.interrupted;
+      const record = hostErrorRecord(
+        new HostError("interrupted", "Interrupted: a second SIGINT stopped the backend at once"),
+        this.#started,
+      );
+      writer.emit(record);
+      return record.exit_code;
     }
     let cause = this.#stalled
       ? this.#stalledFailure()
@@ -884,14 +883,11 @@ export class HostRun {
     }
     // After host.ready, stdout still ends with a final record (docs/summaries.md).
     if (this.#started) {
-      writer.emit({
-        type: "host.error",
-        code: "interrupted",
-        message: "Interrupted before the turn started",
-        exit_code: EXIT.interrupted,
-      });
+      writer.emit(
+        hostErrorRecord(new HostError("interrupted", "Interrupted before the turn started"), true),
+      );
     }
-    return EXIT.interrupted;
+    return exitCodeOf("interrupted");
   }
 }
 
