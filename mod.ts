@@ -119,6 +119,15 @@ export { type Clock, REAL_CLOCK, type TimerId } from "./src/async/mod.ts";
 export { runOneTurn } from "./src/run/one_turn.ts";
 export type { OneTurnOptions, OneTurnResult } from "./src/run/one_turn.ts";
 export { UsageError } from "./src/run/exit_codes.ts";
+export {
+  HostError,
+  type HostErrorCode,
+  isHostError,
+  LOCAL_ERROR_CODES,
+  type LocalErrorCode,
+  RECORD_ERROR_CODES,
+  type RecordErrorCode,
+} from "./src/errors/mod.ts";
 
 if (import.meta.main) {
   const { main } = await import("./src/cli/main.ts");

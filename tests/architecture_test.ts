@@ -107,6 +107,7 @@ function cycles(graph: Map<string, Edge[]>, withTypes: boolean): string[][] {
 
 /** The layers, bottom first: each folder may import only the folders before it. */
 const LAYERS = [
+  "errors",
   "async",
   "security",
   "protocol",

@@ -15,7 +15,8 @@ import process from "node:process";
 import { resolve } from "node:path";
 import { type AgentCommand, resolveAgentCommand } from "../run/agent.ts";
 import { ApprovalDecider } from "../run/approvals.ts";
-import { EXIT, UsageError } from "../run/exit_codes.ts";
+import { exitCode as exitCodeOf, UsageError } from "../run/exit_codes.ts";
+import { isHostError, isReported } from "../errors/mod.ts";
 import { guardOutput } from "../host/output_guard.ts";
 import {
   currentDir,
@@ -27,7 +28,7 @@ import {
   writeStderrLine,
 } from "../runtime/mod.ts";
 import type { BatchArgs } from "../cli/batch_args.ts";
-import { BatchInputError, type BatchItem, parseBatchInput } from "./input.ts";
+import { type BatchItem, parseBatchInput } from "./input.ts";
 import { Progress } from "./progress.ts";
 import { type BatchHost, prepareBatchHost } from "./host.ts";
 import { BatchRun, type BatchTotals, STARTUP_TIMEOUT_MS } from "./run.ts";
@@ -76,7 +77,7 @@ async function readInput(path: string): Promise<BatchItem[]> {
   try {
     return parseBatchInput(text, path);
   } catch (error) {
-    if (error instanceof BatchInputError) throw new UsageError(error.message);
+    if (isHostError(error, "batch_input")) throw new UsageError(error.message);
     throw error;
   }
 }
@@ -169,7 +170,7 @@ export async function batchCommand(args: BatchArgs): Promise<number> {
   }
   const pending = selected.filter((item) => {
     const entry = store.entries.get(item.id);
-    return entry === undefined || (args.retryFailed && entry.exit_code !== EXIT.ok);
+    return entry === undefined || (args.retryFailed && entry.exit_code !== exitCodeOf("ok"));
   });
   const agent = await resolveAgentCommand(args.agent);
   if (agent.source === "reference") {
@@ -178,7 +179,7 @@ export async function batchCommand(args: BatchArgs): Promise<number> {
     );
   }
   const guard = guardOutput();
-  let exitCode: number = EXIT.ok;
+  let exitCode: number = exitCodeOf("ok");
   // Ctrl-C while the sources start: nothing runs after them (exit 130).
   let interruptedEarly = false;
   let batch: BatchRun | null = null;
@@ -191,8 +192,9 @@ export async function batchCommand(args: BatchArgs): Promise<number> {
     let totals: BatchTotals | undefined;
     try {
       if (pending.length > 0) {
-        host = await prepareBatchHost(args, cwd);
-        if (host === null) return EXIT.usage;
+        const prepared = await prepareBatchHost(args, cwd);
+        if (isReported(prepared)) return exitCodeOf(prepared.code);
+        host = prepared;
       }
       if (host !== null && !interruptedEarly) {
         totals = await runItems(args, host, {
@@ -214,15 +216,17 @@ export async function batchCommand(args: BatchArgs): Promise<number> {
     for (const [id, entry] of store.entries) {
       if (!selectedIds.has(id)) continue;
       finished++;
-      if (entry.exit_code !== EXIT.ok) failedTotal++;
+      if (entry.exit_code !== exitCodeOf("ok")) failedTotal++;
     }
     if (totals?.fault) writeStderrLine(`magi-tools: ${totals.fault}: ${args.out}`);
     const interrupted = interruptedEarly || (totals?.interrupted ?? false);
-    exitCode = interrupted
-      ? EXIT.interrupted
-      : failedTotal > 0 || finished < selected.length
-      ? EXIT.runFailed
-      : EXIT.ok;
+    exitCode = exitCodeOf(
+      interrupted
+        ? "interrupted"
+        : failedTotal > 0 || finished < selected.length
+        ? "run_failed"
+        : "ok",
+    );
     const summary: BatchSummary = {
       input_items: items.length,
       shard: args.shard === null ? null : `${args.shard.index}/${args.shard.count}`,

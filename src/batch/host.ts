@@ -9,7 +9,7 @@
  * described, the sources started and the kernel probed in parallel.
  *
  * A failure of any of them is reported on stderr and leaves nothing running
- * (exit 2 before an item runs). The caller closes the sources when the
+ * (a `Reported` value: exit 2 before an item runs). The caller closes the sources when the
  * batch ends.
  *
  * @module
@@ -23,6 +23,7 @@ import { prepareToolDirs } from "../host/discovery.ts";
 import type { ToolRegistry } from "../host/registry.ts";
 import type { KernelSupport } from "../host/sandbox/kernel_policy.ts";
 import { writeStderrLine } from "../runtime/mod.ts";
+import { isReported, type Reported, reported } from "../errors/mod.ts";
 import type { BatchArgs } from "../cli/batch_args.ts";
 
 /** The tools, sources and kernel layer of a batch, shared by its slots. */
@@ -40,8 +41,8 @@ export interface BatchHost {
 /**
  * Start the sources, load the registry and probe the kernel layer once for
  * the batch, in `cwd` (the batch's `--cwd`: the config is looked up and the
- * local servers run there). Resolves null after reporting a failure on
- * stderr (exit 2); nothing is left running then.
+ * local servers run there). Resolves {@link Reported} (with the failure's code) after
+ * reporting a failure on stderr (exit 2); nothing is left running then.
  */
 export async function prepareBatchHost(
   args: Pick<
@@ -49,7 +50,7 @@ export async function prepareBatchHost(
     "toolDirs" | "toolDirsExplicit" | "config" | "noConfig" | "mcpConfigs" | "kernelSandbox"
   >,
   cwd: string,
-): Promise<BatchHost | null> {
+): Promise<BatchHost | Reported> {
   const plan = await planTools({
     toolDirs: args.toolDirs,
     toolDirsExplicit: args.toolDirsExplicit,
@@ -58,7 +59,7 @@ export async function prepareBatchHost(
     mcpConfigs: args.mcpConfigs,
     cwd,
   });
-  if (plan === null) return null;
+  if (isReported(plan)) return plan;
   const { toolDirs } = plan;
   const prepared = prepareToolDirs(toolDirs);
   prepared.catch(() => {}); // Awaited by loadRegistry; a failure first must not go unhandled.
@@ -69,11 +70,11 @@ export async function prepareBatchHost(
       throw error;
     },
   );
-  if (sources === null) {
+  if (isReported(sources)) {
     await prepared.catch(() => {}); // The describe child ends; nothing of it is left.
-    return null;
+    return sources;
   }
-  let registry: ToolRegistry | null;
+  let registry: ToolRegistry | Reported;
   try {
     registry = await loadRegistry(toolDirs, {
       prepared,
@@ -90,13 +91,13 @@ export async function prepareBatchHost(
     throw error;
   }
   const kernel = await probe;
-  const kernelError = registry !== null && args.kernelSandbox === "require"
+  const kernelError = !isReported(registry) && args.kernelSandbox === "require"
     ? kernelRequirementError(registry.tools, kernel)
     : null;
   if (kernelError !== null) writeStderrLine(`magi-tools: ${kernelError}`);
-  if (registry === null || kernelError !== null) {
+  if (isReported(registry) || kernelError !== null) {
     await sources.close();
-    return null;
+    return isReported(registry) ? registry : reported("kernel_required");
   }
   return { registry, toolDirs, sources, kernel };
 }

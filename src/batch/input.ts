@@ -13,6 +13,7 @@
  * @module
  */
 
+import { HostError } from "../errors/mod.ts";
 import { PROMPT_BYTES } from "../protocol/limits.ts";
 
 /** One item of a batch. */
@@ -29,13 +30,9 @@ export interface BatchItem {
   readonly line: number;
 }
 
-/** A bad input file: the message names the file and line. */
-export class BatchInputError extends Error {
-  /** Create the error with `message`. */
-  constructor(message: string) {
-    super(message);
-    this.name = "BatchInputError";
-  }
+/** A bad input file: a `batch_input` host error whose message names the file and line. */
+function inputError(message: string): HostError<"batch_input"> {
+  return new HostError("batch_input", message);
 }
 
 /** Item ids: also file names, so no separators and no leading-dot-only names. */
@@ -46,7 +43,7 @@ const encoder = new TextEncoder();
 
 /**
  * Parse and check the whole input (`name` is used in messages). Blank lines are skipped.
- * Throws {@link BatchInputError} on the first bad line or duplicate id.
+ * Throws a `batch_input` host error on the first bad line or duplicate id.
  */
 export function parseBatchInput(text: string, name: string): BatchItem[] {
   const items: BatchItem[] = [];
@@ -62,46 +59,46 @@ export function parseBatchInput(text: string, name: string): BatchItem[] {
     try {
       value = JSON.parse(source);
     } catch (error) {
-      throw new BatchInputError(
+      throw inputError(
         `Batch input line is not JSON: ${where}: ${error instanceof Error ? error.message : error}`,
       );
     }
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
-      throw new BatchInputError(`Batch input line is not a JSON object: ${where}`);
+      throw inputError(`Batch input line is not a JSON object: ${where}`);
     }
     const record = value as Record<string, unknown>;
     for (const key of Object.keys(record)) {
       if (!KEYS.has(key)) {
-        throw new BatchInputError(`Batch input has an unknown key ${key}: ${where}`);
+        throw inputError(`Batch input has an unknown key ${key}: ${where}`);
       }
     }
     const { id, prompt, session, cwd } = record;
     if (typeof id !== "string" || !ITEM_ID_PATTERN.test(id) || /^\.+$/.test(id)) {
-      throw new BatchInputError(
+      throw inputError(
         `Batch input id must match ${ITEM_ID_PATTERN.source} (and not be only dots): ${where}`,
       );
     }
     const first = seen.get(id);
     if (first !== undefined) {
-      throw new BatchInputError(
+      throw inputError(
         `Batch input id ${id} is repeated: ${where} (first on line ${first})`,
       );
     }
     seen.set(id, line);
     if (typeof prompt !== "string" || prompt.trim() === "") {
-      throw new BatchInputError(`Batch input prompt must be a non-blank string: ${where}`);
+      throw inputError(`Batch input prompt must be a non-blank string: ${where}`);
     }
     const bytes = encoder.encode(prompt).length;
     if (bytes > PROMPT_BYTES) {
-      throw new BatchInputError(
+      throw inputError(
         `Batch input prompt exceeds ${PROMPT_BYTES} UTF-8 bytes (${bytes}): ${where}`,
       );
     }
     if (session !== undefined && (typeof session !== "string" || session === "")) {
-      throw new BatchInputError(`Batch input session must be a non-empty string: ${where}`);
+      throw inputError(`Batch input session must be a non-empty string: ${where}`);
     }
     if (cwd !== undefined && (typeof cwd !== "string" || cwd === "")) {
-      throw new BatchInputError(`Batch input cwd must be a non-empty string: ${where}`);
+      throw inputError(`Batch input cwd must be a non-empty string: ${where}`);
     }
     items.push({
       id,

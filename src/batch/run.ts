@@ -13,7 +13,8 @@
  * @module
  */
 
-import { EXIT } from "../run/exit_codes.ts";
+import { exitCode } from "../run/exit_codes.ts";
+import { isReported, type Reported } from "../errors/mod.ts";
 import { HostRun } from "../run/host_run.ts";
 import type { AgentCommand } from "../run/agent.ts";
 import type { ApprovalDecider } from "../run/approvals.ts";
@@ -201,7 +202,7 @@ export class BatchRun {
       this.#running--;
     }
     await writer.flush();
-    if (code !== EXIT.interrupted) {
+    if (code !== exitCode("interrupted")) {
       const bytes = concat(chunks);
       const entry: IndexEntry = entryFromRecords(
         item.id,
@@ -210,7 +211,7 @@ export class BatchRun {
       );
       entry.exit_code = code;
       await options.store.commit(item.id, bytes, entry);
-      if (code === EXIT.ok) this.#completed++;
+      if (code === exitCode("ok")) this.#completed++;
       else this.#failed++;
     }
     options.onChange?.();
@@ -248,7 +249,7 @@ export class BatchRun {
         this.#startupFailures = 0;
       },
       onFailure: (code) => {
-        if (code === EXIT.startup) this.#startupFailed(`exit ${code}`);
+        if (code === exitCode("startup_failed")) this.#startupFailed(`exit ${code}`);
       },
     });
     // Stopped after a failure: the next item starts a new backend.
@@ -267,14 +268,14 @@ export class BatchRun {
       slot.host = null;
     }
     const host = await this.#start(cwd, writer);
-    if (typeof host === "number") return host;
+    if (isReported(host)) return exitCode(host.code);
     slot.host = host;
     slot.cwd = cwd;
     return host;
   }
 
-  /** A new backend connection for `cwd`, or the exit code of its failed start. */
-  async #start(cwd: string, writer: SummaryWriter): Promise<HostRun | number> {
+  /** A new backend connection for `cwd`, or its failed start (already reported). */
+  async #start(cwd: string, writer: SummaryWriter): Promise<HostRun | Reported> {
     const options = this.#options;
     const started = await HostRun.start({
       toolDirs: options.toolDirs,
@@ -286,7 +287,7 @@ export class BatchRun {
       ...(options.kernel === undefined ? {} : { kernel: options.kernel }),
       writer,
     });
-    if (typeof started === "number") this.#startupFailed("the backend command cannot be spawned");
+    if (isReported(started)) this.#startupFailed("the backend command cannot be spawned");
     return started;
   }
 

@@ -15,7 +15,7 @@
  * @module
  */
 
-import { directCall, DirectCallError, type DirectCallResult } from "../host/direct_call.ts";
+import { directCall, type DirectCallResult } from "../host/direct_call.ts";
 import { ToolExecutor, type ToolFailure } from "../host/executor.ts";
 import { guardOutput } from "../host/output_guard.ts";
 import { parseStrictJson } from "../protocol/json.ts";
@@ -33,7 +33,8 @@ import {
   writeStderrLine,
 } from "../runtime/mod.ts";
 import type { CallArgs } from "./args_loop.ts";
-import { EXIT, UsageError } from "../run/exit_codes.ts";
+import { EXIT, exitCode, UsageError } from "../run/exit_codes.ts";
+import { isHostError, isReported } from "../errors/mod.ts";
 import { loadRegistry } from "../run/host_run.ts";
 import { withConfiguredSources } from "../run/sources.ts";
 import type { StartedSources } from "../config/sources.ts";
@@ -152,7 +153,7 @@ async function callWith(args: CallArgs, input: unknown, setting: CallSetting): P
     cwd,
     configFiles: setting.configFiles,
   });
-  if (registry === null) return EXIT.usage;
+  if (isReported(registry)) return exitCode(registry.code);
 
   const logs: string[] = [];
   // One failure, one report: the result line below, then the tool's own frames (the
@@ -184,9 +185,9 @@ async function callWith(args: CallArgs, input: unknown, setting: CallSetting): P
         ...(args.timeoutMs === undefined ? {} : { timeoutMs: args.timeoutMs }),
       });
     } catch (error) {
-      if (error instanceof DirectCallError) {
+      if (isHostError(error, "usage")) {
         writeStderrLine(`magi-tools: ${error.message}`);
-        return EXIT.usage;
+        return exitCode(error.code);
       }
       throw error;
     }

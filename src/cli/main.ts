@@ -11,7 +11,8 @@
 
 import { COMMANDS, parseCli } from "./args.ts";
 import { invocation } from "./suggest.ts";
-import { EXIT, UsageError } from "../run/exit_codes.ts";
+import { EXIT, exitCode } from "../run/exit_codes.ts";
+import { isHostError } from "../errors/mod.ts";
 import { writeStderrLine, writeStdout } from "../runtime/mod.ts";
 import { PACKAGE_VERSION } from "../host/version.ts";
 
@@ -106,12 +107,12 @@ export async function main(argv: string[]): Promise<number> {
       }
     }
   } catch (error) {
-    if (error instanceof UsageError) {
+    if (isHostError(error, "usage")) {
       writeStderrLine(`magi-tools: ${error.message}`);
       // The help of the command at fault, named as the user ran the CLI (`deno task start …`).
       const command = COMMANDS.includes(argv[0] ?? "") && argv[0] !== "help" ? ` ${argv[0]}` : "";
       writeStderrLine(`Run '${invocation()}${command} --help' for usage.`);
-      return EXIT.usage;
+      return exitCode(error.code);
     }
     throw error;
   }

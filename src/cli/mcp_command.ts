@@ -11,14 +11,14 @@
  * @module
  */
 
-import { FeatureUnavailableError, loadFeature } from "../config/features.ts";
+import { loadFeature } from "../config/features.ts";
 import { guardOutput, type OutputGuard } from "../host/output_guard.ts";
 import type { McpServeModule } from "../mcp/serve_api.ts";
 import { currentDir, stdinStream, writeStderrLine } from "../runtime/mod.ts";
 import type { McpArgs } from "./args.ts";
 import { type Announced, announceToken, type McpCredential, mcpCredential } from "./mcp_token.ts";
-import { UsageError } from "../run/exit_codes.ts";
-import { EXIT } from "../run/exit_codes.ts";
+import { EXIT, exitCode } from "../run/exit_codes.ts";
+import { isHostError, isReported } from "../errors/mod.ts";
 import { loadRegistry } from "../run/host_run.ts";
 import { planTools, startPlannedSources } from "../run/sources.ts";
 
@@ -30,9 +30,9 @@ export async function mcpCommand(args: McpArgs): Promise<number> {
     try {
       credential = mcpCredential(args.token);
     } catch (error) {
-      if (!(error instanceof UsageError)) throw error;
+      if (!isHostError(error, "usage")) throw error;
       writeStderrLine(`magi-tools mcp: ${error.message}`);
-      return EXIT.usage;
+      return exitCode(error.code);
     }
   }
   let announced: Announced | null = null;
@@ -40,25 +40,25 @@ export async function mcpCommand(args: McpArgs): Promise<number> {
   const guard: OutputGuard | null = args.http === undefined ? guardOutput() : null;
   try {
     const plan = await planTools({ ...args, cwd });
-    if (plan === null) return EXIT.usage;
+    if (isReported(plan)) return exitCode(plan.code);
     const sources = await startPlannedSources(plan, {
       cwd,
       onWarning: (warning) => writeStderrLine(`magi-tools mcp: warning: ${warning.message}`),
     });
-    if (sources === null) return EXIT.usage;
+    if (isReported(sources)) return exitCode(sources.code);
     try {
       const registry = await loadRegistry(plan.toolDirs, {
         external: sources.tools,
         configFiles: plan.config.files,
       });
-      if (registry === null) return EXIT.usage;
+      if (isReported(registry)) return exitCode(registry.code);
       let mcp: McpServeModule;
       try {
         mcp = await loadFeature("mcp") as McpServeModule;
       } catch (error) {
-        if (!(error instanceof FeatureUnavailableError)) throw error;
+        if (!isHostError(error, "feature_unavailable")) throw error;
         writeStderrLine(`magi-tools mcp: ${error.message}`);
-        return EXIT.usage;
+        return exitCode(error.code);
       }
       const outcome = await mcp.serveRegistry({
         registry,

@@ -29,7 +29,8 @@ import { resolveAgentCommand } from "../run/agent.ts";
 import { ApprovalDecider, noTerminalMessage } from "../run/approvals.ts";
 import { discardBackend, startBackend } from "../run/backend_start.ts";
 import type { DemoArgs, RunArgs } from "./args.ts";
-import { EXIT, UsageError } from "../run/exit_codes.ts";
+import { exitCode, UsageError } from "../run/exit_codes.ts";
+import { isReported } from "../errors/mod.ts";
 import { checkPrompt } from "./prompt.ts";
 import { checkWritableFile } from "./output_file.ts";
 import { planTools, SourceWarnings, startPlannedSources } from "../run/sources.ts";
@@ -172,9 +173,9 @@ export async function runCommand(args: RunArgs): Promise<number> {
       await discardBackend(backend);
       throw error;
     });
-    if (plan === null) {
+    if (isReported(plan)) {
       await discardBackend(backend);
-      return EXIT.usage;
+      return exitCode(plan.code);
     }
     const tools = import("../host/discovery.ts").then(({ prepareToolDirs }) =>
       prepareToolDirs(plan.toolDirs)
@@ -188,7 +189,10 @@ export async function runCommand(args: RunArgs): Promise<number> {
     try {
       modules = await Promise.all([hostModule, import("../summary/writer.ts")]);
     } catch (error) {
-      await Promise.all([discardBackend(backend), sources.then((s) => s?.close())]);
+      await Promise.all([
+        discardBackend(backend),
+        sources.then((s) => isReported(s) ? undefined : s.close()),
+      ]);
       throw error;
     }
     const [{ runHost }, { SummaryWriter }] = modules;

@@ -22,7 +22,8 @@ import {
 import { resolveAgentCommand } from "../run/agent.ts";
 import type { ToolsArgs } from "./args.ts";
 import { cliDenoFlags } from "./deno_flags.ts";
-import { EXIT } from "../run/exit_codes.ts";
+import { EXIT, exitCode } from "../run/exit_codes.ts";
+import { isReported } from "../errors/mod.ts";
 import { loadRegistry } from "../run/host_run.ts";
 import {
   entryLevel,
@@ -53,9 +54,9 @@ export async function toolsCommand(args: ToolsArgs): Promise<number> {
   // MCP servers of the config are started, listed and stopped again.
   const cwd = currentDir();
   const plan = await planTools({ ...args, cwd });
-  if (plan === null) return EXIT.usage;
+  if (isReported(plan)) return exitCode(plan.code);
   const sources = await startPlannedSources(plan, { cwd, onWarning: warnOnStderr });
-  if (sources === null) return EXIT.usage;
+  if (isReported(sources)) return exitCode(sources.code);
   let registry;
   try {
     registry = await loadRegistry(plan.toolDirs, {
@@ -65,7 +66,7 @@ export async function toolsCommand(args: ToolsArgs): Promise<number> {
   } finally {
     await sources.close();
   }
-  if (registry === null) return EXIT.usage;
+  if (isReported(registry)) return exitCode(registry.code);
   if (args.json) {
     // Exactly what `initialize` sends: no sandbox settings mixed in.
     await writeStdout(encoder.encode(terminalSafeJson(registry.definitions()) + "\n"));

@@ -23,7 +23,8 @@ import {
 } from "../config/mod.ts";
 import { readTextFile, terminalText, writeStderrLine, writeStdout } from "../runtime/mod.ts";
 import type { TrustArgs } from "./args_trust.ts";
-import { EXIT } from "../run/exit_codes.ts";
+import { EXIT, exitCode } from "../run/exit_codes.ts";
+import { isHostError } from "../errors/mod.ts";
 
 /** Run `trust`; resolves with the exit code (2: no store, unreadable file or store). */
 export async function trustCommand(args: TrustArgs): Promise<number> {
@@ -45,9 +46,9 @@ export async function trustCommand(args: TrustArgs): Promise<number> {
         return await trust(args.file, store, records);
     }
   } catch (error) {
-    if (error instanceof ConfigError) {
+    if (isHostError(error, "config")) {
       writeStderrLine(`magi-tools: ${error.message}`);
-      return EXIT.usage;
+      return exitCode(error.code);
     }
     throw error;
   }

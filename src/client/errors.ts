@@ -1,8 +1,12 @@
 /**
- * Local errors of the client (wire errors are `ProtocolError`).
+ * Local errors of the client (wire errors are `ProtocolError`). Each one but
+ * {@link StaleSnapshot} is a `HostError` (`src/errors/`) with a fixed code, kept as
+ * a class of its own name for library users.
  *
  * @module
  */
+
+import { HostError } from "../errors/mod.ts";
 
 /**
  * The backend broke the protocol (unknown frame type, event or error code,
@@ -11,7 +15,7 @@
  * closed: every pending request rejects with this error and the connection
  * closes.
  */
-export class ProtocolViolation extends Error {
+export class ProtocolViolation extends HostError<"protocol_violation"> {
   /**
    * A bounded phrase naming the violated rule; for invalid result or event
    * data it names the method or event, the field path and the issue code
@@ -21,7 +25,7 @@ export class ProtocolViolation extends Error {
   readonly reason: string;
   /** Create the error for `reason`. */
   constructor(reason: string, options?: ErrorOptions) {
-    super(`Protocol violation: ${reason}`, options);
+    super("protocol_violation", `Protocol violation: ${reason}`, options);
     this.name = "ProtocolViolation";
     this.reason = reason;
   }
@@ -31,7 +35,7 @@ export class ProtocolViolation extends Error {
  * The backend's stdout ended (the child exited or closed it). Pending
  * requests reject with this error; nothing is re-sent.
  */
-export class BackendExited extends Error {
+export class BackendExited extends HostError<"backend_exited"> {
   /** The child's exit code, or null when unknown. */
   readonly exitCode: number | null;
   /** The signal that ended the child, or null. */
@@ -43,7 +47,7 @@ export class BackendExited extends Error {
       : exitCode === null
       ? "unknown status"
       : `code ${exitCode}`;
-    super(`Backend exited: ${how}`);
+    super("backend_exited", `Backend exited: ${how}`);
     this.name = "BackendExited";
     this.exitCode = exitCode;
     this.signal = signal;
@@ -54,10 +58,10 @@ export class BackendExited extends Error {
  * The client stopped locally: it was closed, its writer failed, or its event
  * queue overflowed because the consumer was too slow.
  */
-export class ClientClosed extends Error {
+export class ClientClosed extends HostError<"client_closed"> {
   /** Create the error with `message`. */
   constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
+    super("client_closed", message, options);
     this.name = "ClientClosed";
   }
 }
@@ -65,7 +69,8 @@ export class ClientClosed extends Error {
 /**
  * A paged snapshot changed while a paging helper followed its cursors (`stale_revision`
  * for history and session listings, `stale_catalog` for the catalog). The pages already
- * yielded are not a complete view: start again from a fresh snapshot.
+ * yielded are not a complete view: start again from a fresh snapshot. Not a `HostError`:
+ * its `code` is the wire code that ended paging (a caller maps it to `request_failed`).
  */
 export class StaleSnapshot extends Error {
   /** The wire code that ended paging. */
@@ -90,7 +95,7 @@ export class StaleSnapshot extends Error {
  * available for `turn.cancel`, `status` and `shutdown`. The connection stays
  * usable for those; restart the backend to continue.
  */
-export class RequestBudgetExhausted extends Error {
+export class RequestBudgetExhausted extends HostError<"request_budget_exhausted"> {
   /** The method that was refused. */
   readonly method: string;
   /** Request IDs still unused (all of them reserved) when it was refused. */
@@ -98,6 +103,7 @@ export class RequestBudgetExhausted extends Error {
   /** Create the error for `method` with `remaining` IDs left. */
   constructor(method: string, remaining: number) {
     super(
+      "request_budget_exhausted",
       `Request ID budget exhausted: ${method} not sent, ${remaining} request IDs left for ` +
         "turn.cancel, status and shutdown",
     );

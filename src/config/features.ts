@@ -20,6 +20,7 @@
  * @module
  */
 
+import { HostError } from "../errors/mod.ts";
 import type { ExternalTool } from "../host/external.ts";
 import { importFeature } from "./_feature_import.ts";
 import type { McpServerConfig } from "./mcp_servers.ts";
@@ -54,7 +55,7 @@ function sourceDir(): string {
  * the process may not read its modules (`read_permission`: a non-literal import is checked
  * against `--allow-read`; the message names the directory to grant).
  */
-export class FeatureUnavailableError extends Error {
+export class FeatureUnavailableError extends HostError<"feature_unavailable"> {
   /** The feature that could not load. */
   readonly feature: Feature;
   /** Why. */
@@ -63,6 +64,7 @@ export class FeatureUnavailableError extends Error {
   /** `feature` failed to load for `problem`; `cause` is the runtime's error. */
   constructor(feature: Feature, problem: FeatureProblem, cause: unknown) {
     super(
+      "feature_unavailable",
       problem === "lockfile"
         ? `${title(feature)} needs ${NEEDS[feature]}, which is not in the ` +
           "lockfile this process runs with. In a magi-tools checkout deno.lock holds only the " +

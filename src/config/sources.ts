@@ -12,6 +12,7 @@
  * @module
  */
 
+import { HostError } from "../errors/mod.ts";
 import type { ExternalTool } from "../host/external.ts";
 import { loadMcp, loadOpenApi } from "./features.ts";
 import type { HostConfig } from "./mod.ts";
@@ -47,15 +48,6 @@ export interface StartedSources {
   readonly tools: readonly ExternalTool[];
   /** Stop every source and reap its processes. Never rejects. */
   close(): Promise<void>;
-}
-
-/** A required source did not start; the message names it and the reason. */
-export class SourceStartError extends Error {
-  /** Message as given. */
-  constructor(message: string) {
-    super(message);
-    this.name = "SourceStartError";
-  }
 }
 
 /** Nothing configured: no tools, nothing to stop. */
@@ -148,7 +140,8 @@ export async function startSources(
   };
   if (failure !== null) {
     await close();
-    throw new SourceStartError(failure);
+    // A required source did not start; the message names it and the reason.
+    throw new HostError("source_start", failure);
   }
   return { tools: started.flatMap((source) => source.tools), close };
 }

@@ -8,28 +8,22 @@
  * announced others.
  *
  * What the backend would check before emitting the call is checked here
- * first and thrown as a {@link DirectCallError} (the caller's mistake, not a
+ * first and thrown as a `usage` host error (the caller's mistake, not a
  * tool result): an unknown tool name, arguments that are not a JSON object,
  * or arguments over `arguments_bytes`.
  *
  * @module
  */
 
+import { HostError } from "../errors/mod.ts";
 import { CLIENT_TOOLS_LIMITS } from "../protocol/limits.ts";
 import { utf8ByteLength } from "../protocol/utf8.ts";
 import { deliveryMarginMs, type ToolCallResult, type ToolExecutor } from "./executor.ts";
 import type { ToolRegistry } from "./registry.ts";
 
-/** The call cannot be made: unknown tool or arguments the backend would not send. */
-export class DirectCallError extends Error {
-  /** `unknown_tool` or `invalid_arguments`. */
-  readonly code: "unknown_tool" | "invalid_arguments";
-  /** Create the error with its code. */
-  constructor(code: "unknown_tool" | "invalid_arguments", message: string) {
-    super(message);
-    this.name = "DirectCallError";
-    this.code = code;
-  }
+/** The call cannot be made (unknown tool, arguments the backend would not send): a usage error. */
+function callError(message: string): HostError<"usage"> {
+  return new HostError("usage", message);
 }
 
 /** Options of {@link directCall}. */
@@ -73,7 +67,7 @@ function deadlineFor(ms: number): number {
 /**
  * Run tool `name` with `args` through `executor` (built over `registry` with
  * {@link CLIENT_TOOLS_LIMITS}); resolves with the result, never with a tool
- * failure as a rejection. Throws {@link DirectCallError} when the call cannot
+ * failure as a rejection. Throws a `usage` host error when the call cannot
  * be made.
  *
  * @example
@@ -94,15 +88,14 @@ export async function directCall(
   const entry = registry.get(name);
   if (entry === undefined) {
     const known = registry.tools.map((t) => t.definition.name).join(", ") || "none";
-    throw new DirectCallError("unknown_tool", `Unknown tool: ${name} (tools: ${known})`);
+    throw callError(`Unknown tool: ${name} (tools: ${known})`);
   }
   if (typeof args !== "object" || args === null || Array.isArray(args)) {
-    throw new DirectCallError("invalid_arguments", "Arguments must be a JSON object");
+    throw callError("Arguments must be a JSON object");
   }
   const bytes = utf8ByteLength(JSON.stringify(args));
   if (bytes > CLIENT_TOOLS_LIMITS.arguments_bytes) {
-    throw new DirectCallError(
-      "invalid_arguments",
+    throw callError(
       `Arguments exceed ${CLIENT_TOOLS_LIMITS.arguments_bytes} serialized bytes: ${bytes}`,
     );
   }

@@ -31,6 +31,7 @@
 import { readdir, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { HostError } from "../errors/mod.ts";
 import { isTool, type Tool } from "./define.ts";
 import {
   type AnyTool,
@@ -78,8 +79,11 @@ export interface LoadedTool {
   readonly describedInput?: InputSchemaResult;
 }
 
-/** A tool directory or module could not be loaded. */
-export class ToolLoadError extends Error {
+/**
+ * A tool directory or module could not be loaded: a `HostError` with the code `tool_load`,
+ * under its own name for library users (`runOneTurn` throws it).
+ */
+export class ToolLoadError extends HostError<"tool_load"> {
   /** The module (or directory) at fault. */
   readonly file: string;
   /** Why, without the file name. */
@@ -88,6 +92,7 @@ export class ToolLoadError extends Error {
   /** `Tool module failed to load: <file>: <reason>`, or `message` when given. */
   constructor(file: string, reason: string, options: { message?: string; cause?: unknown } = {}) {
     super(
+      "tool_load",
       options.message ?? `Tool module failed to load: ${file}: ${reason}`,
       options.cause === undefined ? undefined : { cause: options.cause },
     );

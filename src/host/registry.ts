@@ -12,6 +12,7 @@
  * @module
  */
 
+import { HostError } from "../errors/mod.ts";
 import { toolIdOf } from "../protocol/canonical.ts";
 import { requestFrame } from "../protocol/envelope.ts";
 import { encodedFrameBytes } from "../protocol/framing.ts";
@@ -79,11 +80,14 @@ export interface FrameBudget {
   readonly perTool: readonly { name: string; file: string; bytes: number }[];
 }
 
-/** The tool set cannot be registered, or the backend registered something else. */
-export class RegistryError extends Error {
+/**
+ * The tool set cannot be registered, or the backend registered something else: a
+ * `HostError` with the code `registry`, under its own name for library users.
+ */
+export class RegistryError extends HostError<"registry"> {
   /** Message as given. */
   constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
+    super("registry", message, options);
     this.name = "RegistryError";
   }
 }

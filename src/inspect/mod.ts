@@ -16,7 +16,8 @@ import { type AgentCommand, resolveAgentCommand } from "../run/agent.ts";
 import { planTools, withPlannedSources } from "../run/sources.ts";
 import type { ExternalTool } from "../host/external.ts";
 import type { InspectArgs } from "../cli/args_loop.ts";
-import { EXIT, UsageError } from "../run/exit_codes.ts";
+import { exitCode, UsageError } from "../run/exit_codes.ts";
+import { isReported } from "../errors/mod.ts";
 import {
   currentDir,
   isDirectory,
@@ -49,7 +50,7 @@ export async function inspectCommand(args: InspectArgs): Promise<number> {
   }
   // Without --tools, a missing ./tools is no error when the config has a source (planTools).
   const plan = await planTools({ ...args, cwd });
-  if (plan === null) return EXIT.usage;
+  if (isReported(plan)) return exitCode(plan.code);
   for (const dir of plan.toolDirs) {
     if (!(await isDirectory(dir))) {
       throw new UsageError(`Option --tools is not a directory: ${dir}`);
@@ -130,5 +131,5 @@ async function serve(
     await server.close();
     await tools.close();
   }
-  return EXIT.interrupted;
+  return exitCode("interrupted");
 }

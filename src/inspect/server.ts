@@ -21,7 +21,8 @@
  */
 
 import { callRecord } from "../cli/call.ts";
-import { directCall, DirectCallError } from "../host/direct_call.ts";
+import { directCall } from "../host/direct_call.ts";
+import { isHostError } from "../errors/mod.ts";
 import {
   CLIENT_TOOL_MIN_TIMEOUT_MS,
   CLIENT_TOOLS_LIMITS,
@@ -254,7 +255,7 @@ export class InspectServer {
       const log = logs.get(callId) ?? [];
       return json(callRecord(result, log.length === 0 ? null : log.join("")));
     } catch (error) {
-      if (error instanceof DirectCallError) return problem(400, error.message);
+      if (isHostError(error, "usage")) return problem(400, error.message);
       throw error;
     } finally {
       logs.delete(callId);

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { HostError } from "../errors/mod.ts";
 import type { LocalAgentClient } from "../client/client.ts";
 import type { HistoryEntry } from "../protocol/schemas/mod.ts";
 import type { AgentCommand } from "../run/agent.ts";
@@ -44,15 +45,6 @@ export interface HistoryItem {
   readonly text: string;
 }
 
-/** Thrown when the backend could not answer. */
-export class BackendRequestError extends Error {
-  /** The `host.error` code and message. */
-  constructor(message: string) {
-    super(message);
-    this.name = "BackendRequestError";
-  }
-}
-
 async function withBackend<T>(
   agent: AgentCommand,
   cwd: string,
@@ -69,7 +61,11 @@ async function withBackend<T>(
     },
   );
   if (code !== 0 || result === undefined) {
-    throw new BackendRequestError(out.failure ?? `The backend request failed (exit ${code})`);
+    // The backend could not answer: the page shows the message (HTTP 502).
+    throw new HostError(
+      "request_failed",
+      out.failure ?? `The backend request failed (exit ${code})`,
+    );
   }
   return result;
 }

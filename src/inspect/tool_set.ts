@@ -18,7 +18,8 @@ import { loadToolDirs, ToolLoadError } from "../host/discovery.ts";
 import type { ToolInfo } from "../host/define.ts";
 import { ToolExecutor } from "../host/executor.ts";
 import type { ExternalTool } from "../host/external.ts";
-import { RegistryError, ToolRegistry } from "../host/registry.ts";
+import { ToolRegistry } from "../host/registry.ts";
+import { isHostError } from "../errors/mod.ts";
 import { formatToolPermissions, toolSandboxInfo } from "../host/sandbox/mod.ts";
 import type { ToolLog } from "../host/sandbox/log_buffer.ts";
 import { CLIENT_TOOLS_LIMITS } from "../protocol/limits.ts";
@@ -139,7 +140,7 @@ export class ToolSet {
     } catch (error) {
       if (error instanceof ToolLoadError) {
         this.#errors = [{ file: error.file, reason: error.reason }];
-      } else if (error instanceof RegistryError) {
+      } else if (isHostError(error, "registry")) {
         this.#errors = [{ file: "registry", reason: error.message }];
       } else {
         this.#errors = [{ file: "registry", reason: String(error) }];

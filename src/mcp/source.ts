@@ -18,6 +18,7 @@
  * @module
  */
 
+import { HostError } from "../errors/mod.ts";
 import {
   AjvJsonSchemaValidator,
   Client,
@@ -39,13 +40,16 @@ import { hostToolName, selected, TOOL_NAME } from "./names.ts";
 import { type McpCallResult, resultText } from "./results.ts";
 import { ChildStdioTransport } from "./stdio_transport.ts";
 
-/** A server could not start or list its tools; the message names it and why. */
-export class McpSourceError extends Error {
+/**
+ * A server could not start or list its tools; the message names it and why. A `HostError`
+ * with the code `source_start`.
+ */
+export class McpSourceError extends HostError<"source_start"> {
   /** The `mcpServers` key. */
   readonly server: string;
   /** Message as given. */
   constructor(server: string, message: string) {
-    super(message);
+    super("source_start", message);
     this.name = "McpSourceError";
     this.server = server;
   }

@@ -7,8 +7,13 @@
  * @module
  */
 
-/** A config entry or OpenAPI document that cannot be turned into tools. */
-export class OpenApiError extends Error {
+import { HostError } from "../errors/mod.ts";
+
+/**
+ * A config entry or OpenAPI document that cannot be turned into tools: a `HostError` with
+ * the code `config`.
+ */
+export class OpenApiError extends HostError<"config"> {
   /** The config file or OpenAPI document at fault, as given. */
   readonly file: string;
   /** Where in it: a config key path (`openapi.x.spec`) or a JSON pointer (`#/paths/...`); may be empty. */
@@ -25,7 +30,7 @@ export class OpenApiError extends Error {
    * ```
    */
   constructor(file: string, at: string, reason: string, options?: ErrorOptions) {
-    super(`${file}: ${at === "" ? "" : `${at}: `}${reason}`, options);
+    super("config", `${file}: ${at === "" ? "" : `${at}: `}${reason}`, options);
     this.name = "OpenApiError";
     this.file = file;
     this.at = at;

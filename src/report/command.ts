@@ -10,10 +10,11 @@
 
 import { writeFile } from "node:fs/promises";
 import type { ReportArgs } from "../cli/batch_args.ts";
-import { EXIT, UsageError } from "../run/exit_codes.ts";
+import { exitCode, UsageError } from "../run/exit_codes.ts";
+import { isHostError } from "../errors/mod.ts";
 import { terminalText, writeStderrLine, writeStdout } from "../runtime/mod.ts";
 import { renderHtml } from "./html.ts";
-import { loadBatches, ReportInputError } from "./load.ts";
+import { loadBatches } from "./load.ts";
 import { renderMarkdown } from "./markdown.ts";
 import { computeStats } from "./stats.ts";
 
@@ -39,7 +40,7 @@ export async function reportCommand(args: ReportArgs): Promise<number> {
   try {
     batch = await loadBatches(args.dirs);
   } catch (error) {
-    if (error instanceof ReportInputError) throw new UsageError(error.message);
+    if (isHostError(error, "report_input")) throw new UsageError(error.message);
     throw error;
   }
   if (batch.duplicates.length > 0) {
@@ -65,5 +66,5 @@ export async function reportCommand(args: ReportArgs): Promise<number> {
     await writeOutput(markdown, renderMarkdown(batch, stats), "--markdown");
   }
   if (html !== undefined && args.html !== undefined) await writeOutput(args.html, html, "--html");
-  return EXIT.ok;
+  return exitCode("ok");
 }

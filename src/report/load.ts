@@ -8,6 +8,7 @@
  * @module
  */
 
+import { HostError } from "../errors/mod.ts";
 import { readFile, stat } from "node:fs/promises";
 import type { IndexEntry } from "../batch/index_entry.ts";
 import { parseRecords } from "../batch/index_entry.ts";
@@ -45,15 +46,6 @@ export interface LoadedBatch {
   duplicates: string[];
 }
 
-/** A folder that is not a batch output folder (no `index.jsonl`). */
-export class ReportInputError extends Error {
-  /** Create the error with `message`. */
-  constructor(message: string) {
-    super(message);
-    this.name = "ReportInputError";
-  }
-}
-
 /** The tool calls in an item's records. */
 export function callsOf(records: readonly Record<string, unknown>[]): ToolCallSpan[] {
   const times = records.map((r) => Date.parse(String(r.ts))).filter(Number.isFinite);
@@ -79,7 +71,10 @@ export function callsOf(records: readonly Record<string, unknown>[]): ToolCallSp
   return calls.sort((a, b) => a.startMs - b.startMs);
 }
 
-/** Read and merge `dirs`; throws {@link ReportInputError} naming a folder without an index. */
+/**
+ * Read and merge `dirs`; throws a `report_input` host error naming a folder that is not a
+ * batch output folder (no `index.jsonl`).
+ */
 export async function loadBatches(dirs: readonly string[]): Promise<LoadedBatch> {
   const byId = new Map<string, ReportItem>();
   const duplicates = new Set<string>();
@@ -87,7 +82,7 @@ export async function loadBatches(dirs: readonly string[]): Promise<LoadedBatch>
     try {
       await stat(`${dir}/${INDEX_FILE}`);
     } catch {
-      throw new ReportInputError(`Not a batch output folder (no ${INDEX_FILE}): ${dir}`);
+      throw new HostError("report_input", `Not a batch output folder (no ${INDEX_FILE}): ${dir}`);
     }
     const entries = await readIndex(dir);
     const files = await listItemFiles(dir);

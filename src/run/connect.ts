@@ -12,8 +12,8 @@ import type { InitializeResult } from "../protocol/schemas/mod.ts";
 import { spawnChild, SpawnError } from "../runtime/mod.ts";
 import type { AgentCommand } from "./agent.ts";
 import type { BrowseOutput } from "./browse_records.ts";
-import { EXIT } from "./exit_codes.ts";
-import { classify } from "./failure.ts";
+import { HostError } from "../errors/mod.ts";
+import { classify, hostErrorRecord } from "./failure.ts";
 import { closeBackend } from "./shutdown.ts";
 import { StopState } from "./stop.ts";
 
@@ -40,13 +40,9 @@ export async function withAgent(
     child = spawnChild(options.agent.command, options.agent.args, { cwd: options.cwd });
   } catch (error) {
     const message = error instanceof SpawnError ? error.message : String(error);
-    out.record({
-      type: "host.error",
-      code: "backend_unavailable",
-      message,
-      exit_code: EXIT.startup,
-    });
-    return EXIT.startup;
+    const record = hostErrorRecord(new HostError("backend_unavailable", message), false);
+    out.record(record);
+    return record.exit_code;
   }
   const client = new LocalAgentClient(child);
   let started = false;
@@ -57,17 +53,17 @@ export async function withAgent(
     code = await body(client, init);
   } catch (error) {
     const failure = error instanceof StaleSnapshot
-      ? { code: "request_failed" as const, message: error.message, exitCode: EXIT.runFailed }
-      : classify(client.failure ?? error, started);
-    const startupCode = !started && failure.code === "request_failed";
-    const exitCode = startupCode ? EXIT.startup : failure.exitCode;
-    out.record({
-      type: "host.error",
-      code: startupCode ? "startup_failed" : failure.code,
-      message: failure.message,
-      exit_code: exitCode,
-    });
-    code = exitCode;
+      ? new HostError("request_failed", error.message)
+      : classify(client.failure ?? error);
+    // A request that fails before initialize answered is a startup failure.
+    const record = hostErrorRecord(
+      !started && failure.code === "request_failed"
+        ? new HostError("startup_failed", failure.message)
+        : failure,
+      started,
+    );
+    out.record(record);
+    code = record.exit_code;
   } finally {
     await closeBackend(client, child, new StopState());
   }

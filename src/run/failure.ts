@@ -1,32 +1,29 @@
 /**
- * Host failures and how they map to `host.error` codes and exit codes.
+ * Host failures and how they become `host.error` records: every failure is a
+ * {@link HostError} with a code (`src/errors/`); {@link classify} turns any error into one
+ * with a `host.error` code, and {@link hostErrorRecord} adds its exit code from the one
+ * map (`exitCode()`, `./exit_codes.ts`).
  *
  * @module
  */
 
-import {
-  BackendExited,
-  ClientClosed,
-  ProtocolViolation,
-  RequestBudgetExhausted,
-} from "../client/errors.ts";
+import { HostError, isRecordErrorCode, type RecordErrorCode } from "../errors/mod.ts";
 import { ProtocolError } from "../protocol/errors.ts";
 import type { HostErrorRecord } from "../summary/records.ts";
-import { EXIT } from "./exit_codes.ts";
+import { type ExitCode, exitCode } from "./exit_codes.ts";
 
-/** A failure that ends the invocation with a `host.error` record. */
-export class HostFailure extends Error {
-  /** The `host.error` code. */
-  readonly code: HostErrorRecord["code"];
-  /** The exit code. */
-  readonly exitCode: number;
-  /** Create the failure. */
-  constructor(code: HostErrorRecord["code"], message: string, exitCode: number) {
-    super(message);
-    this.name = "HostFailure";
-    this.code = code;
-    this.exitCode = exitCode;
-  }
+/** A failure that ends the invocation with a `host.error` record: a host error with its code. */
+export type HostFailure = HostError<RecordErrorCode>;
+
+/**
+ * Whether `error` is a failure the engine decided on itself (a plain {@link HostError} it
+ * created: a startup failure, a descriptor mismatch, a stall), as opposed to an error of a
+ * lower floor (the client's `ProtocolViolation`, `BackendExited`, … subclasses), which the
+ * connection's own first failure supersedes.
+ */
+export function isEngineFailure(error: unknown): error is HostFailure {
+  return error instanceof HostError && Object.getPrototypeOf(error) === HostError.prototype &&
+    isRecordErrorCode(error.code);
 }
 
 /**
@@ -43,24 +40,33 @@ export function osReason(error: unknown): string {
     .trim();
 }
 
-/** Map any error to a host failure; `started` is true once the backend was ready. */
-export function classify(error: unknown, started: boolean): HostFailure {
-  if (error instanceof HostFailure) return error;
-  if (error instanceof ProtocolViolation) {
-    return new HostFailure("protocol_violation", error.message, EXIT.protocol);
-  }
-  if (error instanceof BackendExited) {
-    return new HostFailure("backend_exited", error.message, started ? EXIT.protocol : EXIT.startup);
-  }
-  if (error instanceof ClientClosed) {
-    return new HostFailure("client_closed", error.message, EXIT.protocol);
-  }
-  if (error instanceof RequestBudgetExhausted) {
-    return new HostFailure("request_budget_exhausted", error.message, EXIT.runFailed);
+/**
+ * Map any error to a host failure, deciding on `.code`: a host error with a `host.error`
+ * code is that failure; a wire error is `request_failed`; anything else `client_closed`.
+ */
+export function classify(error: unknown): HostFailure {
+  if (error instanceof HostError && isRecordErrorCode(error.code)) {
+    return error as HostFailure;
   }
   if (error instanceof ProtocolError) {
-    return new HostFailure("request_failed", `Request failed: ${error.code}`, EXIT.runFailed);
+    return new HostError("request_failed", `Request failed: ${error.code}`);
   }
   const message = error instanceof Error ? error.message : String(error);
-  return new HostFailure("client_closed", `Host failed: ${message}`, EXIT.protocol);
+  return new HostError("client_closed", `Host failed: ${message}`);
+}
+
+/**
+ * The `host.error` record of `failure` and its exit code; `started` is true once the
+ * backend was ready (`backend_exited` is then a protocol failure, not a startup one).
+ */
+export function hostErrorRecord(
+  failure: HostFailure,
+  started: boolean,
+): Omit<HostErrorRecord, "ts" | "v"> & { exit_code: ExitCode } {
+  return {
+    type: "host.error",
+    code: failure.code,
+    message: failure.message,
+    exit_code: exitCode(failure.code, { started }),
+  };
 }

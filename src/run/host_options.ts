@@ -10,6 +10,7 @@ import type { PreparedToolDirs } from "../host/discovery.ts";
 import type { ToolRegistry } from "../host/registry.ts";
 import type { KernelSupport } from "../host/sandbox/kernel_policy.ts";
 import type { StartedSources } from "../config/sources.ts";
+import type { Reported } from "../errors/mod.ts";
 import type { SummaryWriter } from "../summary/writer.ts";
 import type { AgentCommand } from "./agent.ts";
 import type { Approver } from "./approvals.ts";
@@ -34,10 +35,10 @@ export interface HostStartOptions {
   kernel?: KernelSupport;
   /**
    * The config's tool sources (MCP servers, OpenAPI documents), started by the caller
-   * alongside the backend (`startConfiguredSources`; null: a failure already reported,
+   * alongside the backend (`startConfiguredSources`; `Reported`: a failure already reported,
    * exit 2). Closed on every exit path. Default: none.
    */
-  sources?: Promise<StartedSources | null>;
+  sources?: Promise<StartedSources | Reported>;
   /** Where the sources' warnings go; attached to the writer after `host.ready`. */
   sourceWarnings?: SourceWarnings;
   /** A registry already loaded (a batch shares one between its slots); default: loaded here. */

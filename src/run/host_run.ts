@@ -26,9 +26,10 @@ import type { HostReadyRecord } from "../summary/records.ts";
 import type { SummaryWriter } from "../summary/writer.ts";
 import type { StartedSources } from "../config/sources.ts";
 import type { AgentCommand } from "./agent.ts";
-import { EXIT } from "./exit_codes.ts";
+import { EXIT, exitCode as exitCodeOf } from "./exit_codes.ts";
 import { invocationExit } from "./exit_policy.ts";
-import { classify, HostFailure } from "./failure.ts";
+import { classify, hostErrorRecord, type HostFailure, isEngineFailure } from "./failure.ts";
+import { HostError, isReported, type Reported } from "../errors/mod.ts";
 import type { HostRunOptions, HostStartOptions, HostTurnOptions } from "./host_options.ts";
 import {
   checkInitialized,
@@ -52,7 +53,7 @@ export { loadRegistry, type LoadRegistryOptions, REQUIRED_CAPABILITIES } from ".
 export async function runHost(options: HostRunOptions): Promise<number> {
   const { writer } = options;
   const host = await HostRun.start(options);
-  if (typeof host === "number") return host;
+  if (isReported(host)) return exitCodeOf(host.code);
   const interrupt = () => host.interrupt();
   const removeInterrupt = onInterrupt(interrupt);
   options.signal?.addEventListener("abort", interrupt, { once: true });
@@ -154,12 +155,15 @@ export class HostRun {
   /**
    * Phase 1: spawn the backend (unless `options.backend` gives one: a started process, or
    * any {@link ChildHandle}, e.g. in-memory streams to an in-process backend) while the tools
-   * load. Resolves with the connection, or with the exit code when the tools fail to load (2,
-   * on stderr) or the backend cannot be spawned (3, `host.error` on the writer).
+   * load. Resolves with the connection, or with the failure already reported: the tools fail
+   * to load (on stderr; `tool_load`, `registry`, `kernel_required`, or the sources' `config`,
+   * `source_start`, `feature_unavailable`) or the backend cannot be spawned
+   * (`backend_unavailable`, `host.error` on the writer). `exitCode(reported.code)` is the
+   * exit code.
    */
-  static async start(options: HostStartOptions): Promise<HostRun | number> {
+  static async start(options: HostStartOptions): Promise<HostRun | Reported> {
     const parts = await startConnection(options);
-    return typeof parts === "number" ? parts : new HostRun(options, parts);
+    return isReported(parts) ? parts : new HostRun(options, parts);
   }
 
   /** Whether more turns can run on this connection (no failure, no hard stop). */
@@ -213,7 +217,7 @@ export class HostRun {
     } catch (error) {
       if (startup.aborted) return this.#stoppedBeforeTurn(writer);
       if (error instanceof ProtocolError) {
-        throw new HostFailure("startup_failed", `Initialize failed: ${error.code}`, EXIT.startup);
+        throw new HostError("startup_failed", `Initialize failed: ${error.code}`);
       }
       throw error;
     }
@@ -306,17 +310,16 @@ export class HostRun {
     const stop = this.#stop;
     if (stop.hard.signal.aborted && stop.hardCause === "signal" && !this.#stalled) {
       // stdout still ends with a final record (docs/summaries.md).
-      writer.emit({
-        type: "host.error",
-        code: "interrupted",
-        message: "Interrupted: a second SIGINT stopped the backend at once",
-        exit_code: EXIT.interrupted,
-      });
-      return EXIT.interrupted;
+      const record = hostErrorRecord(
+        new HostError("interrupted", "Interrupted: a second SIGINT stopped the backend at once"),
+        this.#started,
+      );
+      writer.emit(record);
+      return record.exit_code;
     }
     let cause = this.#stalled
       ? this.#stalledFailure()
-      : error instanceof HostFailure
+      : isEngineFailure(error)
       ? error
       : this.#client.failure ?? error;
     if (cause instanceof ClientClosed && !this.#stalled) {
@@ -324,14 +327,9 @@ export class HostRun {
       const info = await waitWithin(this.#child.exited, EXIT_STATUS_WAIT_MS);
       if (info !== undefined) cause = new BackendExited(info.code, info.signal);
     }
-    const failure = classify(cause, this.#started);
-    writer.emit({
-      type: "host.error",
-      code: failure.code,
-      message: failure.message,
-      exit_code: failure.exitCode,
-    });
-    return failure.exitCode;
+    const record = hostErrorRecord(classify(cause), this.#started);
+    writer.emit(record);
+    return record.exit_code;
   }
 
   /**
@@ -356,10 +354,9 @@ export class HostRun {
   }
 
   #stalledFailure(): HostFailure {
-    return new HostFailure(
+    return new HostError(
       "backend_stalled",
       `Backend stalled: no output for ${this.#stallMs / 1000} s and status was not answered`,
-      EXIT.protocol,
     );
   }
 
@@ -368,18 +365,15 @@ export class HostRun {
     if (this.#stalled) throw this.#stalledFailure();
     if (stop.cause === "output") return EXIT.runFailed;
     if (stop.cause === "timeout") {
-      throw new HostFailure("startup_failed", "Timed out before the turn started", EXIT.startup);
+      throw new HostError("startup_failed", "Timed out before the turn started");
     }
     // After host.ready, stdout still ends with a final record (docs/summaries.md).
     if (this.#started) {
-      writer.emit({
-        type: "host.error",
-        code: "interrupted",
-        message: "Interrupted before the turn started",
-        exit_code: EXIT.interrupted,
-      });
+      writer.emit(
+        hostErrorRecord(new HostError("interrupted", "Interrupted before the turn started"), true),
+      );
     }
-    return EXIT.interrupted;
+    return exitCodeOf("interrupted");
   }
 }
 

@@ -8,7 +8,7 @@
 
 import type { LocalAgentClient } from "../client/client.ts";
 import { NO_SOURCES, type StartedSources } from "../config/sources.ts";
-import { RegistryError, type ToolRegistry } from "../host/registry.ts";
+import type { ToolRegistry } from "../host/registry.ts";
 import type { ProcessLimits } from "../host/sandbox/containment.ts";
 import type { KernelSupport } from "../host/sandbox/kernel_policy.ts";
 import type { ClientToolsDescriptor, InitializeResult } from "../protocol/schemas/mod.ts";
@@ -22,8 +22,8 @@ import type { HostReadyRecord } from "../summary/records.ts";
 import type { AgentCommand } from "./agent.ts";
 import { backendStartFailure } from "./agent_errors.ts";
 import { discardBackend, startBackend } from "./backend_start.ts";
-import { EXIT } from "./exit_codes.ts";
-import { HostFailure } from "./failure.ts";
+import { hostErrorRecord } from "./failure.ts";
+import { HostError, isHostError, isReported, type Reported, reported } from "../errors/mod.ts";
 import type { HostStartOptions } from "./host_options.ts";
 import {
   entryLevel,
@@ -52,12 +52,12 @@ export interface ConnectionParts {
 
 /**
  * Spawn the backend (unless given) while the tools load. Resolves with the connection's
- * parts, or with the exit code when the tools fail to load (2, on stderr) or the backend
- * cannot be spawned (3, `host.error` on the writer); a backend not used is discarded.
+ * parts, or with the failure already reported: the tools fail to load (on stderr) or the
+ * backend cannot be spawned (`host.error` on the writer); a backend not used is discarded.
  */
 export async function startConnection(
   options: HostStartOptions,
-): Promise<ConnectionParts | number> {
+): Promise<ConnectionParts | Reported> {
   // The backend starts while the tool modules load; initialize waits for the registry.
   const start = options.backend ?? startBackend(options.agent, options);
   const sources = await (options.sources ?? Promise.resolve(NO_SOURCES)).catch(async (error) => {
@@ -66,9 +66,13 @@ export async function startConnection(
   });
   const kernelMode = options.kernelSandbox ?? "auto";
   const admitted = admission(kernelMode, options.kernel);
-  let registry: ToolRegistry | null;
+  if (isReported(sources)) {
+    await discardBackend(start);
+    return sources;
+  }
+  let registry: ToolRegistry | Reported;
   try {
-    registry = sources === null ? null : options.registry ?? await loadRegistry(options.toolDirs, {
+    registry = options.registry ?? await loadRegistry(options.toolDirs, {
       ...(options.tools === undefined ? {} : { prepared: options.tools }),
       external: sources.tools,
       cwd: options.cwd,
@@ -76,12 +80,12 @@ export async function startConnection(
       ...(admitted.admit === undefined ? {} : { admit: admitted.admit }),
     });
   } catch (error) {
-    await Promise.all([discardBackend(start), sources?.close()]);
+    await Promise.all([discardBackend(start), sources.close()]);
     throw error;
   }
-  if (registry === null || sources === null) {
-    await Promise.all([discardBackend(start), sources?.close()]);
-    return EXIT.usage;
+  if (isReported(registry)) {
+    await Promise.all([discardBackend(start), sources.close()]);
+    return registry;
   }
   // No probe process when no tool of this run would use the kernel layer.
   const [kernel, limits] = await Promise.all([
@@ -94,7 +98,7 @@ export async function startConnection(
   if (kernelError !== null) {
     writeStderrLine(`magi-tools: ${kernelError}`);
     await Promise.all([discardBackend(start), sources.close()]);
-    return EXIT.usage;
+    return reported("kernel_required");
   }
   prefetchModuleGraphs(registry.tools, kernel, { cwd: options.cwd, limit: PREWARM_MAX_TOOLS });
   if (start.child === undefined) {
@@ -103,13 +107,8 @@ export async function startConnection(
     // host.ready does; the full command as given on stderr.
     const { message, stderrLine } = backendStartFailure(options.agent, start.error);
     writeStderrLine(stderrLine);
-    options.writer.emit({
-      type: "host.error",
-      code: "backend_unavailable",
-      message,
-      exit_code: EXIT.startup,
-    });
-    return EXIT.startup;
+    options.writer.emit(hostErrorRecord(new HostError("backend_unavailable", message), false));
+    return reported("backend_unavailable");
   }
   return { registry, child: start.child, kernel, limits, sources };
 }
@@ -146,28 +145,24 @@ export function readyRecord(
 
 /**
  * The checks of an `initialize` result: the backend is ready and its `client.tools`
- * descriptor matches the registry; resolves with that descriptor, throws a HostFailure.
+ * descriptor matches the registry; resolves with that descriptor, throws a HostError.
  */
 export function checkInitialized(
   init: InitializeResult,
   registry: ToolRegistry,
 ): ClientToolsDescriptor {
   if (init.status.state === "failed" || init.status.readiness !== "ready") {
-    throw new HostFailure(
-      "startup_failed",
-      `Backend not ready: ${init.status.readiness}`,
-      EXIT.startup,
-    );
+    throw new HostError("startup_failed", `Backend not ready: ${init.status.readiness}`);
   }
   const descriptor = init.descriptors?.["client.tools"];
   if (descriptor === undefined) {
-    throw new HostFailure("descriptor_mismatch", "No client.tools descriptor", EXIT.protocol);
+    throw new HostError("descriptor_mismatch", "No client.tools descriptor");
   }
   try {
     registry.verifyDescriptor(descriptor);
   } catch (error) {
-    if (error instanceof RegistryError) {
-      throw new HostFailure("descriptor_mismatch", error.message, EXIT.protocol);
+    if (isHostError(error, "registry")) {
+      throw new HostError("descriptor_mismatch", error.message);
     }
     throw error;
   }

@@ -23,7 +23,8 @@ import { writeStderrLine, writeTextFile } from "../runtime/mod.ts";
 import type { SummaryWriter } from "../summary/writer.ts";
 import { EXIT } from "./exit_codes.ts";
 import { turnExit } from "./exit_policy.ts";
-import { HostFailure, osReason } from "./failure.ts";
+import { type HostFailure, osReason } from "./failure.ts";
+import { HostError } from "../errors/mod.ts";
 import type { HostTurnOptions } from "./host_options.ts";
 import { sessionOpenFailure } from "./session_hint.ts";
 import type { StopState } from "./stop.ts";
@@ -165,10 +166,9 @@ async function followRun(
     if (stalled !== null) throw stalled;
     if (stop.hardCause === "watchdog") {
       const why = stop.cause === "budget" ? " (sent because the request-ID budget ran out)" : "";
-      throw new HostFailure(
+      throw new HostError(
         "backend_exited",
         `Backend did not finish the run after turn.cancel${why}`,
-        EXIT.protocol,
       );
     }
     throw error;
@@ -193,10 +193,9 @@ async function finishTurn(
   const budgetError = conn.budgetError();
   if (stop.cause === "budget" && budgetError !== null) {
     // The run ended (cancelled, or it finished first) without every tool answered.
-    throw new HostFailure(
+    throw new HostError(
       "request_budget_exhausted",
       `${budgetError.message}; the turn was cancelled (run.finished ${finished.outcome})`,
-      EXIT.runFailed,
     );
   }
   // Written before turn.finished, so the record's exit_code is the process's.

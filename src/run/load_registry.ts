@@ -6,16 +6,12 @@
  */
 
 import { describedTool } from "../host/sandbox/description.ts";
-import {
-  loadToolDirs,
-  type PreparedToolDirs,
-  prepareToolDirs,
-  ToolLoadError,
-} from "../host/discovery.ts";
+import { loadToolDirs, type PreparedToolDirs, prepareToolDirs } from "../host/discovery.ts";
 import type { ExternalTool } from "../host/external.ts";
 import { unenforcedPermissionsWarning } from "../host/sandbox/mod.ts";
 import type { KernelSupport } from "../host/sandbox/kernel_policy.ts";
-import { RegistryError, ToolRegistry } from "../host/registry.ts";
+import { ToolRegistry } from "../host/registry.ts";
+import { isHostError, type Reported, reported } from "../errors/mod.ts";
 import { runtimeName, supportsProcessIsolation, writeStderrLine } from "../runtime/mod.ts";
 import {
   kernelForTools,
@@ -54,11 +50,14 @@ export interface LoadRegistryOptions {
   readonly admit?: (tools: readonly LevelEntry[]) => Promise<string | null>;
 }
 
-/** Load tools and build the registry; a failure is reported on stderr (exit 2). */
+/**
+ * Load tools and build the registry; a failure is reported on stderr and resolves
+ * `Reported` with its code (`tool_load`, `registry`, `kernel_required`: exit 2).
+ */
 export async function loadRegistry(
   dirs: string[],
   options: LoadRegistryOptions = {},
-): Promise<ToolRegistry | null> {
+): Promise<ToolRegistry | Reported> {
   const external = options.external ?? [];
   try {
     const prepared = await (options.prepared ?? prepareToolDirs(dirs));
@@ -67,7 +66,7 @@ export async function loadRegistry(
       : await options.admit([...describedEntries(prepared), ...external.map(externalEntry)]);
     if (refusal !== null) {
       writeStderrLine(`magi-tools: ${refusal}`);
-      return null;
+      return reported("kernel_required");
     }
     const loaded = await loadToolDirs(dirs, {
       prepared: Promise.resolve(prepared),
@@ -85,9 +84,9 @@ export async function loadRegistry(
     if (warning !== null) writeStderrLine(warning);
     return registry;
   } catch (error) {
-    if (error instanceof ToolLoadError || error instanceof RegistryError) {
+    if (isHostError(error, "tool_load", "registry")) {
       writeStderrLine(`magi-tools: ${error.message}`);
-      return null;
+      return reported(error.code);
     }
     throw error;
   }

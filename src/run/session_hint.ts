@@ -6,8 +6,7 @@
  */
 
 import { ProtocolError } from "../protocol/errors.ts";
-import { EXIT } from "./exit_codes.ts";
-import { HostFailure } from "./failure.ts";
+import { HostError } from "../errors/mod.ts";
 
 const LIST_HINT = "sessions belong to the working directory they were created in (see --cwd); " +
   "list this directory's sessions with 'magi-tools sessions'";
@@ -26,20 +25,21 @@ const LIST_HINT = "sessions belong to the working directory they were created in
  * console.assert(failure?.message.includes("magi-tools sessions"));
  * ```
  */
-export function sessionOpenFailure(error: unknown, sessionId: string): HostFailure | null {
+export function sessionOpenFailure(
+  error: unknown,
+  sessionId: string,
+): HostError<"request_failed"> | null {
   if (!(error instanceof ProtocolError)) return null;
   if (error.code === "session_missing") {
-    return new HostFailure(
+    return new HostError(
       "request_failed",
       `Session not found: ${sessionId} (session_missing): ${LIST_HINT}`,
-      EXIT.runFailed,
     );
   }
   if (error.code === "cwd_mismatch") {
-    return new HostFailure(
+    return new HostError(
       "request_failed",
       `Session ${sessionId} was recorded in another working directory (cwd_mismatch): ${LIST_HINT}`,
-      EXIT.runFailed,
     );
   }
   return null;

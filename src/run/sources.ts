@@ -8,12 +8,10 @@
  * @module
  */
 
-import { FeatureUnavailableError } from "../config/features.ts";
 import { stat } from "node:fs/promises";
-import { type ApprovalCheck, ConfigError, type HostConfig, loadConfig } from "../config/mod.ts";
+import { type ApprovalCheck, type HostConfig, loadConfig } from "../config/mod.ts";
 import {
   hasToolSources,
-  SourceStartError,
   type SourceWarning,
   type StartedSources,
   startSources,
@@ -22,7 +20,8 @@ import type { ExternalTool, ToolProgress } from "../host/external.ts";
 import { writeStderrLine } from "../runtime/mod.ts";
 import type { SummaryInput } from "../summary/records.ts";
 import type { SummaryWriter } from "../summary/writer.ts";
-import { EXIT } from "./exit_codes.ts";
+import { isHostError, isReported, type Reported, reported } from "../errors/mod.ts";
+import { exitCode } from "./exit_codes.ts";
 
 /** The `tool.progress` record of one progress notification of call `callId` in run `runId`. */
 export function progressRecord(
@@ -133,11 +132,11 @@ export interface ToolPlan {
  * A `./tools` that exists but is not a directory, or a missing one with no
  * source in the config (`--no-config` reads none), stays the loader's error.
  *
- * A bad config is reported on stderr and resolves null (exit 2).
+ * A bad config is reported on stderr and resolves {@link Reported} (`config`, exit 2).
  */
-export async function planTools(options: ToolPlanOptions): Promise<ToolPlan | null> {
+export async function planTools(options: ToolPlanOptions): Promise<ToolPlan | Reported> {
   const config = await loadReported(options);
-  if (config === null) return null;
+  if (isReported(config)) return config;
   if (options.toolDirsExplicit || !hasToolSources(config)) {
     return { config, toolDirs: [...options.toolDirs] };
   }
@@ -156,10 +155,10 @@ async function isMissing(path: string): Promise<boolean> {
   }
 }
 
-/** The config, or null after reporting a {@link ConfigError} on stderr. */
+/** The config, or {@link Reported} after reporting a config error (`ConfigError`) on stderr. */
 async function loadReported(
   options: Omit<ConfiguredSourcesOptions, "onWarning">,
-): Promise<HostConfig | null> {
+): Promise<HostConfig | Reported> {
   try {
     return await loadConfig({
       config: options.config,
@@ -169,9 +168,9 @@ async function loadReported(
       ...(options.approveConfig === undefined ? {} : { approveConfig: options.approveConfig }),
     });
   } catch (error) {
-    if (error instanceof ConfigError) {
+    if (isHostError(error, "config")) {
       writeStderrLine(`magi-tools: ${error.message}`);
-      return null;
+      return reported(error.code);
     }
     throw error;
   }
@@ -183,22 +182,19 @@ export type PlannedSourcesOptions = Pick<ConfiguredSourcesOptions, "cwd" | "onWa
 /**
  * Start the sources of `plan`'s config. A required source that does not
  * start, or a source whose feature's packages the lockfile lacks
- * ({@link FeatureUnavailableError}), is reported on stderr and resolves null
- * (exit 2).
+ * (`FeatureUnavailableError`), is reported on stderr and resolves
+ * {@link Reported} with its code (exit 2).
  */
 export async function startPlannedSources(
   plan: Pick<ToolPlan, "config">,
   options: PlannedSourcesOptions,
-): Promise<StartedSources | null> {
+): Promise<StartedSources | Reported> {
   try {
     return await startSources(plan.config, { cwd: options.cwd, onWarning: options.onWarning });
   } catch (error) {
-    if (
-      error instanceof ConfigError || error instanceof SourceStartError ||
-      error instanceof FeatureUnavailableError
-    ) {
+    if (isHostError(error, "config", "source_start", "feature_unavailable")) {
       writeStderrLine(`magi-tools: ${error.message}`);
-      return null;
+      return reported(error.code);
     }
     throw error;
   }
@@ -208,13 +204,13 @@ export async function startPlannedSources(
  * Load the config and start its sources, for a command whose tool directories
  * are already decided ({@link planTools}; the inspector's turns). A bad config,
  * a required source that does not start, or a source whose feature's packages
- * the lockfile lacks is reported on stderr and resolves null (exit 2).
+ * the lockfile lacks is reported on stderr and resolves {@link Reported} (exit 2).
  */
 export async function startConfiguredSources(
   options: ConfiguredSourcesOptions,
-): Promise<StartedSources | null> {
+): Promise<StartedSources | Reported> {
   const config = await loadReported(options);
-  if (config === null) return null;
+  if (isReported(config)) return config;
   return await startPlannedSources({ config }, options);
 }
 
@@ -238,7 +234,7 @@ export async function withConfiguredSources(
   ) => Promise<number>,
 ): Promise<number> {
   const plan = await planTools(options);
-  if (plan === null) return EXIT.usage;
+  if (isReported(plan)) return exitCode(plan.code);
   return await withPlannedSources(
     plan,
     options.cwd,
@@ -258,7 +254,7 @@ export async function withPlannedSources(
   use: (tools: readonly ExternalTool[]) => Promise<number>,
 ): Promise<number> {
   const sources = await startPlannedSources(plan, { cwd, onWarning: warnOnStderr });
-  if (sources === null) return EXIT.usage;
+  if (isReported(sources)) return exitCode(sources.code);
   try {
     return await use(sources.tools);
   } finally {

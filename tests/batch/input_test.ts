@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
-import { BatchInputError, parseBatchInput } from "../../src/batch/input.ts";
+import { parseBatchInput } from "../../src/batch/input.ts";
+import { isHostError } from "../../src/errors/mod.ts";
 
 function fails(text: string, pattern: RegExp): void {
   assert.throws(
     () => parseBatchInput(text, "in.jsonl"),
-    (e: Error) => e instanceof BatchInputError && pattern.test(e.message),
+    (e: Error) => isHostError(e, "batch_input") && pattern.test(e.message),
   );
 }
 

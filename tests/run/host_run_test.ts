@@ -18,6 +18,7 @@ import { ProtocolError } from "../../src/protocol/errors.ts";
 import { serve } from "../../src/reference_backend/mod.ts";
 import { ApprovalDecider } from "../../src/run/approvals.ts";
 import { EXIT } from "../../src/run/exit_codes.ts";
+import { isReported } from "../../src/errors/mod.ts";
 import { HostRun, REQUIRED_CAPABILITIES } from "../../src/run/host_run.ts";
 import { SummaryWriter } from "../../src/summary/writer.ts";
 import { type BackendIo, type MemoryChild, memoryChild, NO_SPAWN } from "./_memory_child.ts";
@@ -77,7 +78,7 @@ async function connect(serveBackend: (io: BackendIo) => Promise<number>) {
     writer,
     backend: { child },
   });
-  assert.ok(typeof host !== "number", `started (exit ${host})`);
+  if (isReported(host)) throw new Error(`not started: ${host.code}`);
   assert.equal(await host.initialize(writer), null);
   const turn = (prompt = "hello", turnWriter = writer) =>
     host.turn({

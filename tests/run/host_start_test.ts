@@ -10,7 +10,8 @@ import { z } from "zod";
 import { defineTool } from "../../src/host/define.ts";
 import { ToolRegistry } from "../../src/host/registry.ts";
 import { SpawnError } from "../../src/runtime/mod.ts";
-import { EXIT } from "../../src/run/exit_codes.ts";
+import { EXIT, exitCode } from "../../src/run/exit_codes.ts";
+import { isReported, reported } from "../../src/errors/mod.ts";
 import { HostRun, REQUIRED_CAPABILITIES } from "../../src/run/host_run.ts";
 import { SummaryWriter } from "../../src/summary/writer.ts";
 import { memoryChild, NO_SPAWN } from "./_memory_child.ts";
@@ -65,7 +66,9 @@ Deno.test({
       backend: { error: new SpawnError(AGENT.command) },
       sources: Promise.resolve({ tools: [], close: () => Promise.resolve(void closed++) }),
     });
-    assert.equal(host, EXIT.startup);
+    assert.ok(isReported(host));
+    assert.equal(host.code, "backend_unavailable");
+    assert.equal(exitCode(host.code), EXIT.startup);
     assert.equal(closed, 1);
     await writer.flush();
     assert.deepEqual(records.map((r) => [r.type, r.code, r.exit_code, r.message]), [[
@@ -80,7 +83,7 @@ Deno.test({
 
 Deno.test({
   name:
-    "HostRun.start(): a failed source (null) is exit 2 and the started backend is discarded with EOF",
+    "HostRun.start(): a failed source (already reported) is exit 2 and the started backend is discarded with EOF",
   permissions: NO_SPAWN,
   fn: async () => {
     const { records, writer } = recordingWriter();
@@ -93,9 +96,10 @@ Deno.test({
       kernelSandbox: "off",
       writer,
       backend: { child },
-      sources: Promise.resolve(null),
+      sources: Promise.resolve(reported("config")),
     });
-    assert.equal(host, EXIT.usage);
+    assert.deepEqual(host, reported("config"));
+    assert.equal(exitCode(host.code), EXIT.usage);
     assert.ok(child.stdinClosed);
     assert.deepEqual(child.signals, []);
     assert.deepEqual(await child.exited, { code: 0, signal: null });

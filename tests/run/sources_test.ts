@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { planTools, progressRecord, SourceWarnings } from "../../src/run/sources.ts";
+import { isReported } from "../../src/errors/mod.ts";
+import { planTools, progressRecord, SourceWarnings, type ToolPlan } from "../../src/run/sources.ts";
 import { SummaryWriter } from "../../src/summary/writer.ts";
 
 function writer() {
@@ -70,7 +71,7 @@ const MCP_ONLY = { mcpServers: { fx: { command: "fx-server" } } };
 const OPENAPI_ONLY = { openapi: { pets: { spec: "pets.yaml" } } };
 
 /** planTools() in `dir` with its `tools` folder as the default (not given) or given `--tools`. */
-function plan(
+function planned(
   dir: string,
   options: { explicit?: boolean; noConfig?: boolean; mcp?: string[] } = {},
 ) {
@@ -84,6 +85,15 @@ function plan(
     // These configs start commands; their approval is tests/config/approval_test.ts's subject.
     approveConfig: () => Promise.resolve({ approved: true, by: "env" }),
   });
+}
+
+/** {@link planned}'s plan, or undefined when it failed (reported). */
+async function plan(
+  dir: string,
+  options: { explicit?: boolean; noConfig?: boolean; mcp?: string[] } = {},
+): Promise<ToolPlan | undefined> {
+  const result = await planned(dir, options);
+  return isReported(result) ? undefined : result;
 }
 
 Deno.test("planTools() loads no tool directory when ./tools is missing and the config has a source", async () => {
@@ -149,10 +159,10 @@ Deno.test("planTools() counts the servers of --mcp-config files (also with --no-
   }
 });
 
-Deno.test("planTools() resolves null for a bad config", async () => {
+Deno.test("planTools() resolves Reported (config) for a bad config", async () => {
   const dir = await project({ mcpServer: {} });
   try {
-    assert.equal(await plan(dir), null);
+    assert.deepEqual(await planned(dir), { reported: true, code: "config" });
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
