@@ -26,7 +26,7 @@ import {
   terminalSafeJson,
   writeStderrLine,
 } from "../runtime/mod.ts";
-import type { BatchArgs } from "../cli/batch_args.ts";
+import type { BatchArgs } from "../cli/args/batch.ts";
 import { BatchInputError, type BatchItem, parseBatchInput } from "./input.ts";
 import { Progress } from "./progress.ts";
 import { type BatchHost, prepareBatchHost } from "./host.ts";

@@ -23,7 +23,7 @@ import { prepareToolDirs } from "../host/discovery.ts";
 import type { ToolRegistry } from "../host/registry.ts";
 import type { KernelSupport } from "../host/sandbox/kernel_policy.ts";
 import { writeStderrLine } from "../runtime/mod.ts";
-import type { BatchArgs } from "../cli/batch_args.ts";
+import type { BatchArgs } from "../cli/args/batch.ts";
 
 /** The tools, sources and kernel layer of a batch, shared by its slots. */
 export interface BatchHost {

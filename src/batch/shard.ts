@@ -19,8 +19,8 @@
  * @module
  */
 
-export { MAX_SHARDS, parseShard, type Shard } from "../cli/batch_args.ts";
-import type { Shard } from "../cli/batch_args.ts";
+export { MAX_SHARDS, parseShard, type Shard } from "../cli/args/batch.ts";
+import type { Shard } from "../cli/args/batch.ts";
 
 const encoder = new TextEncoder();
 

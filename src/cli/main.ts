@@ -9,8 +9,8 @@
  * @module
  */
 
-import { COMMANDS, parseCli } from "./args.ts";
-import { invocation } from "./suggest.ts";
+import { COMMANDS, parseCli } from "./args/mod.ts";
+import { invocation } from "./args/suggest.ts";
 import { EXIT, UsageError } from "../run/exit_codes.ts";
 import { writeStderrLine, writeStdout } from "../runtime/mod.ts";
 import { PACKAGE_VERSION } from "../host/version.ts";
@@ -29,7 +29,7 @@ export async function main(argv: string[]): Promise<number> {
     const args = parseCli(argv);
     switch (args.command) {
       case "help": {
-        const { helpText } = await import("./help.ts");
+        const { helpText } = await import("./help/mod.ts");
         await writeStdout(encoder.encode(helpText(args.topic)));
         return EXIT.ok;
       }
@@ -38,28 +38,28 @@ export async function main(argv: string[]): Promise<number> {
         return EXIT.ok;
       case "tools": {
         const [{ toolsCommand }] = await Promise.all([
-          import("./tools_cmd.ts"),
+          import("./commands/tools.ts"),
           redirectConsole(),
         ]);
         return await toolsCommand(args);
       }
       case "demo": {
         const [{ demoCommandGuarded }] = await Promise.all([
-          import("./run_command.ts"),
+          import("./commands/run.ts"),
           redirectConsole(),
         ]);
         return await demoCommandGuarded(args);
       }
       case "mcp": {
         const [{ mcpCommand }] = await Promise.all([
-          import("./mcp_command.ts"),
+          import("./commands/mcp.ts"),
           redirectConsole(),
         ]);
         return await mcpCommand(args);
       }
       case "run": {
         const [{ runCommand }] = await Promise.all([
-          import("./run_command.ts"),
+          import("./commands/run.ts"),
           redirectConsole(),
         ]);
         return await runCommand(args);
@@ -80,21 +80,24 @@ export async function main(argv: string[]): Promise<number> {
       case "models":
       case "select": {
         const [{ browseCommand }] = await Promise.all([
-          import("./browse.ts"),
+          import("./commands/browse.ts"),
           redirectConsole(),
         ]);
         return await browseCommand(args);
       }
       case "call": {
-        const [{ callCommand }] = await Promise.all([import("./call.ts"), redirectConsole()]);
+        const [{ callCommand }] = await Promise.all([
+          import("./commands/call.ts"),
+          redirectConsole(),
+        ]);
         return await callCommand(args);
       }
       case "init": {
-        const { initCommand } = await import("./init.ts");
+        const { initCommand } = await import("./commands/init.ts");
         return await initCommand(args);
       }
       case "trust": {
-        const { trustCommand } = await import("./trust.ts");
+        const { trustCommand } = await import("./commands/trust.ts");
         return await trustCommand(args);
       }
       case "inspect": {

@@ -11,7 +11,7 @@
 
 import type { AgentCommand } from "../run/agent.ts";
 import type { ApprovalDecision, Approver } from "../run/approvals.ts";
-import type { LoopConfigArgs } from "../cli/args_loop.ts";
+import type { LoopConfigArgs } from "../cli/args/loop.ts";
 import { runHost } from "../run/host_run.ts";
 import { SourceWarnings, startConfiguredSources } from "../run/sources.ts";
 import type { ApprovalRequestedData } from "../protocol/schemas/mod.ts";

@@ -9,7 +9,7 @@
  */
 
 import { writeFile } from "node:fs/promises";
-import type { ReportArgs } from "../cli/batch_args.ts";
+import type { ReportArgs } from "../cli/args/batch.ts";
 import { EXIT, UsageError } from "../run/exit_codes.ts";
 import { terminalText, writeStderrLine, writeStdout } from "../runtime/mod.ts";
 import { renderHtml } from "./html.ts";

@@ -1,0 +1,107 @@
+/**
+ * `mcp`: the host's tools as an MCP server, over stdio or (`--http PORT`)
+ * Streamable HTTP. Tools load exactly as for `run` (modules, then the
+ * config's MCP servers) and every call goes through one executor
+ * (`src/mcp/serve.ts`, loaded through `loadFeature("mcp")` so the MCP SDK is
+ * not in the graph of other commands). On stdio the output guard is
+ * installed before any tool module loads, so nothing but MCP frames reaches
+ * stdout. Over HTTP every request needs the bearer token (`mcp_token.ts`);
+ * on both transports write tools follow `--approve` (`src/mcp/approval.ts`).
+ *
+ * @module
+ */
+
+import { FeatureUnavailableError, loadFeature } from "../../config/features.ts";
+import { guardOutput, type OutputGuard } from "../../host/output_guard.ts";
+import type { McpServeModule } from "../../mcp/serve_api.ts";
+import { currentDir, stdinStream, writeStderrLine } from "../../runtime/mod.ts";
+import type { McpArgs } from "../args/mod.ts";
+import {
+  type Announced,
+  announceToken,
+  type McpCredential,
+  mcpCredential,
+} from "../../mcp/http_token.ts";
+import { UsageError } from "../../run/exit_codes.ts";
+import { EXIT } from "../../run/exit_codes.ts";
+import { loadRegistry } from "../../run/host_run.ts";
+import { planTools, startPlannedSources } from "../../run/sources.ts";
+
+/** Run `mcp` until stdin ends (stdio) or SIGINT; resolves with the exit code. */
+export async function mcpCommand(args: McpArgs): Promise<number> {
+  const cwd = currentDir();
+  let credential: McpCredential | null = null;
+  if (args.http !== undefined) {
+    try {
+      credential = mcpCredential(args.token);
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      writeStderrLine(`magi-tools mcp: ${error.message}`);
+      return EXIT.usage;
+    }
+  }
+  let announced: Announced | null = null;
+  // On stdio, stdout carries MCP frames only: guard it before any tool module loads.
+  const guard: OutputGuard | null = args.http === undefined ? guardOutput() : null;
+  try {
+    const plan = await planTools({ ...args, cwd });
+    if (plan === null) return EXIT.usage;
+    const sources = await startPlannedSources(plan, {
+      cwd,
+      onWarning: (warning) => writeStderrLine(`magi-tools mcp: warning: ${warning.message}`),
+    });
+    if (sources === null) return EXIT.usage;
+    try {
+      const registry = await loadRegistry(plan.toolDirs, {
+        external: sources.tools,
+        configFiles: plan.config.files,
+      });
+      if (registry === null) return EXIT.usage;
+      let mcp: McpServeModule;
+      try {
+        mcp = await loadFeature("mcp") as McpServeModule;
+      } catch (error) {
+        if (!(error instanceof FeatureUnavailableError)) throw error;
+        writeStderrLine(`magi-tools mcp: ${error.message}`);
+        return EXIT.usage;
+      }
+      const outcome = await mcp.serveRegistry({
+        registry,
+        cwd,
+        transport: args.http === undefined || credential === null
+          ? { kind: "stdio", input: stdinStream(), write: guard!.writeStdout }
+          : {
+            kind: "http",
+            port: args.http,
+            token: credential.token,
+            onListening: async (url, port) => {
+              announced = await announceToken(credential, port);
+              // One write: a reader that sees the URL sees how to authenticate.
+              writeStderrLine(
+                `magi-tools mcp: serving ${registry.tools.length} tool(s) at ${url}\n` +
+                  `magi-tools mcp: ${announced.line}`,
+              );
+            },
+          },
+        onLog: (log) => writeStderrLine(`[${log.name} ${log.callId}] ${log.text.trimEnd()}`),
+        approval: { mode: args.approve, timeoutMs: args.approveTimeoutMs },
+      });
+      if (outcome.kind === "port_taken") {
+        writeStderrLine(`magi-tools mcp: Port ${args.http} is taken: 127.0.0.1:${args.http}`);
+        return EXIT.startup;
+      }
+      if (outcome.kind === "cannot_listen") {
+        writeStderrLine(
+          `magi-tools mcp: Cannot listen on 127.0.0.1:${args.http}: ${outcome.message}`,
+        );
+        return EXIT.usage;
+      }
+      return EXIT.ok;
+    } finally {
+      await sources.close();
+    }
+  } finally {
+    await (announced as Announced | null)?.remove();
+    guard?.restore();
+  }
+}
