@@ -23,7 +23,7 @@ import { prepareToolDirs } from "../host/discovery.ts";
 import type { ToolRegistry } from "../host/registry.ts";
 import type { KernelSupport } from "../host/sandbox/kernel_policy.ts";
 import { writeStderrLine } from "../runtime/mod.ts";
-import type { BatchArgs } from "../cli/args/batch.ts";
+import type { BatchOptions } from "./options.ts";
 
 /** The tools, sources and kernel layer of a batch, shared by its slots. */
 export interface BatchHost {
@@ -45,7 +45,7 @@ export interface BatchHost {
  */
 export async function prepareBatchHost(
   args: Pick<
-    BatchArgs,
+    BatchOptions,
     "toolDirs" | "toolDirsExplicit" | "config" | "noConfig" | "mcpConfigs" | "kernelSandbox"
   >,
   cwd: string,

@@ -20,7 +20,7 @@
  * @module
  */
 
-import { callRecord } from "../cli/commands/call.ts";
+import { callRecord } from "../run/call_record.ts";
 import { directCall, DirectCallError } from "../host/direct_call.ts";
 import {
   CLIENT_TOOL_MIN_TIMEOUT_MS,

@@ -13,7 +13,23 @@
 import { join } from "node:path";
 import { getEnvIfGranted, removeAll, userDir, writePrivateTextFile } from "../runtime/mod.ts";
 import { newToken } from "../security/token.ts";
-import { checkToken, MCP_TOKEN_ENV } from "../cli/args/mcp.ts";
+
+/** The environment variable `mcp --http` takes its token from when `--token` is not given. */
+export const MCP_TOKEN_ENV = "MAGI_TOOLS_MCP_TOKEN";
+
+/**
+ * A usable bearer token: 16 to 512 characters of the RFC 6750 `b64token` alphabet
+ * (`A-Z a-z 0-9 - . _ ~ + /`, then `=` padding); else throws RangeError, `what` naming where
+ * it came from.
+ */
+export function checkToken(token: string, what: string): string {
+  if (!/^[A-Za-z0-9._~+/-]+=*$/.test(token) || token.length < 16 || token.length > 512) {
+    throw new RangeError(
+      `${what} must be 16 to 512 characters of A-Z a-z 0-9 - . _ ~ + / (then = padding)`,
+    );
+  }
+  return token;
+}
 
 /** Where the token came from. */
 export type TokenSource = "flag" | "env" | "generated";
@@ -26,7 +42,10 @@ export interface McpCredential {
   readonly source: TokenSource;
 }
 
-/** The token of `--token` (`flag`), else of {@link MCP_TOKEN_ENV}, else a new one. */
+/**
+ * The token of `--token` (`flag`), else of {@link MCP_TOKEN_ENV}, else a new one; a bad token
+ * in the variable is a RangeError naming it.
+ */
 export function mcpCredential(flag: string | undefined): McpCredential {
   if (flag !== undefined) return { token: flag, source: "flag" };
   const env = getEnvIfGranted(MCP_TOKEN_ENV);

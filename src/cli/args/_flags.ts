@@ -1,7 +1,7 @@
 /**
  * The flag-parsing building blocks every command's argument parser shares: `node:util`
- * `parseArgs` with usage errors instead of Node's messages, a non-empty option value, and
- * the repeatable `--tools DIR` list.
+ * `parseArgs` with usage errors instead of Node's messages, and one parser per kind of value
+ * (a non-empty string, one of a few words, seconds, an integer, a session ID).
  *
  * @module
  */
@@ -53,25 +53,104 @@ export function optionalString(value: unknown, flag: string): string | undefined
   return value;
 }
 
-/** The tool directory loaded when `--tools` is not given. */
-export const DEFAULT_TOOL_DIR = "./tools";
-
-/** The `--tools DIR` list of a command that loads tools, and whether it was given. */
-export interface ToolDirArgs {
-  /** Tool directories (default `["./tools"]`, {@link DEFAULT_TOOL_DIR}). */
-  toolDirs: string[];
-  /**
-   * Whether `--tools` was given. When it was not, a missing `./tools` is no error if the
-   * config declares a tool source (`planTools` in `sources.ts`).
-   */
-  toolDirsExplicit: boolean;
+/**
+ * A string option that is one of `words` (`fallback` when absent); else a usage error listing
+ * them: `Option --format must be text or ndjson: html`.
+ */
+export function oneOf<const T extends string>(
+  value: unknown,
+  flag: string,
+  words: readonly T[],
+  fallback: T,
+): T;
+export function oneOf<const T extends string>(
+  value: unknown,
+  flag: string,
+  words: readonly T[],
+): T | undefined;
+export function oneOf<const T extends string>(
+  value: unknown,
+  flag: string,
+  words: readonly T[],
+  fallback?: T,
+): T | undefined {
+  const given = optionalString(value, flag);
+  if (given === undefined) return fallback;
+  if (!(words as readonly string[]).includes(given)) {
+    const list = `${words.slice(0, -1).join(", ")} or ${words.at(-1)}`;
+    throw new UsageError(`Option ${flag} must be ${list}: ${given}`);
+  }
+  return given as T;
 }
 
-/** The `--tools DIR` list (repeatable); default `./tools`, not explicit. */
-export function toolDirArgs(value: unknown): ToolDirArgs {
-  const dirs = Array.isArray(value) ? value.map(String) : [];
-  for (const dir of dirs) if (dir === "") throw new UsageError("Option --tools needs a directory");
-  return dirs.length > 0
-    ? { toolDirs: dirs, toolDirsExplicit: true }
-    : { toolDirs: [DEFAULT_TOOL_DIR], toolDirsExplicit: false };
+/**
+ * A number of seconds in (0, 86400] (or [0, 86400] with `zero`) as milliseconds, or undefined
+ * when absent.
+ *
+ * @example
+ * ```ts
+ * import { seconds } from "./_flags.ts";
+ * console.assert(seconds("1.5", "--timeout") === 1500);
+ * console.assert(seconds("0", "--stall-timeout", { zero: true }) === 0);
+ * ```
+ */
+export function seconds(
+  value: unknown,
+  flag: string,
+  { zero = false }: { zero?: boolean } = {},
+): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(String(value)) || number > 86_400 || (!zero && !(number > 0))) {
+    throw new UsageError(
+      `Option ${flag} must be a number of seconds in ${zero ? "[0" : "(0"}, 86400]: ${value}`,
+    );
+  }
+  return Math.round(number * 1000);
+}
+
+/**
+ * A decimal integer from `min` to `max`, or undefined when absent; the error calls it `noun`
+ * (`Option --http must be a port number from 0 to 65535: x1`).
+ *
+ * @example
+ * ```ts
+ * import { integer } from "./_flags.ts";
+ * console.assert(integer("8080", "--port", 0, 65_535) === 8080);
+ * console.assert(integer(undefined, "--port", 0, 65_535) === undefined);
+ * ```
+ */
+export function integer(
+  value: unknown,
+  flag: string,
+  min: number,
+  max: number,
+  noun = "an integer",
+): number | undefined {
+  const raw = optionalString(value, flag);
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || n < min || n > max) {
+    throw new UsageError(`Option ${flag} must be ${noun} from ${min} to ${max}: ${raw}`);
+  }
+  return n;
+}
+
+/** The session ID grammar of the protocol: `[A-Za-z0-9_-]`, 1 to 64 characters. */
+const SESSION_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** `value` when it is a well-formed session ID; else a usage error naming `what`. */
+export function sessionId(value: string, what: string): string {
+  if (!SESSION_ID.test(value)) {
+    throw new UsageError(
+      `${what} is not a session ID (1 to 64 of A-Z a-z 0-9 _ -): ${JSON.stringify(value)}`,
+    );
+  }
+  return value;
+}
+
+/** `--session ID`, or undefined when absent. */
+export function optionalSession(value: unknown): string | undefined {
+  const given = optionalString(value, "--session");
+  return given === undefined ? undefined : sessionId(given, "Option --session");
 }

@@ -5,43 +5,15 @@
  * @module
  */
 
-import {
-  optionalString as text,
-  parseFlags as parse,
-  type ToolDirArgs,
-  toolDirArgs,
-} from "./_flags.ts";
+import type { InspectOptions } from "../../inspect/mod.ts";
 import { CLIENT_TOOL_MIN_TIMEOUT_MS, CLIENT_TOOLS_LIMITS } from "../../protocol/limits.ts";
 import { UsageError } from "../../run/exit_codes.ts";
-
-/** The config flags `call` and `inspect` share with `run` (the shape of args.ts's `ConfigArgs`). */
-export interface LoopConfigArgs {
-  /** `--config FILE`. */
-  config: string | undefined;
-  /** `--no-config`. */
-  noConfig: boolean;
-  /** `--mcp-config FILE`s. */
-  mcpConfigs: string[];
-}
-
-/**
- * How the config flags are parsed: `run`'s own option table and parser,
- * handed in by `args.ts` (so this module does not import it back).
- */
-export interface ConfigFlags {
-  /** parseArgs options of the config flags. */
-  readonly options: Readonly<Record<string, { type: "string" | "boolean"; multiple?: boolean }>>;
-  /** The config args of parsed values. */
-  readonly parse: (values: Values) => LoopConfigArgs;
-}
-
-const NO_CONFIG_FLAGS: ConfigFlags = {
-  options: {},
-  parse: () => ({ config: undefined, noConfig: false, mcpConfigs: [] }),
-};
+import type { ConfigArgs, ToolDirArgs } from "../../run/options.ts";
+import { integer, optionalString as text, parseFlags as parse } from "./_flags.ts";
+import { CONFIG_OPTIONS, configArgs, HELP_OPTION, toolDirArgs, TOOLS_OPTION } from "./host.ts";
 
 /** `call` options (with the config flags `--config`, `--no-config`, `--mcp-config`). */
-export interface CallArgs extends LoopConfigArgs, ToolDirArgs {
+export interface CallArgs extends ConfigArgs, ToolDirArgs {
   /** Subcommand. */
   command: "call";
   /** Tool name. */
@@ -64,38 +36,14 @@ export interface InitArgs {
   dir: string;
 }
 
-/** `inspect` options (with the config flags `--config`, `--no-config`, `--mcp-config`). */
-export interface InspectArgs extends LoopConfigArgs, ToolDirArgs {
-  /** Subcommand. */
-  command: "inspect";
-  /** `--port` (0: a free port). */
-  port: number;
-  /** `--agent` command line (fixed for the inspector's lifetime). */
-  agent: string | undefined;
-  /** `--cwd`. */
-  cwd: string | undefined;
-}
+/** `inspect` options. */
+export type InspectArgs = InspectOptions & { command: "inspect" };
 
 /** What {@link parseLoopCommand} returns. */
 export type LoopArgs = CallArgs | InitArgs | InspectArgs | { command: "help"; topic: string };
 
-/** Parsed option values (`node:util` parseArgs). */
-export type { Values } from "./_flags.ts";
-import type { Values } from "./_flags.ts";
-
-function integer(value: unknown, flag: string, min: number, max: number): number | undefined {
-  const raw = text(value, flag);
-  if (raw === undefined) return undefined;
-  const n = Number(raw);
-  if (!/^\d+$/.test(raw) || n < min || n > max) {
-    throw new UsageError(`Option ${flag} must be an integer from ${min} to ${max}: ${raw}`);
-  }
-  return n;
-}
-
 /**
- * Parse the arguments after `call`, `init` or `inspect`; `config` adds the
- * config flags (`args.ts` passes `run`'s). Throws {@link UsageError} naming
+ * Parse the arguments after `call`, `init` or `inspect`. Throws {@link UsageError} naming
  * the flag or argument at fault.
  *
  * @example
@@ -108,17 +56,16 @@ function integer(value: unknown, flag: string, min: number, max: number): number
 export function parseLoopCommand(
   command: "call" | "init" | "inspect",
   argv: string[],
-  config: ConfigFlags = NO_CONFIG_FLAGS,
 ): LoopArgs {
   switch (command) {
     case "call": {
       const { values, positionals } = parse(argv, {
-        tools: { type: "string", multiple: true },
+        ...TOOLS_OPTION,
         "timeout-ms": { type: "string" },
         json: { type: "boolean" },
         cwd: { type: "string" },
-        help: { type: "boolean", short: "h" },
-        ...config.options,
+        ...HELP_OPTION,
+        ...CONFIG_OPTIONS,
       });
       if (values.help) return { command: "help", topic: "call" };
       const [name, argsJson, extra] = positionals;
@@ -139,11 +86,11 @@ export function parseLoopCommand(
         ),
         json: values.json === true,
         cwd: text(values.cwd, "--cwd"),
-        ...config.parse(values),
+        ...configArgs(values),
       };
     }
     case "init": {
-      const { values, positionals } = parse(argv, { help: { type: "boolean", short: "h" } });
+      const { values, positionals } = parse(argv, HELP_OPTION);
       if (values.help) return { command: "help", topic: "init" };
       if (positionals.length > 1) throw new UsageError(`Unexpected argument: ${positionals[1]}`);
       const dir = positionals[0] ?? ".";
@@ -152,12 +99,12 @@ export function parseLoopCommand(
     }
     case "inspect": {
       const { values, positionals } = parse(argv, {
-        tools: { type: "string", multiple: true },
+        ...TOOLS_OPTION,
         port: { type: "string" },
         agent: { type: "string" },
         cwd: { type: "string" },
-        help: { type: "boolean", short: "h" },
-        ...config.options,
+        ...HELP_OPTION,
+        ...CONFIG_OPTIONS,
       });
       if (values.help) return { command: "help", topic: "inspect" };
       if (positionals.length > 0) throw new UsageError(`Unexpected argument: ${positionals[0]}`);
@@ -167,7 +114,7 @@ export function parseLoopCommand(
         port: integer(values.port, "--port", 0, 65_535) ?? 0,
         agent: text(values.agent, "--agent"),
         cwd: text(values.cwd, "--cwd"),
-        ...config.parse(values),
+        ...configArgs(values),
       };
     }
   }

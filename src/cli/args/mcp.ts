@@ -6,12 +6,11 @@
  * @module
  */
 
-import { optionalString, parseFlags, type ToolDirArgs, toolDirArgs } from "./_flags.ts";
+import { checkToken } from "../../mcp/http_token.ts";
 import { UsageError } from "../../run/exit_codes.ts";
-import { CONFIG_OPTIONS, type ConfigArgs, configArgs } from "./host.ts";
-
-/** The environment variable `mcp --http` takes its token from when `--token` is not given. */
-export const MCP_TOKEN_ENV = "MAGI_TOOLS_MCP_TOKEN";
+import type { ConfigArgs, ToolDirArgs } from "../../run/options.ts";
+import { integer, oneOf, optionalString, parseFlags, seconds } from "./_flags.ts";
+import { CONFIG_OPTIONS, configArgs, HELP_OPTION, toolDirArgs, TOOLS_OPTION } from "./host.ts";
 
 /** The default `--approve-timeout`, seconds. */
 export const DEFAULT_APPROVE_TIMEOUT_SECONDS = 120;
@@ -30,65 +29,43 @@ export interface McpArgs extends ConfigArgs, ToolDirArgs {
   approveTimeoutMs: number;
 }
 
-/**
- * A usable bearer token: 16 to 512 characters of the RFC 6750 `b64token` alphabet
- * (`A-Z a-z 0-9 - . _ ~ + /`, then `=` padding); `what` names where it came from.
- */
-export function checkToken(token: string, what: string): string {
-  if (!/^[A-Za-z0-9._~+/-]+=*$/.test(token) || token.length < 16 || token.length > 512) {
-    throw new UsageError(
-      `${what} must be 16 to 512 characters of A-Z a-z 0-9 - . _ ~ + / (then = padding)`,
-    );
-  }
-  return token;
-}
-
 /** Parse `mcp`'s arguments (after the subcommand). */
 export function parseMcpArgs(argv: string[]): McpArgs | { command: "help"; topic: "mcp" } {
   const { values, positionals } = parseFlags(argv, {
-    tools: { type: "string", multiple: true },
+    ...TOOLS_OPTION,
     http: { type: "string" },
     token: { type: "string" },
     approve: { type: "string" },
     "approve-timeout": { type: "string" },
-    help: { type: "boolean", short: "h" },
+    ...HELP_OPTION,
     ...CONFIG_OPTIONS,
   });
   if (values.help) return { command: "help", topic: "mcp" };
   if (positionals.length > 0) throw new UsageError(`Unexpected argument: ${positionals[0]}`);
-  const http = optionalString(values.http, "--http");
-  if (http !== undefined && (!/^\d{1,5}$/.test(http) || Number(http) > 65_535)) {
-    throw new UsageError(`Option --http must be a port number from 0 to 65535: ${http}`);
-  }
+  const http = integer(values.http, "--http", 0, 65_535, "a port number");
   const token = optionalString(values.token, "--token");
   if (token !== undefined) {
     if (http === undefined) {
       throw new UsageError("Option --token needs --http (stdio has no token)");
     }
-    checkToken(token, "Option --token");
-  }
-  const approve = optionalString(values.approve, "--approve") ?? "ask";
-  if (approve !== "deny" && approve !== "allow" && approve !== "ask") {
-    throw new UsageError(`Option --approve must be deny, allow or ask: ${approve}`);
-  }
-  const timeout = optionalString(values["approve-timeout"], "--approve-timeout");
-  let approveTimeoutMs = DEFAULT_APPROVE_TIMEOUT_SECONDS * 1000;
-  if (timeout !== undefined) {
-    const seconds = Number(timeout);
-    if (!/^\d+(\.\d+)?$/.test(timeout) || !(seconds > 0) || seconds > 86_400) {
-      throw new UsageError(
-        `Option --approve-timeout must be a number of seconds in (0, 86400]: ${timeout}`,
-      );
+    try {
+      checkToken(token, "Option --token");
+    } catch (error) {
+      throw new UsageError((error as Error).message);
     }
-    approveTimeoutMs = Math.max(1, Math.round(seconds * 1000));
   }
+  const approve = oneOf(values.approve, "--approve", ["deny", "allow", "ask"], "ask");
+  const timeout = optionalString(values["approve-timeout"], "--approve-timeout");
   return {
     command: "mcp",
     ...toolDirArgs(values.tools),
-    http: http === undefined ? undefined : Number(http),
+    http,
     token,
     approve,
-    approveTimeoutMs,
+    approveTimeoutMs: Math.max(
+      1,
+      seconds(timeout, "--approve-timeout") ?? DEFAULT_APPROVE_TIMEOUT_SECONDS * 1000,
+    ),
     ...configArgs(values),
   };
 }

@@ -1,12 +1,13 @@
 /**
  * Command-line parsing of `trust [FILE]`, `trust --list` and
  * `trust --revoke [FILE]` (strict `node:util` parseArgs, usage errors name
- * the flag). The command itself is `trust.ts`.
+ * the flag). The command itself is `commands/trust.ts`.
  *
  * @module
  */
 
 import { parseFlags } from "./_flags.ts";
+import { HELP_OPTION } from "./host.ts";
 import { UsageError } from "../../run/exit_codes.ts";
 
 /** `trust` options. */
@@ -33,7 +34,7 @@ export function parseTrustArgs(argv: string[]): TrustArgs | { command: "help"; t
   const { values, positionals } = parseFlags(argv, {
     list: { type: "boolean" },
     revoke: { type: "boolean" },
-    help: { type: "boolean", short: "h" },
+    ...HELP_OPTION,
   });
   if (values.help === true) return { command: "help", topic: "trust" };
   if (values.list === true && values.revoke === true) {

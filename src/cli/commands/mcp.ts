@@ -5,7 +5,7 @@
  * (`src/mcp/serve.ts`, loaded through `loadFeature("mcp")` so the MCP SDK is
  * not in the graph of other commands). On stdio the output guard is
  * installed before any tool module loads, so nothing but MCP frames reaches
- * stdout. Over HTTP every request needs the bearer token (`mcp_token.ts`);
+ * stdout. Over HTTP every request needs the bearer token (`src/mcp/http_token.ts`);
  * on both transports write tools follow `--approve` (`src/mcp/approval.ts`).
  *
  * @module
@@ -22,7 +22,6 @@ import {
   type McpCredential,
   mcpCredential,
 } from "../../mcp/http_token.ts";
-import { UsageError } from "../../run/exit_codes.ts";
 import { EXIT } from "../../run/exit_codes.ts";
 import { loadRegistry } from "../../run/host_run.ts";
 import { planTools, startPlannedSources } from "../../run/sources.ts";
@@ -35,7 +34,7 @@ export async function mcpCommand(args: McpArgs): Promise<number> {
     try {
       credential = mcpCredential(args.token);
     } catch (error) {
-      if (!(error instanceof UsageError)) throw error;
+      if (!(error instanceof RangeError)) throw error; // A bad MAGI_TOOLS_MCP_TOKEN.
       writeStderrLine(`magi-tools mcp: ${error.message}`);
       return EXIT.usage;
     }
