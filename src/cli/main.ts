@@ -4,7 +4,7 @@
  *
  * Only argument parsing is loaded up front: each subcommand's modules are
  * imported when it runs, so `--version` and `--help` load no protocol code
- * and `run` starts loading the host at once (`run_command.ts`).
+ * and `run` starts loading the host at once (`commands/run.ts`).
  *
  * @module
  */
@@ -44,11 +44,11 @@ export async function main(argv: string[]): Promise<number> {
         return await toolsCommand(args);
       }
       case "demo": {
-        const [{ demoCommandGuarded }] = await Promise.all([
-          import("./commands/run.ts"),
+        const [{ demoCommand }] = await Promise.all([
+          import("./commands/demo.ts"),
           redirectConsole(),
         ]);
-        return await demoCommandGuarded(args);
+        return await demoCommand(args);
       }
       case "mcp": {
         const [{ mcpCommand }] = await Promise.all([

@@ -72,7 +72,7 @@ async function startTicketApi(): Promise<{ url: string; stop: () => Promise<void
 }
 
 /** Run the demo; returns the exit code. */
-export async function demoCommand(
+export async function runDemo(
   writer: SummaryWriter,
   view: { deltas: boolean; argumentsPreview: boolean },
 ): Promise<number> {

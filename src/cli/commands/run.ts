@@ -1,5 +1,5 @@
 /**
- * `run` and `demo` as the CLI entry dispatches them: read the prompt, pick
+ * `run` as the CLI entry dispatches it: read the prompt, pick
  * the backend, guard stdout, and hand over to `runHost`. Loaded lazily by
  * `main.ts`, and lean itself: the host (client, zod schemas, tool loading)
  * is imported while the prompt is read and the backend command resolved,
@@ -8,11 +8,10 @@
  * @module
  */
 
-import { guardOutput, type OutputGuard } from "../../host/output_guard.ts";
+import { guardOutput } from "../../host/output_guard.ts";
 import { PROMPT_BYTES } from "../../protocol/limits.ts";
 import {
   currentDir,
-  getEnv,
   isDirectory,
   openTerminal,
   readStdinText,
@@ -28,69 +27,12 @@ import type { TextView } from "../../summary/text_view.ts";
 import { resolveAgentCommand } from "../../run/agent.ts";
 import { ApprovalDecider, noTerminalMessage } from "../../run/approvals.ts";
 import { discardBackend, startBackend } from "../../run/backend_start.ts";
-import type { DemoArgs, RunArgs } from "../args/mod.ts";
+import type { RunArgs } from "../args/mod.ts";
+import { summaryWriter, textView } from "./_output.ts";
 import { EXIT, UsageError } from "../../run/exit_codes.ts";
 import { checkPrompt } from "../../run/prompt.ts";
 import { checkWritableFile } from "../../run/output_file.ts";
 import { planTools, SourceWarnings, startPlannedSources } from "../../run/sources.ts";
-
-/** A summary writer over the guard's stdout, the only writer that reaches fd 1 while guarded. */
-function summaryWriter(
-  Writer: typeof import("../../summary/writer.ts").SummaryWriter,
-  guard: Pick<OutputGuard, "writeStdout">,
-): SummaryWriter {
-  return new Writer(guard.writeStdout, {
-    onError: (error) =>
-      writeStderrLine(
-        `magi-tools: Cannot write summaries to stdout: ${
-          error instanceof Error ? error.message : String(error)
-        }`,
-      ),
-  });
-}
-
-/**
- * `demo`: the built-in demonstration against the reference backend, as a transcript on a
- * terminal (or `--format text`) and NDJSON elsewhere; resolves with the exit code.
- */
-export async function demoCommandGuarded(args: DemoArgs): Promise<number> {
-  const [{ demoCommand, DEMO_PROMPT }, { SummaryWriter }] = await Promise.all([
-    import("../../run/demo.ts"),
-    import("../../summary/writer.ts"),
-  ]);
-  const text = (args.format ?? (stdoutIsTerminal() ? "text" : "ndjson")) === "text";
-  if (text && args.format === undefined) {
-    writeStderrLine(
-      "magi-tools demo: a transcript, as stdout is a terminal; --format ndjson (or a pipe) prints the NDJSON records",
-    );
-  }
-  const guard = guardOutput();
-  const view = text ? await textView(guard, DEMO_PROMPT) : null;
-  try {
-    const writer = summaryWriter(SummaryWriter, view === null ? guard : { writeStdout: view.sink });
-    // The transcript streams the assistant text and shows the calls' arguments, as for run.
-    const code = await demoCommand(writer, { deltas: args.deltas || text, argumentsPreview: text });
-    await writer.flush();
-    return code;
-  } finally {
-    await view?.close();
-    guard.restore();
-  }
-}
-
-/** The terminal view over the guard's stdout (`--format text`, or stdout is a terminal). */
-async function textView(guard: OutputGuard, prompt: string): Promise<TextView> {
-  const { TextView, colorFromEnv } = await import("../../summary/text_view.ts");
-  const live = stdoutIsTerminal();
-  const env = (name: string) => {
-    try {
-      return getEnv(name);
-    } catch {
-      return undefined; // Not readable under these permissions: as if unset.
-    }
-  };
-  return new TextView({ write: guard.writeStdout, color: colorFromEnv(env, live), live, prompt });
-}
 
 /** `terminal` whose questions come after everything rendered so far, without the spinner. */
 function promptsAbove(terminal: Terminal, view: TextView, writer: SummaryWriter): Terminal {
