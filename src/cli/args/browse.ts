@@ -33,7 +33,7 @@ export type BrowseArgs =
   };
 
 /** Parse the arguments after a browsing command. */
-export function parseBrowse(
+export function parseBrowseArgs(
   command: BrowseArgs["command"],
   argv: string[],
 ): BrowseArgs | { command: "help"; topic: string } {

@@ -39,7 +39,7 @@ export interface InitArgs {
 /** `inspect` options. */
 export type InspectArgs = InspectOptions & { command: "inspect" };
 
-/** What {@link parseLoopCommand} returns. */
+/** What {@link parseLoopArgs} returns. */
 export type LoopArgs = CallArgs | InitArgs | InspectArgs | { command: "help"; topic: string };
 
 /**
@@ -48,12 +48,12 @@ export type LoopArgs = CallArgs | InitArgs | InspectArgs | { command: "help"; to
  *
  * @example
  * ```ts
- * import { parseLoopCommand } from "./loop.ts";
- * const args = parseLoopCommand("call", ["text_stats", '{"text":"a"}', "--json"]);
+ * import { parseLoopArgs } from "./loop.ts";
+ * const args = parseLoopArgs("call", ["text_stats", '{"text":"a"}', "--json"]);
  * console.assert(args.command === "call" && args.json && args.name === "text_stats");
  * ```
  */
-export function parseLoopCommand(
+export function parseLoopArgs(
   command: "call" | "init" | "inspect",
   argv: string[],
 ): LoopArgs {

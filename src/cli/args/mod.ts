@@ -8,12 +8,12 @@
 
 import { UsageError } from "../../run/exit_codes.ts";
 import { type BatchArgs, parseBatchArgs, parseReportArgs, type ReportArgs } from "./batch.ts";
-import { type BrowseArgs, parseBrowse } from "./browse.ts";
-import { type LoopArgs, parseLoopCommand } from "./loop.ts";
+import { type BrowseArgs, parseBrowseArgs } from "./browse.ts";
+import { type LoopArgs, parseLoopArgs } from "./loop.ts";
 import { type McpArgs, parseMcpArgs } from "./mcp.ts";
-import { type DemoArgs, parseDemo, parseRun, type RunArgs } from "./run.ts";
+import { type DemoArgs, parseDemoArgs, parseRunArgs, type RunArgs } from "./run.ts";
 import { didYouMean } from "./suggest.ts";
-import { parseTools, type ToolsArgs } from "./tools.ts";
+import { parseToolsArgs, type ToolsArgs } from "./tools.ts";
 import { parseTrustArgs, type TrustArgs } from "./trust.ts";
 
 export type { ConfigArgs, ToolDirArgs } from "../../run/options.ts";
@@ -80,18 +80,18 @@ export function parseCli(argv: string[]): CliArgs {
   const rest = argv.slice(1);
   switch (first) {
     case "run":
-      return parseRun(rest);
+      return parseRunArgs(rest);
     case "tools":
-      return parseTools(rest);
+      return parseToolsArgs(rest);
     case "demo":
-      return parseDemo(rest);
+      return parseDemoArgs(rest);
     case "mcp":
       return parseMcpArgs(rest);
     case "sessions":
     case "history":
     case "models":
     case "select":
-      return parseBrowse(first, rest);
+      return parseBrowseArgs(first, rest);
     case "batch":
       return parseBatchArgs(rest);
     case "report":
@@ -99,7 +99,7 @@ export function parseCli(argv: string[]): CliArgs {
     case "call":
     case "init":
     case "inspect":
-      return parseLoopCommand(first, rest);
+      return parseLoopArgs(first, rest);
     case "trust":
       return parseTrustArgs(rest);
     default:

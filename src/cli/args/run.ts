@@ -44,7 +44,7 @@ function format(value: unknown): { format?: "text" | "ndjson" } {
 }
 
 /** Parse the arguments after `run`. */
-export function parseRun(argv: string[]): RunArgs | { command: "help"; topic: "run" } {
+export function parseRunArgs(argv: string[]): RunArgs | { command: "help"; topic: "run" } {
   const { values, positionals } = parseFlags(argv, {
     ...TURN_OPTIONS,
     session: { type: "string" },
@@ -69,7 +69,7 @@ export function parseRun(argv: string[]): RunArgs | { command: "help"; topic: "r
 }
 
 /** Parse the arguments after `demo`. */
-export function parseDemo(argv: string[]): DemoArgs | { command: "help"; topic: "demo" } {
+export function parseDemoArgs(argv: string[]): DemoArgs | { command: "help"; topic: "demo" } {
   const { values, positionals } = parseFlags(argv, {
     deltas: { type: "boolean" },
     format: { type: "string" },

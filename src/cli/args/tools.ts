@@ -26,7 +26,7 @@ export interface ToolsArgs extends ConfigArgs, ToolDirArgs {
 }
 
 /** Parse the arguments after `tools`. */
-export function parseTools(argv: string[]): ToolsArgs | { command: "help"; topic: "tools" } {
+export function parseToolsArgs(argv: string[]): ToolsArgs | { command: "help"; topic: "tools" } {
   const { values, positionals } = parseFlags(argv, {
     ...TOOLS_OPTION,
     json: { type: "boolean" },

@@ -1,7 +1,7 @@
 /** `init`: a new tools project whose own tests pass as generated; nothing is overwritten. */
 import assert from "node:assert/strict";
 import { currentLibrary, projectFiles } from "../../../src/cli/commands/init.ts";
-import { parseLoopCommand } from "../../../src/cli/args/loop.ts";
+import { parseLoopArgs } from "../../../src/cli/args/loop.ts";
 import { ROOT, runCli } from "../../e2e/_cli.ts";
 
 const FILES = ["deno.json", "magi-tools.jsonc", "tools/greet.ts", "tests/greet_test.ts"];
@@ -87,8 +87,8 @@ Deno.test("currentLibrary() points at this checkout, JSR or npm by where it runs
   assert.deepEqual(files, FILES);
 });
 
-Deno.test("parseLoopCommand() takes init's optional DIR", () => {
-  assert.deepEqual(parseLoopCommand("init", []), { command: "init", dir: "." });
-  assert.deepEqual(parseLoopCommand("init", ["x"]), { command: "init", dir: "x" });
-  assert.throws(() => parseLoopCommand("init", ["x", "y"]), /Unexpected argument: y/);
+Deno.test("parseLoopArgs() takes init's optional DIR", () => {
+  assert.deepEqual(parseLoopArgs("init", []), { command: "init", dir: "." });
+  assert.deepEqual(parseLoopArgs("init", ["x"]), { command: "init", dir: "x" });
+  assert.throws(() => parseLoopArgs("init", ["x", "y"]), /Unexpected argument: y/);
 });
