@@ -52,6 +52,7 @@ export const COMMANDS: readonly string[] = [
   "init",
   "inspect",
   "help",
+  "trust",
 ];
 /** The options valid before a command. */
 const TOP_OPTIONS = ["--help", "--version", "-h", "-V"];

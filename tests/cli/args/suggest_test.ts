@@ -63,6 +63,24 @@ Deno.test("usage errors through plain `deno run`: magi-tools in the hint; nothin
   );
 });
 
+Deno.test("usage errors of trust: its own help in the hint, and a mistyped trust is guessed", async () => {
+  const option = await stderrOf([...PLAIN, "trust", "--lst"]);
+  assert.equal(option.code, 2);
+  assert.equal(
+    option.stderr,
+    "magi-tools: Unknown option '--lst' (did you mean '--list'?)\n" +
+      "Run 'magi-tools trust --help' for usage.\n",
+  );
+  const command = await stderrOf([...PLAIN, "turst"]);
+  assert.equal(command.code, 2);
+  assert.equal(
+    command.stderr,
+    "magi-tools: Unknown command: turst (did you mean 'trust'?)\nRun 'magi-tools --help' for usage.\n",
+  );
+  const help = await stderrOf([...PLAIN, "trust", "--help"]);
+  assert.equal(help.code, 0, help.stderr);
+});
+
 Deno.test("closestWord: edits scale with the word, transpositions count once, exact is no guess", () => {
   assert.equal(closestWord("tols", ["tools", "call"]), "tools");
   assert.equal(
