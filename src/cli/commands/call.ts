@@ -33,7 +33,7 @@ import {
   terminalText,
   writeStderrLine,
 } from "../../runtime/mod.ts";
-import type { CallArgs } from "../args/loop.ts";
+import type { CallArgs } from "../args/mod.ts";
 import { EXIT, UsageError } from "../../run/exit_codes.ts";
 import { loadRegistry } from "../../run/host_run.ts";
 import { withConfiguredSources } from "../../run/sources.ts";

@@ -16,7 +16,7 @@
 
 import { lstat, mkdir, stat, writeFile } from "node:fs/promises";
 import { runtimeName, writeStderrLine, writeStdout } from "../../runtime/mod.ts";
-import type { InitArgs } from "../args/loop.ts";
+import type { InitArgs } from "../args/mod.ts";
 import { EXIT, UsageError } from "../../run/exit_codes.ts";
 import { PACKAGE_VERSION } from "../../host/version.ts";
 import { INVOCATION_ENV } from "../args/suggest.ts";

@@ -22,7 +22,7 @@ import {
   writeTrustStore,
 } from "../../config/mod.ts";
 import { readTextFile, terminalText, writeStderrLine, writeStdout } from "../../runtime/mod.ts";
-import type { TrustArgs } from "../args/trust.ts";
+import type { TrustArgs } from "../args/mod.ts";
 import { EXIT } from "../../run/exit_codes.ts";
 
 /** Run `trust`; resolves with the exit code (2: no store, unreadable file or store). */
