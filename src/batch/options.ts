@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { TurnFlags } from "../run/options.ts";
+import type { TurnFlags } from "../run/command_options.ts";
 import type { Shard } from "./shard.ts";
 
 /** `batch` options. */

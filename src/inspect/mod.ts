@@ -15,7 +15,7 @@
 import { type AgentCommand, resolveAgentCommand } from "../run/agent.ts";
 import { planTools, withPlannedSources } from "../run/sources.ts";
 import type { ExternalTool } from "../host/external.ts";
-import type { ConfigArgs, ToolDirArgs } from "../run/options.ts";
+import type { ConfigArgs, ToolDirArgs } from "../run/command_options.ts";
 import { EXIT, UsageError } from "../run/exit_codes.ts";
 import {
   currentDir,

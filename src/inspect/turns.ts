@@ -11,7 +11,7 @@
 
 import type { AgentCommand } from "../run/agent.ts";
 import type { ApprovalDecision, Approver } from "../run/approvals.ts";
-import type { ConfigArgs } from "../run/options.ts";
+import type { ConfigArgs } from "../run/command_options.ts";
 import { runHost } from "../run/host_run.ts";
 import { SourceWarnings, startConfiguredSources } from "../run/sources.ts";
 import type { ApprovalRequestedData } from "../protocol/schemas/mod.ts";

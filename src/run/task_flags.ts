@@ -15,7 +15,7 @@
 
 import { type EnvGetter, type HostConfig, loadConfig } from "../config/mod.ts";
 import { currentDir, getEnvIfGranted } from "../runtime/mod.ts";
-import type { ConfigArgs } from "./options.ts";
+import type { ConfigArgs } from "./command_options.ts";
 
 /**
  * Environment variables every task grants the host: the backend choice, colours, and where the

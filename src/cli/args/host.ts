@@ -15,7 +15,7 @@ import {
   DEFAULT_TOOL_DIR,
   type ToolDirArgs,
   type TurnFlags,
-} from "../../run/options.ts";
+} from "../../run/command_options.ts";
 import { optionalString, seconds, type Values } from "./_flags.ts";
 
 /** parseArgs options of {@link ConfigArgs}. */

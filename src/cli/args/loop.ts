@@ -8,7 +8,7 @@
 import type { InspectOptions } from "../../inspect/mod.ts";
 import { CLIENT_TOOL_MIN_TIMEOUT_MS, CLIENT_TOOLS_LIMITS } from "../../protocol/limits.ts";
 import { UsageError } from "../../run/exit_codes.ts";
-import type { ConfigArgs, ToolDirArgs } from "../../run/options.ts";
+import type { ConfigArgs, ToolDirArgs } from "../../run/command_options.ts";
 import { integer, optionalString as text, parseFlags as parse } from "./_flags.ts";
 import { CONFIG_OPTIONS, configArgs, HELP_OPTION, toolDirArgs, TOOLS_OPTION } from "./host.ts";
 

@@ -8,7 +8,7 @@
 
 import { checkToken } from "../../mcp/http_token.ts";
 import { UsageError } from "../../run/exit_codes.ts";
-import type { ConfigArgs, ToolDirArgs } from "../../run/options.ts";
+import type { ConfigArgs, ToolDirArgs } from "../../run/command_options.ts";
 import { integer, oneOf, optionalString, parseFlags, seconds } from "./_flags.ts";
 import { CONFIG_OPTIONS, configArgs, HELP_OPTION, toolDirArgs, TOOLS_OPTION } from "./host.ts";
 

@@ -16,7 +16,7 @@ import { didYouMean } from "./suggest.ts";
 import { parseToolsArgs, type ToolsArgs } from "./tools.ts";
 import { parseTrustArgs, type TrustArgs } from "./trust.ts";
 
-export type { ConfigArgs, ToolDirArgs } from "../../run/options.ts";
+export type { ConfigArgs, ToolDirArgs } from "../../run/command_options.ts";
 export type { BatchArgs, ReportArgs };
 export type { CallArgs, InitArgs, InspectArgs } from "./loop.ts";
 export type { BrowseArgs, DemoArgs, McpArgs, RunArgs, ToolsArgs, TrustArgs };

@@ -5,7 +5,7 @@
  */
 
 import { UsageError } from "../../run/exit_codes.ts";
-import type { ConfigArgs, ToolDirArgs } from "../../run/options.ts";
+import type { ConfigArgs, ToolDirArgs } from "../../run/command_options.ts";
 import { optionalString, parseFlags } from "./_flags.ts";
 import { CONFIG_OPTIONS, configArgs, HELP_OPTION, toolDirArgs, TOOLS_OPTION } from "./host.ts";
 
