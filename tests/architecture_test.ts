@@ -7,6 +7,9 @@
  * - every folder under `src/` that holds TypeScript files has a `mod.ts` saying what it owns;
  * - a file whose name starts with `_` is internal to its folder: only files in that folder (or
  *   its subfolders, which are part of the same module) import it;
+ * - nothing outside `src/cli/` imports it, statically or dynamically (only `cli.ts`, the tests
+ *   of the CLI, and the start of `main` under `import.meta.main` in `mod.ts`): the CLI is the top
+ *   floor, parsing argv and calling the layers below;
  * - the layers of docs/architecture.md: a top-level folder of `src/` imports only the folders
  *   before it in {@link LAYERS} (the reference backend only those in {@link BACKEND_USES}). A new
  *   top-level folder is checked once it is added to the list.
@@ -120,10 +123,10 @@ const LAYERS = [
   "config",
   "mcp",
   "run",
-  "cli",
   "batch",
   "report",
   "inspect",
+  "cli",
 ];
 /** What the reference backend may import: it reuses protocol and transport, never client or host. */
 const BACKEND_USES = ["async", "protocol", "transport"];
@@ -230,4 +233,72 @@ Deno.test("layerViolations() allows only earlier layers (self-check)", () => {
 
 Deno.test("src/ folders import only the layers below them (docs/architecture.md)", async () => {
   assert.deepEqual(layerViolations(await graph()), [], "imports against the layering");
+});
+
+/** Every relative module specifier in `text` (static, `export … from`, type-only and `import()`). */
+function specifiers(text: string): { specifier: string; index: number }[] {
+  const found: { specifier: string; index: number }[] = [];
+  const pattern = /\b(?:from|import)\s*\(?\s*(["'])(\.{1,2}\/[^"'\n]+)\1/g;
+  for (const match of text.matchAll(pattern)) {
+    found.push({ specifier: match[2]!, index: match.index });
+  }
+  return found;
+}
+
+/** The one import of `src/cli/` allowed outside it: `mod.ts` starting `main` when run itself. */
+function allowedStart(file: string, text: string, index: number, target: string): boolean {
+  if (file !== join(ROOT, "mod.ts") || target !== join(SRC, "cli", "main.ts")) return false;
+  const block = text.indexOf("if (import.meta.main) {");
+  return block >= 0 && index > block && text.indexOf("\n}\n", block) > index;
+}
+
+/** Imports of `src/cli/` from `files` (none may, but `cli.ts`), as messages. */
+function cliImports(files: ReadonlyMap<string, string>): string[] {
+  const found: string[] = [];
+  const cli = join(SRC, "cli") + "/";
+  for (const [file, text] of files) {
+    if (file.startsWith(cli) || file === join(ROOT, "cli.ts")) continue;
+    for (const { specifier, index } of specifiers(text)) {
+      const target = join(dirname(file), specifier);
+      if (!target.startsWith(cli) || allowedStart(file, text, index, target)) continue;
+      found.push(`${relative(ROOT, file)} imports ${relative(ROOT, target)}`);
+    }
+  }
+  return found;
+}
+
+Deno.test("cliImports() finds static, type-only and dynamic imports of src/cli/ (self-check)", () => {
+  const at = (path: string) => join(ROOT, path);
+  const fake = new Map<string, string>([
+    [at("src/batch/a.ts"), 'import type { X } from "../cli/args/mod.ts";'],
+    [at("src/run/b.ts"), 'const m = await import("../cli/args/_flags.ts");'],
+    [at("bench/c.ts"), 'export { y } from "../src/cli/commands/run.ts";'],
+    [at("src/cli/d.ts"), 'import { z } from "./args/mod.ts";'],
+    [at("cli.ts"), 'import { main } from "./src/cli/main.ts";'],
+    [
+      at("mod.ts"),
+      'import "./src/cli/main.ts";\nif (import.meta.main) {\n  await import("./src/cli/main.ts");\n}\n',
+    ],
+  ]);
+  assert.deepEqual(cliImports(fake), [
+    "src/batch/a.ts imports src/cli/args/mod.ts",
+    "src/run/b.ts imports src/cli/args/_flags.ts",
+    "bench/c.ts imports src/cli/commands/run.ts",
+    "mod.ts imports src/cli/main.ts",
+  ]);
+});
+
+Deno.test("nothing outside src/cli/ imports it (the CLI is the top floor)", () => {
+  const files = new Map<string, string>();
+  const roots = ["src", "tools", "bench", "scripts", "examples"].map((dir) => join(ROOT, dir));
+  for (const root of roots) {
+    for (const file of walk(root)) files.set(file, Deno.readTextFileSync(file));
+  }
+  for (const entry of Deno.readDirSync(ROOT)) {
+    if (entry.isFile && /\.(m?ts|tsx)$/.test(entry.name)) {
+      files.set(join(ROOT, entry.name), Deno.readTextFileSync(join(ROOT, entry.name)));
+    }
+  }
+  assert.ok(files.has(join(ROOT, "mod.ts")) && files.size > 100, "the files are found");
+  assert.deepEqual(cliImports(files), [], "imports of src/cli/ from outside it");
 });

@@ -14,7 +14,7 @@
  * each names a command whose `--help` the parser accepts. Commands inside prose are not covered.
  */
 import assert from "node:assert/strict";
-import { parseCli } from "../src/cli/args.ts";
+import { parseCli } from "../src/cli/args/mod.ts";
 import { splitCommandLine } from "../src/run/split.ts";
 import { REFERENCE_AGENT, ROOT } from "./e2e/_cli.ts";
 

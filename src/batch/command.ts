@@ -27,7 +27,7 @@ import {
   terminalSafeJson,
   writeStderrLine,
 } from "../runtime/mod.ts";
-import type { BatchArgs } from "../cli/batch_args.ts";
+import type { BatchOptions } from "./options.ts";
 import { type BatchItem, parseBatchInput } from "./input.ts";
 import { Progress } from "./progress.ts";
 import { type BatchHost, prepareBatchHost } from "./host.ts";
@@ -94,7 +94,11 @@ interface ItemsToRun {
 }
 
 /** Run the pending items on `host`'s shared tools, with the progress bar when asked. */
-async function runItems(args: BatchArgs, host: BatchHost, items: ItemsToRun): Promise<BatchTotals> {
+async function runItems(
+  args: BatchOptions,
+  host: BatchHost,
+  items: ItemsToRun,
+): Promise<BatchTotals> {
   const { pending, cwd, cwds } = items;
   let progress: Progress | null = null;
   const run: BatchRun = new BatchRun({
@@ -135,7 +139,7 @@ async function runItems(args: BatchArgs, host: BatchHost, items: ItemsToRun): Pr
 }
 
 /** `batch`: resolves with the exit code (see the module doc). */
-export async function batchCommand(args: BatchArgs): Promise<number> {
+export async function batchCommand(args: BatchOptions): Promise<number> {
   const began = performance.now();
   const items = await readInput(args.input);
   let cwd = currentDir();

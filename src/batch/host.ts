@@ -24,7 +24,7 @@ import type { ToolRegistry } from "../host/registry.ts";
 import type { KernelSupport } from "../host/sandbox/kernel_policy.ts";
 import { writeStderrLine } from "../runtime/mod.ts";
 import { isReported, type Reported, reported } from "../errors/mod.ts";
-import type { BatchArgs } from "../cli/batch_args.ts";
+import type { BatchOptions } from "./options.ts";
 
 /** The tools, sources and kernel layer of a batch, shared by its slots. */
 export interface BatchHost {
@@ -46,7 +46,7 @@ export interface BatchHost {
  */
 export async function prepareBatchHost(
   args: Pick<
-    BatchArgs,
+    BatchOptions,
     "toolDirs" | "toolDirsExplicit" | "config" | "noConfig" | "mcpConfigs" | "kernelSandbox"
   >,
   cwd: string,

@@ -19,8 +19,29 @@
  * @module
  */
 
-export { MAX_SHARDS, parseShard, type Shard } from "../cli/batch_args.ts";
-import type { Shard } from "../cli/batch_args.ts";
+/** One share of the items: `index` in 1..`count`. */
+export interface Shard {
+  /** 1-based share number (K of `K/N`). */
+  readonly index: number;
+  /** Number of shares (N of `K/N`). */
+  readonly count: number;
+}
+
+/** Largest N of `--shard K/N`. */
+export const MAX_SHARDS = 10_000;
+
+/** Parse `K/N` (1 ≤ K ≤ N ≤ {@link MAX_SHARDS}); throws RangeError naming the value. */
+export function parseShard(text: string): Shard {
+  const match = /^(\d{1,5})\/(\d{1,5})$/.exec(text);
+  const index = Number(match?.[1]);
+  const count = Number(match?.[2]);
+  if (match === null || !(count >= 1) || count > MAX_SHARDS || !(index >= 1) || index > count) {
+    throw new RangeError(
+      `Option --shard must be K/N with 1 <= K <= N <= ${MAX_SHARDS}: ${text}`,
+    );
+  }
+  return { index, count };
+}
 
 const encoder = new TextEncoder();
 

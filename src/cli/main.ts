@@ -4,13 +4,13 @@
  *
  * Only argument parsing is loaded up front: each subcommand's modules are
  * imported when it runs, so `--version` and `--help` load no protocol code
- * and `run` starts loading the host at once (`run_command.ts`).
+ * and `run` starts loading the host at once (`commands/run.ts`).
  *
  * @module
  */
 
-import { COMMANDS, parseCli } from "./args.ts";
-import { invocation } from "./suggest.ts";
+import { COMMANDS, parseCli } from "./args/mod.ts";
+import { invocation } from "./args/suggest.ts";
 import { EXIT, exitCode } from "../run/exit_codes.ts";
 import { isHostError } from "../errors/mod.ts";
 import { writeStderrLine, writeStdout } from "../runtime/mod.ts";
@@ -30,7 +30,7 @@ export async function main(argv: string[]): Promise<number> {
     const args = parseCli(argv);
     switch (args.command) {
       case "help": {
-        const { helpText } = await import("./help.ts");
+        const { helpText } = await import("./help/mod.ts");
         await writeStdout(encoder.encode(helpText(args.topic)));
         return EXIT.ok;
       }
@@ -39,28 +39,28 @@ export async function main(argv: string[]): Promise<number> {
         return EXIT.ok;
       case "tools": {
         const [{ toolsCommand }] = await Promise.all([
-          import("./tools_cmd.ts"),
+          import("./commands/tools.ts"),
           redirectConsole(),
         ]);
         return await toolsCommand(args);
       }
       case "demo": {
-        const [{ demoCommandGuarded }] = await Promise.all([
-          import("./run_command.ts"),
+        const [{ demoCommand }] = await Promise.all([
+          import("./commands/demo.ts"),
           redirectConsole(),
         ]);
-        return await demoCommandGuarded(args);
+        return await demoCommand(args);
       }
       case "mcp": {
         const [{ mcpCommand }] = await Promise.all([
-          import("./mcp_command.ts"),
+          import("./commands/mcp.ts"),
           redirectConsole(),
         ]);
         return await mcpCommand(args);
       }
       case "run": {
         const [{ runCommand }] = await Promise.all([
-          import("./run_command.ts"),
+          import("./commands/run.ts"),
           redirectConsole(),
         ]);
         return await runCommand(args);
@@ -81,21 +81,24 @@ export async function main(argv: string[]): Promise<number> {
       case "models":
       case "select": {
         const [{ browseCommand }] = await Promise.all([
-          import("./browse.ts"),
+          import("./commands/browse.ts"),
           redirectConsole(),
         ]);
         return await browseCommand(args);
       }
       case "call": {
-        const [{ callCommand }] = await Promise.all([import("./call.ts"), redirectConsole()]);
+        const [{ callCommand }] = await Promise.all([
+          import("./commands/call.ts"),
+          redirectConsole(),
+        ]);
         return await callCommand(args);
       }
       case "init": {
-        const { initCommand } = await import("./init.ts");
+        const { initCommand } = await import("./commands/init.ts");
         return await initCommand(args);
       }
       case "trust": {
-        const { trustCommand } = await import("./trust.ts");
+        const { trustCommand } = await import("./commands/trust.ts");
         return await trustCommand(args);
       }
       case "inspect": {

@@ -1,10 +1,11 @@
 /**
- * The `magi-tools` command: argument parsing (`args.ts`, `help.ts`), the subcommands
- * (`run_command.ts`, `tools_cmd.ts`, `demo.ts`, `browse.ts`), the host run over one backend
- * (`host_run.ts`, `turn.ts`, `approvals.ts`), starting and closing the backend
- * (`backend_start.ts`, `agent.ts`, `shutdown.ts`), signals (`stop.ts`) and exit codes
- * (`exit_codes.ts`, `failure.ts`). Thin: it wires the layers below. `main.ts` is the entry
- * (`cli.ts` at the repository root runs it).
+ * The `magi-tools` command, the top floor: it parses argv into options and calls the layers
+ * below (`src/run/` for turns, `batch`, `report`, `inspect`), nothing else imports it.
+ *
+ * - `main.ts`: the entry (`cli.ts` runs it): parse, dispatch, map a usage error to exit 2.
+ * - `args/`: the flags, parsed once (one option table, one parser per kind of value).
+ * - `help/`: the help texts.
+ * - `commands/`: one file per command, imported when that command runs.
  *
  * @module
  */

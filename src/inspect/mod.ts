@@ -15,7 +15,7 @@
 import { type AgentCommand, resolveAgentCommand } from "../run/agent.ts";
 import { planTools, withPlannedSources } from "../run/sources.ts";
 import type { ExternalTool } from "../host/external.ts";
-import type { InspectArgs } from "../cli/args_loop.ts";
+import type { ConfigArgs, ToolDirArgs } from "../run/command_options.ts";
 import { exitCode, UsageError } from "../run/exit_codes.ts";
 import { isReported } from "../errors/mod.ts";
 import {
@@ -36,8 +36,18 @@ export { checkRequest, newToken } from "./security.ts";
 export { InspectServer } from "./server.ts";
 export { ToolSet } from "./tool_set.ts";
 
+/** `inspect` options (`src/cli/args/loop.ts` parses them from the command line). */
+export interface InspectOptions extends ConfigArgs, ToolDirArgs {
+  /** `--port` (0: a free port). */
+  port: number;
+  /** `--agent` command line (fixed for the inspector's lifetime). */
+  agent: string | undefined;
+  /** `--cwd`. */
+  cwd: string | undefined;
+}
+
 /** Run `inspect` until SIGINT; resolves with the exit code. */
-export async function inspectCommand(args: InspectArgs): Promise<number> {
+export async function inspectCommand(args: InspectOptions): Promise<number> {
   if (runtimeName() !== "deno") {
     throw new UsageError("Command inspect needs Deno (the npm package has no inspector)");
   }
@@ -71,7 +81,7 @@ export async function inspectCommand(args: InspectArgs): Promise<number> {
 }
 
 async function serve(
-  args: InspectArgs,
+  args: InspectOptions,
   cwd: string,
   agent: AgentCommand,
   sources: { external: readonly ExternalTool[]; configFiles: readonly string[] },

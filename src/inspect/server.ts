@@ -20,7 +20,7 @@
  * @module
  */
 
-import { callRecord } from "../cli/call.ts";
+import { callRecord } from "../run/call_record.ts";
 import { directCall } from "../host/direct_call.ts";
 import { isHostError } from "../errors/mod.ts";
 import {

@@ -11,7 +11,7 @@
 
 import type { AgentCommand } from "../run/agent.ts";
 import type { ApprovalDecision, Approver } from "../run/approvals.ts";
-import type { LoopConfigArgs } from "../cli/args_loop.ts";
+import type { ConfigArgs } from "../run/command_options.ts";
 import { runHost } from "../run/host_run.ts";
 import { SourceWarnings, startConfiguredSources } from "../run/sources.ts";
 import type { ApprovalRequestedData } from "../protocol/schemas/mod.ts";
@@ -40,7 +40,7 @@ export interface TurnsOptions {
   /** Tool directories. */
   readonly toolDirs: readonly string[];
   /** The config flags (each turn starts the config's sources, as `run` does). */
-  readonly config?: LoopConfigArgs;
+  readonly config?: ConfigArgs;
   /** Receives every event of every turn. */
   readonly onEvent: (event: TurnEvent) => void;
 }

@@ -9,7 +9,6 @@
  */
 
 import { writeFile } from "node:fs/promises";
-import type { ReportArgs } from "../cli/batch_args.ts";
 import { exitCode, UsageError } from "../run/exit_codes.ts";
 import { isHostError } from "../errors/mod.ts";
 import { terminalText, writeStderrLine, writeStdout } from "../runtime/mod.ts";
@@ -19,6 +18,18 @@ import { renderMarkdown } from "./markdown.ts";
 import { computeStats } from "./stats.ts";
 
 const encoder = new TextEncoder();
+
+/** `report` options (`src/cli/args/batch.ts` parses them from the command line). */
+export interface ReportOptions {
+  /** Output folders of one or more batches (shards). */
+  dirs: string[];
+  /** `--markdown FILE` (`-` = stdout). */
+  markdown: string | undefined;
+  /** `--html FILE`. */
+  html: string | undefined;
+  /** `--item ID`: the item whose tool calls the HTML timeline shows (default: the slowest). */
+  item: string | undefined;
+}
 
 async function writeOutput(path: string, report: string, flag: string): Promise<void> {
   // Tool errors in the report are the tools' text: no raw controls on a terminal, or in a file
@@ -35,7 +46,7 @@ async function writeOutput(path: string, report: string, flag: string): Promise<
 }
 
 /** `report`: resolves with the exit code. */
-export async function reportCommand(args: ReportArgs): Promise<number> {
+export async function reportCommand(args: ReportOptions): Promise<number> {
   let batch;
   try {
     batch = await loadBatches(args.dirs);

@@ -8,4 +8,4 @@
  * @module
  */
 
-export { reportCommand } from "./command.ts";
+export { reportCommand, type ReportOptions } from "./command.ts";

@@ -86,7 +86,7 @@ export async function runOneTurn(options: OneTurnOptions): Promise<OneTurnResult
     import("../summary/writer.ts"),
     import("./agent.ts"),
     import("./approvals.ts"),
-    import("../cli/prompt.ts"),
+    import("./prompt.ts"),
     import("../host/discovery.ts"),
     import("../host/registry.ts"),
   ]);

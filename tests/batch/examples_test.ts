@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { parseBatchArgs, parseReportArgs } from "../../src/cli/batch_args.ts";
+import { parseBatchArgs, parseReportArgs } from "../../src/cli/args/batch.ts";
 import { parseBatchInput } from "../../src/batch/input.ts";
 import { splitCommandLine } from "../../src/run/split.ts";
 import { ROOT } from "../e2e/_cli.ts";

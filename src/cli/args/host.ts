@@ -1,0 +1,124 @@
+/**
+ * The option table of the commands that load tools or run turns, one parser per flag so every
+ * command words its errors alike: the config flags (`run`, `batch`, `tools`, `mcp`, `call`,
+ * `inspect`), `--tools DIR`, the kernel sandbox flags, and the flags of a turn that `run` and
+ * `batch` share ({@link TURN_OPTIONS}, {@link turnFlags}).
+ *
+ * @module
+ */
+
+import { UsageError } from "../../run/exit_codes.ts";
+import type { KernelSandboxMode } from "../../run/kernel_sandbox.ts";
+import { DEFAULT_STALL_TIMEOUT_MS } from "../../run/liveness.ts";
+import {
+  type ConfigArgs,
+  DEFAULT_TOOL_DIR,
+  type ToolDirArgs,
+  type TurnFlags,
+} from "../../run/command_options.ts";
+import { optionalString, seconds, type Values } from "./_flags.ts";
+
+/** parseArgs options of {@link ConfigArgs}. */
+export const CONFIG_OPTIONS = {
+  config: { type: "string" },
+  "no-config": { type: "boolean" },
+  "mcp-config": { type: "string", multiple: true },
+} as const;
+
+/** parseArgs option of {@link toolDirArgs}. */
+export const TOOLS_OPTION = { tools: { type: "string", multiple: true } } as const;
+
+/** parseArgs options of {@link kernelSandboxMode}. */
+export const KERNEL_OPTIONS = {
+  "require-kernel-sandbox": { type: "boolean" },
+  "no-kernel-sandbox": { type: "boolean" },
+} as const;
+
+/** `-h`, `--help`. */
+export const HELP_OPTION = { help: { type: "boolean", short: "h" } } as const;
+
+/** parseArgs options of {@link TurnFlags} and `--approve` (the values differ by command). */
+export const TURN_OPTIONS = {
+  ...TOOLS_OPTION,
+  agent: { type: "string" },
+  cwd: { type: "string" },
+  approve: { type: "string" },
+  deltas: { type: "boolean" },
+  timeout: { type: "string" },
+  "stall-timeout": { type: "string" },
+  "fail-on-tool-error": { type: "boolean" },
+  ...KERNEL_OPTIONS,
+  ...CONFIG_OPTIONS,
+  ...HELP_OPTION,
+} as const;
+
+/**
+ * The config flags of parsed `values`; a usage error names the flag.
+ *
+ * @example
+ * ```ts
+ * import { configArgs } from "./host.ts";
+ * const args = configArgs({ "no-config": true, "mcp-config": ["a.json"] });
+ * console.assert(args.noConfig && args.mcpConfigs[0] === "a.json" && args.config === undefined);
+ * ```
+ */
+export function configArgs(values: Values): ConfigArgs {
+  const config = values.config;
+  if (config !== undefined && (typeof config !== "string" || config === "")) {
+    throw new UsageError("Option --config needs a value");
+  }
+  const noConfig = values["no-config"] === true;
+  if (config !== undefined && noConfig) {
+    throw new UsageError("Options --config and --no-config cannot be combined");
+  }
+  const mcpConfigs = Array.isArray(values["mcp-config"]) ? values["mcp-config"].map(String) : [];
+  for (const file of mcpConfigs) {
+    if (file === "") throw new UsageError("Option --mcp-config needs a file");
+  }
+  return { config, noConfig, mcpConfigs };
+}
+
+/** The `--tools DIR` list (repeatable); default `./tools`, not explicit. */
+export function toolDirArgs(value: unknown): ToolDirArgs {
+  const dirs = Array.isArray(value) ? value.map(String) : [];
+  for (const dir of dirs) if (dir === "") throw new UsageError("Option --tools needs a directory");
+  return dirs.length > 0
+    ? { toolDirs: dirs, toolDirsExplicit: true }
+    : { toolDirs: [DEFAULT_TOOL_DIR], toolDirsExplicit: false };
+}
+
+/**
+ * `--require-kernel-sandbox` (`require`), `--no-kernel-sandbox` (`off`), else `auto`;
+ * both at once is a usage error.
+ *
+ * @example
+ * ```ts
+ * import { kernelSandboxMode } from "./host.ts";
+ * console.assert(kernelSandboxMode({ "no-kernel-sandbox": true }) === "off");
+ * console.assert(kernelSandboxMode({}) === "auto");
+ * ```
+ */
+export function kernelSandboxMode(values: Values): KernelSandboxMode {
+  const require = values["require-kernel-sandbox"] === true;
+  const off = values["no-kernel-sandbox"] === true;
+  if (require && off) {
+    throw new UsageError("Options --require-kernel-sandbox and --no-kernel-sandbox conflict");
+  }
+  return require ? "require" : off ? "off" : "auto";
+}
+
+/** The {@link TurnFlags} of values parsed with {@link TURN_OPTIONS}. */
+export function turnFlags(values: Values): TurnFlags {
+  return {
+    kernelSandbox: kernelSandboxMode(values),
+    ...toolDirArgs(values.tools),
+    agent: optionalString(values.agent, "--agent"),
+    cwd: optionalString(values.cwd, "--cwd"),
+    deltas: values.deltas === true,
+    timeoutMs: seconds(values.timeout, "--timeout"),
+    stallTimeoutMs: seconds(values["stall-timeout"], "--stall-timeout", { zero: true }) ??
+      DEFAULT_STALL_TIMEOUT_MS,
+    failOnToolError: values["fail-on-tool-error"] === true,
+    ...configArgs(values),
+  };
+}

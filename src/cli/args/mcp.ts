@@ -1,0 +1,67 @@
+/**
+ * `magi-tools mcp`'s command line: the tool and config flags every loading command takes, the
+ * transport (`--http PORT`), the HTTP credential (`--token`) and the write-tool policy
+ * (`--approve`, `--approve-timeout`).
+ *
+ * @module
+ */
+
+import { checkToken } from "../../mcp/http_token.ts";
+import { UsageError } from "../../run/exit_codes.ts";
+import type { ConfigArgs, ToolDirArgs } from "../../run/command_options.ts";
+import { integer, oneOf, optionalString, parseFlags, seconds } from "./_flags.ts";
+import { CONFIG_OPTIONS, configArgs, HELP_OPTION, toolDirArgs, TOOLS_OPTION } from "./host.ts";
+
+/** The default `--approve-timeout`, seconds. */
+export const DEFAULT_APPROVE_TIMEOUT_SECONDS = 120;
+
+/** `mcp` options. */
+export interface McpArgs extends ConfigArgs, ToolDirArgs {
+  /** Subcommand. */
+  command: "mcp";
+  /** `--http PORT`: Streamable HTTP instead of stdio. */
+  http: number | undefined;
+  /** `--token TOKEN` (HTTP only): the bearer token instead of a generated one. */
+  token: string | undefined;
+  /** `--approve`: what write tools do (default `ask`). */
+  approve: "deny" | "allow" | "ask";
+  /** `--approve-timeout` in milliseconds (default 120,000). */
+  approveTimeoutMs: number;
+}
+
+/** Parse `mcp`'s arguments (after the subcommand). */
+export function parseMcpArgs(argv: string[]): McpArgs | { command: "help"; topic: "mcp" } {
+  const { values, positionals } = parseFlags(argv, {
+    ...TOOLS_OPTION,
+    http: { type: "string" },
+    token: { type: "string" },
+    approve: { type: "string" },
+    "approve-timeout": { type: "string" },
+    ...HELP_OPTION,
+    ...CONFIG_OPTIONS,
+  });
+  if (values.help) return { command: "help", topic: "mcp" };
+  if (positionals.length > 0) throw new UsageError(`Unexpected argument: ${positionals[0]}`);
+  const http = integer(values.http, "--http", 0, 65_535, "a port number");
+  const token = optionalString(values.token, "--token");
+  if (token !== undefined) {
+    if (http === undefined) {
+      throw new UsageError("Option --token needs --http (stdio has no token)");
+    }
+    checkToken(token, "Option --token");
+  }
+  const approve = oneOf(values.approve, "--approve", ["deny", "allow", "ask"], "ask");
+  const timeout = optionalString(values["approve-timeout"], "--approve-timeout");
+  return {
+    command: "mcp",
+    ...toolDirArgs(values.tools),
+    http,
+    token,
+    approve,
+    approveTimeoutMs: Math.max(
+      1,
+      seconds(timeout, "--approve-timeout") ?? DEFAULT_APPROVE_TIMEOUT_SECONDS * 1000,
+    ),
+    ...configArgs(values),
+  };
+}

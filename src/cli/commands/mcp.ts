@@ -1,0 +1,107 @@
+/**
+ * `mcp`: the host's tools as an MCP server, over stdio or (`--http PORT`)
+ * Streamable HTTP. Tools load exactly as for `run` (modules, then the
+ * config's MCP servers) and every call goes through one executor
+ * (`src/mcp/serve.ts`, loaded through `loadFeature("mcp")` so the MCP SDK is
+ * not in the graph of other commands). On stdio the output guard is
+ * installed before any tool module loads, so nothing but MCP frames reaches
+ * stdout. Over HTTP every request needs the bearer token (`src/mcp/http_token.ts`);
+ * on both transports write tools follow `--approve` (`src/mcp/approval.ts`).
+ *
+ * @module
+ */
+
+import { loadFeature } from "../../config/features.ts";
+import { guardOutput, type OutputGuard } from "../../host/output_guard.ts";
+import type { McpServeModule } from "../../mcp/serve_api.ts";
+import { currentDir, stdinStream, writeStderrLine } from "../../runtime/mod.ts";
+import type { McpArgs } from "../args/mod.ts";
+import {
+  type Announced,
+  announceToken,
+  type McpCredential,
+  mcpCredential,
+} from "../../mcp/http_token.ts";
+import { EXIT, exitCode } from "../../run/exit_codes.ts";
+import { isHostError, isReported } from "../../errors/mod.ts";
+import { loadRegistry } from "../../run/host_run.ts";
+import { planTools, startPlannedSources } from "../../run/sources.ts";
+
+/** Run `mcp` until stdin ends (stdio) or SIGINT; resolves with the exit code. */
+export async function mcpCommand(args: McpArgs): Promise<number> {
+  const cwd = currentDir();
+  let credential: McpCredential | null = null;
+  if (args.http !== undefined) {
+    try {
+      credential = mcpCredential(args.token);
+    } catch (error) {
+      if (!isHostError(error, "usage")) throw error; // A bad MAGI_TOOLS_MCP_TOKEN.
+      writeStderrLine(`magi-tools mcp: ${error.message}`);
+      return exitCode(error.code);
+    }
+  }
+  let announced: Announced | null = null;
+  // On stdio, stdout carries MCP frames only: guard it before any tool module loads.
+  const guard: OutputGuard | null = args.http === undefined ? guardOutput() : null;
+  try {
+    const plan = await planTools({ ...args, cwd });
+    if (isReported(plan)) return exitCode(plan.code);
+    const sources = await startPlannedSources(plan, {
+      cwd,
+      onWarning: (warning) => writeStderrLine(`magi-tools mcp: warning: ${warning.message}`),
+    });
+    if (isReported(sources)) return exitCode(sources.code);
+    try {
+      const registry = await loadRegistry(plan.toolDirs, {
+        external: sources.tools,
+        configFiles: plan.config.files,
+      });
+      if (isReported(registry)) return exitCode(registry.code);
+      let mcp: McpServeModule;
+      try {
+        mcp = await loadFeature("mcp") as McpServeModule;
+      } catch (error) {
+        if (!isHostError(error, "feature_unavailable")) throw error;
+        writeStderrLine(`magi-tools mcp: ${error.message}`);
+        return exitCode(error.code);
+      }
+      const outcome = await mcp.serveRegistry({
+        registry,
+        cwd,
+        transport: args.http === undefined || credential === null
+          ? { kind: "stdio", input: stdinStream(), write: guard!.writeStdout }
+          : {
+            kind: "http",
+            port: args.http,
+            token: credential.token,
+            onListening: async (url, port) => {
+              announced = await announceToken(credential, port);
+              // One write: a reader that sees the URL sees how to authenticate.
+              writeStderrLine(
+                `magi-tools mcp: serving ${registry.tools.length} tool(s) at ${url}\n` +
+                  `magi-tools mcp: ${announced.line}`,
+              );
+            },
+          },
+        onLog: (log) => writeStderrLine(`[${log.name} ${log.callId}] ${log.text.trimEnd()}`),
+        approval: { mode: args.approve, timeoutMs: args.approveTimeoutMs },
+      });
+      if (outcome.kind === "port_taken") {
+        writeStderrLine(`magi-tools mcp: Port ${args.http} is taken: 127.0.0.1:${args.http}`);
+        return EXIT.startup;
+      }
+      if (outcome.kind === "cannot_listen") {
+        writeStderrLine(
+          `magi-tools mcp: Cannot listen on 127.0.0.1:${args.http}: ${outcome.message}`,
+        );
+        return EXIT.usage;
+      }
+      return EXIT.ok;
+    } finally {
+      await sources.close();
+    }
+  } finally {
+    await (announced as Announced | null)?.remove();
+    guard?.restore();
+  }
+}

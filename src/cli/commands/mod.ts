@@ -1,0 +1,12 @@
+/**
+ * The commands, one file each (`run.ts`, `demo.ts`, `tools.ts`, `mcp.ts`, `call.ts`, `init.ts`,
+ * `trust.ts`, `browse.ts` for `sessions`, `history`, `models` and `select`): each takes its
+ * parsed options (`../args/`), calls the layers below and prints; `batch`, `report` and
+ * `inspect` are their layers' own commands (`src/batch/command.ts`, `src/report/command.ts`,
+ * `src/inspect/mod.ts`). `main.ts` imports each file only when its command runs, so nothing
+ * here is re-exported.
+ *
+ * @module
+ */
+
+export {};

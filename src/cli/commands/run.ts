@@ -1,0 +1,175 @@
+/**
+ * `run` as the CLI entry dispatches it: read the prompt, pick
+ * the backend, guard stdout, and hand over to `runHost`. Loaded lazily by
+ * `main.ts`, and lean itself: the host (client, zod schemas, tool loading)
+ * is imported while the prompt is read and the backend command resolved,
+ * and the backend is spawned before waiting for it.
+ *
+ * @module
+ */
+
+import { guardOutput } from "../../host/output_guard.ts";
+import { PROMPT_BYTES } from "../../protocol/limits.ts";
+import {
+  currentDir,
+  isDirectory,
+  openTerminal,
+  readStdinText,
+  realPath,
+  stderrIsTerminal,
+  stdinIsTerminal,
+  stdoutIsTerminal,
+  type Terminal,
+  writeStderrLine,
+} from "../../runtime/mod.ts";
+import type { SummaryWriter } from "../../summary/writer.ts";
+import type { TextView } from "../../summary/text_view.ts";
+import { resolveAgentCommand } from "../../run/agent.ts";
+import { ApprovalDecider, noTerminalMessage } from "../../run/approvals.ts";
+import { discardBackend, startBackend } from "../../run/backend_start.ts";
+import type { RunArgs } from "../args/mod.ts";
+import { summaryWriter, textView } from "./_output.ts";
+import { exitCode, UsageError } from "../../run/exit_codes.ts";
+import { isReported } from "../../errors/mod.ts";
+import { checkPrompt } from "../../run/prompt.ts";
+import { checkWritableFile } from "../../run/output_file.ts";
+import { planTools, SourceWarnings, startPlannedSources } from "../../run/sources.ts";
+
+/** `terminal` whose questions come after everything rendered so far, without the spinner. */
+function promptsAbove(terminal: Terminal, view: TextView, writer: SummaryWriter): Terminal {
+  return {
+    async ask(question: string): Promise<string | null> {
+      await writer.flush();
+      await view.beforePrompt();
+      try {
+        return await terminal.ask(question);
+      } finally {
+        view.afterPrompt();
+      }
+    },
+    close: () => terminal.close(),
+  };
+}
+
+async function readPrompt(args: RunArgs): Promise<string> {
+  let prompt = args.prompt;
+  if (prompt === undefined) {
+    if (stdinIsTerminal()) {
+      throw new UsageError("No prompt: pass PROMPT or pipe it on stdin");
+    }
+    try {
+      prompt = await readStdinText(PROMPT_BYTES * 4);
+    } catch (error) {
+      // The strict UTF-8 decoder throws a TypeError for invalid bytes.
+      if (error instanceof TypeError) throw new UsageError("Prompt on stdin is not valid UTF-8");
+      throw new UsageError(
+        `Cannot read the prompt from stdin: ${error instanceof Error ? error.message : error}`,
+      );
+    }
+    prompt = prompt.replace(/\r?\n$/, "");
+  }
+  // The prompt is at most 4 × PROMPT_BYTES here: encoding it once is cheap.
+  return checkPrompt(prompt);
+}
+
+/** `run`: one turn with the given tools; resolves with the exit code. */
+export async function runCommand(args: RunArgs): Promise<number> {
+  // Load the host (client, schemas, executor) while the prompt is read and the agent resolved.
+  const hostModule = import("../../run/host_run.ts");
+  hostModule.catch(() => {}); // Awaited below; a usage error first must not leave it unhandled.
+  let cwd = currentDir();
+  if (args.cwd !== undefined) {
+    if (!(await isDirectory(args.cwd))) {
+      throw new UsageError(`Option --cwd is not a directory: ${args.cwd}`);
+    }
+    cwd = await realPath(args.cwd);
+  }
+  // Before anything starts: a file that cannot be written would lose the answer after the turn.
+  if (args.lastMessage !== undefined) await checkWritableFile(args.lastMessage, "--last-message");
+  let terminal: Terminal | null = null;
+  if (args.approve === "ask") {
+    const opened = openTerminal();
+    if (opened.terminal === null) {
+      throw new UsageError(noTerminalMessage(opened.reason, {
+        promptOnStdin: args.prompt === undefined && !stdinIsTerminal(),
+        stdin: stdinIsTerminal(),
+        stderr: stderrIsTerminal(),
+      }));
+    }
+    terminal = opened.terminal;
+  }
+  try {
+    const prompt = await readPrompt(args);
+    const agent = await resolveAgentCommand(args.agent);
+    if (agent.source === "reference") {
+      writeStderrLine(
+        "magi-tools: magi-code is not on PATH and no --agent/MAGI_CODE_AGENT given: using the reference backend",
+      );
+    }
+    // The backend boots while the host's modules load and the tool modules are described (in
+    // their zero-permission child; nothing of theirs is imported in the host before the guard).
+    const backend = startBackend(agent, { cwd });
+    // The config decides which tool directories load (planTools: an MCP- or OpenAPI-only
+    // project needs no ./tools); reading it is quick, the backend boots meanwhile.
+    const plan = await planTools({ ...args, cwd }).catch(async (error) => {
+      await discardBackend(backend);
+      throw error;
+    });
+    if (isReported(plan)) {
+      await discardBackend(backend);
+      return exitCode(plan.code);
+    }
+    const tools = import("../../host/discovery.ts").then(({ prepareToolDirs }) =>
+      prepareToolDirs(plan.toolDirs)
+    );
+    tools.catch(() => {}); // Awaited by runHost; an early failure must not go unhandled.
+    // MCP servers (magi-tools.jsonc, --mcp-config) start alongside the backend too.
+    const warnings = new SourceWarnings();
+    const sources = startPlannedSources(plan, { cwd, onWarning: warnings.add });
+    sources.catch(() => {}); // Awaited by runHost.
+    let modules;
+    try {
+      modules = await Promise.all([hostModule, import("../../summary/writer.ts")]);
+    } catch (error) {
+      await Promise.all([
+        discardBackend(backend),
+        sources.then((s) => isReported(s) ? undefined : s.close()),
+      ]);
+      throw error;
+    }
+    const [{ runHost }, { SummaryWriter }] = modules;
+    // Inline tools' raw stdout writes go to stderr and their exit calls fail the call.
+    const guard = guardOutput();
+    const text = (args.format ?? (stdoutIsTerminal() ? "text" : "ndjson")) === "text";
+    const view = text ? await textView(guard, prompt) : null;
+    const writer = summaryWriter(SummaryWriter, view === null ? guard : { writeStdout: view.sink });
+    const code = await runHost({
+      backend,
+      tools,
+      sources,
+      sourceWarnings: warnings,
+      prompt,
+      toolDirs: plan.toolDirs,
+      configFiles: plan.config.files,
+      agent,
+      cwd,
+      session: args.session,
+      approvals: new ApprovalDecider(
+        args.approve,
+        view === null || terminal === null ? terminal : promptsAbove(terminal, view, writer),
+      ),
+      // The terminal view streams the assistant text and shows the calls' arguments.
+      deltas: args.deltas || text,
+      argumentsPreview: text,
+      lastMessage: args.lastMessage,
+      timeoutMs: args.timeoutMs,
+      stallTimeoutMs: args.stallTimeoutMs,
+      failOnToolError: args.failOnToolError,
+      kernelSandbox: args.kernelSandbox,
+      writer,
+    }).finally(() => writer.flush()).finally(() => view?.close()).finally(() => guard.restore());
+    return code;
+  } finally {
+    terminal?.close();
+  }
+}

@@ -1,0 +1,141 @@
+/**
+ * `tools`: validate and list tools with their byte costs, the frame budget
+ * left and each tool's isolation and permissions; or print the exact
+ * definitions (`--json`), the sandbox settings (`--permissions-json`), or
+ * the least `deno run` flags `run` needs (`--deno-flags`), or the flags of an
+ * `init` project's tasks, derived from its config (`--task-flags`). Each tool's line
+ * ends with its enforcement level (`kernel+deno`, `deno`, `none`).
+ *
+ * @module
+ */
+
+import type { ToolInfo } from "../../host/define.ts";
+import { formatToolPermissions, toolSandboxInfo } from "../../host/sandbox/mod.ts";
+import {
+  currentDir,
+  stdoutIsTerminal,
+  supportsProcessIsolation,
+  terminalSafeJson,
+  terminalText,
+  writeStdout,
+} from "../../runtime/mod.ts";
+import { resolveAgentCommand } from "../../run/agent.ts";
+import type { ToolsArgs } from "../args/mod.ts";
+import { cliDenoFlags } from "../../run/deno_flags.ts";
+import { EXIT, exitCode } from "../../run/exit_codes.ts";
+import { isReported } from "../../errors/mod.ts";
+import { loadRegistry } from "../../run/host_run.ts";
+import {
+  entryLevel,
+  limitsForTools,
+  processLimitsNotes,
+  startKernelProbe,
+} from "../../run/kernel_sandbox.ts";
+import { planTools, startPlannedSources, warnOnStderr } from "../../run/sources.ts";
+
+const encoder = new TextEncoder();
+
+/**
+ * A flags line (paths from the project in it): exact into a pipe (`$(…)`), its control
+ * characters shown visibly on a terminal.
+ */
+function flagsLine(flags: readonly string[]): string {
+  const line = flags.join(" ") + "\n";
+  return stdoutIsTerminal() ? terminalText(line) : line;
+}
+
+/** Run `tools`; returns the exit code. */
+export async function toolsCommand(args: ToolsArgs): Promise<number> {
+  if (args.taskFlags) {
+    const { configTaskFlags } = await import("../../run/task_flags.ts");
+    await writeStdout(encoder.encode(flagsLine(await configTaskFlags(args))));
+    return EXIT.ok;
+  }
+  // MCP servers of the config are started, listed and stopped again.
+  const cwd = currentDir();
+  const plan = await planTools({ ...args, cwd });
+  if (isReported(plan)) return exitCode(plan.code);
+  const sources = await startPlannedSources(plan, { cwd, onWarning: warnOnStderr });
+  if (isReported(sources)) return exitCode(sources.code);
+  let registry;
+  try {
+    registry = await loadRegistry(plan.toolDirs, {
+      external: sources.tools,
+      configFiles: plan.config.files,
+    });
+  } finally {
+    await sources.close();
+  }
+  if (isReported(registry)) return exitCode(registry.code);
+  if (args.json) {
+    // Exactly what `initialize` sends: no sandbox settings mixed in.
+    await writeStdout(encoder.encode(terminalSafeJson(registry.definitions()) + "\n"));
+    return EXIT.ok;
+  }
+  if (args.permissionsJson) {
+    const [kernel, limits] = await Promise.all([
+      startKernelProbe("auto"),
+      limitsForTools(registry.tools),
+    ]);
+    // External tools (MCP, OpenAPI) have no sandbox settings: their work happens in the source.
+    const infos = registry.tools.map((entry) =>
+      entry.source.kind === "module"
+        ? {
+          name: entry.tool.name,
+          ...toolSandboxInfo(entry.tool as ToolInfo),
+          sandbox: entryLevel(entry, kernel),
+          // How memoryMb is enforced here (null: no cap, or the tool runs inline).
+          memory_enforcement: limits === null || (entry.tool as ToolInfo).memoryMb === undefined ||
+              entryLevel(entry, kernel) === "none"
+            ? null
+            : limits.memory,
+        }
+        : {
+          name: entry.tool.name,
+          isolation: "external",
+          source: entry.file,
+          sandbox: entryLevel(entry, kernel),
+        }
+    );
+    await writeStdout(encoder.encode(terminalSafeJson(infos) + "\n"));
+    return EXIT.ok;
+  }
+  if (args.denoFlags) {
+    const agent = await resolveAgentCommand(args.agent);
+    const flags = cliDenoFlags(registry, { toolDirs: plan.toolDirs, agent });
+    await writeStdout(encoder.encode(flagsLine(flags)));
+    return EXIT.ok;
+  }
+  const budget = registry.budget();
+  const processIsolation = supportsProcessIsolation();
+  const [kernel, limits] = await Promise.all([
+    startKernelProbe("auto"),
+    limitsForTools(registry.tools),
+  ]);
+  const lines: string[] = [];
+  for (const entry of registry.tools) {
+    const d = entry.definition;
+    lines.push(
+      `${d.name}\t${d.effect}\t${entry.definitionBytes} bytes\t${entry.file}\t${entry.toolId}\t${
+        entry.source.kind === "module"
+          ? formatToolPermissions(entry.tool as ToolInfo, { processIsolation })
+          : `external (${entry.source.kind} server ${entry.source.name})`
+      }\t${entryLevel(entry, kernel)}`,
+    );
+  }
+  if (kernel.reason !== null && registry.tools.length > 0) {
+    lines.push(`kernel sandbox unavailable: ${kernel.reason}`);
+  }
+  const processTools = registry.tools.filter((entry) =>
+    entry.source.kind === "module" && entryLevel(entry, kernel) !== "none"
+  );
+  lines.push(
+    ...processLimitsNotes(limits, processTools.map((entry) => ({ tool: entry.tool as ToolInfo }))),
+  );
+  lines.push(
+    `${registry.tools.length} tool(s); initialize request ${budget.usedBytes} of ${budget.frameBytes} bytes; ${budget.remainingBytes} bytes left`,
+  );
+  // Names, files and reasons come from tool modules and sources: no raw control characters.
+  await writeStdout(encoder.encode(terminalText(lines.join("\n") + "\n")));
+  return EXIT.ok;
+}

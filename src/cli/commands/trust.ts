@@ -1,0 +1,115 @@
+/**
+ * `trust [FILE]`, `trust --list`, `trust --revoke [FILE]`: the user's
+ * approval of a project config (`src/config/approval.ts`), kept in the trust
+ * store under the per-user config directory, never in the project. `trust`
+ * records the SHA-256 of the file's current content for its path and prints
+ * what that approves; a later change needs `trust` again.
+ *
+ * @module
+ */
+
+import {
+  ConfigError,
+  configKey,
+  configNeeds,
+  describeNeeds,
+  hashConfigText,
+  needsApproval,
+  parseJsonc,
+  readTrustStore,
+  type TrustRecords,
+  trustStorePath,
+  writeTrustStore,
+} from "../../config/mod.ts";
+import { readTextFile, terminalText, writeStderrLine, writeStdout } from "../../runtime/mod.ts";
+import type { TrustArgs } from "../args/mod.ts";
+import { EXIT, exitCode } from "../../run/exit_codes.ts";
+import { isHostError } from "../../errors/mod.ts";
+
+/** Run `trust`; resolves with the exit code (2: no store, unreadable file or store). */
+export async function trustCommand(args: TrustArgs): Promise<number> {
+  try {
+    const store = trustStorePath();
+    if (store === null) {
+      throw new ConfigError(
+        "Cannot find the trust store: the host may not read HOME or XDG_CONFIG_HOME (APPDATA on Windows): grant --allow-env for them",
+      );
+    }
+    const records = await readTrustStore(store);
+    switch (args.action) {
+      case "list":
+        await print(await listing(records));
+        return EXIT.ok;
+      case "revoke":
+        return await revoke(args.file, store, records);
+      case "trust":
+        return await trust(args.file, store, records);
+    }
+  } catch (error) {
+    if (isHostError(error, "config")) {
+      writeStderrLine(`magi-tools: ${error.message}`);
+      return exitCode(error.code);
+    }
+    throw error;
+  }
+}
+
+async function trust(file: string, store: string, records: TrustRecords): Promise<number> {
+  const text = await readConfig(file);
+  const needs = configNeeds(parseJsonc(text, file));
+  const key = await configKey(file);
+  const sha256 = await hashConfigText(text);
+  await writeTrustStore(store, {
+    ...records,
+    [key]: { sha256, trustedAt: new Date().toISOString() },
+  });
+  const what = needsApproval(needs)
+    ? ["It may now:", ...describeNeeds(needs)]
+    : ["It starts no command and reads no variable: it needed no approval"];
+  await print([`Trusted ${key} (sha256 ${sha256.slice(0, 12)}…)`, ...what, `Store: ${store}`]);
+  return EXIT.ok;
+}
+
+async function revoke(file: string, store: string, records: TrustRecords): Promise<number> {
+  const key = await configKey(file);
+  if (records[key] === undefined) {
+    await print([`Not trusted, nothing to revoke: ${key}`]);
+    return EXIT.ok;
+  }
+  const rest = { ...records };
+  delete rest[key];
+  await writeTrustStore(store, rest);
+  await print([`Revoked: ${key}`]);
+  return EXIT.ok;
+}
+
+/** One line per trusted config: `<state>  <path>`; state `ok`, `changed` or `missing`. */
+async function listing(records: TrustRecords): Promise<string[]> {
+  const lines: string[] = [];
+  for (const [key, record] of Object.entries(records).sort(([a], [b]) => a.localeCompare(b))) {
+    let state: string;
+    try {
+      state = await hashConfigText(await readTextFile(key)) === record.sha256 ? "ok" : "changed";
+    } catch {
+      state = "missing";
+    }
+    lines.push(`${state.padEnd(8)}${record.trustedAt.padEnd(26)}${key}`);
+  }
+  return lines.length === 0 ? ["No trusted configs"] : lines;
+}
+
+async function readConfig(file: string): Promise<string> {
+  try {
+    return await readTextFile(file);
+  } catch (error) {
+    if ((error as { name?: string }).name === "NotFound") {
+      throw new ConfigError(`Config file not found: ${file}`);
+    }
+    throw new ConfigError(`Cannot read config file: ${file}: ${(error as Error).message}`);
+  }
+}
+
+/** Write `lines`; a config's commands and paths are the project's text: no raw controls. */
+async function print(lines: readonly string[]): Promise<void> {
+  await writeStdout(new TextEncoder().encode(terminalText(lines.join("\n") + "\n")));
+}

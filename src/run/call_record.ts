@@ -1,0 +1,63 @@
+/**
+ * The record of one direct call (`call --json`, and the inspector's call answer): the fields
+ * of a `tool.result` summary record without the backend's, plus the text and its parts.
+ *
+ * @module
+ */
+
+import type { DirectCallResult } from "../host/direct_call.ts";
+
+/** The `--json` record: `tool.result`'s fields (no backend ones) plus the text and its parts. */
+export interface CallRecord {
+  /** Always `call.result`. */
+  type: "call.result";
+  /** Tool name. */
+  name: string;
+  /** The registered `tool_id`. */
+  tool_id: string;
+  /** The call ID the tool saw. */
+  call_id: string;
+  /** `success`, `error` or `cancelled`. */
+  outcome: "success" | "error" | "cancelled";
+  /** With `error`: the code (`invalid_arguments`, `tool_failed`, `timeout`, …), else null. */
+  error_code: string | null;
+  /** UTF-8 bytes of `text`. */
+  bytes: number;
+  /** Number of parts. */
+  parts: number;
+  /** Wall time, ms. */
+  duration_ms: number;
+  /** The deadline the call ran under, ms. */
+  deadline_ms: number;
+  /** An inline tool ignored its signal and was abandoned. */
+  abandoned: boolean;
+  /** A process tool ignored its signal and was killed. */
+  killed: boolean;
+  /** The whole result text. */
+  text: string;
+  /** `text` split as `client.tool.result` parts would carry it. */
+  part_texts: string[];
+  /** The call's captured tool output (process-isolated tools), or null. */
+  log: string | null;
+}
+
+/** The `--json` record of `result`. */
+export function callRecord(result: DirectCallResult, log: string | null): CallRecord {
+  return {
+    type: "call.result",
+    name: result.name,
+    tool_id: result.toolId,
+    call_id: result.callId,
+    outcome: result.outcome,
+    error_code: result.errorCode ?? null,
+    bytes: result.bytes,
+    parts: result.parts.length,
+    duration_ms: Math.round(result.durationMs),
+    deadline_ms: result.deadlineMs,
+    abandoned: result.abandoned,
+    killed: result.killed,
+    text: result.text,
+    part_texts: [...result.parts],
+    log,
+  };
+}
