@@ -240,7 +240,6 @@ export class HostRun {
       limits: this.#parts.limits,
       argumentsPreview: this.#argumentsPreview,
       records: () => this.#writer,
-      progress: writer,
       onRequestBudgetExhausted: (error) => {
         this.#budgetError = error;
         this.#stop.budgetExhausted();

@@ -13,6 +13,7 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { defineTool } from "../../src/host/define.ts";
+import { defineExternalTool } from "../../src/host/external.ts";
 import { ToolRegistry } from "../../src/host/registry.ts";
 import { ProtocolError } from "../../src/protocol/errors.ts";
 import { serve } from "../../src/reference_backend/mod.ts";
@@ -44,9 +45,24 @@ const echo = defineTool({
   run: ({ text }) => `echo: ${text}`,
 });
 
+/** An external (MCP-like) tool that reports progress 1/2 and 2/2 before it answers. */
+const count = defineExternalTool({
+  name: "srv_count",
+  description: "Count to two, reporting progress.",
+  inputSchema: { type: "object", properties: {} },
+  effect: "read",
+  source: { kind: "mcp", name: "srv" },
+  validate: () => null,
+  run: (_args, ctx) => {
+    ctx.progress({ progress: 1, total: 2 });
+    ctx.progress({ progress: 2, total: 2, message: "done" });
+    return Promise.resolve("counted");
+  },
+});
+
 const registry = ToolRegistry.fromLoaded(
   [{ tool: echo, file: "echo_text.ts", url: import.meta.url }],
-  { requiredCapabilities: REQUIRED_CAPABILITIES },
+  { requiredCapabilities: REQUIRED_CAPABILITIES, external: [count] },
 );
 
 type Rec = Record<string, unknown>;
@@ -182,7 +198,8 @@ Deno.test({
 
 /**
  * `fn` with the reference backend's serve function (in this process, a temporary MC_HOME, and
- * a scenario whose prompts containing "echo" call `echo_text` with `{text:"hi"}`).
+ * a scenario whose prompts containing "echo" call `echo_text` with `{text:"hi"}` and those
+ * containing "count" call `srv_count`).
  */
 async function withReference(fn: (serve: (io: BackendIo) => Promise<number>) => Promise<void>) {
   const root = await Deno.makeTempDir({ prefix: "magi-host-run-" });
@@ -196,6 +213,12 @@ async function withReference(fn: (serve: (io: BackendIo) => Promise<number>) => 
           steps: [
             { call: { tool: "echo_text", arguments: { text: "hi" }, label: "e" } },
             { say: "Got {{result:e}}" },
+          ],
+        }, {
+          match: "count",
+          steps: [
+            { call: { tool: "srv_count", arguments: {}, label: "c" } },
+            { say: "Got {{result:c}}" },
           ],
         }],
       }),
@@ -267,5 +290,33 @@ Deno.test({
       const callRun = (records: Rec[]) => records.find((r) => r.type === "tool.call")?.run_id;
       assert.equal(callRun(second.records), runOf(second.records));
       assert.notEqual(runOf(first.records), runOf(second.records));
+    }),
+});
+
+Deno.test({
+  name: "HostRun routes a later turn's tool.progress records to that turn's writer",
+  permissions: NO_SPAWN,
+  fn: () =>
+    withReference(async (reference) => {
+      const first = await connect(reference);
+      const second = recordingWriter();
+      try {
+        assert.equal(await first.turn("count one"), EXIT.ok);
+        assert.equal(await first.turn("count two", second.writer), EXIT.ok);
+      } finally {
+        await first.host.stop();
+      }
+      await Promise.all([first.writer.flush(), second.writer.flush()]);
+      // Each writer has its own turn's call and that call's two progress records, no others.
+      for (const records of [first.records, second.records]) {
+        const runId = records.find((r) => r.type === "turn.started")?.run_id;
+        const call = records.find((r) => r.type === "tool.call");
+        assert.equal(call?.run_id, runId);
+        const progress = records.filter((r) => r.type === "tool.progress");
+        assert.deepEqual(
+          progress.map((r) => [r.run_id, r.call_id, r.name, r.progress, r.total]),
+          [[runId, call?.call_id, "srv_count", 1, 2], [runId, call?.call_id, "srv_count", 2, 2]],
+        );
+      }
     }),
 });
