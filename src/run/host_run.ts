@@ -13,6 +13,7 @@
  * @module
  */
 
+import { type Clock, REAL_CLOCK } from "../async/clock.ts";
 import { settleWithin, waitWithin } from "../async/deadline.ts";
 import { LocalAgentClient } from "../client/client.ts";
 import { BackendExited, ClientClosed, type RequestBudgetExhausted } from "../client/errors.ts";
@@ -100,6 +101,8 @@ export class HostRun {
   readonly #agent: AgentCommand;
   readonly #cwd: string;
   readonly #stallMs: number;
+  /** The connection's clock and timers (busy retry, watchdog, liveness probe). */
+  readonly #clock: Clock;
   readonly #parts: ConnectionParts;
   readonly #argumentsPreview: boolean;
   /** Turns admitted on this connection (a batch slot runs many). */
@@ -134,6 +137,7 @@ export class HostRun {
     this.#agent = options.agent;
     this.#cwd = options.cwd;
     this.#stallMs = options.stallTimeoutMs ?? 0;
+    this.#clock = options.clock ?? REAL_CLOCK;
     this.#child = parts.child;
     this.#writer = options.writer;
     const child = parts.child;
@@ -224,6 +228,7 @@ export class HostRun {
     if (this.#stallMs > 0) {
       this.#liveness = new LivenessProbe({
         stallMs: this.#stallMs,
+        clock: this.#clock,
         probe: (signal) => client.status({ signal }),
         onStalled: () => {
           this.#stalled = true;
@@ -286,6 +291,7 @@ export class HostRun {
         calls,
         stop: this.#stop,
         turnsBefore: this.#turnsStarted,
+        clock: this.#clock,
         admitted: () => this.#turnsStarted++,
         stalled: () => this.#stalled ? this.#stalledFailure() : null,
         budgetError: () => this.#budgetError,

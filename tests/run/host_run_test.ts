@@ -1,13 +1,15 @@
 /**
  * `HostRun` without spawning: its backend child is an in-memory handle (`_memory_child.ts`)
  * to a backend served in this process, the scripted one (`_scripted_backend.ts`) or the
- * reference backend's `serve()`, and its one tool is an inline module defined here. Every
- * test runs without the `run` permission, so a spawn anywhere would fail it.
+ * reference backend's `serve()`, and its tools are defined here (an inline module tool and an
+ * external one that reports progress). Every test runs without the `run` permission, so a
+ * spawn anywhere would fail it.
  *
  * Covers what the spawning `host_run_busy_test.ts` covered (a later turn waits while the
  * backend answers `busy` after the previous run; the first turn does not; it gives up after
- * about 5 s), a tool call through the connection's wiring, each turn's own stop state, and
- * the shutdown of the child (EOF, no signal).
+ * about 5 s, here of fake time), a tool call through the connection's wiring and its records'
+ * routing to the current turn's writer, each turn's own stop state, and the shutdown of the
+ * child (EOF, no signal).
  */
 
 import assert from "node:assert/strict";
@@ -21,6 +23,7 @@ import { ApprovalDecider } from "../../src/run/approvals.ts";
 import { EXIT } from "../../src/run/exit_codes.ts";
 import { HostRun, REQUIRED_CAPABILITIES } from "../../src/run/host_run.ts";
 import { SummaryWriter } from "../../src/summary/writer.ts";
+import { drainMicrotasks, FakeTime } from "../_fake_time.ts";
 import { type BackendIo, type MemoryChild, memoryChild, NO_SPAWN } from "./_memory_child.ts";
 import { scriptedBackend, type ScriptedBackendOptions } from "./_scripted_backend.ts";
 
@@ -67,7 +70,6 @@ const registry = ToolRegistry.fromLoaded(
 
 type Rec = Record<string, unknown>;
 
-/** A connection to `serveBackend` over in-memory streams, initialized. */
 /** A summary writer whose records are collected in `records`. */
 function recordingWriter(): { records: Rec[]; writer: SummaryWriter } {
   const records: Rec[] = [];
@@ -81,7 +83,8 @@ function recordingWriter(): { records: Rec[]; writer: SummaryWriter } {
   return { records, writer };
 }
 
-async function connect(serveBackend: (io: BackendIo) => Promise<number>) {
+/** A connection to `serveBackend` over in-memory streams (on `clock`'s time), initialized. */
+async function connect(serveBackend: (io: BackendIo) => Promise<number>, clock?: FakeTime) {
   const { records, writer } = recordingWriter();
   const child: MemoryChild = memoryChild(serveBackend);
   const host = await HostRun.start({
@@ -92,6 +95,7 @@ async function connect(serveBackend: (io: BackendIo) => Promise<number>) {
     kernelSandbox: "off",
     writer,
     backend: { child },
+    ...(clock === undefined ? {} : { clock }),
   });
   assert.ok(typeof host !== "number", `started (exit ${host})`);
   assert.equal(await host.initialize(writer), null);
@@ -107,7 +111,8 @@ async function connect(serveBackend: (io: BackendIo) => Promise<number>) {
   return { host, child, records, writer, turn };
 }
 
-const scripted = (options: ScriptedBackendOptions) => connect(scriptedBackend(options));
+const scripted = (options: ScriptedBackendOptions, clock?: FakeTime) =>
+  connect(scriptedBackend(options), clock);
 
 function isBusy(error: unknown): boolean {
   return error instanceof ProtocolError && error.code === "busy";
@@ -155,12 +160,21 @@ Deno.test({
   name: "HostRun.turn() gives up after about 5 s of busy after the previous run",
   permissions: NO_SPAWN,
   fn: async () => {
-    const { host, turn } = await scripted({ busyMethod: "session.create", busyCount: Infinity });
+    // On fake time: the retry's pauses and its 5 s bound are the connection's clock's.
+    const time = new FakeTime();
+    const { host, turn } = await scripted(
+      { busyMethod: "session.create", busyCount: Infinity },
+      time,
+    );
     try {
       assert.equal(await turn(), 0);
-      const started = performance.now();
-      await assert.rejects(turn(), isBusy);
-      const waitedMs = performance.now() - started;
+      const started = time.now();
+      let settled = false;
+      const second = turn().finally(() => settled = true);
+      second.catch(() => {}); // Handled at once: the rejection is asserted below.
+      await whileArmed(time, () => settled);
+      await assert.rejects(second, isBusy);
+      const waitedMs = time.now() - started;
       assert.ok(waitedMs >= 4_900, `waited ${Math.round(waitedMs)} ms before giving up`);
       assert.ok(waitedMs < 8_000, `gave up within the bound: ${Math.round(waitedMs)} ms`);
     } finally {
@@ -168,6 +182,19 @@ Deno.test({
     }
   },
 });
+
+/**
+ * Until `done()`: fire `time`'s next timer when one is armed (fake time moves to it), else let
+ * the in-memory requests run (a turn of the event loop). Time moves only from pause to pause,
+ * never while a request is on its way; fails after 10,000 loop turns instead of hanging.
+ */
+async function whileArmed(time: FakeTime, done: () => boolean): Promise<void> {
+  for (let turns = 0; !done(); turns++) {
+    assert.ok(turns < 10_000, `still not done at ${time.now()} ms of fake time`);
+    if (time.pending > 0) await time.next();
+    else await drainMicrotasks();
+  }
+}
 
 Deno.test({
   name: "HostRun: each turn has its own stop state; a SIGINT between turns stops the next one",
