@@ -6,6 +6,7 @@
  * @module
  */
 
+import type { Clock } from "../async/clock.ts";
 import type { PreparedToolDirs } from "../host/discovery.ts";
 import type { ToolRegistry } from "../host/registry.ts";
 import type { KernelSupport } from "../host/sandbox/kernel_policy.ts";
@@ -65,6 +66,12 @@ export interface HostStartOptions {
   tools?: Promise<PreparedToolDirs>;
   /** The config files in use (`ToolPlan.config.files`): host inputs no tool may write. */
   configFiles?: readonly string[];
+  /**
+   * The connection's clock and timers (a turn's `busy` retry after the previous run, the
+   * watchdog after `turn.cancel`, the liveness probe); default `REAL_CLOCK` (a test's fake
+   * clock drives them without waiting).
+   */
+  clock?: Clock;
 }
 
 /** One turn of a {@link HostRun}: its prompt, session and summary output. */

@@ -13,6 +13,7 @@
  * @module
  */
 
+import { type Clock, REAL_CLOCK } from "../async/clock.ts";
 import { settleWithin, waitWithin } from "../async/deadline.ts";
 import { LocalAgentClient } from "../client/client.ts";
 import { BackendExited, ClientClosed, type RequestBudgetExhausted } from "../client/errors.ts";
@@ -101,6 +102,8 @@ export class HostRun {
   readonly #agent: AgentCommand;
   readonly #cwd: string;
   readonly #stallMs: number;
+  /** The connection's clock and timers (busy retry, watchdog, liveness probe). */
+  readonly #clock: Clock;
   readonly #parts: ConnectionParts;
   readonly #argumentsPreview: boolean;
   /** Turns admitted on this connection (a batch slot runs many). */
@@ -135,6 +138,7 @@ export class HostRun {
     this.#agent = options.agent;
     this.#cwd = options.cwd;
     this.#stallMs = options.stallTimeoutMs ?? 0;
+    this.#clock = options.clock ?? REAL_CLOCK;
     this.#child = parts.child;
     this.#writer = options.writer;
     const child = parts.child;
@@ -228,6 +232,7 @@ export class HostRun {
     if (this.#stallMs > 0) {
       this.#liveness = new LivenessProbe({
         stallMs: this.#stallMs,
+        clock: this.#clock,
         probe: (signal) => client.status({ signal }),
         onStalled: () => {
           this.#stalled = true;
@@ -244,7 +249,6 @@ export class HostRun {
       limits: this.#parts.limits,
       argumentsPreview: this.#argumentsPreview,
       records: () => this.#writer,
-      progress: writer,
       onRequestBudgetExhausted: (error) => {
         this.#budgetError = error;
         this.#stop.budgetExhausted();
@@ -291,6 +295,7 @@ export class HostRun {
         calls,
         stop: this.#stop,
         turnsBefore: this.#turnsStarted,
+        clock: this.#clock,
         admitted: () => this.#turnsStarted++,
         stalled: () => this.#stalled ? this.#stalledFailure() : null,
         budgetError: () => this.#budgetError,

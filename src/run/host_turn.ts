@@ -8,6 +8,7 @@
  * @module
  */
 
+import type { Clock, TimerId } from "../async/clock.ts";
 import { settleWithin } from "../async/deadline.ts";
 import type { LocalAgentClient } from "../client/client.ts";
 import type { RequestBudgetExhausted } from "../client/errors.ts";
@@ -46,6 +47,8 @@ export interface TurnConnection {
   readonly stop: StopState;
   /** Turns admitted on this connection before this one (a later one waits out `busy`). */
   readonly turnsBefore: number;
+  /** The connection's clock (the `busy` retry's pauses and bound, the watchdog). */
+  readonly clock: Clock;
   /** Called once the backend admitted this turn. */
   admitted(): void;
   /** The liveness probe's failure when the backend stalled, else null. */
@@ -140,15 +143,15 @@ async function followRun(
   sessionId: string,
   runId: string,
 ): Promise<TurnOutcome> {
-  const { client, stop, descriptor, init } = conn;
-  let watchdog: ReturnType<typeof setTimeout> | undefined;
+  const { client, stop, descriptor, init, clock } = conn;
+  let watchdog: TimerId | undefined;
   const removeStop = stop.onSoftStop(() => {
     client.turnCancel(sessionId, runId).catch(() => {
       // stale_run: the run already finished; a connection failure surfaces in the loop.
     });
     // The backend owes run.finished after cancel grace and cleanup; then give up.
     const wait = descriptor.limits.cancel_grace_ms + init.limits.cleanup_wait_ms + 3_000;
-    watchdog = setTimeout(() => stop.kill("watchdog"), wait);
+    watchdog = clock.setTimeout(() => stop.kill("watchdog"), wait);
   });
   try {
     return await runTurn({
@@ -174,7 +177,7 @@ async function followRun(
     throw error;
   } finally {
     removeStop();
-    clearTimeout(watchdog);
+    clock.clearTimeout(watchdog);
   }
 }
 
@@ -249,18 +252,19 @@ async function afterCleanup<T>(
   request: () => Promise<T>,
   signal: AbortSignal,
 ): Promise<T> {
-  const until = performance.now() + CLEANUP_BUSY_MS;
+  const { clock } = conn;
+  const until = clock.now() + CLEANUP_BUSY_MS;
   let pauseMs = 10;
   for (;;) {
     try {
       return await request();
     } catch (error) {
       const busy = error instanceof ProtocolError && error.code === "busy";
-      if (!busy || conn.turnsBefore === 0 || signal.aborted || performance.now() >= until) {
+      if (!busy || conn.turnsBefore === 0 || signal.aborted || clock.now() >= until) {
         throw error;
       }
     }
-    await settleWithin(new Promise(() => {}), pauseMs, { signal });
+    await settleWithin(new Promise(() => {}), pauseMs, { signal, clock });
     pauseMs = Math.min(pauseMs * 2, 200);
   }
 }

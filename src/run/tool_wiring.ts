@@ -42,14 +42,11 @@ export interface ToolWiringOptions {
   readonly limits: ProcessLimits | null;
   /** Put `arguments_preview` on `tool.call` records. */
   readonly argumentsPreview: boolean;
-  /** The current turn's summary output: `tool.call`, `tool.result` and `tool.log` go there. */
-  readonly records: () => SummaryWriter;
   /**
-   * Where `tool.progress` records go. `HostRun` passes the writer of `initialize` (as the
-   * engine did before this split), not the current turn's: on a batch slot's later items
-   * progress goes to the first item's writer.
+   * The current turn's summary output: `tool.call`, `tool.result`, `tool.log` and
+   * `tool.progress` go there (on a batch slot's later items: that item's writer).
    */
-  readonly progress: SummaryWriter;
+  readonly records: () => SummaryWriter;
   /** No further tool result can be sent: the connection cancels the turn. */
   readonly onRequestBudgetExhausted: (error: RequestBudgetExhausted) => void;
 }
@@ -90,7 +87,8 @@ export function wireTools(options: ToolWiringOptions): ToolWiring {
     },
     onProgress: (callId, name, update) => {
       const runId = runOfCall.get(callId);
-      if (runId !== undefined) options.progress.emit(progressRecord(runId, callId, name, update));
+      if (runId === undefined) return; // Not a call of this connection's session.
+      options.records().emit(progressRecord(runId, callId, name, update));
     },
   });
   const calls = new ToolCallSession(client, executor, {

@@ -1,18 +1,21 @@
 /**
  * `HostRun` without spawning: its backend child is an in-memory handle (`_memory_child.ts`)
  * to a backend served in this process, the scripted one (`_scripted_backend.ts`) or the
- * reference backend's `serve()`, and its one tool is an inline module defined here. Every
- * test runs without the `run` permission, so a spawn anywhere would fail it.
+ * reference backend's `serve()`, and its tools are defined here (an inline module tool and an
+ * external one that reports progress). Every test runs without the `run` permission, so a
+ * spawn anywhere would fail it.
  *
  * Covers what the spawning `host_run_busy_test.ts` covered (a later turn waits while the
  * backend answers `busy` after the previous run; the first turn does not; it gives up after
- * about 5 s), a tool call through the connection's wiring, each turn's own stop state, and
- * the shutdown of the child (EOF, no signal).
+ * about 5 s, here of fake time), a tool call through the connection's wiring and its records'
+ * routing to the current turn's writer, each turn's own stop state, and the shutdown of the
+ * child (EOF, no signal).
  */
 
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { defineTool } from "../../src/host/define.ts";
+import { defineExternalTool } from "../../src/host/external.ts";
 import { ToolRegistry } from "../../src/host/registry.ts";
 import { ProtocolError } from "../../src/protocol/errors.ts";
 import { serve } from "../../src/reference_backend/mod.ts";
@@ -21,6 +24,7 @@ import { EXIT } from "../../src/run/exit_codes.ts";
 import { isReported } from "../../src/errors/mod.ts";
 import { HostRun, REQUIRED_CAPABILITIES } from "../../src/run/host_run.ts";
 import { SummaryWriter } from "../../src/summary/writer.ts";
+import { drainMicrotasks, FakeTime } from "../_fake_time.ts";
 import { type BackendIo, type MemoryChild, memoryChild, NO_SPAWN } from "./_memory_child.ts";
 import { scriptedBackend, type ScriptedBackendOptions } from "./_scripted_backend.ts";
 
@@ -45,14 +49,28 @@ const echo = defineTool({
   run: ({ text }) => `echo: ${text}`,
 });
 
+/** An external (MCP-like) tool that reports progress 1/2 and 2/2 before it answers. */
+const count = defineExternalTool({
+  name: "srv_count",
+  description: "Count to two, reporting progress.",
+  inputSchema: { type: "object", properties: {} },
+  effect: "read",
+  source: { kind: "mcp", name: "srv" },
+  validate: () => null,
+  run: (_args, ctx) => {
+    ctx.progress({ progress: 1, total: 2 });
+    ctx.progress({ progress: 2, total: 2, message: "done" });
+    return Promise.resolve("counted");
+  },
+});
+
 const registry = ToolRegistry.fromLoaded(
   [{ tool: echo, file: "echo_text.ts", url: import.meta.url }],
-  { requiredCapabilities: REQUIRED_CAPABILITIES },
+  { requiredCapabilities: REQUIRED_CAPABILITIES, external: [count] },
 );
 
 type Rec = Record<string, unknown>;
 
-/** A connection to `serveBackend` over in-memory streams, initialized. */
 /** A summary writer whose records are collected in `records`. */
 function recordingWriter(): { records: Rec[]; writer: SummaryWriter } {
   const records: Rec[] = [];
@@ -66,7 +84,8 @@ function recordingWriter(): { records: Rec[]; writer: SummaryWriter } {
   return { records, writer };
 }
 
-async function connect(serveBackend: (io: BackendIo) => Promise<number>) {
+/** A connection to `serveBackend` over in-memory streams (on `clock`'s time), initialized. */
+async function connect(serveBackend: (io: BackendIo) => Promise<number>, clock?: FakeTime) {
   const { records, writer } = recordingWriter();
   const child: MemoryChild = memoryChild(serveBackend);
   const host = await HostRun.start({
@@ -77,6 +96,7 @@ async function connect(serveBackend: (io: BackendIo) => Promise<number>) {
     kernelSandbox: "off",
     writer,
     backend: { child },
+    ...(clock === undefined ? {} : { clock }),
   });
   if (isReported(host)) throw new Error(`not started: ${host.code}`);
   assert.equal(await host.initialize(writer), null);
@@ -92,7 +112,8 @@ async function connect(serveBackend: (io: BackendIo) => Promise<number>) {
   return { host, child, records, writer, turn };
 }
 
-const scripted = (options: ScriptedBackendOptions) => connect(scriptedBackend(options));
+const scripted = (options: ScriptedBackendOptions, clock?: FakeTime) =>
+  connect(scriptedBackend(options), clock);
 
 function isBusy(error: unknown): boolean {
   return error instanceof ProtocolError && error.code === "busy";
@@ -140,12 +161,21 @@ Deno.test({
   name: "HostRun.turn() gives up after about 5 s of busy after the previous run",
   permissions: NO_SPAWN,
   fn: async () => {
-    const { host, turn } = await scripted({ busyMethod: "session.create", busyCount: Infinity });
+    // On fake time: the retry's pauses and its 5 s bound are the connection's clock's.
+    const time = new FakeTime();
+    const { host, turn } = await scripted(
+      { busyMethod: "session.create", busyCount: Infinity },
+      time,
+    );
     try {
       assert.equal(await turn(), 0);
-      const started = performance.now();
-      await assert.rejects(turn(), isBusy);
-      const waitedMs = performance.now() - started;
+      const started = time.now();
+      let settled = false;
+      const second = turn().finally(() => settled = true);
+      second.catch(() => {}); // Handled at once: the rejection is asserted below.
+      await whileArmed(time, () => settled);
+      await assert.rejects(second, isBusy);
+      const waitedMs = time.now() - started;
       assert.ok(waitedMs >= 4_900, `waited ${Math.round(waitedMs)} ms before giving up`);
       assert.ok(waitedMs < 8_000, `gave up within the bound: ${Math.round(waitedMs)} ms`);
     } finally {
@@ -153,6 +183,19 @@ Deno.test({
     }
   },
 });
+
+/**
+ * Until `done()`: fire `time`'s next timer when one is armed (fake time moves to it), else let
+ * the in-memory requests run (a turn of the event loop). Time moves only from pause to pause,
+ * never while a request is on its way; fails after 10,000 loop turns instead of hanging.
+ */
+async function whileArmed(time: FakeTime, done: () => boolean): Promise<void> {
+  for (let turns = 0; !done(); turns++) {
+    assert.ok(turns < 10_000, `still not done at ${time.now()} ms of fake time`);
+    if (time.pending > 0) await time.next();
+    else await drainMicrotasks();
+  }
+}
 
 Deno.test({
   name: "HostRun: each turn has its own stop state; a SIGINT between turns stops the next one",
@@ -183,7 +226,8 @@ Deno.test({
 
 /**
  * `fn` with the reference backend's serve function (in this process, a temporary MC_HOME, and
- * a scenario whose prompts containing "echo" call `echo_text` with `{text:"hi"}`).
+ * a scenario whose prompts containing "echo" call `echo_text` with `{text:"hi"}` and those
+ * containing "count" call `srv_count`).
  */
 async function withReference(fn: (serve: (io: BackendIo) => Promise<number>) => Promise<void>) {
   const root = await Deno.makeTempDir({ prefix: "magi-host-run-" });
@@ -197,6 +241,12 @@ async function withReference(fn: (serve: (io: BackendIo) => Promise<number>) => 
           steps: [
             { call: { tool: "echo_text", arguments: { text: "hi" }, label: "e" } },
             { say: "Got {{result:e}}" },
+          ],
+        }, {
+          match: "count",
+          steps: [
+            { call: { tool: "srv_count", arguments: {}, label: "c" } },
+            { say: "Got {{result:c}}" },
           ],
         }],
       }),
@@ -268,5 +318,33 @@ Deno.test({
       const callRun = (records: Rec[]) => records.find((r) => r.type === "tool.call")?.run_id;
       assert.equal(callRun(second.records), runOf(second.records));
       assert.notEqual(runOf(first.records), runOf(second.records));
+    }),
+});
+
+Deno.test({
+  name: "HostRun routes a later turn's tool.progress records to that turn's writer",
+  permissions: NO_SPAWN,
+  fn: () =>
+    withReference(async (reference) => {
+      const first = await connect(reference);
+      const second = recordingWriter();
+      try {
+        assert.equal(await first.turn("count one"), EXIT.ok);
+        assert.equal(await first.turn("count two", second.writer), EXIT.ok);
+      } finally {
+        await first.host.stop();
+      }
+      await Promise.all([first.writer.flush(), second.writer.flush()]);
+      // Each writer has its own turn's call and that call's two progress records, no others.
+      for (const records of [first.records, second.records]) {
+        const runId = records.find((r) => r.type === "turn.started")?.run_id;
+        const call = records.find((r) => r.type === "tool.call");
+        assert.equal(call?.run_id, runId);
+        const progress = records.filter((r) => r.type === "tool.progress");
+        assert.deepEqual(
+          progress.map((r) => [r.run_id, r.call_id, r.name, r.progress, r.total]),
+          [[runId, call?.call_id, "srv_count", 1, 2], [runId, call?.call_id, "srv_count", 2, 2]],
+        );
+      }
     }),
 });
