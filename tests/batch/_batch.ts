@@ -126,3 +126,35 @@ export async function assertWholeItem(out: string, id: string): Promise<Record<s
   assert.ok(last === "turn.finished" || last === "host.error", `${id}: ends with ${last}`);
   return records;
 }
+
+/**
+ * The prompts of the turns the reference backend under `home` (`MC_HOME`) has started and not
+ * finished: a `user` record in one of its session files (`sessions/<id>.jsonl`, appended when a
+ * turn starts) without a later `run_finished` of the same run. The event a test waits for
+ * before it interrupts a running item; a line cut by a concurrent append is skipped.
+ */
+export async function runningPrompts(home: string): Promise<string[]> {
+  const running: string[] = [];
+  let entries: Deno.DirEntry[] = [];
+  try {
+    entries = [...Deno.readDirSync(`${home}/sessions`)];
+  } catch {
+    return running;
+  }
+  for (const entry of entries.filter((e) => e.name.endsWith(".jsonl"))) {
+    const text = await Deno.readTextFile(`${home}/sessions/${entry.name}`).catch(() => "");
+    const runs = new Map<unknown, string>();
+    for (const line of text.split("\n")) {
+      let record: Record<string, unknown>;
+      try {
+        record = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      if (record.type === "user") runs.set(record.run_id, String(record.text));
+      if (record.type === "run_finished") runs.delete(record.run_id);
+    }
+    running.push(...runs.values());
+  }
+  return running;
+}

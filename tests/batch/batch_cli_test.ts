@@ -5,10 +5,12 @@ import {
   indexLines,
   itemFiles,
   runCli,
+  runningPrompts,
   spawnCli,
   summaryOf,
   writeInput,
 } from "./_batch.ts";
+import { eventually } from "../_wait.ts";
 
 const TWO_CALLS = 'Use sleepy {"ms":20} and note {"text":"hi"} please';
 
@@ -186,11 +188,11 @@ Deno.test("batch: Ctrl-C cancels running turns, exits 130, keeps finished items;
       const stdout = new Response(child.stdout).text();
       const stderr = new Response(child.stderr).text();
       const guard = setTimeout(() => child.kill("SIGKILL"), 60_000);
-      // Wait until both quick items are in and the slow ones are running.
-      for (let i = 0; i < 400 && (await indexLines(out)).length < 2; i++) {
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      await new Promise((r) => setTimeout(r, 1_000));
+      // Wait until both quick items are in and the slow ones are running (their turns started).
+      const slowRunning = async () =>
+        (await indexLines(out)).length >= 2 &&
+        (await runningPrompts(home)).filter((prompt) => prompt === "SLOWPOKE").length === 2;
+      assert.ok(await eventually(slowRunning, 40_000), "the slow items are running");
       const sent = performance.now();
       child.kill("SIGINT");
       const status = await child.status;

@@ -14,10 +14,12 @@ import {
   indexLines,
   itemFiles,
   runCli,
+  runningPrompts,
   spawnCli,
   summaryOf,
   writeInput,
 } from "./_batch.ts";
+import { eventually } from "../_wait.ts";
 
 async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "magi-batch-options-" });
@@ -166,10 +168,10 @@ Deno.test("batch: Ctrl-C stops the configured MCP server too (exit 130)", async 
       const stdout = new Response(child.stdout).text();
       const stderr = new Response(child.stderr).text();
       const guard = setTimeout(() => child.kill("SIGKILL"), 60_000);
-      for (let i = 0; i < 300 && (await startedPids(marker)).length === 0; i++) {
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      await new Promise((r) => setTimeout(r, 2_000)); // The slow item is running.
+      const slowRunning = async () =>
+        (await startedPids(marker)).length > 0 &&
+        (await runningPrompts(home)).includes("SLOWPOKE");
+      assert.ok(await eventually(slowRunning, 30_000), "the slow item is running");
       child.kill("SIGINT");
       const status = await child.status;
       clearTimeout(guard);

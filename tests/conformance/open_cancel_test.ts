@@ -70,8 +70,10 @@ Deno.test("a session.open cancelled while it reads a large history leaves the at
       const old = await b.call("session.open", { session_id: OLD });
       const from = b.frames.length;
       const openId = await b.sendRequest("session.open", { session_id: BIG });
-      // Cancel while the open reads and validates the file (real work, no start delay).
-      await b.settle(50);
+      // Cancel while the open reads and validates the file (real work, no start delay): a
+      // status round trip proves the backend read the open and started it (frames are handled
+      // in order), instead of a 50 ms sleep; the history takes far longer to read.
+      await b.call("status");
       const cancel = await b.request("operation.cancel", { operation_id: openId });
       assert.deepEqual(cancel.result, { cancellation_requested: true }, "the open was pending");
       const answered = await b.waitResponse(openId, 30_000, from);
@@ -126,7 +128,8 @@ Deno.test("shutdown during a large session.open answers operation_cancelled and 
       await b.call("session.open", { session_id: OLD });
       const from = b.frames.length;
       const openId = await b.sendRequest("session.open", { session_id: BIG });
-      await b.settle(50);
+      // The open is under way once a later status is answered (frames are handled in order).
+      await b.call("status");
       await b.sendRequest("shutdown", {});
       const answered = await b.waitResponse(openId, 30_000, from);
       assert.deepEqual(answered.error, { code: "operation_cancelled" });

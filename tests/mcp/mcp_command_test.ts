@@ -12,6 +12,7 @@ import { FULL_CLI, ROOT } from "../e2e/_cli.ts";
 import { mcpArgs } from "./_stdio.ts";
 import { denoServer, EVERYTHING, writeConfig } from "./_config.ts";
 import { bearer, rawPost, startMcpHttp } from "./_http.ts";
+import { fileBecomes } from "../_wait.ts";
 
 const PING = { jsonrpc: "2.0", id: 1, method: "ping" };
 
@@ -91,14 +92,11 @@ Deno.test("mcp over stdio: notifications/cancelled aborts the tool's signal", as
     const call = client.callTool({ name: "cancel_probe", arguments: { marker } }, undefined, {
       signal: controller.signal,
     });
-    setTimeout(() => controller.abort(), 300);
+    // Cancelled while the tool runs (not before the call reached it).
+    assert.equal(await fileBecomes(marker, "started"), "started");
+    controller.abort();
     await assert.rejects(call);
-    let text = "";
-    for (let i = 0; i < 50 && text === ""; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      text = await Deno.readTextFile(marker).catch(() => "");
-    }
-    assert.equal(text, "cancelled");
+    assert.equal(await fileBecomes(marker, "cancelled"), "cancelled");
   } finally {
     await client.close();
     await Deno.remove(dir, { recursive: true });

@@ -10,6 +10,7 @@ import { type ExternalToolContext, ExternalToolError } from "../../src/host/exte
 import { startMcpSource } from "../../src/mcp/source.ts";
 import { DEV_CONFIG } from "../e2e/_cli.ts";
 import { FIXTURE_SERVER } from "./_config.ts";
+import { fileBecomes } from "../_wait.ts";
 
 const CONFIG: McpServerConfig = {
   name: "fx",
@@ -39,17 +40,6 @@ function ctx(signal: AbortSignal): ExternalToolContext {
   };
 }
 
-/** The marker file's text once it is `want`, or what it held after 10 s (looked at every 25 ms). */
-async function markerBecomes(marker: string, want: string): Promise<string> {
-  const deadline = Date.now() + 10_000;
-  let text = "";
-  while ((text = await Deno.readTextFile(marker).catch(() => "")) !== want) {
-    if (Date.now() > deadline) break;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return text;
-}
-
 Deno.test("MCP source: an aborted call reaches the server as notifications/cancelled", async () => {
   const dir = await Deno.makeTempDir({ prefix: "magi-tools-cancel-" });
   const marker = `${dir}/marker`;
@@ -60,10 +50,10 @@ Deno.test("MCP source: an aborted call reaches the server as notifications/cance
     const controller = new AbortController();
     const call = tool.run({ marker }, ctx(controller.signal));
     // Cancelled while the server runs the tool (not before the call reached it).
-    assert.equal(await markerBecomes(marker, "started"), "started");
+    assert.equal(await fileBecomes(marker, "started"), "started");
     controller.abort();
     await assert.rejects(call);
-    assert.equal(await markerBecomes(marker, "cancelled"), "cancelled");
+    assert.equal(await fileBecomes(marker, "cancelled"), "cancelled");
   } finally {
     await source.close();
     await Deno.remove(dir, { recursive: true });

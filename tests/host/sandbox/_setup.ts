@@ -11,6 +11,7 @@ import { type ToolCallResult, ToolExecutor, type ToolLog } from "../../../src/ho
 import { ToolRegistry } from "../../../src/host/registry.ts";
 import { CLIENT_TOOLS_LIMITS } from "../../../src/protocol/limits.ts";
 import type { ProcessLimits } from "../../../src/host/sandbox/containment.ts";
+import { waitWithin } from "../../../src/async/deadline.ts";
 
 /**
  * Process limits without a PID namespace: a terminal's Ctrl-C (SIGINT) then reaches the
@@ -77,4 +78,31 @@ export async function sandbox(
     },
     close: () => executor.close(),
   };
+}
+
+/**
+ * The start of a `beacon` fixture call (`fixtures/beacon.ts`): a loopback listener whose
+ * {@link StartSignal.port} the call gets; the tool connects to it when its call runs, so a
+ * test cancels or interrupts the call once it is under way, not after a fixed sleep. `close()`
+ * it in `finally`.
+ */
+export class StartSignal {
+  readonly #listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+
+  /** The port to pass as the beacon's `port` argument. */
+  get port(): number {
+    return this.#listener.addr.port;
+  }
+
+  /** Resolves once a beacon call connected (it runs); throws after `ms` (a generous bound). */
+  async started(ms = 30_000): Promise<void> {
+    const conn = await waitWithin(this.#listener.accept(), ms);
+    if (conn === undefined) throw new Error(`the beacon call did not start within ${ms} ms`);
+    conn.close();
+  }
+
+  /** Stop listening. */
+  close(): void {
+    this.#listener.close();
+  }
 }

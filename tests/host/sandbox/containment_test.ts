@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { GRACE_MS, sandbox } from "./_setup.ts";
+import { GRACE_MS, sandbox, StartSignal } from "./_setup.ts";
 
 Deno.test("the warm tool process is reused across calls (same pid)", async () => {
   const box = await sandbox();
@@ -37,31 +37,42 @@ Deno.test("an infinite loop is killed after the deadline and grace; the next cal
 
 Deno.test("a cancelled call whose tool ignores the signal is answered cancelled and killed", async () => {
   const box = await sandbox();
+  const start = new StartSignal();
   try {
     const controller = new AbortController();
-    const pending = box.call("probe", { action: "spin" }, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 300);
+    const pending = box.call("beacon", { action: "spin", port: start.port }, {
+      signal: controller.signal,
+    });
+    // Cancelled once the tool spins (the event, not a sleep).
+    await start.started();
+    controller.abort();
     const result = await pending;
     assert.equal(result.outcome, "cancelled");
     assert.equal(result.killed, true);
     assert.equal((await box.call("probe", { action: "echo", target: "ok" })).text, "ok");
   } finally {
+    start.close();
     await box.close();
   }
 });
 
 Deno.test("a cancelled call whose tool honours the signal is answered cancelled without a kill", async () => {
   const box = await sandbox();
+  const start = new StartSignal();
   try {
-    const before = await box.call("probe", { action: "pid" });
+    const before = await box.call("beacon", { action: "pid" });
     const controller = new AbortController();
-    const pending = box.call("probe", { action: "wait" }, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 200);
+    const pending = box.call("beacon", { action: "wait", port: start.port }, {
+      signal: controller.signal,
+    });
+    await start.started();
+    controller.abort();
     const result = await pending;
     assert.equal(result.outcome, "cancelled");
     assert.equal(result.killed, false);
-    assert.equal((await box.call("probe", { action: "pid" })).text, before.text);
+    assert.equal((await box.call("beacon", { action: "pid" })).text, before.text);
   } finally {
+    start.close();
     await box.close();
   }
 });

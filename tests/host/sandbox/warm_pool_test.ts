@@ -3,21 +3,41 @@ import { loadToolDirs } from "../../../src/host/discovery.ts";
 import { LogBuffer } from "../../../src/host/sandbox/log_buffer.ts";
 import { ProcessRunner } from "../../../src/host/sandbox/process_runner.ts";
 import { CLIENT_TOOLS_LIMITS } from "../../../src/protocol/limits.ts";
-import { FIXTURES, NO_NAMESPACE, sandbox } from "./_setup.ts";
+import { eventually } from "../../_wait.ts";
+import { drainMicrotasks } from "../../_fake_time.ts";
+import { FIXTURES, NO_NAMESPACE, sandbox, StartSignal } from "./_setup.ts";
 
-const [probe] = (await loadToolDirs([FIXTURES])).filter((entry) => entry.tool.name === "probe");
+const fixtures = await loadToolDirs([FIXTURES]);
+const probe = fixtures.find((entry) => entry.tool.name === "probe")!;
+const beacon = fixtures.find((entry) => entry.tool.name === "beacon")!;
 let counter = 0;
 
+interface CallOptions {
+  signal?: AbortSignal;
+  graceMs?: number;
+  deadlineMs?: number;
+}
+
 /** A call of the probe tool's `action` for {@link ProcessRunner.run}. */
-function probeCall(
-  action: string,
-  options: { signal?: AbortSignal; graceMs?: number; deadlineMs?: number } = {},
+function probeCall(action: string, options: CallOptions = {}) {
+  return fixtureCall(probe, { action }, options);
+}
+
+/** A call of the beacon tool (`fixtures/beacon.ts`) for {@link ProcessRunner.run}. */
+function beaconCall(args: { action: string; port?: number }, options: CallOptions = {}) {
+  return fixtureCall(beacon, args, options);
+}
+
+function fixtureCall(
+  fixture: typeof probe,
+  args: Record<string, unknown>,
+  options: CallOptions,
 ) {
   return {
-    tool: probe!.tool,
-    file: probe!.file,
+    tool: fixture.tool,
+    file: fixture.file,
     message: {
-      args: { action },
+      args,
       callId: `call-${++counter}`,
       sessionId: "session-1",
       runId: "run-1",
@@ -91,26 +111,42 @@ Deno.test("ToolExecutor runs overlapping calls of one isolated tool on the same 
   }
 });
 
-/** Start a `wait` call on `runner`'s warm probe process `pid` and SIGINT that process. */
+/**
+ * Start a `wait` call of the beacon tool on `runner`'s warm process `pid`, SIGINT that process
+ * once the call runs, and return once the runner saw the process die.
+ */
 async function interruptedCall(runner: ProcessRunner, pid: number, stop: AbortSignal) {
-  let settled = false;
-  const outcome = runner.run(
-    probeCall("wait", { signal: stop, graceMs: 30_000, deadlineMs: 60_000 }),
-  ).finally(() => settled = true);
-  while (runner.idleCount > 0) await new Promise((r) => setTimeout(r, 10));
-  // What a terminal's Ctrl-C does to a process still in its foreground group.
-  Deno.kill(pid, "SIGINT");
-  while (runner.pids("probe").includes(pid)) await new Promise((r) => setTimeout(r, 10));
-  await new Promise((r) => setTimeout(r, 100));
-  return { outcome, settled: () => settled };
+  const start = new StartSignal();
+  try {
+    let settled = false;
+    const outcome = runner.run(
+      beaconCall({ action: "wait", port: start.port }, {
+        signal: stop,
+        graceMs: 30_000,
+        deadlineMs: 60_000,
+      }),
+    ).finally(() => settled = true);
+    await start.started();
+    // What a terminal's Ctrl-C does to a process still in its foreground group.
+    Deno.kill(pid, "SIGINT");
+    assert.ok(await eventually(() => !runner.pids("beacon").includes(pid)), "the process died");
+    // The runner has the crash now (its pool dropped the process in the same turn); a wrong
+    // answer would have settled the call by the end of this turn.
+    await drainMicrotasks();
+    return { outcome, settled: () => settled };
+  } finally {
+    start.close();
+  }
 }
 
 Deno.test("ProcessRunner: a tool process killed by SIGINT waits for the call's stop (Ctrl-C)", async () => {
   const runner = new ProcessRunner({ cwd: Deno.cwd(), maxIdle: 1, processLimits: NO_NAMESPACE });
   try {
-    const [pid] = await overlappingPids(runner, 1);
+    const first = await runner.run(beaconCall({ action: "pid" }));
+    assert.equal(first.kind, "value", JSON.stringify(first));
+    const pid = Number((first as { text: string }).text);
     const stop = new AbortController();
-    const call = await interruptedCall(runner, pid!, stop.signal);
+    const call = await interruptedCall(runner, pid, stop.signal);
     // The process is gone, but the call is not answered as a crash: the cancel is coming.
     assert.equal(call.settled(), false);
     stop.abort();
@@ -127,19 +163,25 @@ Deno.test("ProcessRunner: a tool process killed by SIGINT waits for the call's s
 
 Deno.test("ToolExecutor: a call whose process a Ctrl-C killed is cancelled once the stop follows", async () => {
   const box = await sandbox({ processLimits: NO_NAMESPACE });
+  const start = new StartSignal();
   try {
-    const first = await box.call("probe", { action: "pid" });
+    const first = await box.call("beacon", { action: "pid" });
     assert.equal(first.outcome, "success", JSON.stringify(first));
+    const pid = Number(first.text);
     const stop = new AbortController();
-    const result = box.call("probe", { action: "wait" }, { signal: stop.signal });
-    await new Promise((r) => setTimeout(r, 200));
-    Deno.kill(Number(first.text), "SIGINT");
+    const result = box.call("beacon", { action: "wait", port: start.port }, {
+      signal: stop.signal,
+    });
+    await start.started();
+    Deno.kill(pid, "SIGINT");
     // The host notices the death before its own SIGINT handling stops the call.
-    await new Promise((r) => setTimeout(r, 100));
+    const gone = async () => !(await box.executor.processIds("beacon")).includes(pid);
+    assert.ok(await eventually(gone), "the host saw the process die");
     stop.abort();
     const answered = await result;
     assert.equal(answered.outcome, "cancelled", JSON.stringify(answered));
   } finally {
+    start.close();
     await box.close();
   }
 });
