@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import {
   CpuMeter,
+  parseCpuSplitMs,
   parseCpuTimeMs,
   parseMemoryStatus,
   readCpuTimeMs,
@@ -32,6 +33,13 @@ Deno.test("parseCpuTimeMs() rejects a stat without CPU fields", () => {
   assert.throws(() => parseCpuTimeMs("42 (deno) S 1 2"), TypeError);
 });
 
+Deno.test("parseCpuSplitMs() gives utime and stime apart, summing to parseCpuTimeMs()", () => {
+  const stat = "42 (deno (x) y) S 1 2 3 4 5 6 7 8 9 10 150 50 0 0 20 0";
+  assert.deepEqual(parseCpuSplitMs(stat), { user: 1500, system: 500 });
+  assert.deepEqual(parseCpuSplitMs(stat, 1000), { user: 150, system: 50 });
+  assert.throws(() => parseCpuSplitMs("42 (deno) S 1 2"), TypeError);
+});
+
 Deno.test("readCpuTimeMs() of this process grows with work", () => {
   const before = readCpuTimeMs(Deno.pid);
   const end = performance.now() + 50;
@@ -58,4 +66,9 @@ Deno.test("CpuMeter counts each process's CPU over the timed part only, per call
   // counting the 60 ms before or after would give 16,000 or more.
   assert.ok(perCall.self! >= 10_000 && perCall.self! <= 12_000, `${perCall.self} µs`);
   assert.deepEqual(meter.perCall(0), {});
+  // The system part is a part: a busy loop spends its time in user space.
+  const system = meter.systemPerCall(10);
+  assert.deepEqual(Object.keys(system), ["self"]);
+  assert.ok(system.self! >= 0 && system.self! <= perCall.self!, `${system.self} µs`);
+  assert.deepEqual(meter.systemPerCall(0), {});
 });
