@@ -94,6 +94,30 @@ export function readCpuSplitMs(pid: number): CpuSplit {
 }
 
 /**
+ * CPU time so far of a process's main thread, ms, from the first field of a
+ * `/proc/<pid>/schedstat` text (nanoseconds on the CPU: far finer than `/proc/<pid>/stat`'s
+ * 10 ms ticks, for startups). It counts the thread-group leader only: for `deno run`, the
+ * JavaScript thread, without V8's and the runtime's helper threads.
+ * Throws `TypeError` for a text without it.
+ *
+ * @example
+ * ```ts
+ * import { parseSchedstatMs } from "./proc_status.ts";
+ * console.assert(parseSchedstatMs("173600000 1829726 1\n") === 173.6);
+ * ```
+ */
+export function parseSchedstatMs(text: string): number {
+  const ns = Number(text.split(" ")[0]);
+  if (!Number.isSafeInteger(ns) || ns < 0) throw new TypeError("Process schedstat has no run time");
+  return ns / 1e6;
+}
+
+/** CPU time of process `pid`'s main thread so far, ms (`/proc/<pid>/schedstat`, ns resolution). */
+export function readSchedstatMs(pid: number): number {
+  return parseSchedstatMs(Deno.readTextFileSync(`/proc/${pid}/schedstat`));
+}
+
+/**
  * CPU time per timed call of each named process, µs (`/proc/<pid>/stat`,
  * 10 ms resolution, so use enough calls for the figure to mean something):
  * pass {@link CpuMeter.onTimed} as `runLoad`'s `onTimed`, then read

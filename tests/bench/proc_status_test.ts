@@ -4,8 +4,10 @@ import {
   parseCpuSplitMs,
   parseCpuTimeMs,
   parseMemoryStatus,
+  parseSchedstatMs,
   readCpuTimeMs,
   readMemoryStatus,
+  readSchedstatMs,
 } from "../../bench/harness/proc_status.ts";
 
 Deno.test("parseMemoryStatus() reads VmRSS and VmHWM in KiB", () => {
@@ -71,4 +73,15 @@ Deno.test("CpuMeter counts each process's CPU over the timed part only, per call
   assert.deepEqual(Object.keys(system), ["self"]);
   assert.ok(system.self! >= 0 && system.self! <= perCall.self!, `${system.self} µs`);
   assert.deepEqual(meter.systemPerCall(0), {});
+});
+
+Deno.test("parseSchedstatMs() reads the run time in ns as ms; readSchedstatMs() never decreases", () => {
+  assert.equal(parseSchedstatMs("173600000 1829726 1\n"), 173.6);
+  assert.throws(() => parseSchedstatMs("x 1 2"), TypeError);
+  // The main thread's time (deno test may run this file's code on another thread).
+  const before = readSchedstatMs(Deno.pid);
+  const end = performance.now() + 20;
+  while (performance.now() < end) Math.sqrt(Math.random());
+  assert.ok(before > 0);
+  assert.ok(readSchedstatMs(Deno.pid) >= before);
 });
