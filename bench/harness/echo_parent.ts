@@ -103,6 +103,7 @@ export async function measureEcho(
       elapsed_ms: result.elapsedMs,
       latency_ms: summarize(result.latencies),
       cpu_us_per_call: cpu.perCall(calls),
+      cpu_system_us_per_call: cpu.systemPerCall(calls),
     };
   } finally {
     child.stdin!.end();

@@ -31,7 +31,7 @@ import type { JsonObject, JsonValue } from "../../src/protocol/json.ts";
 import { CLIENT_TOOLS_LIMITS, LIMITS } from "../../src/protocol/limits.ts";
 import { BASE_CAPABILITIES } from "../../src/protocol/schemas/capabilities.ts";
 import { epochMs } from "./clock.ts";
-import { readCpuTimeMs, readMemoryStatus } from "./proc_status.ts";
+import { readCpuSplitMs, readCpuTimeMs, readMemoryStatus } from "./proc_status.ts";
 import { summarize } from "./stats.ts";
 import { readLinesInto, StdoutBox } from "./stdio.ts";
 
@@ -69,6 +69,14 @@ export interface FakeBackendStats {
   host_cpu_ms: number;
   /** This backend's own CPU time over the timed calls, ms (as `host_cpu_ms`). */
   backend_cpu_ms: number;
+  /**
+   * The system (kernel) part of `host_cpu_ms` and of `backend_cpu_ms`, ms (`stime`; the rest is
+   * `utime`): how much of a call's CPU is system calls (pipe I/O, wake-ups) rather than code.
+   * Absent from older fixtures.
+   */
+  host_cpu_system_ms?: number;
+  /** See `host_cpu_system_ms`. */
+  backend_cpu_system_ms?: number;
   /** The host's CPU time from its start until its `initialize` request was read, ms (0 if never). */
   host_cpu_at_initialize_ms: number;
   /**
@@ -196,13 +204,17 @@ export async function serveFakeBackend(): Promise<void> {
     if (warmup > 0) await runCalls(warmup, null);
     if (calls > 0) {
       const latencies: number[] = [];
-      const cpu0 = readCpuTimeMs(hostPid);
-      const ownCpu0 = readCpuTimeMs(Deno.pid);
+      const cpu0 = readCpuSplitMs(hostPid);
+      const ownCpu0 = readCpuSplitMs(Deno.pid);
       const t0 = performance.now();
       await runCalls(calls, latencies);
       stats.elapsed_ms = performance.now() - t0;
-      stats.host_cpu_ms = readCpuTimeMs(hostPid) - cpu0;
-      stats.backend_cpu_ms = readCpuTimeMs(Deno.pid) - ownCpu0;
+      const cpu1 = readCpuSplitMs(hostPid);
+      const ownCpu1 = readCpuSplitMs(Deno.pid);
+      stats.host_cpu_ms = cpu1.user + cpu1.system - cpu0.user - cpu0.system;
+      stats.backend_cpu_ms = ownCpu1.user + ownCpu1.system - ownCpu0.user - ownCpu0.system;
+      stats.host_cpu_system_ms = cpu1.system - cpu0.system;
+      stats.backend_cpu_system_ms = ownCpu1.system - ownCpu0.system;
       stats.calls = latencies.length;
       stats.latency_ms = summarize(latencies);
     }

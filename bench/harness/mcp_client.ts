@@ -78,6 +78,7 @@ export async function measureMcpCalls(
       elapsed_ms: result.elapsedMs,
       latency_ms: summarize(result.latencies),
       cpu_us_per_call: cpu.perCall(options.calls),
+      cpu_system_us_per_call: cpu.systemPerCall(options.calls),
     };
   } finally {
     await client.close();

@@ -28,13 +28,11 @@ export function checkAdvertisedResultPart(
   limits: Pick<ClientToolsLimitsObject, "result_part_bytes" | "result_parts">,
 ): RangeError | null {
   const { part, text } = params;
-  if (typeof text === "string") {
+  if (typeof text === "string" && !fitsUtf8Bytes(text, limits.result_part_bytes)) {
     const bytes = utf8ByteLength(text);
-    if (bytes > limits.result_part_bytes) {
-      return new RangeError(
-        `Tool result part exceeds the backend's result_part_bytes (${limits.result_part_bytes}): ${bytes} bytes`,
-      );
-    }
+    return new RangeError(
+      `Tool result part exceeds the backend's result_part_bytes (${limits.result_part_bytes}): ${bytes} bytes`,
+    );
   }
   if (typeof part === "number" && part >= limits.result_parts) {
     return new RangeError(
@@ -42,4 +40,26 @@ export function checkAdvertisedResultPart(
     );
   }
   return null;
+}
+
+/** Largest limit {@link fitsUtf8Bytes} encodes into its reused buffer; above it, it counts. */
+const SCRATCH_MAX_BYTES = 64 * 1024;
+const encoder = new TextEncoder();
+let scratch = new Uint8Array(0);
+
+/**
+ * Whether `text` is at most `limit` UTF-8 bytes (a lone surrogate counts as U+FFFD, 3 bytes,
+ * as in `utf8ByteLength`): the same verdict as `utf8ByteLength(text) <= limit`, without a
+ * second scan of every part's text. UTF-8 never has fewer bytes than UTF-16 units nor more
+ * than three per unit, which settles most texts by their length; otherwise the text is
+ * encoded into a reused buffer of `limit` bytes, and `encodeInto` stops before the first
+ * character that does not fit, so the text fits exactly when all of it was read (measured:
+ * bench/notes.md, "Round 3, second pass").
+ */
+export function fitsUtf8Bytes(text: string, limit: number): boolean {
+  if (text.length > limit) return false;
+  if (text.length * 3 <= limit) return true;
+  if (limit > SCRATCH_MAX_BYTES) return utf8ByteLength(text) <= limit;
+  if (scratch.length < limit) scratch = new Uint8Array(limit);
+  return encoder.encodeInto(text, scratch.subarray(0, limit)).read === text.length;
 }

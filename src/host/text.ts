@@ -6,7 +6,7 @@
  */
 
 import { utf8ByteLength } from "../protocol/utf8.ts";
-import { ARGUMENTS_PREVIEW_BYTES } from "../summary/records.ts";
+import { ARGUMENTS_PREVIEW_BYTES } from "../summary/constants.ts";
 
 const ELLIPSIS = "…";
 const MAX_ISSUES = 3;

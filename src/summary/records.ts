@@ -4,23 +4,27 @@
  * (RFC 3339 UTC) and `v` (schema version 1). No raw tool arguments, no
  * reasoning, no secrets.
  *
+ * Importing this module builds every schema; the host's run path does not
+ * import it (its writer checks records against the same schemas, built on
+ * first use, only with `MAGI_TOOLS_SELF_CHECK=1`).
+ *
  * @module
  */
 
-import { z } from "zod";
-import { EffortSchema } from "../protocol/schemas/common.ts";
+import type { z } from "zod";
+import type { EffortSchema } from "../protocol/schemas/common.ts";
+import { recordSchemas } from "./_record_schemas.ts";
 
-/** Summary schema version. */
-export const SUMMARY_VERSION = 1;
+export {
+  ARGUMENTS_PREVIEW_BYTES,
+  EXIT_REASONS,
+  HOST_ERROR_CODES,
+  SUMMARY_VERSION,
+} from "./constants.ts";
 
-/** Most UTF-8 bytes of a `tool.call` record's `arguments_preview`. */
-export const ARGUMENTS_PREVIEW_BYTES = 200;
-
-const Ts: z.ZodString = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
-const head: { ts: z.ZodString; v: z.ZodLiteral<1> } = { ts: Ts, v: z.literal(SUMMARY_VERSION) };
-const Id: z.ZodString = z.string().min(1);
-const NullableString: z.ZodNullable<z.ZodString> = z.string().nullable();
-const Count: z.ZodInt = z.int().min(0);
+// Built here, when this module loads, for the library's users; the host's own writer
+// builds them only when it self-checks (`_record_schemas.ts`).
+const schemas = recordSchemas();
 
 /** `host.ready`: the backend is initialized and the tools are registered. */
 export const HostReadyRecordSchema: z.ZodObject<
@@ -62,44 +66,7 @@ export const HostReadyRecordSchema: z.ZodObject<
     type: z.ZodLiteral<"host.ready">;
   },
   z.core.$strict
-> = z.strictObject({
-  type: z.literal("host.ready"),
-  ...head,
-  agent: z.string(),
-  instance_id: z.string(),
-  provider: NullableString,
-  model: NullableString,
-  capabilities: z.array(z.string()),
-  tools: z.array(
-    z.strictObject({
-      name: z.string(),
-      tool_id: z.string(),
-      effect: z.enum(["read", "write"]),
-      /** `module` (a `--tools` module), `mcp` (an `mcpServers` entry) or `openapi`. */
-      source: z.enum(["module", "mcp", "openapi"]),
-      /** The module's file as found, or the source's config key (e.g. `fs`). */
-      source_name: z.string(),
-      /** How its declared permissions are enforced (docs/tools.md, "Enforcement levels"). */
-      sandbox: z.enum(["kernel+deno", "deno", "none"]),
-    }),
-  ),
-  /**
-   * Present when a tool module runs in its own process: how `memoryMb` is enforced
-   * (`rlimit`: the process's data limit; `heap_only`: V8's heap cap only) and how the
-   * processes a tool starts end (`pid_namespace`: with its process; `process_group`: only
-   * those that stay in its group), with the reason when either is the weaker kind
-   * (docs/tools.md, "Memory and the processes a tool starts").
-   */
-  process_limits: z.exactOptional(z.strictObject({
-    memory: z.enum(["rlimit", "heap_only"]),
-    descendants: z.enum(["pid_namespace", "process_group"]),
-    reason: NullableString,
-  })),
-  /** Present when the host runs without a process sandbox (`"node"`). */
-  runtime: z.exactOptional(z.enum(["deno", "node"])),
-  /** Present (`"inline"`) when every tool runs inline in the host process (Node.js). */
-  isolation: z.exactOptional(z.literal("inline")),
-});
+> = schemas.HostReadyRecordSchema;
 /** `host.ready`. */
 export type HostReadyRecord = z.infer<typeof HostReadyRecordSchema>;
 
@@ -112,12 +79,7 @@ export const SessionSelectionSchema: z.ZodObject<
     effective_effort: z.ZodNullable<typeof EffortSchema>;
   },
   z.core.$strict
-> = z.strictObject({
-  provider: NullableString,
-  model: NullableString,
-  requested_effort: EffortSchema,
-  effective_effort: EffortSchema.nullable(),
-});
+> = schemas.SessionSelectionSchema;
 
 /**
  * `session`: the attached session. A resumed session (`--session`) also has
@@ -137,15 +99,7 @@ export const SessionRecordSchema: z.ZodObject<
     type: z.ZodLiteral<"session">;
   },
   z.core.$strict
-> = z.strictObject({
-  type: z.literal("session"),
-  ...head,
-  session_id: Id,
-  durable: z.boolean(),
-  resumed: z.boolean(),
-  selection: z.exactOptional(SessionSelectionSchema.nullable()),
-  notices: z.exactOptional(z.array(z.string())),
-});
+> = schemas.SessionRecordSchema;
 /** `session`. */
 export type SessionRecord = z.infer<typeof SessionRecordSchema>;
 
@@ -159,12 +113,7 @@ export const TurnStartedRecordSchema: z.ZodObject<
     type: z.ZodLiteral<"turn.started">;
   },
   z.core.$strict
-> = z.strictObject({
-  type: z.literal("turn.started"),
-  ...head,
-  session_id: Id,
-  run_id: Id,
-});
+> = schemas.TurnStartedRecordSchema;
 /** `turn.started`. */
 export type TurnStartedRecord = z.infer<typeof TurnStartedRecordSchema>;
 
@@ -180,14 +129,7 @@ export const InputPersistedRecordSchema: z.ZodObject<
     type: z.ZodLiteral<"input.persisted">;
   },
   z.core.$strict
-> = z.strictObject({
-  type: z.literal("input.persisted"),
-  ...head,
-  session_id: Id,
-  run_id: Id,
-  message_id: Id,
-  revision: z.string(),
-});
+> = schemas.InputPersistedRecordSchema;
 /** `input.persisted`. */
 export type InputPersistedRecord = z.infer<typeof InputPersistedRecordSchema>;
 
@@ -203,14 +145,7 @@ export const MessageRecordSchema: z.ZodObject<
     type: z.ZodLiteral<"message">;
   },
   z.core.$strict
-> = z.strictObject({
-  type: z.literal("message"),
-  ...head,
-  run_id: Id,
-  message_id: Id,
-  text: z.string(),
-  partial: z.boolean(),
-});
+> = schemas.MessageRecordSchema;
 /** `message`. */
 export type MessageRecord = z.infer<typeof MessageRecordSchema>;
 
@@ -226,14 +161,7 @@ export const MessageDeltaRecordSchema: z.ZodObject<
     type: z.ZodLiteral<"message.delta">;
   },
   z.core.$strict
-> = z.strictObject({
-  type: z.literal("message.delta"),
-  ...head,
-  run_id: Id,
-  message_id: Id,
-  part: Count,
-  text: z.string(),
-});
+> = schemas.MessageDeltaRecordSchema;
 /** `message.delta`. */
 export type MessageDeltaRecord = z.infer<typeof MessageDeltaRecordSchema>;
 
@@ -251,16 +179,7 @@ export const ActivityRecordSchema: z.ZodObject<
     type: z.ZodLiteral<"activity">;
   },
   z.core.$strict
-> = z.strictObject({
-  type: z.literal("activity"),
-  ...head,
-  run_id: Id,
-  activity_id: Id,
-  kind: z.enum(["tool", "subagent", "compaction"]),
-  state: z.enum(["started", "completed", "failed"]),
-  name: z.string(),
-  summary: z.string(),
-});
+> = schemas.ActivityRecordSchema;
 /** `activity`. */
 export type ActivityRecord = z.infer<typeof ActivityRecordSchema>;
 
@@ -278,16 +197,7 @@ export const ApprovalRecordSchema: z.ZodObject<
     type: z.ZodLiteral<"approval">;
   },
   z.core.$strict
-> = z.strictObject({
-  type: z.literal("approval"),
-  ...head,
-  run_id: Id,
-  approval_id: Id,
-  summary: z.string(),
-  decision: z.enum(["allow", "deny"]),
-  decided_by: z.enum(["flag", "user", "expiry"]),
-  recorded: z.boolean(),
-});
+> = schemas.ApprovalRecordSchema;
 /** `approval`. */
 export type ApprovalRecord = z.infer<typeof ApprovalRecordSchema>;
 
@@ -310,17 +220,7 @@ export const ToolCallRecordSchema: z.ZodObject<
     type: z.ZodLiteral<"tool.call">;
   },
   z.core.$strict
-> = z.strictObject({
-  type: z.literal("tool.call"),
-  ...head,
-  run_id: Id,
-  call_id: Id,
-  name: z.string(),
-  tool_id: z.string(),
-  arguments_bytes: Count,
-  deadline_ms: Count,
-  arguments_preview: z.exactOptional(z.string().max(ARGUMENTS_PREVIEW_BYTES)),
-});
+> = schemas.ToolCallRecordSchema;
 /** `tool.call`. */
 export type ToolCallRecord = z.infer<typeof ToolCallRecordSchema>;
 
@@ -344,22 +244,7 @@ export const ToolResultRecordSchema: z.ZodObject<
     type: z.ZodLiteral<"tool.result">;
   },
   z.core.$strict
-> = z.strictObject({
-  type: z.literal("tool.result"),
-  ...head,
-  run_id: Id,
-  call_id: Id,
-  name: z.string(),
-  outcome: z.enum(["success", "error", "cancelled"]),
-  error_code: NullableString,
-  bytes: Count,
-  parts: Count,
-  duration_ms: Count,
-  abandoned: z.boolean(),
-  killed: z.boolean(),
-  delivery: z.enum(["complete", "rejected", "failed"]),
-  delivery_error: NullableString,
-});
+> = schemas.ToolResultRecordSchema;
 /** `tool.result`. */
 export type ToolResultRecord = z.infer<typeof ToolResultRecordSchema>;
 
@@ -381,16 +266,7 @@ export const ToolLogRecordSchema: z.ZodObject<
     type: z.ZodLiteral<"tool.log">;
   },
   z.core.$strict
-> = z.strictObject({
-  type: z.literal("tool.log"),
-  ...head,
-  run_id: Id,
-  call_id: Id,
-  name: z.string(),
-  text: z.string(),
-  bytes: Count,
-  truncated_bytes: Count,
-});
+> = schemas.ToolLogRecordSchema;
 /** `tool.log`. */
 export type ToolLogRecord = z.infer<typeof ToolLogRecordSchema>;
 
@@ -411,16 +287,7 @@ export const ToolProgressRecordSchema: z.ZodObject<
     type: z.ZodLiteral<"tool.progress">;
   },
   z.core.$strict
-> = z.strictObject({
-  type: z.literal("tool.progress"),
-  ...head,
-  run_id: Id,
-  call_id: Id,
-  name: z.string(),
-  progress: z.number(),
-  total: z.exactOptional(z.number()),
-  message: z.exactOptional(z.string()),
-});
+> = schemas.ToolProgressRecordSchema;
 /** `tool.progress`. */
 export type ToolProgressRecord = z.infer<typeof ToolProgressRecordSchema>;
 
@@ -439,14 +306,7 @@ export const HostWarningRecordSchema: z.ZodObject<
     type: z.ZodLiteral<"host.warning">;
   },
   z.core.$strict
-> = z.strictObject({
-  type: z.literal("host.warning"),
-  ...head,
-  code: z.string().regex(/^[a-z][a-z0-9_]{0,63}$/),
-  message: z.string(),
-  /** The source at fault, as `<kind>:<name>` (e.g. `mcp:fs`). */
-  source: z.exactOptional(z.string()),
-});
+> = schemas.HostWarningRecordSchema;
 /** `host.warning`. */
 export type HostWarningRecord = z.infer<typeof HostWarningRecordSchema>;
 
@@ -468,13 +328,7 @@ export const ToolCancelRecordSchema: z.ZodObject<
     type: z.ZodLiteral<"tool.cancel">;
   },
   z.core.$strict
-> = z.strictObject({
-  type: z.literal("tool.cancel"),
-  ...head,
-  run_id: Id,
-  call_id: Id,
-  reason: z.enum(["run_cancelled", "deadline", "shutdown", "run_failed"]),
-});
+> = schemas.ToolCancelRecordSchema;
 /** `tool.cancel`. */
 export type ToolCancelRecord = z.infer<typeof ToolCancelRecordSchema>;
 
@@ -489,27 +343,9 @@ export const DiagnosticRecordSchema: z.ZodObject<
     type: z.ZodLiteral<"diagnostic">;
   },
   z.core.$strict
-> = z.strictObject({
-  type: z.literal("diagnostic"),
-  ...head,
-  run_id: Id,
-  code: z.string(),
-  summary: z.string(),
-});
+> = schemas.DiagnosticRecordSchema;
 /** `diagnostic`. */
 export type DiagnosticRecord = z.infer<typeof DiagnosticRecordSchema>;
-
-/**
- * Why `turn.finished`'s `exit_code` differs from what its `outcome` implies:
- * `tool_errors` (`--fail-on-tool-error` and a tool call ended in error or was
- * denied), `last_message_unwritable` (the `--last-message` file could not be
- * written), `summary_output_failed` (stdout could not be written).
- */
-export const EXIT_REASONS = [
-  "tool_errors",
-  "last_message_unwritable",
-  "summary_output_failed",
-] as const;
 
 /** `turn.finished`: the run's terminal accounting and the exit code the host will use. */
 export const TurnFinishedRecordSchema: z.ZodObject<
@@ -538,39 +374,9 @@ export const TurnFinishedRecordSchema: z.ZodObject<
     type: z.ZodLiteral<"turn.finished">;
   },
   z.core.$strict
-> = z.strictObject({
-  type: z.literal("turn.finished"),
-  ...head,
-  session_id: Id,
-  run_id: Id,
-  outcome: z.enum(["completed", "cancelled", "failed"]),
-  persistence: z.enum(["durable", "degraded", "not_started"]),
-  revision: NullableString,
-  error_code: NullableString,
-  cancelled_by: z.enum(["signal", "timeout"]).nullable(),
-  exit_code: z.int(),
-  /**
-   * Present only when `exit_code` is not the one `outcome` implies (0 for
-   * `completed`): why. See {@link EXIT_REASONS}.
-   */
-  exit_reason: z.enum(EXIT_REASONS).optional(),
-});
+> = schemas.TurnFinishedRecordSchema;
 /** `turn.finished`. */
 export type TurnFinishedRecord = z.infer<typeof TurnFinishedRecordSchema>;
-
-/** Host error codes of `host.error`. */
-export const HOST_ERROR_CODES = [
-  "protocol_violation",
-  "backend_exited",
-  "backend_stalled",
-  "backend_unavailable",
-  "startup_failed",
-  "descriptor_mismatch",
-  "request_failed",
-  "client_closed",
-  "interrupted",
-  "request_budget_exhausted",
-] as const;
 
 /** `host.error`: why the host stops abnormally (a fixed code and a short message). */
 export const HostErrorRecordSchema: z.ZodObject<
@@ -596,13 +402,7 @@ export const HostErrorRecordSchema: z.ZodObject<
     type: z.ZodLiteral<"host.error">;
   },
   z.core.$strict
-> = z.strictObject({
-  type: z.literal("host.error"),
-  ...head,
-  code: z.enum(HOST_ERROR_CODES),
-  message: z.string(),
-  exit_code: z.int(),
-});
+> = schemas.HostErrorRecordSchema;
 /** `host.error`. */
 export type HostErrorRecord = z.infer<typeof HostErrorRecordSchema>;
 
@@ -628,25 +428,7 @@ export const SummaryRecordSchema: z.ZodDiscriminatedUnion<
     typeof HostErrorRecordSchema,
   ],
   "type"
-> = z.discriminatedUnion("type", [
-  HostReadyRecordSchema,
-  SessionRecordSchema,
-  TurnStartedRecordSchema,
-  InputPersistedRecordSchema,
-  MessageRecordSchema,
-  MessageDeltaRecordSchema,
-  ActivityRecordSchema,
-  ApprovalRecordSchema,
-  ToolCallRecordSchema,
-  ToolResultRecordSchema,
-  ToolLogRecordSchema,
-  ToolCancelRecordSchema,
-  ToolProgressRecordSchema,
-  HostWarningRecordSchema,
-  DiagnosticRecordSchema,
-  TurnFinishedRecordSchema,
-  HostErrorRecordSchema,
-]);
+> = schemas.SummaryRecordSchema;
 /** Any summary record. */
 export type SummaryRecord = z.infer<typeof SummaryRecordSchema>;
 

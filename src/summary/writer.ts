@@ -10,7 +10,8 @@
  * Records are built by typed code, so they are not re-validated in
  * production; with `selfCheck` (default: `MAGI_TOOLS_SELF_CHECK=1` in the
  * environment, which the test suites set) every record is validated against
- * its zod schema before it is queued.
+ * its zod schema before it is queued (the schemas are built on the first
+ * checked record, so a production run does not build them).
  *
  * Lines are `JSON.stringify` with DEL and the C1 controls (U+007F–U+009F)
  * escaped as well (`terminalSafeJson`): the same JSON, and a line that lands
@@ -21,12 +22,9 @@
 
 import { type Clock, REAL_CLOCK, type TimerId } from "../async/clock.ts";
 import { getEnv, terminalSafeJson } from "../runtime/mod.ts";
-import {
-  SUMMARY_VERSION,
-  type SummaryInput,
-  type SummaryRecord,
-  SummaryRecordSchema,
-} from "./records.ts";
+import { recordSchemas } from "./_record_schemas.ts";
+import { SUMMARY_VERSION } from "./constants.ts";
+import type { SummaryInput, SummaryRecord } from "./records.ts";
 
 /** Where summary lines go (e.g. stdout). */
 export type SummarySink = (bytes: Uint8Array) => Promise<void>;
@@ -142,7 +140,8 @@ export class SummaryWriter {
       input,
     ) as SummaryRecord;
     if (this.#selfCheck) {
-      const parsed = SummaryRecordSchema.safeParse(record);
+      // Built on the first checked record: a run without the self-check never builds them.
+      const parsed = recordSchemas().SummaryRecordSchema.safeParse(record);
       if (!parsed.success) {
         throw new TypeError(`Invalid summary record: ${input.type}: ${parsed.error.message}`);
       }

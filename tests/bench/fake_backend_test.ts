@@ -92,6 +92,11 @@ Deno.test("fake_backend registers tools, times calls to their last part and writ
     assert.ok(stats.hwm_kb > 0);
     assert.ok(stats.host_cpu_ms >= 0);
     assert.ok(stats.backend_cpu_ms >= 0);
+    // The system parts are parts of those totals.
+    assert.ok(stats.host_cpu_system_ms! >= 0 && stats.host_cpu_system_ms! <= stats.host_cpu_ms);
+    assert.ok(
+      stats.backend_cpu_system_ms! >= 0 && stats.backend_cpu_system_ms! <= stats.backend_cpu_ms,
+    );
     assert.ok(stats.host_cpu_at_initialize_ms >= 0);
   } finally {
     await writer.close().catch(() => {});

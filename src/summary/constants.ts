@@ -1,0 +1,38 @@
+/**
+ * The summary records' constants, without their schemas (`records.ts`), so
+ * the host can use them without building the schemas.
+ *
+ * @module
+ */
+
+/** Summary schema version. */
+export const SUMMARY_VERSION = 1;
+
+/** Most UTF-8 bytes of a `tool.call` record's `arguments_preview`. */
+export const ARGUMENTS_PREVIEW_BYTES = 200;
+
+/**
+ * Why `turn.finished`'s `exit_code` differs from what its `outcome` implies:
+ * `tool_errors` (`--fail-on-tool-error` and a tool call ended in error or was
+ * denied), `last_message_unwritable` (the `--last-message` file could not be
+ * written), `summary_output_failed` (stdout could not be written).
+ */
+export const EXIT_REASONS = [
+  "tool_errors",
+  "last_message_unwritable",
+  "summary_output_failed",
+] as const;
+
+/** Host error codes of `host.error`. */
+export const HOST_ERROR_CODES = [
+  "protocol_violation",
+  "backend_exited",
+  "backend_stalled",
+  "backend_unavailable",
+  "startup_failed",
+  "descriptor_mismatch",
+  "request_failed",
+  "client_closed",
+  "interrupted",
+  "request_budget_exhausted",
+] as const;
