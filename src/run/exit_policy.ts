@@ -9,7 +9,7 @@
 
 import type { RunFinishedData } from "../protocol/schemas/mod.ts";
 import type { TurnFinishedRecord } from "../summary/records.ts";
-import { EXIT } from "./exit_codes.ts";
+import { EXIT, exitCode } from "./exit_codes.ts";
 import type { StopCause } from "./stop.ts";
 
 /** How a turn ended: everything {@link turnExit} decides on. */
@@ -54,10 +54,10 @@ export function turnExit(end: TurnEnd): TurnExit {
   const cause = end.outcome === "cancelled" ? end.stopCause : null;
   const cancelledBy = cause === "output" || cause === "budget" ? null : cause;
   const code = end.outcome === "completed"
-    ? EXIT.ok
+    ? exitCode("ok")
     : cancelledBy === "signal"
-    ? EXIT.interrupted
-    : EXIT.runFailed;
+    ? exitCode("interrupted")
+    : exitCode("run_failed");
   const reason: TurnFinishedRecord["exit_reason"] = code !== EXIT.ok
     ? undefined
     : end.lastMessageUnwritable
@@ -68,7 +68,7 @@ export function turnExit(end: TurnEnd): TurnExit {
     ? "tool_errors"
     : undefined;
   if (reason === undefined) return { exit_code: code, cancelled_by: cancelledBy };
-  return { exit_code: EXIT.runFailed, exit_reason: reason, cancelled_by: cancelledBy };
+  return { exit_code: exitCode("run_failed"), exit_reason: reason, cancelled_by: cancelledBy };
 }
 
 /**
@@ -76,5 +76,5 @@ export function turnExit(end: TurnEnd): TurnExit {
  * summaries were lost (the turn was cancelled when stdout failed).
  */
 export function invocationExit(code: number, summaryOutputFailed: boolean): number {
-  return summaryOutputFailed && code === EXIT.ok ? EXIT.runFailed : code;
+  return summaryOutputFailed && code === EXIT.ok ? exitCode("run_failed") : code;
 }

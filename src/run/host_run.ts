@@ -27,7 +27,7 @@ import type { HostReadyRecord } from "../summary/records.ts";
 import type { SummaryWriter } from "../summary/writer.ts";
 import type { StartedSources } from "../config/sources.ts";
 import type { AgentCommand } from "./agent.ts";
-import { EXIT, exitCode as exitCodeOf } from "./exit_codes.ts";
+import { exitCode as exitCodeOf } from "./exit_codes.ts";
 import { invocationExit } from "./exit_policy.ts";
 import { classify, hostErrorRecord, type HostFailure, isEngineFailure } from "./failure.ts";
 import { HostError, isReported, type Reported } from "../errors/mod.ts";
@@ -368,7 +368,7 @@ export class HostRun {
   #stoppedBeforeTurn(writer: SummaryWriter): number {
     const stop = this.#stop;
     if (this.#stalled) throw this.#stalledFailure();
-    if (stop.cause === "output") return EXIT.runFailed;
+    if (stop.cause === "output") return exitCodeOf("run_failed");
     if (stop.cause === "timeout") {
       throw new HostError("startup_failed", "Timed out before the turn started");
     }

@@ -22,7 +22,7 @@ import type {
 } from "../protocol/schemas/mod.ts";
 import { writeStderrLine, writeTextFile } from "../runtime/mod.ts";
 import type { SummaryWriter } from "../summary/writer.ts";
-import { EXIT } from "./exit_codes.ts";
+import { exitCode } from "./exit_codes.ts";
 import { turnExit } from "./exit_policy.ts";
 import { type HostFailure, osReason } from "./failure.ts";
 import { HostError } from "../errors/mod.ts";
@@ -223,7 +223,9 @@ async function finishTurn(
   });
   if (exit.exit_reason === "tool_errors") {
     writeStderrLine(
-      `magi-tools: --fail-on-tool-error: ${toolErrors?.count} tool error(s) or denial(s) in this turn: exit ${EXIT.runFailed}`,
+      `magi-tools: --fail-on-tool-error: ${toolErrors?.count} tool error(s) or denial(s) in this turn: exit ${
+        exitCode("run_failed")
+      }`,
     );
   }
   writer.emit({

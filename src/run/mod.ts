@@ -18,7 +18,11 @@
  * | `tool_errors.ts`                  | the `--fail-on-tool-error` tally                      |
  * | `one_turn.ts`                     | `runOneTurn`: a turn as a library call                |
  * | `connect.ts`, `browse_records.ts` | the `connect` and `browse` records                    |
- * | `failure.ts`, `exit_codes.ts`, …  | failures, exit codes, their messages                  |
+ * | `failure.ts`, `exit_codes.ts`, …  | failures, exit codes (`exitCode()`), their messages   |
+ * | `command_options.ts`              | option types the commands share (config, `--tools`)   |
+ * | `prompt.ts`, `output_file.ts`     | the prompt and `--last-message` checks                |
+ * | `deno_flags.ts`, `task_flags.ts`  | the `deno run` flags a run needs                      |
+ * | `call_record.ts`, `demo.ts`       | the `call --json` record, the demo run                |
  *
  * `src/cli/` parses argv into options and calls this layer; `batch`, `report` and `inspect`
  * build on it, never on `src/cli/`.

@@ -154,8 +154,8 @@ async function callWith(args: CallArgs, input: unknown, setting: CallSetting): P
         ].join("\n"),
       );
     }
-    if (interrupted || result.outcome === "cancelled") return EXIT.interrupted;
-    return result.outcome === "success" ? EXIT.ok : EXIT.runFailed;
+    if (interrupted || result.outcome === "cancelled") return exitCode("interrupted");
+    return exitCode(result.outcome === "success" ? "ok" : "run_failed");
   } finally {
     guard.restore();
     removeInterrupt();

@@ -17,7 +17,7 @@
 import { lstat, mkdir, stat, writeFile } from "node:fs/promises";
 import { runtimeName, writeStderrLine, writeStdout } from "../../runtime/mod.ts";
 import type { InitArgs } from "../args/mod.ts";
-import { EXIT, UsageError } from "../../run/exit_codes.ts";
+import { EXIT, exitCode, UsageError } from "../../run/exit_codes.ts";
 import { PACKAGE_VERSION } from "../../host/version.ts";
 import { INVOCATION_ENV } from "../args/suggest.ts";
 
@@ -241,7 +241,7 @@ export async function initCommand(args: InitArgs): Promise<number> {
   }
   if (taken.length > 0) {
     writeStderrLine(`magi-tools: Init would overwrite existing files: ${taken.join(", ")}`);
-    return EXIT.usage;
+    return exitCode("usage");
   }
   for (const file of files) {
     const path = `${dir}/${file.path}`;

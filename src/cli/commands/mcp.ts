@@ -88,13 +88,13 @@ export async function mcpCommand(args: McpArgs): Promise<number> {
       });
       if (outcome.kind === "port_taken") {
         writeStderrLine(`magi-tools mcp: Port ${args.http} is taken: 127.0.0.1:${args.http}`);
-        return EXIT.startup;
+        return exitCode("startup_failed");
       }
       if (outcome.kind === "cannot_listen") {
         writeStderrLine(
           `magi-tools mcp: Cannot listen on 127.0.0.1:${args.http}: ${outcome.message}`,
         );
-        return EXIT.usage;
+        return exitCode("usage");
       }
       return EXIT.ok;
     } finally {
