@@ -34,7 +34,7 @@ import {
   writeStderrLine,
 } from "../../runtime/mod.ts";
 import type { CallArgs } from "../args/mod.ts";
-import { EXIT, exitCode, UsageError } from "../../run/exit_codes.ts";
+import { exitCode, UsageError } from "../../run/exit_codes.ts";
 import { isHostError, isReported } from "../../errors/mod.ts";
 import { loadRegistry } from "../../run/host_run.ts";
 import { withConfiguredSources } from "../../run/sources.ts";
