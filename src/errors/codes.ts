@@ -8,7 +8,7 @@
 /**
  * The codes a `host.error` summary record carries (`docs/summaries.md`): why the host
  * stopped abnormally after the summaries began. The summary schema's `HOST_ERROR_CODES`
- * is the same list (a test keeps the two equal).
+ * is this list (`src/summary/constants.ts` re-exports it).
  */
 export const RECORD_ERROR_CODES = [
   "protocol_violation",

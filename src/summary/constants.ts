@@ -5,6 +5,8 @@
  * @module
  */
 
+import { RECORD_ERROR_CODES } from "../errors/codes.ts";
+
 /** Summary schema version. */
 export const SUMMARY_VERSION = 1;
 
@@ -23,16 +25,8 @@ export const EXIT_REASONS = [
   "summary_output_failed",
 ] as const;
 
-/** Host error codes of `host.error`. */
-export const HOST_ERROR_CODES = [
-  "protocol_violation",
-  "backend_exited",
-  "backend_stalled",
-  "backend_unavailable",
-  "startup_failed",
-  "descriptor_mismatch",
-  "request_failed",
-  "client_closed",
-  "interrupted",
-  "request_budget_exhausted",
-] as const;
+/**
+ * Host error codes of `host.error`: the error model's record codes (`src/errors/codes.ts`),
+ * one list for both.
+ */
+export const HOST_ERROR_CODES: typeof RECORD_ERROR_CODES = RECORD_ERROR_CODES;
