@@ -14,6 +14,9 @@
  * @module
  */
 
-export { default as $RefParser } from "npm:@apidevtools/json-schema-ref-parser@^16.0.5";
+export {
+  default as $RefParser,
+  type ParserOptions as RefParserOptions,
+} from "npm:@apidevtools/json-schema-ref-parser@^16.0.5";
 export { CORE_SCHEMA, load as loadYaml } from "npm:js-yaml@^5.5.0";
 export { Ajv2020, type ErrorObject } from "npm:ajv@^8.20.0/dist/2020.js";

@@ -2,8 +2,9 @@
  * Loading an OpenAPI document: read (file or http(s) URL), parse (JSON or
  * YAML), check the version (3.0.x or 3.1.x), keep only the selected
  * operations and what they reference, and resolve every `$ref` with
- * `@apidevtools/json-schema-ref-parser` (internal pointers, other files and
- * URLs). Each failure is an {@link OpenApiError} naming the document, the
+ * `@apidevtools/json-schema-ref-parser` (internal pointers, files in the
+ * document's own directory, URLs of a remote document's own origin:
+ * `_ref_reader.ts`). Each failure is an {@link OpenApiError} naming the document, the
  * JSON pointer and the reason.
  *
  * Pruning before resolution keeps the cost proportional to the selected
@@ -16,6 +17,7 @@
 import { readFile } from "node:fs/promises";
 import { $RefParser, CORE_SCHEMA, loadYaml } from "./_deps.ts";
 import { jsonPointer, OpenApiError } from "./errors.ts";
+import { containedRefOptions, RefRefused } from "./_ref_reader.ts";
 
 /** The HTTP methods an OpenAPI path item can hold, in document order. */
 export const HTTP_METHODS: readonly [
@@ -162,14 +164,18 @@ export async function resolveOperations(
     return await $RefParser.dereference(doc.location, pruned, {
       continueOnError: true,
       dereference: { circular: "ignore" },
-      resolve: { http: { timeout: DOCUMENT_FETCH_TIMEOUT_MS } },
+      // Files in the document's own directory, or URLs of its own origin (`_ref_reader.ts`).
+      ...containedRefOptions(doc.location, {
+        maxBytes: MAX_DOCUMENT_BYTES,
+        timeoutMs: DOCUMENT_FETCH_TIMEOUT_MS,
+      }),
     }) as Json;
   } catch (error) {
-    throw refError(error, display);
+    throw refError(error, doc.location, display);
   }
 }
 
-function refError(error: unknown, display: string): OpenApiError {
+function refError(error: unknown, location: string, display: string): OpenApiError {
   const errors = (error as { errors?: unknown[] }).errors;
   const first = (Array.isArray(errors) && errors.length > 0 ? errors[0] : error) as {
     message?: string;
@@ -180,9 +186,15 @@ function refError(error: unknown, display: string): OpenApiError {
   const pointer = Array.isArray(first.path) ? jsonPointer([...first.path, "$ref"]) : "#";
   const message = String(first.message ?? error).split("\n", 1)[0]!;
   const more = Array.isArray(errors) && errors.length > 1 ? ` (and ${errors.length - 1} more)` : "";
-  return new OpenApiError(display, pointer, `unresolved $ref: ${message}${more}`, {
-    cause: error,
-  });
+  // A refusal is not a failure to resolve: it says which $ref and why.
+  const refused = (first as { cause?: unknown }).cause instanceof RefRefused;
+  const reason = refused ? message : `unresolved $ref: ${message}`;
+  // The pointer is into the file that holds the $ref: name it when it is another one.
+  const other = typeof first.source === "string" && first.source !== location &&
+      first.source !== decodeURI(location)
+    ? ` (in ${first.source})`
+    : "";
+  return new OpenApiError(display, pointer, `${reason}${other}${more}`, { cause: error });
 }
 
 /** The path item at `value`, following one internal `$ref`. */
