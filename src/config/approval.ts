@@ -11,6 +11,12 @@
  *   SHA-256 of exactly this content (`magi-tools trust`);
  * - (outside this module) the user named the file with `--config`.
  *
+ * An approval from the store also pins where each secret goes when the
+ * config's text does not decide it (an OpenAPI `auth` without `baseUrl`: the
+ * document's `servers` does): {@link checkDestination} refuses a source whose
+ * destination is not the one recorded, as "changed since you trusted it".
+ * The other two ways approve whatever the documents say at that moment.
+ *
  * Order of work in `loadConfig`: read the file, parse the JSONC, find its
  * needs, decide here, and only then check and expand it: before approval
  * no `${VAR}` is read and no source starts.
@@ -20,7 +26,7 @@
 
 import { getEnvIfGranted } from "../runtime/mod.ts";
 import { ConfigError } from "./errors.ts";
-import type { ConfigNeeds } from "./needs.ts";
+import type { ConfigNeeds, SecretDestination } from "./needs.ts";
 import { configKey, hashConfigText, readTrustStore, trustStorePath } from "./trust_store.ts";
 
 /** The variable that approves every project config (CI): set it to `1`. */
@@ -36,7 +42,12 @@ export interface ApprovalRequest {
 
 /** The decision: approved and how, or refused and why. */
 export type ApprovalVerdict =
-  | { readonly approved: true; readonly by: "env" | "store" }
+  | {
+    readonly approved: true;
+    readonly by: "env" | "store";
+    /** `by: "store"`: the recorded destinations (`openapi.<name>` → base URL), when any. */
+    readonly destinations?: Readonly<Record<string, string>>;
+  }
   | { readonly approved: false; readonly reason: string };
 
 /** Decides on a project config (tests inject one; default {@link approveFromUser}). */
@@ -80,7 +91,61 @@ export async function approveFromUser(
   if (record.sha256 !== await hashConfigText(request.text)) {
     return { approved: false, reason: "changed since you trusted it" };
   }
-  return { approved: true, by: "store" };
+  return {
+    approved: true,
+    by: "store",
+    ...(record.destinations === undefined ? {} : { destinations: record.destinations }),
+  };
+}
+
+/** What a trust-store approval of a project config pins beyond its text. */
+export interface DestinationPins {
+  /** The config, as found. */
+  readonly file: string;
+  /** What it needs (for the refusal's message). */
+  readonly needs: ConfigNeeds;
+  /** The recorded destinations, `openapi.<name>` → base URL (none in older records). */
+  readonly destinations: Readonly<Record<string, string>>;
+}
+
+/**
+ * Throw {@link UnapprovedConfigError} ("changed since you trusted it") when
+ * `source` (`openapi.<name>`) sends its secret to `actual` but the approval
+ * recorded another destination, or none.
+ */
+export function checkDestination(
+  pins: DestinationPins,
+  source: string,
+  actual: string,
+  decidedBy: string,
+): void {
+  const recorded = pins.destinations[source];
+  if (recorded === actual) return;
+  const was = recorded === undefined
+    ? "no destination was recorded for it"
+    : `trusted: ${recorded}`;
+  throw new UnapprovedConfigError(
+    pins.file,
+    pins.needs,
+    `changed since you trusted it: ${source} would send its secret to ${actual} (${decidedBy}); ${was}`,
+  );
+}
+
+/**
+ * The lines of `destinations`, indented: `$VAR → where (what decides it)`;
+ * `resolved` gives the destination of one whose `to` is null.
+ */
+export function describeDestinations(
+  destinations: readonly SecretDestination[],
+  resolved: Readonly<Record<string, string>> = {},
+): string[] {
+  return destinations.map((destination) => {
+    const to = destination.to ?? resolved[destination.source] ?? "(not resolved)";
+    const variables = destination.variables.map((name) => `\$${name}`).join(", ");
+    return `  ${visible(variables)} (${visible(destination.source)}) → ${visible(to)} (${
+      visible(destination.decidedBy)
+    })`;
+  });
 }
 
 /**

@@ -178,7 +178,11 @@ export interface OpenApiSourceModule {
       readonly cwd?: string;
       readonly onSkipped?: (skipped: SkippedOperationInfo) => void;
     },
-  ): Promise<{ readonly tools: readonly ExternalTool[]; close(): Promise<void> }>;
+  ): Promise<
+    { readonly tools: readonly ExternalTool[]; readonly baseUrl: string; close(): Promise<void> }
+  >;
+  /** Where one entry's requests and secret go, without starting it (src/openapi/source.ts). */
+  openApiDestination(api: OpenApiConfig, options: { readonly cwd?: string }): Promise<string>;
 }
 
 /**

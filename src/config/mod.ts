@@ -36,7 +36,12 @@ import { parseJsonc } from "./_jsonc.ts";
 import { type At, child, fail, isObject, knownKeys } from "./_check.ts";
 import { getEnv, readTextFile } from "../runtime/mod.ts";
 import { ConfigError } from "./errors.ts";
-import { type ApprovalCheck, approveFromUser, UnapprovedConfigError } from "./approval.ts";
+import {
+  type ApprovalCheck,
+  approveFromUser,
+  type DestinationPins,
+  UnapprovedConfigError,
+} from "./approval.ts";
 import { configNeeds, needsApproval } from "./needs.ts";
 import { type EnvGetter, type McpServerConfig, parseMcpServers } from "./mcp_servers.ts";
 import { type OpenApiConfig, parseOpenApi } from "./openapi.ts";
@@ -47,11 +52,20 @@ export {
   type ApprovalRequest,
   type ApprovalVerdict,
   approveFromUser,
+  checkDestination,
+  describeDestinations,
   describeNeeds,
+  type DestinationPins,
   TRUST_ENV,
   UnapprovedConfigError,
 } from "./approval.ts";
-export { type ConfigNeeds, configNeeds, needsApproval } from "./needs.ts";
+export {
+  type ConfigNeeds,
+  configNeeds,
+  needsApproval,
+  type SecretDestination,
+  secretDestinations,
+} from "./needs.ts";
 export {
   configKey,
   hashConfigText,
@@ -76,7 +90,7 @@ export {
   type SkippedOperationInfo,
 } from "./features.ts";
 export type { EnvGetter, McpServerConfig, McpTransportConfig } from "./mcp_servers.ts";
-export type { OpenApiConfig } from "./openapi.ts";
+export { type OpenApiConfig, parseOpenApi } from "./openapi.ts";
 
 /** The checked config: every section, empty when absent. */
 export interface HostConfig {
@@ -86,6 +100,12 @@ export interface HostConfig {
   readonly mcpServers: readonly McpServerConfig[];
   /** `openapi` entries (HTTP APIs from their OpenAPI documents), in file order. */
   readonly openapi: readonly OpenApiConfig[];
+  /**
+   * The project config was approved by the trust store: where its secrets were
+   * recorded to go, checked when its sources start (`sources.ts`). Absent for
+   * a config approved otherwise or needing no approval.
+   */
+  readonly pins?: DestinationPins;
 }
 
 /** What a section parser gets besides its value. */
@@ -210,8 +230,9 @@ export async function loadConfig(options: LoadConfigOptions): Promise<HostConfig
     });
     if (text !== null) {
       // Approved (or needing no approval) before its keys are checked or a ${VAR} expanded.
-      await requireApproval(path, text, options.approveConfig ?? approveFromUser);
-      loaded.push(parseConfigText(text, { file: CONFIG_FILE_NAME, env }));
+      const pins = await requireApproval(path, text, options.approveConfig ?? approveFromUser);
+      const config = parseConfigText(text, { file: CONFIG_FILE_NAME, env });
+      loaded.push(pins === null ? config : { ...config, pins });
     }
   }
   for (const file of options.mcpConfigs ?? []) {
@@ -226,18 +247,26 @@ export async function loadConfig(options: LoadConfigOptions): Promise<HostConfig
  * Throw {@link UnapprovedConfigError} when the project config `text` read
  * from `path` starts a command or reads a variable and `approve` refuses it.
  * Invalid JSONC is left to {@link parseConfigText}'s error (it reads no variable).
+ * Resolves with the destinations the trust store pinned, or null (approved
+ * otherwise, or no approval needed).
  */
-async function requireApproval(path: string, text: string, approve: ApprovalCheck): Promise<void> {
+async function requireApproval(
+  path: string,
+  text: string,
+  approve: ApprovalCheck,
+): Promise<DestinationPins | null> {
   let value: unknown;
   try {
     value = parseJsonc(text, CONFIG_FILE_NAME);
   } catch {
-    return;
+    return null;
   }
   const needs = configNeeds(value);
-  if (!needsApproval(needs)) return;
+  if (!needsApproval(needs)) return null;
   const verdict = await approve({ path, text });
   if (!verdict.approved) throw new UnapprovedConfigError(path, needs, verdict.reason);
+  if (verdict.by !== "store") return null;
+  return { file: path, needs, destinations: verdict.destinations ?? {} };
 }
 
 /** Merge configs in order; a server name defined twice is an error naming both files. */
@@ -257,7 +286,10 @@ export function mergeConfigs(configs: readonly HostConfig[]): HostConfig {
       servers.push(server);
     }
   }
+  // Only the project config is pinned by an approval (an --mcp-config file never is).
+  const pins = configs.find((config) => config.pins !== undefined)?.pins;
   return Object.freeze({
+    ...(pins === undefined ? {} : { pins }),
     files: configs.flatMap((config) => config.files),
     mcpServers: servers,
     // Only the project config has an `openapi` section (an --mcp-config file never does).

@@ -104,3 +104,72 @@ function collectVariables(value: unknown, at: string, into: NeededVariable[]): v
     for (const [key, item] of Object.entries(value)) collectVariables(item, `${at}.${key}`, into);
   }
 }
+
+/**
+ * Where the secrets of one source go. The config's text decides it (a
+ * `baseUrl`, an MCP server's `url` or `command`), except for an OpenAPI source
+ * with `auth` and no `baseUrl`: there its document's first `servers` entry
+ * does, which the config's hash does not cover (`to` is null until resolved).
+ */
+export interface SecretDestination {
+  /** The source's key path: `openapi.<name>` or `mcpServers.<name>`. */
+  readonly source: string;
+  /** The variables whose values it is sent (names, in file order). */
+  readonly variables: readonly string[];
+  /** Where they go, as written in the config; null when the OpenAPI document decides it. */
+  readonly to: string | null;
+  /** What decides it: a key path of the config, or the document's servers entry. */
+  readonly decidedBy: string;
+}
+
+/**
+ * The destination of every source of a config's JSONC `value` that is sent a
+ * variable's value, in file order (OpenAPI sources after MCP servers).
+ *
+ * @example
+ * ```ts
+ * import { secretDestinations } from "./needs.ts";
+ * const [api] = secretDestinations({ openapi: { t: {
+ *   spec: "t.yaml", auth: { header: "Authorization", valueFromEnv: "T" } } } });
+ * console.assert(api?.to === null && api.decidedBy === "the first servers entry of t.yaml");
+ * ```
+ */
+export function secretDestinations(value: unknown): SecretDestination[] {
+  const found: SecretDestination[] = [];
+  if (!isObject(value)) return found;
+  const servers = value["mcpServers"];
+  if (isObject(servers)) {
+    for (const [name, entry] of Object.entries(servers)) {
+      if (!isObject(entry)) continue;
+      const variables: NeededVariable[] = [];
+      for (const key of EXPANDED_KEYS) collectVariables(entry[key], key, variables);
+      if (variables.length === 0) continue;
+      const url = typeof entry["url"] === "string" ? entry["url"] : undefined;
+      const command = typeof entry["command"] === "string" ? entry["command"] : undefined;
+      found.push({
+        source: `mcpServers.${name}`,
+        variables: [...new Set(variables.map((variable) => variable.name))],
+        to: url ?? (command === undefined ? "(nothing)" : `the command ${command}`),
+        decidedBy: `mcpServers.${name}.${url === undefined ? "command" : "url"}`,
+      });
+    }
+  }
+  const apis = value["openapi"];
+  if (isObject(apis)) {
+    for (const [name, entry] of Object.entries(apis)) {
+      const auth = isObject(entry) ? entry["auth"] : undefined;
+      const variable = isObject(auth) ? auth["valueFromEnv"] : undefined;
+      if (!isObject(entry) || typeof variable !== "string") continue;
+      const baseUrl = typeof entry["baseUrl"] === "string" ? entry["baseUrl"] : undefined;
+      found.push({
+        source: `openapi.${name}`,
+        variables: [variable],
+        to: baseUrl ?? null,
+        decidedBy: baseUrl === undefined
+          ? `the first servers entry of ${String(entry["spec"])}`
+          : `openapi.${name}.baseUrl`,
+      });
+    }
+  }
+  return found;
+}

@@ -14,8 +14,10 @@
 
 import { HostError } from "../errors/mod.ts";
 import type { ExternalTool } from "../host/external.ts";
+import { checkDestination } from "./approval.ts";
 import { loadMcp, loadOpenApi } from "./features.ts";
 import type { HostConfig } from "./mod.ts";
+import type { OpenApiConfig } from "./openapi.ts";
 
 /** A warning a source raises (`host.warning`). */
 export interface SourceWarning {
@@ -155,15 +157,49 @@ async function openApiPending(
   return config.openapi.map((api) => ({
     source: `openapi:${api.name}`,
     optional: false,
-    started: startOpenApiSource(api, {
-      cwd: options.cwd,
-      onSkipped: (skipped) =>
-        options.onWarning({
-          code: "operation_skipped",
-          message:
-            `${skipped.file}: ${skipped.pointer}: ${skipped.reason}; the operation has no tool`,
-          source: `openapi:${api.name}`,
-        }),
-    }),
+    started: pinned(
+      config,
+      api,
+      startOpenApiSource(api, {
+        cwd: options.cwd,
+        onSkipped: (skipped) =>
+          options.onWarning({
+            code: "operation_skipped",
+            message:
+              `${skipped.file}: ${skipped.pointer}: ${skipped.reason}; the operation has no tool`,
+            source: `openapi:${api.name}`,
+          }),
+      }),
+    ),
   }));
+}
+
+/**
+ * `started`, unless the trust store approved the config and this API's
+ * secret now goes somewhere else than recorded: then it is closed and the
+ * start fails with "changed since you trusted it" (`approval.ts`). Only a
+ * destination the config's text does not decide is checked (no `baseUrl`):
+ * the approved hash covers the rest. Nothing is sent before this check.
+ */
+async function pinned(
+  config: HostConfig,
+  api: OpenApiConfig,
+  started: Promise<Started & { readonly baseUrl: string }>,
+): Promise<Started> {
+  const source = await started;
+  if (config.pins === undefined || api.auth === undefined || api.baseUrl !== undefined) {
+    return source;
+  }
+  try {
+    checkDestination(
+      config.pins,
+      `openapi.${api.name}`,
+      source.baseUrl,
+      `the first servers entry of ${api.spec}`,
+    );
+  } catch (error) {
+    await source.close().catch(() => {});
+    throw error;
+  }
+  return source;
 }

@@ -4,8 +4,15 @@
  * a config's path to the SHA-256 of the content the user approved.
  *
  * ```json
- * { "version": 1, "configs": { "/home/ada/src/app/magi-tools.jsonc": { "sha256": "…", "trustedAt": "…" } } }
+ * { "version": 1, "configs": { "/home/ada/src/app/magi-tools.jsonc": {
+ *   "sha256": "…", "trustedAt": "…",
+ *   "destinations": { "openapi.tickets": "http://127.0.0.1:8080/api" } } } }
  * ```
+ *
+ * `destinations` (optional) records where each OpenAPI source with `auth`
+ * sends its secret (the base URL, resolved from the document's `servers` when
+ * the config has no `baseUrl`): the config's hash does not cover a document,
+ * so a change there is caught by comparing with this (`approval.ts`).
  *
  * The path key is the config's directory resolved through symlinks plus the
  * file name as found ({@link configKey}): a `magi-tools.jsonc` that is a
@@ -42,6 +49,8 @@ export interface TrustedConfig {
   readonly sha256: string;
   /** When it was approved (ISO 8601). */
   readonly trustedAt: string;
+  /** Where each secret goes: `openapi.<name>` → base URL; absent in records of older versions. */
+  readonly destinations?: Readonly<Record<string, string>>;
 }
 
 /** The store's content: config key → approval. */
@@ -110,7 +119,20 @@ export async function readTrustStore(file: string): Promise<TrustRecords> {
     const trustedAt = isRecord(entry) && typeof entry["trustedAt"] === "string"
       ? entry["trustedAt"]
       : "";
-    records[key] = { sha256, trustedAt };
+    const destinations = isRecord(entry) ? entry["destinations"] : undefined;
+    if (
+      destinations !== undefined &&
+      (!isRecord(destinations) || !Object.values(destinations).every((v) => typeof v === "string"))
+    ) {
+      throw new ConfigError(`Trust store entry has invalid destinations: ${file}: ${key}`);
+    }
+    records[key] = {
+      sha256,
+      trustedAt,
+      ...(destinations === undefined
+        ? {}
+        : { destinations: destinations as Record<string, string> }),
+    };
   }
   return records;
 }

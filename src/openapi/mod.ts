@@ -33,6 +33,7 @@ export type { OperationPlan } from "./operations.ts";
 export {
   type LoadOpenApiOptions,
   loadOpenApiTools,
+  openApiDestination,
   type OpenApiTools,
   type SkippedOperation,
   type StartOpenApiOptions,

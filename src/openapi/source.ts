@@ -61,6 +61,8 @@ export interface OpenApiTools {
   readonly plans: ReadonlyMap<string, OperationPlan & { readonly baseUrl: string }>;
   /** Operations matched by a glob but left out. */
   readonly skipped: readonly SkippedOperation[];
+  /** Each API's base URL (where its requests and its secret go), by config key. */
+  readonly baseUrls: ReadonlyMap<string, string>;
   /** Stop and reap the sandboxed HTTP processes. */
   close(): Promise<void>;
 }
@@ -92,6 +94,7 @@ export async function loadOpenApiTools(
   const tools: ExternalTool[] = [];
   const plans = new Map<string, OperationPlan & { baseUrl: string }>();
   const skipped: SkippedOperation[] = [];
+  const baseUrls = new Map<string, string>();
   const owners = new Map<string, string>();
   const maxBytes = options.maxResponseBytes ?? CLIENT_TOOLS_LIMITS.result_bytes;
   for (const [index, api] of apis.entries()) {
@@ -111,7 +114,9 @@ export async function loadOpenApiTools(
       );
     }
     const resolved = await resolveOperations(doc, selection.operations, display);
-    const base = baseUrlOf(api, resolved, display, remote ? location : undefined);
+    // From the document as read: `trust` finds the same destination without resolving $refs.
+    const base = baseUrlOf(api, doc.root, display, remote ? location : undefined);
+    baseUrls.set(api.name, base.href);
     const sandbox: ExchangeSandbox = {
       // One warm pool per API in the shared runner: the index keeps cut names apart.
       name: `openapi${index}_${api.name}`.slice(0, 64),
@@ -175,7 +180,27 @@ export async function loadOpenApiTools(
       }
     }
   }
-  return { tools, plans, skipped, close: () => transport.close() };
+  return { tools, plans, skipped, baseUrls, close: () => transport.close() };
+}
+
+/**
+ * Where `api`'s requests (and its secret) go: its `baseUrl`, else the first
+ * `servers` entry of its document, read as {@link loadOpenApiTools} reads it
+ * (no `$ref` resolved, nothing started). `trust` records it.
+ *
+ * @throws {OpenApiError} naming the document or config key when it cannot be found.
+ */
+export async function openApiDestination(
+  api: OpenApiConfig,
+  options: { readonly cwd?: string } = {},
+): Promise<string> {
+  if (api.baseUrl !== undefined) return new URL(api.baseUrl).href;
+  const remote = /^https?:\/\//i.test(api.specLocation);
+  const location = remote || isAbsolute(api.specLocation)
+    ? api.specLocation
+    : resolve(options.cwd ?? ".", api.specLocation);
+  const doc = await readDocument(location, api.specLocation);
+  return baseUrlOf(api, doc.root, api.specLocation, remote ? location : undefined).href;
 }
 
 /** Options of {@link startOpenApiSource}. */
@@ -186,16 +211,23 @@ export interface StartOpenApiOptions extends LoadOpenApiOptions {
 
 /**
  * One `openapi` entry as a started source (the shape `src/config/sources.ts`
- * starts every source in): its tools, and `close` to reap its HTTP processes.
+ * starts every source in): its tools, its base URL (checked against the
+ * approval's record), and `close` to reap its HTTP processes.
  * Rejects with an {@link OpenApiError} naming the file, pointer and reason.
  */
 export async function startOpenApiSource(
   api: OpenApiConfig,
   options: StartOpenApiOptions = {},
-): Promise<{ readonly tools: readonly ExternalTool[]; close(): Promise<void> }> {
+): Promise<
+  { readonly tools: readonly ExternalTool[]; readonly baseUrl: string; close(): Promise<void> }
+> {
   const source = await loadOpenApiTools([api], options);
   for (const skipped of source.skipped) options.onSkipped?.(skipped);
-  return { tools: source.tools, close: () => source.close() };
+  return {
+    tools: source.tools,
+    baseUrl: source.baseUrls.get(api.name)!,
+    close: () => source.close(),
+  };
 }
 
 interface ToolWiring {

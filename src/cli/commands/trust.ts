@@ -2,8 +2,11 @@
  * `trust [FILE]`, `trust --list`, `trust --revoke [FILE]`: the user's
  * approval of a project config (`src/config/approval.ts`), kept in the trust
  * store under the per-user config directory, never in the project. `trust`
- * records the SHA-256 of the file's current content for its path and prints
- * what that approves; a later change needs `trust` again.
+ * records the SHA-256 of the file's current content for its path, and where
+ * each OpenAPI source with `auth` sends its secret (its base URL, read from
+ * its document when the config has no `baseUrl`), and prints what that
+ * approves and where every secret goes; a later change of either needs
+ * `trust` again.
  *
  * @module
  */
@@ -12,11 +15,16 @@ import {
   ConfigError,
   configKey,
   configNeeds,
+  describeDestinations,
   describeNeeds,
   hashConfigText,
+  loadOpenApi,
   needsApproval,
+  type OpenApiConfig,
   parseJsonc,
+  parseOpenApi,
   readTrustStore,
+  secretDestinations,
   type TrustRecords,
   trustStorePath,
   writeTrustStore,
@@ -46,7 +54,7 @@ export async function trustCommand(args: TrustArgs): Promise<number> {
         return await trust(args.file, store, records);
     }
   } catch (error) {
-    if (isHostError(error, "config")) {
+    if (isHostError(error, "config", "feature_unavailable")) {
       writeStderrLine(`magi-tools: ${error.message}`);
       return exitCode(error.code);
     }
@@ -56,18 +64,69 @@ export async function trustCommand(args: TrustArgs): Promise<number> {
 
 async function trust(file: string, store: string, records: TrustRecords): Promise<number> {
   const text = await readConfig(file);
-  const needs = configNeeds(parseJsonc(text, file));
+  const value = parseJsonc(text, file);
+  const needs = configNeeds(value);
+  const destinations = secretDestinations(value);
+  const resolved = await resolveDestinations(file, value);
   const key = await configKey(file);
   const sha256 = await hashConfigText(text);
   await writeTrustStore(store, {
     ...records,
-    [key]: { sha256, trustedAt: new Date().toISOString() },
+    [key]: {
+      sha256,
+      trustedAt: new Date().toISOString(),
+      ...(Object.keys(resolved).length === 0 ? {} : { destinations: resolved }),
+    },
   });
   const what = needsApproval(needs)
     ? ["It may now:", ...describeNeeds(needs)]
     : ["It starts no command and reads no variable: it needed no approval"];
-  await print([`Trusted ${key} (sha256 ${sha256.slice(0, 12)}…)`, ...what, `Store: ${store}`]);
+  const where = destinations.length === 0
+    ? []
+    : ["Its secrets go to:", ...describeDestinations(destinations, resolved)];
+  await print([
+    `Trusted ${key} (sha256 ${sha256.slice(0, 12)}…)`,
+    ...what,
+    ...where,
+    `Store: ${store}`,
+  ]);
   return EXIT.ok;
+}
+
+/**
+ * Where each `openapi` entry with `auth` of the config `value` read from
+ * `file` sends its secret (`openapi.<name>` → base URL), its document read
+ * when the config has no `baseUrl`. A destination that cannot be found is an
+ * error: nothing is trusted without knowing where its secrets go.
+ */
+async function resolveDestinations(
+  file: string,
+  value: unknown,
+): Promise<Record<string, string>> {
+  const section = typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)["openapi"]
+    : undefined;
+  if (section === undefined) return {};
+  const apis: OpenApiConfig[] = parseOpenApi(section, { file, path: "openapi" })
+    .filter((api) => api.auth !== undefined);
+  const resolved: Record<string, string> = {};
+  for (const api of apis) {
+    // A baseUrl in the config decides it (its hash covers it): the document is not read.
+    if (api.baseUrl !== undefined) {
+      resolved[`openapi.${api.name}`] = new URL(api.baseUrl).href;
+      continue;
+    }
+    const { openApiDestination } = await loadOpenApi();
+    try {
+      resolved[`openapi.${api.name}`] = await openApiDestination(api, {});
+    } catch (error) {
+      if (!isHostError(error, "config")) throw error;
+      throw new ConfigError(
+        `Cannot find where openapi.${api.name} of ${file} sends its secret: ${error.message}`,
+      );
+    }
+  }
+  return resolved;
 }
 
 async function revoke(file: string, store: string, records: TrustRecords): Promise<number> {
@@ -94,6 +153,9 @@ async function listing(records: TrustRecords): Promise<string[]> {
       state = "missing";
     }
     lines.push(`${state.padEnd(8)}${record.trustedAt.padEnd(26)}${key}`);
+    for (const [source, to] of Object.entries(record.destinations ?? {})) {
+      lines.push(`${" ".repeat(34)}${source} sends its secret to ${to}`);
+    }
   }
   return lines.length === 0 ? ["No trusted configs"] : lines;
 }
