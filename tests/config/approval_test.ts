@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { approveFromUser, UnapprovedConfigError } from "../../src/config/approval.ts";
+import {
+  approveFromUser,
+  checkDestination,
+  UnapprovedConfigError,
+} from "../../src/config/approval.ts";
 import { ConfigError, loadConfig } from "../../src/config/mod.ts";
 import { configKey, hashConfigText, writeTrustStore } from "../../src/config/trust_store.ts";
 
@@ -140,4 +144,31 @@ Deno.test("UnapprovedConfigError shows control characters of the project's text 
   }, "not trusted yet");
   assert.ok(![..."\x1b\x07\x9b"].some((char) => error.message.includes(char)), error.message);
   assert.match(error.message, /starts x: 'sh\\x1b\]52;c;AAAA\\x07' '\\x9b2J'/);
+});
+
+Deno.test("checkDestination() passes the recorded destination and refuses another or none, saying both", () => {
+  const pins = {
+    file: "/p/magi-tools.jsonc",
+    needs: { commands: [], variables: [{ name: "T", at: "openapi.api.auth.valueFromEnv" }] },
+    destinations: { "openapi.api": "http://127.0.0.1:1/" },
+  };
+  checkDestination(pins, "openapi.api", "http://127.0.0.1:1/", "the first servers entry of s.yaml");
+  assert.throws(
+    () =>
+      checkDestination(
+        pins,
+        "openapi.api",
+        "http://127.0.0.1:2/",
+        "the first servers entry of s.yaml",
+      ),
+    (error: Error) =>
+      error instanceof UnapprovedConfigError &&
+      error.message.startsWith(
+        "Project config is not approved: /p/magi-tools.jsonc: changed since you trusted it: openapi.api would send its secret to http://127.0.0.1:2/ (the first servers entry of s.yaml); trusted: http://127.0.0.1:1/\n",
+      ),
+  );
+  assert.throws(
+    () => checkDestination(pins, "openapi.other", "http://127.0.0.1:1/", "x"),
+    /openapi\.other would send its secret to http:\/\/127\.0\.0\.1:1\/ \(x\); no destination was recorded for it/,
+  );
 });

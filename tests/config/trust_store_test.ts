@@ -76,3 +76,32 @@ Deno.test("configKey() resolves the directory, not the file: a symlinked config 
     assert.equal(await configKey(join(dir, "gone", "x.jsonc")), join(dir, "gone", "x.jsonc"));
   });
 });
+
+Deno.test("a record's destinations are kept; a record without them reads without them; bad ones are named", async () => {
+  await withDir(async (dir) => {
+    const file = join(dir, "trusted-configs.json");
+    const records = {
+      "/a/magi-tools.jsonc": {
+        sha256: "0".repeat(64),
+        trustedAt: "t",
+        destinations: { "openapi.api": "http://127.0.0.1:8080/v1" },
+      },
+      "/b/magi-tools.jsonc": { sha256: "1".repeat(64), trustedAt: "t" },
+    };
+    await writeTrustStore(file, records);
+    assert.deepEqual(await readTrustStore(file), records);
+    await Deno.writeTextFile(
+      file,
+      JSON.stringify({
+        version: 1,
+        configs: { "/c/m.jsonc": { sha256: "2".repeat(64), destinations: { "openapi.x": 1 } } },
+      }),
+    );
+    await assert.rejects(
+      readTrustStore(file),
+      (error: Error) =>
+        error instanceof ConfigError &&
+        error.message === `Trust store entry has invalid destinations: ${file}: /c/m.jsonc`,
+    );
+  });
+});
