@@ -63,5 +63,6 @@ Options:
 
 Exit codes:
   0    written
-  2    usage error: a DIR without index.jsonl, an unwritable file, an unknown --item
+  2    usage error: a DIR without index.jsonl, an index line that is not a valid
+       entry (file:line and field named), an unwritable file, an unknown --item
 `;
