@@ -232,3 +232,28 @@ Deno.test({
     }
   },
 });
+
+Deno.test("report leaves out only a partial last index line (a killed batch's), naming it on stderr", async () => {
+  const dir = await tempDir("magi-tools-sec-report-");
+  try {
+    const out = join(dir.path, "out");
+    await folder(out, [JSON.stringify(entry("a")), JSON.stringify(entry("b"))], {
+      a: "fine",
+      b: "fine",
+      c: "fine",
+    });
+    // Killed while appending c's line: no newline at the end.
+    await Deno.writeTextFile(join(out, "index.jsonl"), JSON.stringify(entry("c")).slice(0, 40), {
+      append: true,
+    });
+    const run = await cli(["report", out, "--markdown", "-"], { cwd: dir.path });
+    assert.equal(run.code, 0, run.stderr);
+    assert.ok(run.stderr.includes(`partial last index line`), run.stderr);
+    assert.ok(run.stderr.includes(`${join(out, "index.jsonl")}:3`), run.stderr);
+    assert.match(run.stdout, /^\| `a` \|/m);
+    assert.match(run.stdout, /^\| `b` \|/m);
+    assert.doesNotMatch(run.stdout, /`c`/);
+  } finally {
+    await dir.remove();
+  }
+});
