@@ -142,7 +142,8 @@ async function runItems(
 export async function batchCommand(args: BatchOptions): Promise<number> {
   const began = performance.now();
   const items = await readInput(args.input);
-  let cwd = currentDir();
+  // A real path: item directories are compared with it, and each is looked at again later.
+  let cwd = await realPath(currentDir());
   if (args.cwd !== undefined) {
     if (!(await isDirectory(args.cwd))) {
       throw new UsageError(`Option --cwd is not a directory: ${args.cwd}`);

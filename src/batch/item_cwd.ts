@@ -9,7 +9,8 @@
  * Every directory an item runs in then gets the host-input checks of the batch's own `--cwd`
  * ({@link checkItemScopes}): the tools' relative `read`/`write` scopes resolve against the
  * item's directory there, so a scope that is harmless in `--cwd` can reach the describe cache
- * or a host input from an item's `cwd`.
+ * or a host input from an item's `cwd`. Before each item, its directory must still resolve to
+ * the real path checked ({@link cwdChanged}), or the batch stops.
  *
  * @example
  * ```ts
@@ -133,4 +134,20 @@ export async function checkItemScopes(
     }
   }
   return null;
+}
+
+/**
+ * Why an item's directory (a real path, checked before the batch started) must not be used
+ * now, or null: it no longer resolves to itself — a component was replaced by a symlink (which
+ * could lead out of `--cwd`, past every check) or it was removed. `batch` looks again before
+ * each item starts a turn.
+ */
+export async function cwdChanged(cwd: string): Promise<string | null> {
+  let real: string;
+  try {
+    real = await realPath(cwd);
+  } catch (error) {
+    return `it cannot be resolved any more (${error instanceof Error ? error.message : error})`;
+  }
+  return real === cwd ? null : `it now resolves to ${real}`;
 }

@@ -178,3 +178,55 @@ Deno.test("batch runs an item cwd inside --cwd (relative or absolute) there: rel
     await outside.remove();
   }
 });
+
+Deno.test("batch stops before an item whose directory was swapped for a symlink out while the batch ran", async () => {
+  const project = await tempDir("magi-tools-sec-itemcwd-");
+  const outside = await tempDir("magi-tools-sec-itemcwd-out-");
+  try {
+    await Deno.mkdir(join(project.path, "repos", "a"), { recursive: true });
+    await Deno.mkdir(join(project.path, "repos", "b", "c"), { recursive: true });
+    const script = join(outside.path, "scenario.json");
+    await Deno.writeTextFile(
+      script,
+      JSON.stringify({
+        turns: [
+          {
+            match: "SWAP",
+            steps: [
+              { call: { tool: "swap_dir", arguments: { target: "../b/c", to: outside.path } } },
+              { say: "{{results}}" },
+            ],
+          },
+          { match: "GO", steps: [{ say: "ran" }] },
+        ],
+      }),
+    );
+    const env = { MAGI_SCENARIO: script, MC_HOME: join(outside.path, "mc") };
+    const file = await input(outside.path, [
+      { id: "first", prompt: "SWAP", cwd: "repos/a" },
+      { id: "second", prompt: "GO", cwd: "repos/b/c" },
+    ]);
+    const out = join(outside.path, "out");
+    const tools = join(ROOT, "tests", "security", "fixtures", "swap_tools");
+    const run = await cli(
+      ["batch", file, "--out", out, "--cwd", project.path, "--tools", tools, "--approve", "allow"],
+      { cwd: project.path, env },
+    );
+    // The first item swapped repos/b/c for a symlink to a directory outside --cwd.
+    const first = await Deno.readTextFile(join(out, "items", "first.ndjson"));
+    assert.match(first, /swapped/, first);
+    assert.equal(run.code, 1, run.stderr);
+    assert.ok(
+      run.stderr.includes(
+        `Batch stopped: the working directory ${join(project.path, "repos", "b", "c")} of item ` +
+          `second changed since it was checked: it now resolves to ${outside.path}`,
+      ),
+      run.stderr,
+    );
+    assert.deepEqual(await itemFiles(out), ["first.ndjson"]);
+    assert.equal(JSON.parse(run.stdout).not_run, 1);
+  } finally {
+    await project.remove();
+    await outside.remove();
+  }
+});
