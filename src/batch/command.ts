@@ -12,7 +12,6 @@
  */
 
 import process from "node:process";
-import { resolve } from "node:path";
 import { type AgentCommand, resolveAgentCommand } from "../run/agent.ts";
 import { ApprovalDecider } from "../run/approvals.ts";
 import { exitCode as exitCodeOf, UsageError } from "../run/exit_codes.ts";
@@ -34,6 +33,7 @@ import { type BatchHost, prepareBatchHost } from "./host.ts";
 import { BatchRun, type BatchTotals, STARTUP_TIMEOUT_MS } from "./run.ts";
 import { inShard } from "./shard.ts";
 import { BatchStore } from "./store.ts";
+import { distinctItemCwds, resolveItemCwds } from "./item_cwd.ts";
 
 const encoder = new TextEncoder();
 
@@ -142,7 +142,8 @@ async function runItems(
 export async function batchCommand(args: BatchOptions): Promise<number> {
   const began = performance.now();
   const items = await readInput(args.input);
-  let cwd = currentDir();
+  // A real path: item directories are compared with it, and each is looked at again later.
+  let cwd = await realPath(currentDir());
   if (args.cwd !== undefined) {
     if (!(await isDirectory(args.cwd))) {
       throw new UsageError(`Option --cwd is not a directory: ${args.cwd}`);
@@ -152,16 +153,8 @@ export async function batchCommand(args: BatchOptions): Promise<number> {
   const selected = args.shard === null
     ? items
     : items.filter((item) => inShard(item.id, args.shard!));
-  // Every item's working directory is checked before anything runs.
-  const cwds = new Map<string, string>();
-  for (const item of selected) {
-    if (item.cwd === undefined) continue;
-    const path = resolve(cwd, item.cwd);
-    if (!(await isDirectory(path))) {
-      throw new UsageError(`Batch input cwd is not a directory: ${args.input}:${item.line}`);
-    }
-    cwds.set(item.id, await realPath(path));
-  }
+  // Every item's working directory is checked before anything runs: a directory inside --cwd.
+  const cwds = await resolveItemCwds(selected, { root: cwd, input: args.input });
   let store: BatchStore;
   try {
     store = await BatchStore.open(args.out);
@@ -196,7 +189,8 @@ export async function batchCommand(args: BatchOptions): Promise<number> {
     let totals: BatchTotals | undefined;
     try {
       if (pending.length > 0) {
-        const prepared = await prepareBatchHost(args, cwd);
+        const itemCwds = distinctItemCwds(pending, cwds, cwd);
+        const prepared = await prepareBatchHost(args, { cwd, itemCwds });
         if (isReported(prepared)) return exitCodeOf(prepared.code);
         host = prepared;
       }

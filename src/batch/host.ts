@@ -25,6 +25,7 @@ import type { KernelSupport } from "../host/sandbox/kernel_policy.ts";
 import { writeStderrLine } from "../runtime/mod.ts";
 import { isReported, type Reported, reported } from "../errors/mod.ts";
 import type { BatchOptions } from "./options.ts";
+import { checkItemScopes, type ItemCwd } from "./item_cwd.ts";
 
 /** The tools, sources and kernel layer of a batch, shared by its slots. */
 export interface BatchHost {
@@ -40,17 +41,26 @@ export interface BatchHost {
 
 /**
  * Start the sources, load the registry and probe the kernel layer once for
- * the batch, in `cwd` (the batch's `--cwd`: the config is looked up and the
- * local servers run there). Resolves {@link Reported} (with the failure's code) after
+ * the batch, in `where.cwd` (the batch's `--cwd`: the config is looked up and the
+ * local servers run there). The process tools' scopes are also checked against the host
+ * inputs of every item directory in `where.itemCwds` (`item_cwd.ts`), before any module is
+ * imported: a refusal names the item. Resolves {@link Reported} (with the failure's code) after
  * reporting a failure on stderr (exit 2); nothing is left running then.
  */
 export async function prepareBatchHost(
   args: Pick<
     BatchOptions,
-    "toolDirs" | "toolDirsExplicit" | "config" | "noConfig" | "mcpConfigs" | "kernelSandbox"
+    | "input"
+    | "toolDirs"
+    | "toolDirsExplicit"
+    | "config"
+    | "noConfig"
+    | "mcpConfigs"
+    | "kernelSandbox"
   >,
-  cwd: string,
+  where: { cwd: string; itemCwds: readonly ItemCwd[] },
 ): Promise<BatchHost | Reported> {
+  const { cwd } = where;
   const plan = await planTools({
     toolDirs: args.toolDirs,
     toolDirsExplicit: args.toolDirsExplicit,
@@ -76,6 +86,20 @@ export async function prepareBatchHost(
   }
   let registry: ToolRegistry | Reported;
   try {
+    // Each item's directory gets the host-input checks of --cwd, before anything is imported.
+    const ready = await prepared.catch(() => null); // A failure is loadRegistry's to report.
+    const refusal = ready === null ? null : await checkItemScopes(where.itemCwds, {
+      toolDirs,
+      prepared: ready,
+      configFiles: plan.config.files,
+      root: cwd,
+      input: args.input,
+    });
+    if (refusal !== null) {
+      writeStderrLine(`magi-tools: ${refusal}`);
+      await sources.close();
+      return reported("tool_load");
+    }
     registry = await loadRegistry(toolDirs, {
       prepared,
       external: sources.tools,

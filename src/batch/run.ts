@@ -26,6 +26,7 @@ import { writeStderrLine } from "../runtime/mod.ts";
 import { SummaryWriter } from "../summary/writer.ts";
 import { entryFromRecords, type IndexEntry, parseRecords } from "./index_entry.ts";
 import type { BatchItem } from "./input.ts";
+import { cwdChanged } from "./item_cwd.ts";
 import type { BatchStore } from "./store.ts";
 
 /** Default deadline of a backend start (spawn to `host.ready`), ms. */
@@ -195,14 +196,14 @@ export class BatchRun {
     const started = performance.now();
     this.#running++;
     options.onChange?.();
-    let code: number;
+    let code: number | null;
     try {
       code = await this.#attempt(slot, item, writer);
     } finally {
       this.#running--;
     }
     await writer.flush();
-    if (code !== exitCode("interrupted")) {
+    if (code !== null && code !== exitCode("interrupted")) {
       const bytes = concat(chunks);
       const entry: IndexEntry = entryFromRecords(
         item.id,
@@ -217,10 +218,21 @@ export class BatchRun {
     options.onChange?.();
   }
 
-  /** Start (or reuse) the slot's backend and run the item's turn; resolves with its exit code. */
-  async #attempt(slot: Slot, item: BatchItem, writer: SummaryWriter): Promise<number> {
+  /**
+   * Start (or reuse) the slot's backend and run the item's turn; resolves with its exit code,
+   * or null when the item is not run (its directory changed since it was checked: the batch
+   * stops).
+   */
+  async #attempt(slot: Slot, item: BatchItem, writer: SummaryWriter): Promise<number | null> {
     const options = this.#options;
     const cwd = options.cwdOf(item);
+    const changed = await cwdChanged(cwd);
+    if (changed !== null) {
+      this.#stop(
+        `the working directory ${cwd} of item ${item.id} changed since it was checked: ${changed}`,
+      );
+      return null;
+    }
     const fresh = slot.host === null || slot.cwd !== cwd;
     const host = await this.#connection(slot, cwd, writer);
     if (typeof host === "number") return host;
@@ -293,12 +305,17 @@ export class BatchRun {
 
   #startupFailed(why: string): void {
     this.#startupFailures++;
-    if (this.#startupFailures >= MAX_STARTUP_FAILURES && this.#abandoned === null) {
-      this.#abandoned =
-        `the backend failed to start ${this.#startupFailures} times in a row (${why})`;
-      writeStderrLine(`magi-tools: Batch stopped: ${this.#abandoned}`);
-      this.#stopping = true;
+    if (this.#startupFailures >= MAX_STARTUP_FAILURES) {
+      this.#stop(`the backend failed to start ${this.#startupFailures} times in a row (${why})`);
     }
+  }
+
+  /** Start no further item, saying why on stderr (once). */
+  #stop(why: string): void {
+    if (this.#abandoned !== null) return;
+    this.#abandoned = why;
+    writeStderrLine(`magi-tools: Batch stopped: ${why}`);
+    this.#stopping = true;
   }
 }
 

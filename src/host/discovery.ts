@@ -277,6 +277,25 @@ async function checkScopes(
   checkToolScopes(tools, inputs, toolCwd);
 }
 
+/**
+ * Check the process tools of `prepared` against the host inputs of another working directory
+ * the tools will run in (`options.cwd`, e.g. a batch item's): their relative scopes resolve
+ * against it. Nothing to check without descriptions (Node.js).
+ *
+ * @throws {ToolLoadError} as {@link loadToolDirs} does for its own working directory.
+ */
+export async function checkToolScopesAt(
+  dirs: readonly string[],
+  prepared: PreparedToolDirs,
+  options: { cwd: string; configFiles?: readonly string[] },
+): Promise<void> {
+  if (prepared.described === null) return;
+  await checkScopes(dirs, prepared.files, prepared.described, {
+    ...options,
+    cacheDir: prepared.cacheDir,
+  });
+}
+
 async function describeAll(
   files: readonly string[],
   urls: readonly string[],

@@ -3,7 +3,9 @@
  * output folders of one batch (or of its shards) and write the Markdown
  * and/or HTML report. Without `--markdown` and `--html` the Markdown goes to
  * stdout; `--markdown -` also means stdout. Exit 0, or 2 naming the folder,
- * file or item at fault.
+ * file or item at fault — also an index line that is not a valid entry (its
+ * file, line and field: the folders may come from elsewhere, so every line is
+ * checked; see `index_line.ts`).
  *
  * @module
  */
@@ -49,7 +51,9 @@ async function writeOutput(path: string, report: string, flag: string): Promise<
 export async function reportCommand(args: ReportOptions): Promise<number> {
   let batch;
   try {
-    batch = await loadBatches(args.dirs);
+    batch = await loadBatches(args.dirs, {
+      onWarning: (message) => writeStderrLine(`magi-tools: ${message}`),
+    });
   } catch (error) {
     if (isHostError(error, "report_input")) throw new UsageError(error.message);
     throw error;

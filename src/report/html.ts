@@ -1,6 +1,7 @@
 /**
  * The HTML report: one self-contained file (inline CSS, SVG and script; a
- * Content-Security-Policy that forbids every network load) with the tables of
+ * Content-Security-Policy that forbids every network load and runs only the
+ * page's own script and style, by hash) with the tables of
  * the Markdown report and charts: outcome counts, the item duration
  * distribution, per-tool latency (p50/p95), and a timeline of one item's tool
  * calls on a time axis. The item is chosen in a list on the page (or with
@@ -13,6 +14,7 @@
  * @module
  */
 
+import { createHash } from "node:crypto";
 import type { LoadedBatch } from "./load.ts";
 import { formatMs } from "./markdown.ts";
 import { OUTCOMES, type ReportStats } from "./stats.ts";
@@ -30,9 +32,6 @@ const OUTCOME_COLORS: Record<string, string> = {
   cancelled: "#eeca3b",
   error: "#b279a2",
 };
-
-const CSP =
-  "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:";
 
 const STYLE = `body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;max-width:1100px}
 h1{font-size:22px}h2{font-size:17px;margin-top:28px}table{border-collapse:collapse;margin:8px 0}
@@ -111,6 +110,25 @@ window.addEventListener("hashchange", fromHash);
 fromHash();
 document.body.setAttribute("data-ready", "1");
 })();`;
+
+/** The CSP source of an inline `<script>` or `<style>` whose text is `text`. */
+function hashSource(text: string): string {
+  return `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
+}
+
+/**
+ * The page's Content-Security-Policy: no network load, no form, no `<base>`, and only the
+ * page's own script and style, by hash — no inline event handler, `javascript:` URL or
+ * injected `<script>`/`<style>` runs, whatever the data holds.
+ */
+export const CSP: string = [
+  "default-src 'none'",
+  `style-src ${hashSource(STYLE)}`,
+  `script-src ${hashSource(SCRIPT)}`,
+  "img-src data:",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join("; ");
 
 function table(head: string[], rows: string[][], numeric: number[] = []): string {
   const th = head.map((h) => `<th>${escapeHtml(h)}</th>`).join("");
@@ -194,7 +212,7 @@ export function renderHtml(
   const failedRows = stats.failed.slice(0, FAILED_ROWS).map((i) => [
     `<code>${escapeHtml(i.id)}</code>`,
     escapeHtml(i.outcome),
-    String(i.exit_code),
+    escapeHtml(String(i.exit_code)),
     escapeHtml(i.error ?? ""),
   ]);
   const more = stats.failed.length > FAILED_ROWS

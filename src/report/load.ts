@@ -12,7 +12,8 @@ import { HostError } from "../errors/mod.ts";
 import { readFile, stat } from "node:fs/promises";
 import type { IndexEntry } from "../batch/index_entry.ts";
 import { parseRecords } from "../batch/index_entry.ts";
-import { INDEX_FILE, listItemFiles, readIndex } from "../batch/store.ts";
+import { INDEX_FILE, listItemFiles } from "../batch/store.ts";
+import { parseIndexLine } from "./index_line.ts";
 
 /** One tool call of an item, from its `tool.call` and `tool.result` records. */
 export interface ToolCallSpan {
@@ -71,11 +72,50 @@ export function callsOf(records: readonly Record<string, unknown>[]): ToolCallSp
   return calls.sort((a, b) => a.startMs - b.startMs);
 }
 
+/** Options of {@link loadBatches}. */
+export interface LoadOptions {
+  /** Told about what is left out without an error (a partial last index line). */
+  onWarning?: (message: string) => void;
+}
+
+/**
+ * The index of `dir`, every line checked ({@link parseIndexLine}): its entries by id, the
+ * last line of an id winning. A last line without its newline is what a batch killed while
+ * appending leaves (the next `batch` cuts it off): it is left out, with a warning.
+ */
+async function readCheckedIndex(
+  dir: string,
+  options: LoadOptions,
+): Promise<Map<string, IndexEntry>> {
+  const file = `${dir}/${INDEX_FILE}`;
+  const text = await readFile(file, "utf8");
+  const lines = text.split("\n");
+  const partial = lines.pop();
+  if (partial !== undefined && partial !== "") {
+    options.onWarning?.(
+      `Left out a partial last index line (no newline; a batch was killed while writing it): ${file}:${
+        lines.length + 1
+      }`,
+    );
+  }
+  const entries = new Map<string, IndexEntry>();
+  for (const [index, line] of lines.entries()) {
+    if (line === "") continue;
+    const entry = parseIndexLine(line, `${file}:${index + 1}`);
+    entries.set(entry.id, entry);
+  }
+  return entries;
+}
+
 /**
  * Read and merge `dirs`; throws a `report_input` host error naming a folder that is not a
- * batch output folder (no `index.jsonl`).
+ * batch output folder (no `index.jsonl`), or the file, line and field of an index line that
+ * is not a valid entry.
  */
-export async function loadBatches(dirs: readonly string[]): Promise<LoadedBatch> {
+export async function loadBatches(
+  dirs: readonly string[],
+  options: LoadOptions = {},
+): Promise<LoadedBatch> {
   const byId = new Map<string, ReportItem>();
   const duplicates = new Set<string>();
   for (const dir of dirs) {
@@ -84,7 +124,7 @@ export async function loadBatches(dirs: readonly string[]): Promise<LoadedBatch>
     } catch {
       throw new HostError("report_input", `Not a batch output folder (no ${INDEX_FILE}): ${dir}`);
     }
-    const entries = await readIndex(dir);
+    const entries = await readCheckedIndex(dir, options);
     const files = await listItemFiles(dir);
     for (const [id, entry] of entries) {
       if (!files.has(id)) continue;

@@ -15,11 +15,45 @@ export const MARKDOWN_FAILED_ROWS = 100;
 /** Longest error text in a table cell, characters. */
 export const CELL_CHARS = 200;
 
-/** A table cell: one line, pipes escaped, at most {@link CELL_CHARS} characters. */
-export function cell(text: string): string {
+/** One line of at most {@link CELL_CHARS} characters: whitespace runs (newlines too) as one space. */
+function oneLine(text: string): string {
   const line = text.replace(/\s+/g, " ").trim();
-  const cut = line.length > CELL_CHARS ? `${line.slice(0, CELL_CHARS - 1)}…` : line;
-  return cut.replace(/\\/g, "\\\\").replace(/\|/g, "\\|").replace(/</g, "&lt;");
+  return line.length > CELL_CHARS ? `${line.slice(0, CELL_CHARS - 1)}…` : line;
+}
+
+/**
+ * A table cell shown as written: one line, at most {@link CELL_CHARS} characters, with the
+ * characters that would end the cell or turn text into markup escaped — `\\`, `|`, backticks,
+ * `[`/`]` (links, images), `&` and `<` (entities, HTML).
+ *
+ * @example
+ * ```ts
+ * import { cell } from "./markdown.ts";
+ * console.assert(cell("a | <img src=x>\n`b`") === "a \\| &lt;img src=x> \\`b\\`");
+ * ```
+ */
+export function cell(text: string): string {
+  return oneLine(text).replace(/[\\|`[\]]/g, (char) => `\\${char}`).replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;");
+}
+
+/**
+ * An inline code span of `text` in a table cell: one line, at most {@link CELL_CHARS}
+ * characters, fenced by more backticks than it holds in a row, pipes escaped.
+ *
+ * @example
+ * ```ts
+ * import { code } from "./markdown.ts";
+ * console.assert(code("read_text") === "`read_text`");
+ * console.assert(code("a`b|c") === "``a`b\\|c``");
+ * ```
+ */
+export function code(text: string): string {
+  const line = oneLine(text);
+  const longest = Math.max(0, ...(line.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = "`".repeat(longest + 1);
+  const pad = line.startsWith("`") || line.endsWith("`") ? " " : "";
+  return `${fence}${pad}${line.replace(/\|/g, "\\|")}${pad}${fence}`;
 }
 
 /** Milliseconds as `850 ms` or `12.3 s`. */
@@ -74,9 +108,9 @@ export function renderMarkdown(batch: LoadedBatch, stats: ReportStats): string {
     stats.slowest.length === 0 ? "_No items._" : table(
       ["Item", "Duration", "Outcome", "Tool calls"],
       stats.slowest.map((i) => [
-        `\`${i.id}\``,
+        code(i.id),
         formatMs(i.duration_ms),
-        i.outcome,
+        cell(i.outcome),
         String(i.calls.length),
       ]),
     ),
@@ -86,7 +120,7 @@ export function renderMarkdown(batch: LoadedBatch, stats: ReportStats): string {
     stats.tools.length === 0 ? "_No tool calls._" : table(
       ["Tool", "Calls", "Errors", "Error rate", "Cancelled", "p50", "p95", "Max"],
       stats.tools.map((t) => [
-        `\`${t.name}\``,
+        code(t.name),
         String(t.calls),
         String(t.errors),
         `${(100 * t.errorRate).toFixed(1)}%`,
@@ -102,9 +136,9 @@ export function renderMarkdown(batch: LoadedBatch, stats: ReportStats): string {
     stats.failed.length === 0 ? "_None._" : table(
       ["Item", "Outcome", "Exit code", "Error"],
       stats.failed.slice(0, MARKDOWN_FAILED_ROWS).map((i) => [
-        `\`${i.id}\``,
-        i.outcome,
-        String(i.exit_code),
+        code(i.id),
+        cell(i.outcome),
+        cell(String(i.exit_code)),
         cell(i.error ?? ""),
       ]),
     ) + (stats.failed.length > MARKDOWN_FAILED_ROWS

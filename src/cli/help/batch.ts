@@ -12,8 +12,9 @@ for many items (a new session per item). Resumable: run the same command again
 and the items already finished in DIR are skipped.
 
 Input: one JSON object per line: {"id": "...", "prompt": "...", "session"?: "...",
-"cwd"?: "..."}; id matches ^[A-Za-z0-9._-]{1,64}$ and is unique. Any bad line is
-a usage error (exit 2) naming its line, before anything runs.
+"cwd"?: "..."}; id matches ^[A-Za-z0-9._-]{1,64}$ and is unique; cwd is a
+directory inside --cwd (by real path). Any bad line is a usage error (exit 2)
+naming its line, before anything runs.
 
 Output: DIR/items/<id>.ndjson (the item's summary records, as run prints them),
 DIR/index.jsonl (one line per finished item); stdout: one JSON summary line;
@@ -27,7 +28,8 @@ Options:
   --tools DIR          tool directory (repeatable; default ./tools, which may be
                        missing when the config has an MCP server or OpenAPI API)
   --agent CMD          backend command line (as for run)
-  --cwd DIR            working directory of items without their own cwd
+  --cwd DIR            working directory of items without their own cwd; every
+                       item's cwd must lie inside it
   --approve MODE       deny | allow (default deny)
   --deltas             also record message.delta
   --timeout SECONDS    deadline of each item's turn (as run's --timeout); a backend
@@ -61,5 +63,6 @@ Options:
 
 Exit codes:
   0    written
-  2    usage error: a DIR without index.jsonl, an unwritable file, an unknown --item
+  2    usage error: a DIR without index.jsonl, an index line that is not a valid
+       entry (file:line and field named), an unwritable file, an unknown --item
 `;
