@@ -104,54 +104,79 @@ async function withServer(
   }
 }
 
+/** Start `drop_client.ts` running 3 calls of `tool`; kill it once all 3 started; their markers. */
+async function dropClient(server: McpHttpChild, dir: string, tool: string): Promise<string[]> {
+  const dropper = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      ...DEV_CONFIG,
+      "-A",
+      `${ROOT}tests/mcp/fixtures/drop_client.ts`,
+      server.url,
+      server.token!,
+      dir,
+      "3",
+      tool,
+    ],
+    cwd: ROOT,
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  const dropped = [0, 1, 2].map((i) => `${dir}/drop-${i}`);
+  try {
+    for (const marker of dropped) assert.equal(await fileBecomes(marker, "started"), "started");
+  } finally {
+    dropper.kill("SIGKILL");
+    await dropper.status;
+  }
+  return dropped;
+}
+
+/** With every slot A had free again, B runs 3 calls and C's echo gets the fourth slot. */
+async function slotsAreFree(server: McpHttpChild, dir: string): Promise<void> {
+  const b = await connect(server);
+  const c = await connect(server);
+  const stop = new AbortController();
+  const held = [0, 1, 2].map((i) => `${dir}/b-${i}`);
+  const calls = held.map((marker) =>
+    b.client.callTool({ name: "hold", arguments: { marker } }, undefined, {
+      signal: stop.signal,
+    }).catch(() => "cancelled")
+  );
+  try {
+    for (const marker of held) assert.equal(await fileBecomes(marker, "started"), "started");
+    assert.equal(await echo(c.client, "through"), "through");
+  } finally {
+    stop.abort();
+    await Promise.all(calls);
+    await b.client.close();
+    await c.client.close();
+  }
+}
+
 Deno.test("mcp --http: a client killed mid-call has its calls cancelled and holds no slot", async () => {
   await withServer([], async (server, dir) => {
     // Client A (a child process) starts 3 calls, as many as one client may run at once.
-    const dropper = new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        ...DEV_CONFIG,
-        "-A",
-        `${ROOT}tests/mcp/fixtures/drop_client.ts`,
-        server.url,
-        server.token!,
-        dir,
-        "3",
-      ],
-      cwd: ROOT,
-      stdout: "null",
-      stderr: "null",
-    }).spawn();
-    const dropped = [0, 1, 2].map((i) => `${dir}/drop-${i}`);
-    try {
-      for (const marker of dropped) assert.equal(await fileBecomes(marker, "started"), "started");
-    } finally {
-      dropper.kill("SIGKILL");
-      await dropper.status;
-    }
+    const dropped = await dropClient(server, dir, "hold");
     // Its connections dropped without a cancel: every one of its tools sees its signal fire.
     for (const marker of dropped) assert.equal(await fileBecomes(marker, "cancelled"), "cancelled");
-
-    // No slot is left to A: B runs 3 calls and C's echo still gets the fourth slot.
-    const b = await connect(server);
-    const c = await connect(server);
-    const stop = new AbortController();
-    const held = [0, 1, 2].map((i) => `${dir}/b-${i}`);
-    const calls = held.map((marker) =>
-      b.client.callTool({ name: "hold", arguments: { marker } }, undefined, {
-        signal: stop.signal,
-      }).catch(() => "cancelled")
-    );
-    try {
-      for (const marker of held) assert.equal(await fileBecomes(marker, "started"), "started");
-      assert.equal(await echo(c.client, "through"), "through");
-    } finally {
-      stop.abort();
-      await Promise.all(calls);
-      await b.client.close();
-      await c.client.close();
-    }
+    await slotsAreFree(server, dir);
   });
+});
+
+Deno.test("mcp --http: busy-looping process-isolated calls of a killed client are killed, freeing their slots", async () => {
+  // The directory spin.ts may write to.
+  await Deno.mkdir("/tmp/magi-tools-mcp-spin", { recursive: true });
+  const markers = await Deno.makeTempDir({ dir: "/tmp/magi-tools-mcp-spin" });
+  try {
+    await withServer([], async (server, dir) => {
+      // The tools never look at their signal: after the cancel grace their processes are killed.
+      await dropClient(server, markers, "spin");
+      await slotsAreFree(server, dir);
+    });
+  } finally {
+    await Deno.remove(markers, { recursive: true });
+  }
 });
 
 Deno.test("mcp --http: one client cannot take every call slot; another's call runs meanwhile", async () => {
@@ -268,5 +293,23 @@ Deno.test("mcp --http --session-idle-timeout: an abandoned session expires, a li
       await call;
       await live.client.close();
     }
+  });
+});
+
+Deno.test("mcp --http: ending a session (DELETE) cancels its running calls", async () => {
+  await withServer([], async (server, dir) => {
+    const a = await connect(server);
+    const stop = new AbortController();
+    const call = a.client.callTool(
+      { name: "hold", arguments: { marker: `${dir}/deleted` } },
+      undefined,
+      { signal: stop.signal },
+    ).catch(() => "ended");
+    assert.equal(await fileBecomes(`${dir}/deleted`, "started"), "started");
+    await a.transport.terminateSession();
+    assert.equal(await fileBecomes(`${dir}/deleted`, "cancelled"), "cancelled");
+    stop.abort();
+    await call;
+    await a.client.close();
   });
 });
