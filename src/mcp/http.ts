@@ -30,7 +30,7 @@ import {
 } from "./_sdk.ts";
 import { listenLoopback, type LoopbackServer } from "../runtime/mod.ts";
 import { bearerToken, sameToken } from "../security/token.ts";
-import { HttpSessions } from "./http_sessions.ts";
+import { type HttpSession, HttpSessions } from "./http_sessions.ts";
 import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_SECONDS } from "./serve_api.ts";
 
 /** `Retry-After` of the 503 answered when every session is in use, seconds. */
@@ -78,8 +78,9 @@ export function allowedHosts(port: number): string[] {
 
 /** Serve MCP over Streamable HTTP; rejects when the port is taken. */
 export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpServer> {
+  const max = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const sessions = new HttpSessions({
-    max: options.maxSessions ?? DEFAULT_MAX_SESSIONS,
+    max,
     idleMs: options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_SECONDS * 1000,
     ...(options.onSessionExpired === undefined ? {} : { onExpired: options.onSessionExpired }),
   });
@@ -113,40 +114,13 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
     if (id !== null) {
       const session = sessions.get(id);
       if (session === undefined) return jsonError(404, "Session not found");
-      const post = String(++nextPost);
-      const headers = new Headers(request.headers);
-      headers.set(POST_HEADER, post);
-      posts.set(post, { transport: session.transport, ids: [] });
-      const ended = sessions.enter(id);
-      let response: Response;
-      try {
-        response = await session.transport.handleRequest(new Request(request, { headers }));
-      } catch (error) {
-        posts.delete(post);
-        ended();
-        throw error;
-      }
-      return watchBody(response, (dropped) => {
-        const requests = posts.get(post)?.ids ?? [];
-        posts.delete(post);
-        ended();
-        if (!dropped) return;
-        // The client is gone: its requests on this POST are cancelled as if it had said so.
-        for (const requestId of requests) {
-          delivers.get(session.transport)?.({
-            jsonrpc: "2.0",
-            method: "notifications/cancelled",
-            params: { requestId, reason: "The client dropped the connection" },
-          });
-        }
-      });
+      return await sessionRequest(session, request);
     }
     if (request.method !== "POST") return jsonError(400, "Bad request: no session ID");
     if (!sessions.reserve()) {
       return jsonError(
         503,
-        `Server busy: all ${options.maxSessions ?? DEFAULT_MAX_SESSIONS} MCP sessions are in ` +
-          "use (--max-sessions); retry later",
+        `Server busy: all ${max} MCP sessions are in use (--max-sessions); retry later`,
         { "retry-after": String(FULL_RETRY_AFTER_SECONDS) },
       );
     }
@@ -155,6 +129,37 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
     } finally {
       sessions.opened();
     }
+  };
+
+  // A request of an open session: live until its answer or stream ends; when the client drops
+  // it first, the requests it carried are cancelled as if the client had said so.
+  const sessionRequest = async (session: HttpSession, request: Request): Promise<Response> => {
+    const post = String(++nextPost);
+    const headers = new Headers(request.headers);
+    headers.set(POST_HEADER, post);
+    posts.set(post, { transport: session.transport, ids: [] });
+    const ended = sessions.enter(session.id);
+    let response: Response;
+    try {
+      response = await session.transport.handleRequest(new Request(request, { headers }));
+    } catch (error) {
+      posts.delete(post);
+      ended();
+      throw error;
+    }
+    return watchBody(response, (dropped) => {
+      const requests = posts.get(post)?.ids ?? [];
+      posts.delete(post);
+      ended();
+      if (!dropped) return;
+      for (const requestId of requests) {
+        delivers.get(session.transport)?.({
+          jsonrpc: "2.0",
+          method: "notifications/cancelled",
+          params: { requestId, reason: "The client dropped the connection" },
+        });
+      }
+    });
   };
 
   // A new session: the transport accepts only an initialize request here.
