@@ -11,15 +11,30 @@
  * (no session is created, no message reaches a server). Listens on the
  * loopback interface only.
  *
+ * Sessions are kept by {@link HttpSessions} (`http_sessions.ts`): at most `maxSessions`, idle
+ * ones expire and make room first, and when every session is in use a new `initialize` is
+ * answered 503 with `Retry-After` instead of cutting a client off.
+ *
+ * A request whose requester is gone is cancelled: when the client drops the connection of a
+ * POST before its answer (the response stream is cancelled), every request that POST carried is
+ * cancelled as if the client had sent `notifications/cancelled`, so an abandoned call stops and
+ * frees its call slot. Ending a session (`DELETE`, expiry, eviction, shutdown) cancels its calls.
+ *
  * @module
  */
 
-import { type Server, WebStandardStreamableHTTPServerTransport } from "./_sdk.ts";
+import {
+  type JSONRPCMessage,
+  type Server,
+  WebStandardStreamableHTTPServerTransport,
+} from "./_sdk.ts";
 import { listenLoopback, type LoopbackServer } from "../runtime/mod.ts";
 import { bearerToken, sameToken } from "../security/token.ts";
+import { type HttpSession, HttpSessions } from "./http_sessions.ts";
+import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_SECONDS } from "./serve_api.ts";
 
-/** At most this many MCP sessions are open at once (oldest closed first). */
-export const MAX_HTTP_SESSIONS = 64;
+/** `Retry-After` of the 503 answered when every session is in use, seconds. */
+export const FULL_RETRY_AFTER_SECONDS = 5;
 
 /** Options of {@link serveMcpHttp}. */
 export interface McpHttpOptions {
@@ -29,6 +44,12 @@ export interface McpHttpOptions {
   readonly token: string;
   /** A fresh, unconnected server for a new session. */
   readonly createServer: () => Server;
+  /** At most this many sessions; default {@link DEFAULT_MAX_SESSIONS}. */
+  readonly maxSessions?: number;
+  /** Close a session idle this long, ms (0: never); default {@link DEFAULT_SESSION_IDLE_SECONDS}. */
+  readonly sessionIdleMs?: number;
+  /** Called when a session is closed for being idle. */
+  readonly onSessionExpired?: (id: string) => void;
 }
 
 /** A running `mcp --http`. */
@@ -39,10 +60,16 @@ export interface McpHttpServer {
   close(): Promise<void>;
 }
 
-interface Session {
-  readonly transport: WebStandardStreamableHTTPServerTransport;
-  readonly server: Server;
-}
+/** The header that tells the session which POST a message came in (set here, never trusted from the client). */
+const POST_HEADER = "x-magi-tools-post";
+
+type RequestId = string | number;
+type Transport = WebStandardStreamableHTTPServerTransport;
+// The SDK's callback types reach this checker untyped: the fields used, named.
+type Deliver = (
+  message: JSONRPCMessage,
+  extra?: { readonly requestInfo?: { readonly headers: Record<string, unknown> } },
+) => void;
 
 /** The `Host` values accepted for `port`. */
 export function allowedHosts(port: number): string[] {
@@ -51,16 +78,19 @@ export function allowedHosts(port: number): string[] {
 
 /** Serve MCP over Streamable HTTP; rejects when the port is taken. */
 export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpServer> {
-  const sessions = new Map<string, Session>();
+  const max = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const sessions = new HttpSessions({
+    max,
+    idleMs: options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_SECONDS * 1000,
+    ...(options.onSessionExpired === undefined ? {} : { onExpired: options.onSessionExpired }),
+  });
+  /** The JSON-RPC requests each open POST carried, by its {@link POST_HEADER} value. */
+  const posts = new Map<string, { readonly transport: Transport; readonly ids: RequestId[] }>();
+  /** Each session's own message handler (the SDK server's), for the cancels sent for it. */
+  const delivers = new WeakMap<Transport, Deliver>();
+  let nextPost = 0;
   let hosts: string[] = [];
   let origins: string[] = [];
-
-  const closeSession = async (id: string) => {
-    const session = sessions.get(id);
-    if (session === undefined) return;
-    sessions.delete(id);
-    await session.server.close().catch(() => {});
-  };
 
   const handler = async (request: Request): Promise<Response> => {
     const host = request.headers.get("host") ?? "";
@@ -84,10 +114,56 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
     if (id !== null) {
       const session = sessions.get(id);
       if (session === undefined) return jsonError(404, "Session not found");
-      return await session.transport.handleRequest(request);
+      return await sessionRequest(session, request);
     }
     if (request.method !== "POST") return jsonError(400, "Bad request: no session ID");
-    // A new session: the transport accepts only an initialize request here.
+    if (!sessions.reserve()) {
+      return jsonError(
+        503,
+        `Server busy: all ${max} MCP sessions are in use (--max-sessions); retry later`,
+        { "retry-after": String(FULL_RETRY_AFTER_SECONDS) },
+      );
+    }
+    try {
+      return await initialize(request);
+    } finally {
+      sessions.opened();
+    }
+  };
+
+  // A request of an open session: live until its answer or stream ends; when the client drops
+  // it first, the requests it carried are cancelled as if the client had said so.
+  const sessionRequest = async (session: HttpSession, request: Request): Promise<Response> => {
+    const post = String(++nextPost);
+    const headers = new Headers(request.headers);
+    headers.set(POST_HEADER, post);
+    posts.set(post, { transport: session.transport, ids: [] });
+    const ended = sessions.enter(session.id);
+    let response: Response;
+    try {
+      response = await session.transport.handleRequest(new Request(request, { headers }));
+    } catch (error) {
+      posts.delete(post);
+      ended();
+      throw error;
+    }
+    return watchBody(response, (dropped) => {
+      const requests = posts.get(post)?.ids ?? [];
+      posts.delete(post);
+      ended();
+      if (!dropped) return;
+      for (const requestId of requests) {
+        delivers.get(session.transport)?.({
+          jsonrpc: "2.0",
+          method: "notifications/cancelled",
+          params: { requestId, reason: "The client dropped the connection" },
+        });
+      }
+    });
+  };
+
+  // A new session: the transport accepts only an initialize request here.
+  const initialize = async (request: Request): Promise<Response> => {
     const server = options.createServer();
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
@@ -95,14 +171,25 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
       allowedHosts: hosts,
       allowedOrigins: origins,
       onsessioninitialized: (sessionId: string) => {
-        sessions.set(sessionId, { transport, server });
-        if (sessions.size > MAX_HTTP_SESSIONS) {
-          void closeSession(sessions.keys().next().value!);
-        }
+        sessions.add({ id: sessionId, transport, server });
       },
-      onsessionclosed: (sessionId: string) => void closeSession(sessionId),
+      onsessionclosed: (sessionId: string) => void sessions.close(sessionId),
     });
     await server.connect(transport);
+    // Note which POST each request came in, to cancel it when that POST's client is gone.
+    const deliver = transport.onmessage as Deliver;
+    const noted: Deliver = (message, extra) => {
+      const post = extra?.requestInfo?.headers[POST_HEADER];
+      const requestId = idOfRequest(message);
+      const open = typeof post === "string" ? posts.get(post) : undefined;
+      // Only a POST of this session (a client cannot name another session's POST).
+      if (open !== undefined && open.transport === transport && requestId !== undefined) {
+        open.ids.push(requestId);
+      }
+      deliver(message, extra);
+    };
+    transport.onmessage = noted;
+    delivers.set(transport, deliver);
     const response = await transport.handleRequest(request);
     if (transport.sessionId === undefined) await server.close().catch(() => {});
     return response;
@@ -115,10 +202,53 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
   return {
     url: `${listening.url}/mcp`,
     close: async () => {
-      await Promise.all([...sessions.keys()].map(closeSession));
+      await sessions.closeAll();
       await listening.stop();
     },
   };
+}
+
+/** The id of a JSON-RPC request (not a notification or response), else undefined. */
+function idOfRequest(message: JSONRPCMessage): RequestId | undefined {
+  return "method" in message && "id" in message ? message.id : undefined;
+}
+
+/**
+ * `response` with a body that reports its end once: `onEnd(true)` when the client stopped
+ * reading it (the connection dropped), `onEnd(false)` when it ended otherwise.
+ */
+function watchBody(response: Response, onEnd: (dropped: boolean) => void): Response {
+  const inner = response.body;
+  if (inner === null) {
+    onEnd(false);
+    return response;
+  }
+  let ended = false;
+  const end = (dropped: boolean) => {
+    if (ended) return;
+    ended = true;
+    onEnd(dropped);
+  };
+  const reader = inner.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { value, done } = await reader.read();
+        if (done) {
+          controller.close();
+          end(false);
+        } else controller.enqueue(value);
+      } catch (error) {
+        controller.error(error);
+        end(false);
+      }
+    },
+    cancel(reason) {
+      end(true);
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: response.status, headers: response.headers });
 }
 
 function jsonError(

@@ -7,8 +7,9 @@
  *   MCP content to text).
  * - As a front door: `server.ts` serves the host's registry as an MCP server through the
  *   same executor, over stdio (`stdio_server.ts`, `stdio_transport.ts`) or Streamable HTTP
- *   (`http.ts`, `magi-tools mcp --http PORT`); `serve.ts` runs it for the `mcp` command. See
- *   docs/mcp.md.
+ *   (`http.ts`, `magi-tools mcp --http PORT`, its sessions in `http_sessions.ts`); calls take
+ *   fair slots (`_fair_slots.ts`) and are cancelled when their client is gone; `serve.ts` runs
+ *   it for the `mcp` command. See docs/mcp.md.
  *
  * The rest of the CLI loads this folder on first use (`src/config/features.ts`) and knows it
  * only through interfaces declared without the SDK (`McpSourceModule` in the config layer,

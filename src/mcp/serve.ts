@@ -7,7 +7,8 @@
 
 import { ToolExecutor } from "../host/executor.ts";
 import { CLIENT_TOOLS_LIMITS } from "../protocol/limits.ts";
-import { isAddrInUse, onInterrupt } from "../runtime/mod.ts";
+import { isAddrInUse, onInterrupt, writeStderrLine } from "../runtime/mod.ts";
+import { FairSlots } from "./_fair_slots.ts";
 import { serveMcpHttp } from "./http.ts";
 import { createMcpServer, ProgressRoutes } from "./server.ts";
 import type { McpServeModule, ServeOutcome, ServeRegistryOptions } from "./serve_api.ts";
@@ -28,13 +29,17 @@ export const serveRegistry: McpServeModule["serveRegistry"] = async (
     // agents show in their logs; the model gets the message as the result.
     failureDetail: "line",
   });
-  const create = () =>
+  const concurrent = CLIENT_TOOLS_LIMITS.concurrent_calls;
+  // Over HTTP every client shares the slots: none may take all of them.
+  const slots = new FairSlots({ capacity: concurrent, perClient: Math.max(1, concurrent - 1) });
+  const create = (stop?: AbortSignal) =>
     createMcpServer({
       registry,
       executor,
       routes,
       callTimeoutMs: CLIENT_TOOLS_LIMITS.call_timeout_ms,
       approval: options.approval,
+      ...(stop === undefined ? { slots } : { stop }),
     });
   let removeInterrupt = () => {};
   const interrupted = new Promise<void>((resolve) => {
@@ -48,7 +53,15 @@ export const serveRegistry: McpServeModule["serveRegistry"] = async (
         http = await serveMcpHttp({
           port: transport.port,
           token: transport.token,
-          createServer: create,
+          maxSessions: transport.maxSessions,
+          sessionIdleMs: transport.sessionIdleMs,
+          onSessionExpired: (id) =>
+            writeStderrLine(
+              `magi-tools mcp: session ${id} closed after ${
+                transport.sessionIdleMs / 1000
+              } s idle (--session-idle-timeout)`,
+            ),
+          createServer: () => create(),
         });
       } catch (error) {
         if (isAddrInUse(error)) return { kind: "port_taken" };
@@ -65,13 +78,20 @@ export const serveRegistry: McpServeModule["serveRegistry"] = async (
         await http.close();
       }
     } else {
-      const server = create();
+      const stdio = new GuardedStdioTransport({
+        input: transport.input,
+        write: transport.write,
+        onUnanswered: (count) =>
+          writeStderrLine(
+            `magi-tools mcp: stdin ended; closing with ${count} request(s) still unanswered`,
+          ),
+      });
+      // The one client: all slots are its own; the end of stdin cancels its calls.
+      const server = create(stdio.inputEnded);
       const closed = new Promise<void>((resolve) => {
         server.onclose = () => resolve();
       });
-      await server.connect(
-        new GuardedStdioTransport({ input: transport.input, write: transport.write }),
-      );
+      await server.connect(stdio);
       await Promise.race([closed, interrupted]);
       await server.close().catch(() => {});
     }

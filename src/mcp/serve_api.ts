@@ -10,6 +10,11 @@
 import type { ToolLog } from "../host/sandbox/log_buffer.ts";
 import type { ToolRegistry } from "../host/registry.ts";
 
+/** Default of `mcp --max-sessions`. */
+export const DEFAULT_MAX_SESSIONS = 64;
+/** Default of `mcp --session-idle-timeout`, seconds. */
+export const DEFAULT_SESSION_IDLE_SECONDS = 1_800;
+
 /** Where {@link McpServeModule.serveRegistry} serves. */
 export type ServeTransport =
   | {
@@ -25,6 +30,10 @@ export type ServeTransport =
     readonly port: number;
     /** The bearer token every request must carry (`Authorization: Bearer <token>`). */
     readonly token: string;
+    /** `--max-sessions`: at most this many MCP sessions (idle ones make room first). */
+    readonly maxSessions: number;
+    /** `--session-idle-timeout` in ms: a session idle this long is closed (0: never). */
+    readonly sessionIdleMs: number;
     /** Listening at `url` (on `port`, the one asked for or the free one picked). */
     readonly onListening: (url: string, port: number) => void | Promise<void>;
   };

@@ -12,7 +12,11 @@
  *   `structuredContent`; a failure is an `isError` result with the same text
  *   the `client.tools` path sends (`error (code): ` is not added); an unknown
  *   tool is a JSON-RPC `-32602` error, as the MCP spec asks.
- * - `notifications/cancelled` aborts the call's signal, like `client.tool.cancel`.
+ * - `notifications/cancelled` aborts the call's signal, like `client.tool.cancel`; so does
+ *   {@link McpServerOptions.stop} (stdio: the end of stdin) and, over HTTP, the client dropping
+ *   the call's connection or its session ending (`http.ts`).
+ * - Calls take one of the shared {@link FairSlots} before the executor runs them: no client can
+ *   hold every slot, and waiting calls are served round-robin between clients.
  * - Progress of external tools goes to the caller when it sent a `progressToken`.
  * - Keys a known client adds on its own (`wait_for_previous`, `client_keys.ts`) are dropped
  *   when the tool's schema does not declare them.
@@ -36,7 +40,10 @@ import {
   type McpApproval,
 } from "./approval.ts";
 import { dropClientKeys } from "./client_keys.ts";
+import { FairSlots } from "./_fair_slots.ts";
+import { stopped } from "../host/answers.ts";
 import { PACKAGE_VERSION } from "../host/version.ts";
+import { CLIENT_TOOLS_LIMITS } from "../protocol/limits.ts";
 import type { ToolExecutor } from "../host/executor.ts";
 import type { ToolProgress } from "../host/external.ts";
 import type { ToolRegistry } from "../host/registry.ts";
@@ -94,6 +101,13 @@ export interface McpServerOptions {
   readonly routes: ProgressRoutes;
   /** What write tools do (default: ask through elicitation, {@link DEFAULT_APPROVAL}). */
   readonly approval?: McpApproval;
+  /**
+   * The call slots every session shares (default: this server's own, as many as the
+   * executor's `concurrent_calls`, all of them open to its one client).
+   */
+  readonly slots?: FairSlots;
+  /** Fires when every call of this server is to stop (stdio: stdin ended), like a cancel. */
+  readonly stop?: AbortSignal;
 }
 
 let nextCall = 0;
@@ -119,6 +133,8 @@ interface CallExtra {
 export function createMcpServer(options: McpServerOptions): Server {
   const { registry, executor, routes } = options;
   const approval = options.approval ?? DEFAULT_APPROVAL;
+  const concurrent = CLIENT_TOOLS_LIMITS.concurrent_calls;
+  const slots = options.slots ?? new FairSlots({ capacity: concurrent, perClient: concurrent });
   const server = new Server(
     { name: "magi-tools", version: PACKAGE_VERSION },
     { capabilities: { tools: { listChanged: false } } },
@@ -135,11 +151,14 @@ export function createMcpServer(options: McpServerOptions): Server {
       }
       const args = dropClientKeys(params.arguments ?? {}, entry.definition.input_schema);
       const deadlineMs = entry.definition.timeout_ms ?? options.callTimeoutMs;
+      const signal = options.stop === undefined
+        ? extra.signal
+        : AbortSignal.any([extra.signal, options.stop]);
       if (entry.definition.effect === "write") {
         const refused = await approveWrite(approval, { name: params.name, args }, {
           capabilities: server.getClientCapabilities(),
           sendRequest: extra.sendRequest,
-          signal: extra.signal,
+          signal,
           deadlineMs,
         });
         if (refused !== null) {
@@ -158,16 +177,29 @@ export function createMcpServer(options: McpServerOptions): Server {
           }).catch(() => {}),
         );
       });
+      // Waiting for a slot counts against the call's deadline, as in the executor's own line.
+      const waitStart = performance.now();
+      const release = await slots.acquire(
+        extra.sessionId ?? "stdio",
+        AbortSignal.any([signal, AbortSignal.timeout(deadlineMs)]),
+      );
+      const waited = Math.round(performance.now() - waitStart);
+      if (release === null && !signal.aborted) {
+        unroute();
+        const text = stopped({ kind: "deadline", ms: deadlineMs }, null, 0).text;
+        return { isError: true, content: [{ type: "text", text }] };
+      }
       try {
         const result = await executor.execute({
           callId,
           name: entry.definition.name,
           toolId: entry.toolId,
           arguments: args,
-          deadlineMs,
+          // Without a slot (cancelled while waiting) the executor answers `cancelled` at once.
+          deadlineMs: Math.max(0, deadlineMs - waited),
           sessionId: extra.sessionId ?? "stdio",
           runId: "mcp",
-        }, extra.signal);
+        }, signal);
         unroute();
         await Promise.all(sent);
         if (result.outcome !== "success") {
@@ -179,6 +211,7 @@ export function createMcpServer(options: McpServerOptions): Server {
           ...(structured === null ? {} : { structuredContent: structured }),
         };
       } finally {
+        release?.();
         unroute();
       }
     },

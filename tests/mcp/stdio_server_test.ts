@@ -67,3 +67,41 @@ Deno.test("GuardedStdioTransport stops waiting for an unanswered request after d
   await closed;
   assert.deepEqual(written, []);
 });
+
+Deno.test("GuardedStdioTransport does not wait for a request the client cancelled", async () => {
+  const request = { jsonrpc: "2.0", id: "a", method: "tools/call" };
+  const cancel = {
+    jsonrpc: "2.0",
+    method: "notifications/cancelled",
+    params: { requestId: "a" },
+  };
+  const input = stdin(JSON.stringify(request), JSON.stringify(cancel));
+  // A drain limit the test would notice: closing must not wait for it.
+  const { transport, written, closed } = transportOver(input, 600_000);
+  transport.onmessage = () => {};
+  await transport.start();
+  await closed;
+  assert.deepEqual(written, []);
+  assert.equal(transport.inputEnded.aborted, false, "nothing was left to cancel");
+});
+
+Deno.test("GuardedStdioTransport fires inputEnded after the grace, then closes once answered", async () => {
+  const request = { jsonrpc: "2.0", id: 3, method: "tools/call" };
+  const transport = new GuardedStdioTransport({
+    input: stdin(JSON.stringify(request)),
+    write: () => Promise.resolve(),
+    graceMs: 1,
+    drainMs: 600_000,
+  });
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+  });
+  transport.onmessage = () => {};
+  // The server answers the call once its signal fires, as a cancelled tool call is answered.
+  transport.inputEnded.addEventListener("abort", () => {
+    void transport.send({ jsonrpc: "2.0", id: 3, result: { isError: true, content: [] } });
+  });
+  await transport.start();
+  await closed;
+  assert.equal(transport.inputEnded.aborted, true);
+});

@@ -53,3 +53,33 @@ Deno.test("the Deno adapter's listenLoopback() serves the handler on 127.0.0.1",
     await server.stop();
   }
 });
+
+Deno.test("both adapters' listenLoopback() stream a body and cancel it when the client goes away", async () => {
+  for (const adapter of [denoAdapter, nodeAdapter]) {
+    const cancelled = Promise.withResolvers<void>();
+    const server = await adapter.listenLoopback(() =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          start: (controller) => controller.enqueue(new TextEncoder().encode("first\n")),
+          cancel: () => cancelled.resolve(),
+        }),
+        { headers: { "content-type": "text/event-stream" } },
+      )
+    );
+    try {
+      const client = new AbortController();
+      // Bounded (a buffering adapter would never answer), not timed: the answer comes at once.
+      const response = await fetch(`${server.url}/stream`, {
+        signal: AbortSignal.any([client.signal, AbortSignal.timeout(30_000)]),
+      });
+      const reader = response.body!.getReader();
+      // The first chunk arrives while the stream is still open: it was not buffered to the end.
+      assert.equal(new TextDecoder().decode((await reader.read()).value), "first\n");
+      client.abort();
+      await reader.cancel().catch(() => {});
+      await cancelled.promise;
+    } finally {
+      await server.stop();
+    }
+  }
+});

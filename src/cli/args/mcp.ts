@@ -1,16 +1,21 @@
 /**
  * `magi-tools mcp`'s command line: the tool and config flags every loading command takes, the
- * transport (`--http PORT`), the HTTP credential (`--token`) and the write-tool policy
- * (`--approve`, `--approve-timeout`).
+ * transport (`--http PORT`), the HTTP credential (`--token`), the HTTP session table
+ * (`--max-sessions`, `--session-idle-timeout`) and the write-tool policy (`--approve`,
+ * `--approve-timeout`).
  *
  * @module
  */
 
 import { checkToken } from "../../mcp/http_token.ts";
+import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_SECONDS } from "../../mcp/serve_api.ts";
 import { UsageError } from "../../run/exit_codes.ts";
 import type { ConfigArgs, ToolDirArgs } from "../../run/command_options.ts";
 import { integer, oneOf, optionalString, parseFlags, seconds } from "./_flags.ts";
 import { CONFIG_OPTIONS, configArgs, HELP_OPTION, toolDirArgs, TOOLS_OPTION } from "./host.ts";
+
+/** The largest `--max-sessions`. */
+export const MAX_SESSIONS_LIMIT = 4_096;
 
 /** The default `--approve-timeout`, seconds. */
 export const DEFAULT_APPROVE_TIMEOUT_SECONDS = 120;
@@ -23,6 +28,10 @@ export interface McpArgs extends ConfigArgs, ToolDirArgs {
   http: number | undefined;
   /** `--token TOKEN` (HTTP only): the bearer token instead of a generated one. */
   token: string | undefined;
+  /** `--max-sessions N` (HTTP only): at most this many MCP sessions (default 64). */
+  maxSessions: number;
+  /** `--session-idle-timeout` in ms (HTTP only): close a session idle this long; 0: never. */
+  sessionIdleMs: number;
   /** `--approve`: what write tools do (default `ask`). */
   approve: "deny" | "allow" | "ask";
   /** `--approve-timeout` in milliseconds (default 120,000). */
@@ -35,6 +44,8 @@ export function parseMcpArgs(argv: string[]): McpArgs | { command: "help"; topic
     ...TOOLS_OPTION,
     http: { type: "string" },
     token: { type: "string" },
+    "max-sessions": { type: "string" },
+    "session-idle-timeout": { type: "string" },
     approve: { type: "string" },
     "approve-timeout": { type: "string" },
     ...HELP_OPTION,
@@ -50,6 +61,13 @@ export function parseMcpArgs(argv: string[]): McpArgs | { command: "help"; topic
     }
     checkToken(token, "Option --token");
   }
+  const maxSessions = integer(values["max-sessions"], "--max-sessions", 1, MAX_SESSIONS_LIMIT);
+  const idle = seconds(values["session-idle-timeout"], "--session-idle-timeout", { zero: true });
+  for (const [flag, value] of [["--max-sessions", maxSessions], ["--session-idle-timeout", idle]]) {
+    if (value !== undefined && http === undefined) {
+      throw new UsageError(`Option ${flag} needs --http (stdio has one session)`);
+    }
+  }
   const approve = oneOf(values.approve, "--approve", ["deny", "allow", "ask"], "ask");
   const timeout = optionalString(values["approve-timeout"], "--approve-timeout");
   return {
@@ -57,6 +75,8 @@ export function parseMcpArgs(argv: string[]): McpArgs | { command: "help"; topic
     ...toolDirArgs(values.tools),
     http,
     token,
+    maxSessions: maxSessions ?? DEFAULT_MAX_SESSIONS,
+    sessionIdleMs: idle ?? DEFAULT_SESSION_IDLE_SECONDS * 1000,
     approve,
     approveTimeoutMs: Math.max(
       1,

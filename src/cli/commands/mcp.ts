@@ -74,6 +74,8 @@ export async function mcpCommand(args: McpArgs): Promise<number> {
             kind: "http",
             port: args.http,
             token: credential.token,
+            maxSessions: args.maxSessions,
+            sessionIdleMs: args.sessionIdleMs,
             onListening: async (url, port) => {
               announced = await announceToken(credential, port);
               // One write: a reader that sees the URL sees how to authenticate.

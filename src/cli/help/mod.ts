@@ -234,7 +234,8 @@ ${BROWSE_EXIT}
 `;
 
 const MCP = `Usage: magi-tools mcp [--tools DIR]... [--config FILE | --no-config]
-                      [--mcp-config FILE]... [--http PORT [--token TOKEN]]
+                      [--mcp-config FILE]... [--http PORT [--token TOKEN]
+                      [--max-sessions N] [--session-idle-timeout SECONDS]]
                       [--approve deny|allow|ask] [--approve-timeout SECONDS]
 
 Serves every tool run would register (tool modules and the config's sources)
@@ -243,6 +244,9 @@ Streamable HTTP at http://127.0.0.1:PORT/mcp (loopback only, Host/Origin checked
 every request needs Authorization: Bearer <token>).
 Calls run through the same executor as run: argument validation, deadlines, the
 per-tool sandbox, result bounds. Stops at stdin EOF (stdio) or SIGINT.
+A call whose client is gone is cancelled: stdin ended (after 1 s), the HTTP
+connection of the call dropped, or its session ended. No client holds more
+than 3 of the 4 call slots over HTTP.
 
 Options:
   --tools DIR          tool directory (repeatable; default ./tools, which may be
@@ -259,6 +263,12 @@ Options:
   --token TOKEN        the bearer token of --http (16-512 characters); default
                        \$MAGI_TOOLS_MCP_TOKEN, else a new one, printed on stderr and
                        written 0600 to <state dir>/mcp/http-PORT.token
+  --max-sessions N     at most N HTTP sessions (default 64, up to 4096); when
+                       full, the session idle the longest is closed, and when
+                       all are in use a new client gets 503 with Retry-After
+  --session-idle-timeout SECONDS
+                       close an HTTP session idle this long (no request or
+                       stream open; default 1800, 0: never)
   --approve MODE       write tools: ask (default: the user approves each call
                        through the client's MCP elicitation; a client without it
                        gets a tool error), allow, or deny. Read tools always run

@@ -300,9 +300,24 @@ async function respond(
 ): Promise<void> {
   try {
     const response = await handler(await toRequest(incoming, base));
-    const body = new Uint8Array(await response.arrayBuffer());
     outgoing.writeHead(response.status, Object.fromEntries(response.headers));
-    outgoing.end(body);
+    outgoing.flushHeaders();
+    // Streamed as it comes (an SSE stream included); a client that goes away cancels the body,
+    // as Deno.serve does, so the handler learns that no one reads it.
+    const reader = response.body?.getReader();
+    const gone = () =>
+      void reader?.cancel(new Error("The client closed the connection")).catch(() => {});
+    outgoing.once("close", gone);
+    try {
+      while (reader !== undefined) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        outgoing.write(value);
+      }
+    } finally {
+      outgoing.off("close", gone);
+    }
+    outgoing.end();
   } catch (error) {
     writeStderrLine(`Loopback server handler failed: ${String(error)}`);
     if (!outgoing.headersSent) outgoing.writeHead(500);

@@ -176,6 +176,8 @@ Deno.test("parseCli() parses mcp with --tools and --http PORT", () => {
     toolDirsExplicit: true,
     http: 8080,
     token: undefined,
+    maxSessions: 64,
+    sessionIdleMs: 1_800_000,
     approve: "ask",
     approveTimeoutMs: 120_000,
     config: undefined,
@@ -224,6 +226,38 @@ Deno.test("parseCli() parses mcp's --token, --approve and --approve-timeout", ()
   assert.throws(
     () => parseCli(["mcp", "--approve-timeout", "0"]),
     /--approve-timeout must be a number of seconds in \(0, 86400\]: 0/,
+  );
+});
+
+Deno.test("parseCli() parses mcp's --max-sessions and --session-idle-timeout (HTTP only)", () => {
+  const http = parseCli([
+    "mcp",
+    "--http",
+    "0",
+    "--max-sessions",
+    "2",
+    "--session-idle-timeout",
+    "0.5",
+  ]);
+  assert.ok(http.command === "mcp");
+  assert.deepEqual([http.maxSessions, http.sessionIdleMs], [2, 500]);
+  const never = parseCli(["mcp", "--http", "0", "--session-idle-timeout", "0"]);
+  assert.ok(never.command === "mcp" && never.sessionIdleMs === 0);
+  assert.throws(
+    () => parseCli(["mcp", "--max-sessions", "2"]),
+    /Option --max-sessions needs --http/,
+  );
+  assert.throws(
+    () => parseCli(["mcp", "--session-idle-timeout", "5"]),
+    /Option --session-idle-timeout needs --http/,
+  );
+  assert.throws(
+    () => parseCli(["mcp", "--http", "0", "--max-sessions", "0"]),
+    /Option --max-sessions must be an integer from 1 to 4096: 0/,
+  );
+  assert.throws(
+    () => parseCli(["mcp", "--http", "0", "--session-idle-timeout", "1x"]),
+    /Option --session-idle-timeout must be a number of seconds in \[0, 86400\]: 1x/,
   );
 });
 
