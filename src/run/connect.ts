@@ -8,6 +8,7 @@
 
 import { LocalAgentClient } from "../client/client.ts";
 import { StaleSnapshot } from "../client/errors.ts";
+import { ProtocolError } from "../protocol/errors.ts";
 import type { InitializeResult } from "../protocol/schemas/mod.ts";
 import { spawnChild, SpawnError } from "../runtime/mod.ts";
 import type { AgentCommand } from "./agent.ts";
@@ -25,6 +26,12 @@ export interface ConnectOptions {
   cwd: string;
   /** `required_capabilities` of `initialize`. */
   capabilities: readonly string[];
+  /**
+   * Capabilities to require too when the backend supports them: `initialize` asks for them
+   * first and, answered `unsupported_capability`, again without them (a preflight failure
+   * leaves initialization open).
+   */
+  optional?: readonly string[];
   /** Where records go. */
   out: BrowseOutput;
 }
@@ -32,7 +39,11 @@ export interface ConnectOptions {
 /** Run `body` against a freshly started backend; resolves with the exit code. */
 export async function withAgent(
   options: ConnectOptions,
-  body: (client: LocalAgentClient, init: InitializeResult) => Promise<number>,
+  body: (
+    client: LocalAgentClient,
+    init: InitializeResult,
+    negotiated: ReadonlySet<string>,
+  ) => Promise<number>,
 ): Promise<number> {
   const { out } = options;
   let child;
@@ -48,9 +59,20 @@ export async function withAgent(
   let started = false;
   let code: number;
   try {
-    const init = await client.initialize({ required_capabilities: [...options.capabilities] });
+    let wanted = [...options.capabilities, ...(options.optional ?? [])];
+    let init: InitializeResult;
+    try {
+      init = await client.initialize({ required_capabilities: wanted });
+    } catch (error) {
+      if (
+        !(error instanceof ProtocolError && error.code === "unsupported_capability") ||
+        wanted.length === options.capabilities.length
+      ) throw error;
+      wanted = [...options.capabilities];
+      init = await client.initialize({ required_capabilities: wanted });
+    }
     started = true;
-    code = await body(client, init);
+    code = await body(client, init, new Set(wanted));
   } catch (error) {
     const failure = error instanceof StaleSnapshot
       ? new HostError("request_failed", error.message)

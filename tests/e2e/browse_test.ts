@@ -200,3 +200,36 @@ Deno.test("a backend that cannot start exits 3 with a host.error", async () => {
     await Deno.remove(mcHome, { recursive: true });
   }
 });
+
+Deno.test("magi-tools sessions lists 300 sessions (past the 256-session snapshot bound) once each", async () => {
+  const mcHome = await home();
+  try {
+    const cwd = await Deno.realPath(ROOT);
+    const ids: string[] = ["s-a", "s-b"];
+    for (let i = 0; i < 298; i++) {
+      const id = `bulk-${String(i).padStart(3, "0")}`;
+      ids.push(id);
+      const base = { session_id: id, timestamp: "2026-03-04T05:06:07.000Z", cwd };
+      const records = [
+        { type: "user", ...base, run_id: "r1", message_id: "u1", text: `Prompt ${i}` },
+        { type: "assistant", ...base, run_id: "r1", message_id: "a1", text: "Done" },
+        { type: "run_finished", ...base, run_id: "r1", outcome: "completed", error_code: null },
+      ];
+      await Deno.writeTextFile(
+        `${mcHome}/sessions/${id}.jsonl`,
+        records.map((r) => JSON.stringify(r) + "\n").join(""),
+      );
+    }
+    const { code, records } = await browse(["sessions"], mcHome);
+    assert.equal(code, 0, JSON.stringify(records.at(-1)));
+    const listed = records.filter((r) => r.type === "session.listed").map((r) => r.session_id);
+    assert.equal(listed.length, 300);
+    assert.deepEqual([...listed].sort(), [...ids].sort());
+    assert.equal(one(records, "sessions.done").count, 300);
+    const table = await runCli(["sessions", "--table"], { home: mcHome, raw: true });
+    assert.equal(table.code, 0, table.stderr);
+    assert.equal(table.stdout.trim().split("\n").at(-1), "300 session(s)");
+  } finally {
+    await Deno.remove(mcHome, { recursive: true });
+  }
+});
