@@ -31,7 +31,7 @@ import type { BatchOptions } from "./options.ts";
 import { type BatchItem, parseBatchInput } from "./input.ts";
 import { Progress } from "./progress.ts";
 import { type BatchHost, prepareBatchHost } from "./host.ts";
-import { BatchRun, type BatchTotals, STARTUP_TIMEOUT_MS } from "./run.ts";
+import { BatchRun, type BatchTotals } from "./run.ts";
 import { inShard } from "./shard.ts";
 import { BatchStore } from "./store.ts";
 
@@ -116,7 +116,7 @@ async function runItems(
     deltas: args.deltas,
     failOnToolError: args.failOnToolError,
     timeoutMs: args.timeoutMs,
-    startupTimeoutMs: STARTUP_TIMEOUT_MS,
+    startupTimeoutMs: args.startTimeoutMs,
     stallTimeoutMs: args.stallTimeoutMs,
     onChange: () => progress?.draw(),
   });

@@ -13,7 +13,7 @@
  * @module
  */
 
-import { exitCode } from "../run/exit_codes.ts";
+import { EXIT, exitCode } from "../run/exit_codes.ts";
 import { isReported, type Reported } from "../errors/mod.ts";
 import { HostRun } from "../run/host_run.ts";
 import type { AgentCommand } from "../run/agent.ts";
@@ -27,9 +27,6 @@ import { SummaryWriter } from "../summary/writer.ts";
 import { entryFromRecords, type IndexEntry, parseRecords } from "./index_entry.ts";
 import type { BatchItem } from "./input.ts";
 import type { BatchStore } from "./store.ts";
-
-/** Default deadline of a backend start (spawn to `host.ready`), ms. */
-export const STARTUP_TIMEOUT_MS = 60_000;
 
 /** After this many backend start failures in a row, no further item is started. */
 export const MAX_STARTUP_FAILURES = 3;
@@ -67,7 +64,7 @@ export interface BatchRunOptions {
   failOnToolError?: boolean;
   /** Per-item deadline of the turn (session and turn), ms. */
   timeoutMs: number | undefined;
-  /** Deadline of a backend start (spawn to `host.ready`), ms. */
+  /** Deadline of a backend start (spawn to its `initialize` answer), ms (`--start-timeout`). */
   startupTimeoutMs: number;
   /** Backend stall timeout, ms (0 disables). */
   stallTimeoutMs: number;
@@ -202,7 +199,8 @@ export class BatchRun {
       this.#running--;
     }
     await writer.flush();
-    if (code !== exitCode("interrupted")) {
+    // Stopped by SIGINT (130) or SIGTERM (143): not committed, the next run runs it again.
+    if (code !== EXIT.interrupted && code !== EXIT.terminated) {
       const bytes = concat(chunks);
       const entry: IndexEntry = entryFromRecords(
         item.id,

@@ -9,6 +9,7 @@
  * @module
  */
 
+import { DEFAULT_START_TIMEOUT_MS } from "../run/command_options.ts";
 import type { AgentCommand } from "../run/agent.ts";
 import type { ApprovalDecision, Approver } from "../run/approvals.ts";
 import type { ConfigArgs } from "../run/command_options.ts";
@@ -152,6 +153,7 @@ export class Turns {
       argumentsPreview: true,
       lastMessage: undefined,
       timeoutMs: undefined,
+      startTimeoutMs: DEFAULT_START_TIMEOUT_MS,
       stallTimeoutMs: 60_000,
       writer,
       signal: cancel.signal,

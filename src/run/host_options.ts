@@ -103,6 +103,11 @@ export interface HostRunOptions
   /** Whole-invocation deadline, ms. */
   timeoutMs: number | undefined;
   /**
+   * Deadline of the backend's start (spawn to the `initialize` answer), ms
+   * (`--start-timeout`); default none.
+   */
+  startTimeoutMs?: number;
+  /**
    * Exit 1 (`turn.finished` `exit_reason:"tool_errors"`) when a turn that
    * completed had a tool call end in error or be denied (`isToolError` in `tool_errors.ts`).
    */

@@ -86,3 +86,6 @@ export interface LoopbackServer {
 
 /** Which runtime the adapter is for. */
 export type RuntimeName = "deno" | "node";
+
+/** A signal that asks the process to stop gracefully. */
+export type StopSignal = "SIGINT" | "SIGTERM";

@@ -14,7 +14,7 @@
 import { loadFeature } from "../../config/features.ts";
 import { guardOutput, type OutputGuard } from "../../host/output_guard.ts";
 import type { McpServeModule } from "../../mcp/serve_api.ts";
-import { currentDir, stdinStream, writeStderrLine } from "../../runtime/mod.ts";
+import { currentDir, stdinStream, stopSignal, writeStderrLine } from "../../runtime/mod.ts";
 import type { McpArgs } from "../args/mod.ts";
 import {
   type Announced,
@@ -96,7 +96,8 @@ export async function mcpCommand(args: McpArgs): Promise<number> {
         );
         return exitCode("usage");
       }
-      return EXIT.ok;
+      // SIGTERM (a supervisor's stop) is a graceful stop too, but says which one it was.
+      return stopSignal() === "SIGTERM" ? EXIT.terminated : EXIT.ok;
     } finally {
       await sources.close();
     }

@@ -163,6 +163,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
       argumentsPreview: text,
       lastMessage: args.lastMessage,
       timeoutMs: args.timeoutMs,
+      startTimeoutMs: args.startTimeoutMs,
       stallTimeoutMs: args.stallTimeoutMs,
       failOnToolError: args.failOnToolError,
       kernelSandbox: args.kernelSandbox,

@@ -17,6 +17,7 @@ Deno.test("parseCli() parses run options with defaults", () => {
     deltas: false,
     lastMessage: undefined,
     timeoutMs: undefined,
+    startTimeoutMs: 60_000,
     stallTimeoutMs: 60_000,
     failOnToolError: false,
     kernelSandbox: "auto",
