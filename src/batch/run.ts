@@ -104,6 +104,8 @@ export class BatchRun {
   #interrupts = 0;
   #startupFailures = 0;
   #abandoned: string | null = null;
+  /** Items whose backend failed to start after the batch was abandoned: left not run. */
+  readonly #afterAbandon = new Set<string>();
   #fault: string | null = null;
   #running = 0;
   #completed = 0;
@@ -188,19 +190,22 @@ export class BatchRun {
       chunks.push(bytes.slice());
       return Promise.resolve();
     });
+    // Recorded before it runs: a kill from here on makes the next run attempt N + 1.
+    const attempt = await options.store.start(item.id);
     const startedAt = new Date();
     const started = performance.now();
     this.#running++;
     options.onChange?.();
     let code: number;
     try {
-      code = await this.#attempt(slot, item, writer);
+      code = await this.#attempt(slot, item, writer, attempt);
     } finally {
       this.#running--;
     }
     await writer.flush();
-    // Stopped by SIGINT (130) or SIGTERM (143): not committed, the next run runs it again.
-    if (code !== EXIT.interrupted && code !== EXIT.terminated) {
+    // Stopped by SIGINT (130) or SIGTERM (143), or a start that failed after the batch gave up
+    // on its backend (one of the starts in flight then): not committed, it stays not run.
+    if (code !== EXIT.interrupted && code !== EXIT.terminated && !this.#afterAbandon.has(item.id)) {
       const bytes = concat(chunks);
       const entry: IndexEntry = entryFromRecords(
         item.id,
@@ -208,6 +213,7 @@ export class BatchRun {
         { startedAt, durationMs: Math.round(performance.now() - started) },
       );
       entry.exit_code = code;
+      entry.attempt = attempt;
       await options.store.commit(item.id, bytes, entry);
       if (code === exitCode("ok")) this.#completed++;
       else this.#failed++;
@@ -216,11 +222,16 @@ export class BatchRun {
   }
 
   /** Start (or reuse) the slot's backend and run the item's turn; resolves with its exit code. */
-  async #attempt(slot: Slot, item: BatchItem, writer: SummaryWriter): Promise<number> {
+  async #attempt(
+    slot: Slot,
+    item: BatchItem,
+    writer: SummaryWriter,
+    attempt: number,
+  ): Promise<number> {
     const options = this.#options;
     const cwd = options.cwdOf(item);
     const fresh = slot.host === null || slot.cwd !== cwd;
-    const host = await this.#connection(slot, cwd, writer);
+    const host = await this.#connection(slot, cwd, writer, item.id);
     if (typeof host === "number") return host;
     if (this.#stopping) host.interrupt();
     if (this.#interrupts > 1) host.interrupt();
@@ -235,6 +246,7 @@ export class BatchRun {
         approvals,
         lastMessage: undefined,
         announce: !fresh,
+        attempt,
       },
       initialize: fresh,
       // A new backend has its own start deadline; --timeout then covers the item's turn.
@@ -247,7 +259,7 @@ export class BatchRun {
         this.#startupFailures = 0;
       },
       onFailure: (code) => {
-        if (code === exitCode("startup_failed")) this.#startupFailed(`exit ${code}`);
+        if (code === exitCode("startup_failed")) this.#startupFailed(`exit ${code}`, item.id);
       },
     });
     // Stopped after a failure: the next item starts a new backend.
@@ -259,13 +271,18 @@ export class BatchRun {
    * The slot's connection for `cwd`: the one it has, or a new one (the old one stopped
    * first when it has another working directory); a failed start's exit code.
    */
-  async #connection(slot: Slot, cwd: string, writer: SummaryWriter): Promise<HostRun | number> {
+  async #connection(
+    slot: Slot,
+    cwd: string,
+    writer: SummaryWriter,
+    itemId: string,
+  ): Promise<HostRun | number> {
     if (slot.host !== null && slot.cwd === cwd) return slot.host;
     if (slot.host !== null) {
       await slot.host.stop();
       slot.host = null;
     }
-    const host = await this.#start(cwd, writer);
+    const host = await this.#start(cwd, writer, itemId);
     if (isReported(host)) return exitCode(host.code);
     slot.host = host;
     slot.cwd = cwd;
@@ -273,7 +290,7 @@ export class BatchRun {
   }
 
   /** A new backend connection for `cwd`, or its failed start (already reported). */
-  async #start(cwd: string, writer: SummaryWriter): Promise<HostRun | Reported> {
+  async #start(cwd: string, writer: SummaryWriter, itemId: string): Promise<HostRun | Reported> {
     const options = this.#options;
     const started = await HostRun.start({
       toolDirs: options.toolDirs,
@@ -285,11 +302,20 @@ export class BatchRun {
       ...(options.kernel === undefined ? {} : { kernel: options.kernel }),
       writer,
     });
-    if (isReported(started)) this.#startupFailed("the backend command cannot be spawned");
+    if (isReported(started)) this.#startupFailed("the backend command cannot be spawned", itemId);
     return started;
   }
 
-  #startupFailed(why: string): void {
+  /**
+   * Count a failed start of item `itemId`'s backend; the {@link MAX_STARTUP_FAILURES}th in a row
+   * abandons the batch. A start still in flight then that fails too is not counted (the count
+   * and the items recorded as failed stay {@link MAX_STARTUP_FAILURES}): its item stays not run.
+   */
+  #startupFailed(why: string, itemId: string): void {
+    if (this.#abandoned !== null) {
+      this.#afterAbandon.add(itemId);
+      return;
+    }
     this.#startupFailures++;
     if (this.#startupFailures >= MAX_STARTUP_FAILURES && this.#abandoned === null) {
       this.#abandoned =
