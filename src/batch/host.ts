@@ -47,7 +47,13 @@ export interface BatchHost {
 export async function prepareBatchHost(
   args: Pick<
     BatchOptions,
-    "toolDirs" | "toolDirsExplicit" | "config" | "noConfig" | "mcpConfigs" | "kernelSandbox"
+    | "toolDirs"
+    | "toolDirsExplicit"
+    | "config"
+    | "noConfig"
+    | "mcpConfigs"
+    | "kernelSandbox"
+    | "startTimeoutMs"
   >,
   cwd: string,
 ): Promise<BatchHost | Reported> {
@@ -64,7 +70,11 @@ export async function prepareBatchHost(
   const prepared = prepareToolDirs(toolDirs);
   prepared.catch(() => {}); // Awaited by loadRegistry; a failure first must not go unhandled.
   const probe = startKernelProbe(args.kernelSandbox);
-  const sources = await startPlannedSources(plan, { cwd, onWarning: warnOnStderr }).catch(
+  const sources = await startPlannedSources(plan, {
+    cwd,
+    onWarning: warnOnStderr,
+    startTimeoutMs: args.startTimeoutMs,
+  }).catch(
     async (error) => {
       await prepared.catch(() => {});
       throw error;

@@ -204,3 +204,34 @@ Deno.test({
     });
   },
 });
+
+Deno.test("batch: SIGTERM stops like Ctrl-C (turn cancelled, item not recorded, lock released) and exits 143", async () => {
+  await withDir(async (dir) => {
+    const home = await Deno.makeTempDir({ prefix: "magi-batch-home-" });
+    try {
+      const input = await writeInput(dir, [{ id: "slow", prompt: 'Use stamp {"ms":600000}' }]);
+      const out = `${dir}/out`;
+      const child = spawnCli(["batch", input, "--out", out, "--tools", STAMP_TOOLS], { home });
+      const stdout = new Response(child.stdout).text();
+      const stderr = new Response(child.stderr).text();
+      try {
+        await until(
+          "slow started",
+          async () => (await text(`${out}/attempts.jsonl`)).includes('"slow"'),
+        );
+      } finally {
+        child.kill("SIGTERM");
+      }
+      const status = await child.status;
+      assert.equal(status.code, 143, await stderr);
+      const summary = summaryOf({ code: status.code, stdout: await stdout, stderr: "" });
+      assert.equal(summary.interrupted, true);
+      assert.equal(summary.not_run, 1);
+      assert.equal(summary.exit_code, 143);
+      assert.deepEqual(await indexLines(out), []);
+      assert.equal(await Deno.readTextFile(`${out}/batch.lock`), "");
+    } finally {
+      await Deno.remove(home, { recursive: true });
+    }
+  });
+});

@@ -126,3 +126,40 @@ Deno.test("run: SIGTERM mid-turn cancels the turn gracefully, reaps the backend 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("call and mcp: a tool source that never answers meets --start-timeout (exit 2 naming it), nothing left running", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "magi-tools-src-" });
+  try {
+    const pidFile = `${dir}/server.pid`;
+    // A stdio "server" that records its PID and never answers initialize.
+    await Deno.writeTextFile(
+      `${dir}/magi-tools.jsonc`,
+      JSON.stringify({
+        mcpServers: {
+          mute: { command: "sh", args: ["-c", `echo $$ > ${pidFile}; exec sleep 600`] },
+        },
+      }),
+    );
+    for (const args of [["call", "mute_x", "{}"], ["mcp"]]) {
+      const home = await Deno.makeTempDir();
+      const child = new Deno.Command(Deno.execPath(), {
+        args: ["run", ...FULL_CLI, "-A", `${ROOT}mod.ts`, ...args, "--start-timeout", "1"],
+        cwd: dir,
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+        env: { NO_COLOR: "1", MC_HOME: home, MAGI_TOOLS_TRUST_CONFIG: "1" },
+      });
+      const result = await child.output();
+      await Deno.remove(home, { recursive: true });
+      const stderr = new TextDecoder().decode(result.stderr);
+      assert.equal(result.code, 2, `${args[0]}: ${stderr}`);
+      assert.match(stderr, /MCP server mute failed to start.*timed out/, stderr);
+      const pid = Number((await Deno.readTextFile(pidFile)).trim());
+      assert.equal(await alive(pid), false, `${args[0]}: server ${pid} still running`);
+      await Deno.remove(pidFile);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -10,7 +10,15 @@ import { checkToken } from "../../mcp/http_token.ts";
 import { UsageError } from "../../run/exit_codes.ts";
 import type { ConfigArgs, ToolDirArgs } from "../../run/command_options.ts";
 import { integer, oneOf, optionalString, parseFlags, seconds } from "./_flags.ts";
-import { CONFIG_OPTIONS, configArgs, HELP_OPTION, toolDirArgs, TOOLS_OPTION } from "./host.ts";
+import {
+  CONFIG_OPTIONS,
+  configArgs,
+  HELP_OPTION,
+  START_TIMEOUT_OPTION,
+  startTimeout,
+  toolDirArgs,
+  TOOLS_OPTION,
+} from "./host.ts";
 
 /** The default `--approve-timeout`, seconds. */
 export const DEFAULT_APPROVE_TIMEOUT_SECONDS = 120;
@@ -27,6 +35,8 @@ export interface McpArgs extends ConfigArgs, ToolDirArgs {
   approve: "deny" | "allow" | "ask";
   /** `--approve-timeout` in milliseconds (default 120,000). */
   approveTimeoutMs: number;
+  /** `--start-timeout` in milliseconds: each tool source's start deadline (default 60,000). */
+  startTimeoutMs: number;
 }
 
 /** Parse `mcp`'s arguments (after the subcommand). */
@@ -37,6 +47,7 @@ export function parseMcpArgs(argv: string[]): McpArgs | { command: "help"; topic
     token: { type: "string" },
     approve: { type: "string" },
     "approve-timeout": { type: "string" },
+    ...START_TIMEOUT_OPTION,
     ...HELP_OPTION,
     ...CONFIG_OPTIONS,
   });
@@ -62,6 +73,7 @@ export function parseMcpArgs(argv: string[]): McpArgs | { command: "help"; topic
       1,
       seconds(timeout, "--approve-timeout") ?? DEFAULT_APPROVE_TIMEOUT_SECONDS * 1000,
     ),
+    startTimeoutMs: startTimeout(values),
     ...configArgs(values),
   };
 }

@@ -48,6 +48,7 @@ export async function mcpCommand(args: McpArgs): Promise<number> {
     if (isReported(plan)) return exitCode(plan.code);
     const sources = await startPlannedSources(plan, {
       cwd,
+      startTimeoutMs: args.startTimeoutMs,
       onWarning: (warning) => writeStderrLine(`magi-tools mcp: warning: ${warning.message}`),
     });
     if (isReported(sources)) return exitCode(sources.code);

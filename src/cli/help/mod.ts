@@ -88,7 +88,7 @@ Options:
   --start-timeout SECONDS
                        deadline of the backend's start, spawn to its initialize answer
                        (default 60): past it host.error startup_failed, the backend is
-                       stopped and reaped, exit 3
+                       stopped and reaped, exit 3; also each tool source's start
   --config FILE        project config (default ./magi-tools.jsonc when it exists):
                        MCP servers and OpenAPI documents whose tools are added
                        (docs/mcp.md, docs/openapi.md); a ./magi-tools.jsonc that
@@ -248,7 +248,7 @@ as an MCP server: over stdio (stdout carries MCP frames only), or with --http as
 Streamable HTTP at http://127.0.0.1:PORT/mcp (loopback only, Host/Origin checked,
 every request needs Authorization: Bearer <token>).
 Calls run through the same executor as run: argument validation, deadlines, the
-per-tool sandbox, result bounds. Stops at stdin EOF (stdio) or SIGINT.
+per-tool sandbox, result bounds. Stops at stdin EOF (stdio), SIGINT or SIGTERM.
 
 Options:
   --tools DIR          tool directory (repeatable; default ./tools, which may be
@@ -271,9 +271,15 @@ Options:
   --approve-timeout SECONDS
                        how long ask waits for an answer (default 120); no
                        answer: the tool does not run
+  --start-timeout SECONDS
+                       deadline of each tool source's start (an MCP server's
+                       initialize and tools/list; default 60): past it the source
+                       failed to start (exit 2 for a required one)
   -h, --help           this help
 
-Exit codes: 0 stopped; 2 usage, config, tool or registry error; 3 the port is taken.
+Exit codes: 0 stopped (stdin EOF or SIGINT); 143 stopped by SIGTERM; 2 usage,
+config, tool or registry error (a required source that did not start within
+--start-timeout included); 3 the port is taken.
 `;
 
 /** The help text for `topic` (a subcommand) or the main help. */
