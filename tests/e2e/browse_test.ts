@@ -233,3 +233,32 @@ Deno.test("magi-tools sessions lists 300 sessions (past the 256-session snapshot
     await Deno.remove(mcHome, { recursive: true });
   }
 });
+
+Deno.test("magi-tools history follows every page of a long session (600 messages)", async () => {
+  const mcHome = await home();
+  try {
+    const cwd = await Deno.realPath(ROOT);
+    const base = { session_id: "long", timestamp: "2026-03-04T05:06:07.000Z", cwd };
+    const lines: string[] = [];
+    for (let i = 0; i < 300; i++) {
+      const run = { ...base, run_id: `r${i}` };
+      lines.push(JSON.stringify({ type: "user", ...run, message_id: `u${i}`, text: `Q${i}` }));
+      lines.push(JSON.stringify({ type: "assistant", ...run, message_id: `a${i}`, text: `A${i}` }));
+      lines.push(
+        JSON.stringify({ type: "run_finished", ...run, outcome: "completed", error_code: null }),
+      );
+    }
+    await Deno.writeTextFile(`${mcHome}/sessions/long.jsonl`, lines.join("\n") + "\n");
+    const { code, records } = await browse(["history", "long"], mcHome);
+    assert.equal(code, 0, JSON.stringify(records.at(-1)));
+    const entries = records.filter((r) => r.type === "history.entry");
+    assert.equal(entries.length, 600);
+    assert.equal(entries[0]?.text, "Q0");
+    assert.equal(entries[599]?.text, "A299");
+    const done = one(records, "history.done");
+    assert.equal(done.entries, 600);
+    assert.equal(done.complete, true);
+  } finally {
+    await Deno.remove(mcHome, { recursive: true });
+  }
+});
