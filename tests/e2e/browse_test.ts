@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { BrowseRecordSchema } from "../../src/run/browse_records.ts";
-import { FIXTURE_TOOLS, one, type Rec, ROOT, runCli } from "./_cli.ts";
+import { fakeAgent, FIXTURE_TOOLS, one, type Rec, ROOT, runCli } from "./_cli.ts";
 
 /** A temporary MC_HOME with two saved sessions of the repository workspace and a catalog. */
 async function home(): Promise<string> {
@@ -258,6 +258,24 @@ Deno.test("magi-tools history follows every page of a long session (600 messages
     const done = one(records, "history.done");
     assert.equal(done.entries, 600);
     assert.equal(done.complete, true);
+  } finally {
+    await Deno.remove(mcHome, { recursive: true });
+  }
+});
+
+Deno.test("magi-tools sessions falls back to session.list when the backend lacks session.discover", async () => {
+  const mcHome = await home();
+  try {
+    const { code, records } = await browse(
+      ["sessions", "--agent", fakeAgent("no_discover")],
+      mcHome,
+    );
+    assert.equal(code, 0, JSON.stringify(records.at(-1)));
+    assert.deepEqual(
+      records.filter((r) => r.type === "session.listed").map((r) => r.session_id),
+      ["fake-a", "fake-b"],
+    );
+    assert.equal(one(records, "sessions.done").count, 2);
   } finally {
     await Deno.remove(mcHome, { recursive: true });
   }
