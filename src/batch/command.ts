@@ -30,7 +30,7 @@ import type { BatchOptions } from "./options.ts";
 import { type BatchItem, parseBatchInput } from "./input.ts";
 import { Progress } from "./progress.ts";
 import { type BatchHost, prepareBatchHost } from "./host.ts";
-import { BatchRun, type BatchTotals, STARTUP_TIMEOUT_MS } from "./run.ts";
+import { BatchRun, type BatchTotals } from "./run.ts";
 import { inShard } from "./shard.ts";
 import { BatchStore } from "./store.ts";
 import { distinctItemCwds, resolveItemCwds } from "./item_cwd.ts";
@@ -116,7 +116,7 @@ async function runItems(
     deltas: args.deltas,
     failOnToolError: args.failOnToolError,
     timeoutMs: args.timeoutMs,
-    startupTimeoutMs: STARTUP_TIMEOUT_MS,
+    startupTimeoutMs: args.startTimeoutMs,
     stallTimeoutMs: args.stallTimeoutMs,
     onChange: () => progress?.draw(),
   });
@@ -159,16 +159,49 @@ export async function batchCommand(args: BatchOptions): Promise<number> {
   try {
     store = await BatchStore.open(args.out);
   } catch (error) {
+    if (isHostError(error, "usage")) throw error; // Another batch holds the folder.
     throw new UsageError(
       `Cannot open the output folder --out: ${args.out}: ${
         error instanceof Error ? error.message : error
       }`,
     );
   }
+  try {
+    return await runOpened(args, { began, items, selected, cwd, cwds, store });
+  } finally {
+    await store.close();
+  }
+}
+
+/** What {@link runOpened} continues with. */
+interface Opened {
+  began: number;
+  items: BatchItem[];
+  selected: BatchItem[];
+  cwd: string;
+  cwds: Map<string, string>;
+  store: BatchStore;
+}
+
+/** The batch once its output folder is open (and locked). */
+async function runOpened(args: BatchOptions, opened: Opened): Promise<number> {
+  const { began, items, selected, cwd, cwds, store } = opened;
   const pending = selected.filter((item) => {
     const entry = store.entries.get(item.id);
     return entry === undefined || (args.retryFailed && entry.exit_code !== exitCodeOf("ok"));
   });
+  if (store.readOnly) {
+    // Read-only media: fine when nothing is left to run (the recorded outcome stands).
+    if (pending.length > 0) {
+      throw new UsageError(
+        `Cannot open the output folder --out: ${args.out}: it cannot be written ` +
+          `(read-only) and ${pending.length} item(s) still need to run`,
+      );
+    }
+    writeStderrLine(
+      `magi-tools: the output folder ${args.out} is read-only; every selected item is finished`,
+    );
+  }
   const agent = await resolveAgentCommand(args.agent);
   if (agent.source === "reference") {
     writeStderrLine(

@@ -57,6 +57,7 @@ export async function prepareBatchHost(
     | "noConfig"
     | "mcpConfigs"
     | "kernelSandbox"
+    | "startTimeoutMs"
   >,
   where: { cwd: string; itemCwds: readonly ItemCwd[] },
 ): Promise<BatchHost | Reported> {
@@ -74,7 +75,11 @@ export async function prepareBatchHost(
   const prepared = prepareToolDirs(toolDirs);
   prepared.catch(() => {}); // Awaited by loadRegistry; a failure first must not go unhandled.
   const probe = startKernelProbe(args.kernelSandbox);
-  const sources = await startPlannedSources(plan, { cwd, onWarning: warnOnStderr }).catch(
+  const sources = await startPlannedSources(plan, {
+    cwd,
+    onWarning: warnOnStderr,
+    startTimeoutMs: args.startTimeoutMs,
+  }).catch(
     async (error) => {
       await prepared.catch(() => {});
       throw error;

@@ -31,6 +31,13 @@ export interface IndexEntry {
    * (`tool_errors` with `--fail-on-tool-error`, `summary_output_failed`); absent otherwise.
    */
   exit_reason?: string;
+  /**
+   * Which start of the item this result is: 1, or more when it ran again (after a kill
+   * interrupted it, or `--retry-failed`). From its `turn.started` record; absent when the
+   * item has none (it failed before its turn started, in a folder written before attempts
+   * were counted).
+   */
+  attempt?: number;
   /** When the item started (ISO 8601). */
   started_at: string;
   /** From the item's start to its last record, ms. */
@@ -91,8 +98,12 @@ export function entryFromRecords(
   let exitCode = 1;
   let error: string | null = "No turn.finished or host.error record";
   let exitReason: string | undefined;
+  let attempt: number | undefined;
   for (const record of records) {
     switch (record.type) {
+      case "turn.started":
+        if (typeof record.attempt === "number") attempt = record.attempt;
+        break;
       case "session":
         if (typeof record.session_id === "string") sessionId = record.session_id;
         break;
@@ -139,6 +150,7 @@ export function entryFromRecords(
     outcome,
     exit_code: exitCode,
     ...(exitReason === undefined ? {} : { exit_reason: exitReason }),
+    ...(attempt === undefined ? {} : { attempt }),
     started_at: (timing?.startedAt ?? new Date(first)).toISOString(),
     duration_ms: timing?.durationMs ?? last - first,
     tool_calls: counts,

@@ -13,7 +13,7 @@
  * @module
  */
 
-import { exitCode } from "../run/exit_codes.ts";
+import { EXIT, exitCode } from "../run/exit_codes.ts";
 import { isReported, type Reported } from "../errors/mod.ts";
 import { HostRun } from "../run/host_run.ts";
 import type { AgentCommand } from "../run/agent.ts";
@@ -28,9 +28,6 @@ import { entryFromRecords, type IndexEntry, parseRecords } from "./index_entry.t
 import type { BatchItem } from "./input.ts";
 import { cwdChanged } from "./item_cwd.ts";
 import type { BatchStore } from "./store.ts";
-
-/** Default deadline of a backend start (spawn to `host.ready`), ms. */
-export const STARTUP_TIMEOUT_MS = 60_000;
 
 /** After this many backend start failures in a row, no further item is started. */
 export const MAX_STARTUP_FAILURES = 3;
@@ -68,7 +65,7 @@ export interface BatchRunOptions {
   failOnToolError?: boolean;
   /** Per-item deadline of the turn (session and turn), ms. */
   timeoutMs: number | undefined;
-  /** Deadline of a backend start (spawn to `host.ready`), ms. */
+  /** Deadline of a backend start (spawn to its `initialize` answer), ms (`--start-timeout`). */
   startupTimeoutMs: number;
   /** Backend stall timeout, ms (0 disables). */
   stallTimeoutMs: number;
@@ -108,6 +105,8 @@ export class BatchRun {
   #interrupts = 0;
   #startupFailures = 0;
   #abandoned: string | null = null;
+  /** Items whose backend failed to start after the batch was abandoned: left not run. */
+  readonly #afterAbandon = new Set<string>();
   #fault: string | null = null;
   #running = 0;
   #completed = 0;
@@ -192,18 +191,26 @@ export class BatchRun {
       chunks.push(bytes.slice());
       return Promise.resolve();
     });
+    // Recorded before it runs: a kill from here on makes the next run attempt N + 1.
+    const attempt = await options.store.start(item.id);
     const startedAt = new Date();
     const started = performance.now();
     this.#running++;
     options.onChange?.();
     let code: number | null;
     try {
-      code = await this.#attempt(slot, item, writer);
+      code = await this.#attempt(slot, item, writer, attempt);
     } finally {
       this.#running--;
     }
     await writer.flush();
-    if (code !== null && code !== exitCode("interrupted")) {
+    // Stopped by SIGINT (130) or SIGTERM (143), or a start that failed after the batch gave up
+    // on its backend (one of the starts in flight then), or not run (its directory changed): not
+    // committed, it stays not run.
+    if (
+      code !== null && code !== EXIT.interrupted && code !== EXIT.terminated &&
+      !this.#afterAbandon.has(item.id)
+    ) {
       const bytes = concat(chunks);
       const entry: IndexEntry = entryFromRecords(
         item.id,
@@ -211,6 +218,7 @@ export class BatchRun {
         { startedAt, durationMs: Math.round(performance.now() - started) },
       );
       entry.exit_code = code;
+      entry.attempt = attempt;
       await options.store.commit(item.id, bytes, entry);
       if (code === exitCode("ok")) this.#completed++;
       else this.#failed++;
@@ -223,7 +231,12 @@ export class BatchRun {
    * or null when the item is not run (its directory changed since it was checked: the batch
    * stops).
    */
-  async #attempt(slot: Slot, item: BatchItem, writer: SummaryWriter): Promise<number | null> {
+  async #attempt(
+    slot: Slot,
+    item: BatchItem,
+    writer: SummaryWriter,
+    attempt: number,
+  ): Promise<number | null> {
     const options = this.#options;
     const cwd = options.cwdOf(item);
     const changed = await cwdChanged(cwd);
@@ -234,7 +247,7 @@ export class BatchRun {
       return null;
     }
     const fresh = slot.host === null || slot.cwd !== cwd;
-    const host = await this.#connection(slot, cwd, writer);
+    const host = await this.#connection(slot, cwd, writer, item.id);
     if (typeof host === "number") return host;
     if (this.#stopping) host.interrupt();
     if (this.#interrupts > 1) host.interrupt();
@@ -249,6 +262,7 @@ export class BatchRun {
         approvals,
         lastMessage: undefined,
         announce: !fresh,
+        attempt,
       },
       initialize: fresh,
       // A new backend has its own start deadline; --timeout then covers the item's turn.
@@ -261,7 +275,7 @@ export class BatchRun {
         this.#startupFailures = 0;
       },
       onFailure: (code) => {
-        if (code === exitCode("startup_failed")) this.#startupFailed(`exit ${code}`);
+        if (code === exitCode("startup_failed")) this.#startupFailed(`exit ${code}`, item.id);
       },
     });
     // Stopped after a failure: the next item starts a new backend.
@@ -273,13 +287,18 @@ export class BatchRun {
    * The slot's connection for `cwd`: the one it has, or a new one (the old one stopped
    * first when it has another working directory); a failed start's exit code.
    */
-  async #connection(slot: Slot, cwd: string, writer: SummaryWriter): Promise<HostRun | number> {
+  async #connection(
+    slot: Slot,
+    cwd: string,
+    writer: SummaryWriter,
+    itemId: string,
+  ): Promise<HostRun | number> {
     if (slot.host !== null && slot.cwd === cwd) return slot.host;
     if (slot.host !== null) {
       await slot.host.stop();
       slot.host = null;
     }
-    const host = await this.#start(cwd, writer);
+    const host = await this.#start(cwd, writer, itemId);
     if (isReported(host)) return exitCode(host.code);
     slot.host = host;
     slot.cwd = cwd;
@@ -287,7 +306,7 @@ export class BatchRun {
   }
 
   /** A new backend connection for `cwd`, or its failed start (already reported). */
-  async #start(cwd: string, writer: SummaryWriter): Promise<HostRun | Reported> {
+  async #start(cwd: string, writer: SummaryWriter, itemId: string): Promise<HostRun | Reported> {
     const options = this.#options;
     const started = await HostRun.start({
       toolDirs: options.toolDirs,
@@ -299,11 +318,20 @@ export class BatchRun {
       ...(options.kernel === undefined ? {} : { kernel: options.kernel }),
       writer,
     });
-    if (isReported(started)) this.#startupFailed("the backend command cannot be spawned");
+    if (isReported(started)) this.#startupFailed("the backend command cannot be spawned", itemId);
     return started;
   }
 
-  #startupFailed(why: string): void {
+  /**
+   * Count a failed start of item `itemId`'s backend; the {@link MAX_STARTUP_FAILURES}th in a row
+   * abandons the batch. A start still in flight then that fails too is not counted (the count
+   * and the items recorded as failed stay {@link MAX_STARTUP_FAILURES}): its item stays not run.
+   */
+  #startupFailed(why: string, itemId: string): void {
+    if (this.#abandoned !== null) {
+      this.#afterAbandon.add(itemId);
+      return;
+    }
     this.#startupFailures++;
     if (this.#startupFailures >= MAX_STARTUP_FAILURES) {
       this.#stop(`the backend failed to start ${this.#startupFailures} times in a row (${why})`);

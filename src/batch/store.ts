@@ -4,6 +4,9 @@
  * - `items/<id>.ndjson` — the item's summary records, written to
  *   `items/.<id>.ndjson.tmp` and renamed when complete, so a visible item
  *   file is always whole;
+ * - `batch.lock` — held by the one batch that writes the folder (`lock.ts`);
+ * - `attempts.jsonl` — one line per item start (`{"id","attempt","started_at"}`), appended
+ *   before the item runs: an item started again after a kill gets attempt 2, and so on;
  * - `index.jsonl` — one {@link IndexEntry} line per finished item, appended
  *   after the rename (a later line for the same id replaces an earlier one,
  *   as `--retry-failed` reruns do).
@@ -17,15 +20,33 @@
  * Safe against the batch process being killed at any moment; a power loss
  * may still lose the last items (nothing is fsynced).
  *
+ * A folder that cannot be written (read-only media) opens read-only when it already has an
+ * index: its entries are read (an item file without its line counts, from its records) and
+ * nothing is repaired, locked or written; {@link BatchStore.commit} then throws.
+ *
  * @module
  */
 
-import { appendFile, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import {
+  appendFile,
+  mkdir,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  stat,
+  writeFile,
+} from "node:fs/promises";
 import { entryFromRecords, type IndexEntry, parseRecords } from "./index_entry.ts";
 import { ITEM_ID_PATTERN } from "./input.ts";
+import { lockOutFolder } from "./lock.ts";
+import type { FileLock } from "../runtime/mod.ts";
+import { processId } from "../runtime/mod.ts";
 
 /** Name of the index file in an output folder. */
 export const INDEX_FILE = "index.jsonl";
+/** Name of the attempts file in an output folder. */
+export const ATTEMPTS_FILE = "attempts.jsonl";
 /** Name of the item folder in an output folder. */
 export const ITEMS_DIR = "items";
 
@@ -34,6 +55,18 @@ const encoder = new TextEncoder();
 
 function isNotFound(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === "ENOENT";
+}
+
+/** Whether `error` says the folder cannot be written (read-only media or permissions). */
+function isReadOnly(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "EROFS" || code === "EACCES" || code === "EPERM";
+}
+
+/** A temporary file name no other process uses: pid and a random part. */
+function tempSuffix(): string {
+  const random = crypto.getRandomValues(new Uint32Array(1))[0]!.toString(36);
+  return `.${processId()}-${random}${TEMP_SUFFIX}`;
 }
 
 /** Read the index of `dir` (no repair): its entries by id, last line wins. */
@@ -84,16 +117,59 @@ export class BatchStore {
   /** The folder. */
   readonly dir: string;
   readonly #entries: Map<string, IndexEntry>;
+  /** The folder's lock, or null when opened read-only. */
+  readonly #lock: FileLock | null;
+  /** Starts so far by item id. */
+  readonly #attempts = new Map<string, number>();
   #appending: Promise<void> = Promise.resolve();
 
-  private constructor(dir: string, entries: Map<string, IndexEntry>) {
+  private constructor(dir: string, entries: Map<string, IndexEntry>, lock: FileLock | null) {
     this.dir = dir;
     this.#entries = entries;
+    this.#lock = lock;
   }
 
-  /** Create or reopen `dir`, repairing what a kill left behind. */
+  /**
+   * Create or reopen `dir` and lock it, repairing what a kill left behind; a folder with an
+   * index that cannot be written opens read-only. Throws a usage error when another batch
+   * holds the folder (`lock.ts`).
+   */
   static async open(dir: string): Promise<BatchStore> {
-    await mkdir(`${dir}/${ITEMS_DIR}`, { recursive: true });
+    let lock: FileLock;
+    try {
+      await mkdir(`${dir}/${ITEMS_DIR}`, { recursive: true });
+      lock = await lockOutFolder(dir);
+    } catch (error) {
+      if (isReadOnly(error) && await exists(`${dir}/${INDEX_FILE}`)) {
+        return await BatchStore.#openReadOnly(dir);
+      }
+      throw error;
+    }
+    try {
+      return await BatchStore.#repair(dir, lock);
+    } catch (error) {
+      await lock.release();
+      throw error;
+    }
+  }
+
+  /** The entries of a folder that cannot be written: nothing repaired or written. */
+  static async #openReadOnly(dir: string): Promise<BatchStore> {
+    const indexed = await readIndex(dir);
+    const entries = new Map<string, IndexEntry>();
+    for (const id of await listItemFiles(dir)) {
+      const entry = indexed.get(id) ??
+        entryFromRecords(
+          id,
+          parseRecords(await readFile(`${dir}/${ITEMS_DIR}/${id}.ndjson`, "utf8")),
+        );
+      entries.set(id, entry);
+    }
+    return new BatchStore(dir, entries, null);
+  }
+
+  /** Repair what a kill left behind in the locked `dir`. */
+  static async #repair(dir: string, lock: FileLock): Promise<BatchStore> {
     for (const name of await readdir(`${dir}/${ITEMS_DIR}`)) {
       if (name.startsWith(".") && name.endsWith(TEMP_SUFFIX)) {
         await rm(`${dir}/${ITEMS_DIR}/${name}`, { force: true });
@@ -106,7 +182,9 @@ export class BatchStore {
     const files = await listItemFiles(dir);
     const entries = new Map<string, IndexEntry>();
     for (const [id, entry] of indexed) if (files.has(id)) entries.set(id, entry);
-    const store = new BatchStore(dir, entries);
+    const store = new BatchStore(dir, entries, lock);
+    await cutPartialLine(`${dir}/${ATTEMPTS_FILE}`);
+    await store.#readAttempts();
     for (const id of files) {
       if (entries.has(id)) continue;
       // Killed after the rename, before the index line: rebuild it from the records.
@@ -114,6 +192,52 @@ export class BatchStore {
       await store.#append(entryFromRecords(id, parseRecords(text)));
     }
     return store;
+  }
+
+  /** Starts recorded in `attempts.jsonl`; an indexed item of an older folder counts once. */
+  async #readAttempts(): Promise<void> {
+    for (const [id, entry] of this.#entries) this.#attempts.set(id, entry.attempt ?? 1);
+    let text: string;
+    try {
+      text = await readFile(`${this.dir}/${ATTEMPTS_FILE}`, "utf8");
+    } catch (error) {
+      if (isNotFound(error)) return;
+      throw error;
+    }
+    for (const line of text.split("\n")) {
+      try {
+        const { id, attempt } = JSON.parse(line) as { id?: unknown; attempt?: unknown };
+        if (typeof id === "string" && typeof attempt === "number") {
+          this.#attempts.set(id, Math.max(attempt, this.#attempts.get(id) ?? 0));
+        }
+      } catch {
+        // The empty last element, or a foreign line: skipped.
+      }
+    }
+  }
+
+  /**
+   * Record that item `id` starts now; resolves with its attempt (1, or more when it was
+   * started before in this folder: after a kill, or `--retry-failed`).
+   */
+  async start(id: string): Promise<number> {
+    if (this.#lock === null) throw new Error(`The output folder is read-only: ${this.dir}`);
+    const attempt = (this.#attempts.get(id) ?? 0) + 1;
+    this.#attempts.set(id, attempt);
+    const line = { id, attempt, started_at: new Date().toISOString() };
+    await this.#appendLine(ATTEMPTS_FILE, line);
+    return attempt;
+  }
+
+  /** Whether the folder was opened read-only (it cannot be written: nothing can run). */
+  get readOnly(): boolean {
+    return this.#lock === null;
+  }
+
+  /** Release the folder's lock (the batch ended); later commits fail. Never throws. */
+  async close(): Promise<void> {
+    await this.#appending;
+    await this.#lock?.release();
   }
 
   /** The finished items by id (the latest entry of each). */
@@ -128,20 +252,35 @@ export class BatchStore {
 
   /** Make item `id` visible: write its records, rename them into place, then append its line. */
   async commit(id: string, records: Uint8Array, entry: IndexEntry): Promise<void> {
-    const temp = `${this.dir}/${ITEMS_DIR}/.${id}${TEMP_SUFFIX}`;
+    if (this.#lock === null) throw new Error(`The output folder is read-only: ${this.dir}`);
+    const temp = `${this.dir}/${ITEMS_DIR}/.${id}${tempSuffix()}`;
     await writeFile(temp, records);
     await rename(temp, this.itemPath(id));
     await this.#append(entry);
   }
 
-  /** Append one index line; appends are serialized (one whole-line write each). */
+  /** Append one index line. */
   #append(entry: IndexEntry): Promise<void> {
-    const line = encoder.encode(`${JSON.stringify(entry)}\n`);
-    const next = this.#appending.then(() => appendFile(`${this.dir}/${INDEX_FILE}`, line));
-    this.#appending = next.catch(() => {});
-    return next.then(() => {
+    return this.#appendLine(INDEX_FILE, entry).then(() => {
       this.#entries.set(entry.id, entry);
     });
+  }
+
+  /** Append `value` as one line of `file`; appends are serialized (one whole-line write each). */
+  #appendLine(file: string, value: unknown): Promise<void> {
+    const line = encoder.encode(`${JSON.stringify(value)}\n`);
+    const next = this.#appending.then(() => appendFile(`${this.dir}/${file}`, line));
+    this.#appending = next.catch(() => {});
+    return next;
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
   }
 }
 

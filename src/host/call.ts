@@ -24,6 +24,8 @@ export interface ToolCallRequest {
   readonly sessionId: string;
   /** Run of the call. */
   readonly runId: string;
+  /** The attempt of the call's unit of work (`ToolContext.attempt`); default 1. */
+  readonly attempt?: number;
 }
 
 /** `client.tool.result` outcome. */

@@ -85,6 +85,13 @@ export interface ToolContext {
   readonly deadline: number;
   /** The host's working directory; tools resolve relative paths against it. */
   readonly cwd: string;
+  /**
+   * Which attempt of its unit of work this call belongs to: 1, or 2 and more when a `batch`
+   * item runs again because an earlier run of it was interrupted mid-item (killed, Ctrl-C,
+   * SIGTERM) or `--retry-failed` reran it. Execution is at-least-once: a tool with side effects
+   * can use it, with the item's own key, to make a repeat harmless.
+   */
+  readonly attempt: number;
 }
 
 /** Everything a tool module declares. */

@@ -384,6 +384,7 @@ export class ToolExecutor {
       runId: call.runId,
       deadline,
       cwd: this.#cwd,
+      attempt: call.attempt ?? 1,
       progress: (update: ToolProgress) => {
         if (stop.signal.aborted || onProgress === undefined) return;
         try {
@@ -469,6 +470,7 @@ export class ToolExecutor {
           runId: call.runId,
           deadline,
           cwd: this.#cwd,
+          attempt: call.attempt ?? 1,
           resultBytes: this.#limits.result_bytes,
         },
         signal: stop.signal,

@@ -84,6 +84,8 @@ export class ToolCallSession {
   #onExhausted: (error: RequestBudgetExhausted) => void;
   #exhausted: RequestBudgetExhausted | null = null;
   #argumentsPreview: boolean;
+  /** The attempt of the current turn's unit of work, given to each call (`ctx.attempt`). */
+  attempt = 1;
 
   /** Create the session over `sender` (the client) and `executor`. */
   constructor(sender: ResultSender, executor: CallExecutor, options: ToolCallSessionOptions = {}) {
@@ -174,6 +176,7 @@ export class ToolCallSession {
       deadlineMs: data.deadline_ms,
       sessionId: data.session_id,
       runId: data.run_id,
+      attempt: this.attempt,
     }, controller.signal);
     const parts = result.parts.length > 0 ? result.parts : [""];
     // All parts or none: a call must never be left with a part missing.

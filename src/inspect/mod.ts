@@ -44,6 +44,8 @@ export interface InspectOptions extends ConfigArgs, ToolDirArgs {
   agent: string | undefined;
   /** `--cwd`. */
   cwd: string | undefined;
+  /** `--start-timeout`, ms: the sources' and each turn's backend's start deadline (default 60 s). */
+  startTimeoutMs?: number;
 }
 
 /** Run `inspect` until SIGINT; resolves with the exit code. */
@@ -77,6 +79,7 @@ export async function inspectCommand(args: InspectOptions): Promise<number> {
         external,
         configFiles: plan.config.files,
       }),
+    args.startTimeoutMs,
   );
 }
 
@@ -107,6 +110,7 @@ async function serve(
     cwd,
     toolDirs: args.toolDirs,
     config: args,
+    ...(args.startTimeoutMs === undefined ? {} : { startTimeoutMs: args.startTimeoutMs }),
     onEvent: (event) => server?.broadcast(event.type, event),
   });
   try {

@@ -12,6 +12,7 @@ import type { HistoryEntry } from "../protocol/schemas/mod.ts";
 import type { AgentCommand } from "../run/agent.ts";
 import { BrowseOutput, type BrowseRecord } from "../run/browse_records.ts";
 import { withAgent } from "../run/connect.ts";
+import { listedSessions, LISTING_CAPABILITIES } from "../run/session_listing.ts";
 
 /** A browse output that keeps the failure record instead of writing it to stdout. */
 class Kept extends BrowseOutput {
@@ -48,15 +49,16 @@ export interface HistoryItem {
 async function withBackend<T>(
   agent: AgentCommand,
   cwd: string,
-  capabilities: string[],
-  body: (client: LocalAgentClient) => Promise<T>,
+  capabilities: readonly string[],
+  body: (client: LocalAgentClient, negotiated: ReadonlySet<string>) => Promise<T>,
+  optional: readonly string[] = [],
 ): Promise<T> {
   const out = new Kept();
   let result: T | undefined;
   const code = await withAgent(
-    { agent, cwd, capabilities: [...capabilities, "shutdown"], out },
-    async (client) => {
-      result = await body(client);
+    { agent, cwd, capabilities: [...capabilities, "shutdown"], optional, out },
+    async (client, _init, negotiated) => {
+      result = await body(client, negotiated);
       return 0;
     },
   );
@@ -72,9 +74,10 @@ async function withBackend<T>(
 
 /** Every session the backend lists for `cwd`. */
 export function listSessions(agent: AgentCommand, cwd: string): Promise<SessionItem[]> {
-  return withBackend(agent, cwd, ["session.list"], async (client) => {
+  const { required, optional } = LISTING_CAPABILITIES;
+  return withBackend(agent, cwd, required, async (client, negotiated) => {
     const sessions: SessionItem[] = [];
-    for await (const page of client.sessionPages()) {
+    for await (const page of listedSessions(client, negotiated)) {
       for (const s of page.sessions) {
         sessions.push({
           session_id: s.session_id,
@@ -84,7 +87,7 @@ export function listSessions(agent: AgentCommand, cwd: string): Promise<SessionI
       }
     }
     return sessions;
-  });
+  }, optional);
 }
 
 /** The whole history of `sessionId`, one item per message. */

@@ -9,6 +9,7 @@
  * @module
  */
 
+import { DEFAULT_START_TIMEOUT_MS } from "../run/command_options.ts";
 import type { AgentCommand } from "../run/agent.ts";
 import type { ApprovalDecision, Approver } from "../run/approvals.ts";
 import type { ConfigArgs } from "../run/command_options.ts";
@@ -43,6 +44,8 @@ export interface TurnsOptions {
   readonly config?: ConfigArgs;
   /** Receives every event of every turn. */
   readonly onEvent: (event: TurnEvent) => void;
+  /** `--start-timeout`, ms: each turn's backend and sources start deadline (default 60 s). */
+  readonly startTimeoutMs?: number;
 }
 
 interface Pending {
@@ -138,6 +141,7 @@ export class Turns {
       ...config,
       cwd: this.#options.cwd,
       onWarning: warnings.add,
+      startTimeoutMs: this.#options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
     });
     const done = runHost({
       sources,
@@ -152,6 +156,7 @@ export class Turns {
       argumentsPreview: true,
       lastMessage: undefined,
       timeoutMs: undefined,
+      startTimeoutMs: this.#options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
       stallTimeoutMs: 60_000,
       writer,
       signal: cancel.signal,

@@ -18,6 +18,9 @@ export interface ConfigArgs {
   mcpConfigs: string[];
 }
 
+/** Default deadline of a backend's start (spawn to its `initialize` answer), ms. */
+export const DEFAULT_START_TIMEOUT_MS = 60_000;
+
 /** The tool directory loaded when `--tools` is not given. */
 export const DEFAULT_TOOL_DIR = "./tools";
 
@@ -42,6 +45,11 @@ export interface TurnFlags extends ConfigArgs, ToolDirArgs {
   deltas: boolean;
   /** `--timeout` in milliseconds (batch: per item). */
   timeoutMs: number | undefined;
+  /**
+   * `--start-timeout` in milliseconds: the deadline of a backend's start, spawn to its
+   * `initialize` answer (default {@link DEFAULT_START_TIMEOUT_MS}).
+   */
+  startTimeoutMs: number;
   /** `--stall-timeout` in milliseconds (default 60,000; 0 disables the liveness probe). */
   stallTimeoutMs: number;
   /** `--fail-on-tool-error`: exit 1 when a tool call ended in error or was denied. */

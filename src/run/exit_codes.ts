@@ -14,6 +14,7 @@
 
 import type { HostErrorCode } from "../errors/mod.ts";
 import { HostError } from "../errors/mod.ts";
+import { stopSignal } from "../runtime/mod.ts";
 
 /** Exit codes of `magi-tools`. */
 export const EXIT = Object.freeze(
@@ -28,8 +29,10 @@ export const EXIT = Object.freeze(
     startup: 3,
     /** Protocol violation, descriptor mismatch, or the backend died after startup. */
     protocol: 4,
-    /** Interrupted by SIGINT. */
+    /** Interrupted by SIGINT (or the death of the parent process). */
     interrupted: 130,
+    /** Stopped by SIGTERM (gracefully, as on SIGINT). */
+    terminated: 143,
   } as const,
 );
 
@@ -84,6 +87,8 @@ const EXIT_OF: Readonly<Record<Exclude<ExitCause, "backend_exited">, ExitCode>> 
  */
 export function exitCode(cause: ExitCause, context: ExitContext = {}): ExitCode {
   if (cause === "backend_exited") return context.started === true ? EXIT.protocol : EXIT.startup;
+  // A graceful stop exits 128 + the signal that asked for it: SIGTERM 143, SIGINT 130.
+  if (cause === "interrupted" && stopSignal() === "SIGTERM") return EXIT.terminated;
   return EXIT_OF[cause];
 }
 

@@ -70,3 +70,18 @@ export function hostErrorRecord(
     exit_code: exitCode(failure.code, { started }),
   };
 }
+
+/** The failure of a backend that did not answer `initialize` within `ms` (named by `flag`). */
+export function startDeadlineFailure(ms: number, flag: string): HostError<"startup_failed"> {
+  return new HostError(
+    "startup_failed",
+    `The backend did not answer initialize within ${ms / 1000} s (the start deadline, ${flag})`,
+  );
+}
+
+/** A deadline before the turn started: the start deadline's (`startMs`) or `--timeout`'s (null). */
+export function timedOutBeforeTurn(startMs: number | null): HostError<"startup_failed"> {
+  return startMs === null
+    ? new HostError("startup_failed", "Timed out before the turn started")
+    : startDeadlineFailure(startMs, "--start-timeout");
+}

@@ -90,6 +90,11 @@ export interface HostTurnOptions {
   lastMessage: string | undefined;
   /** Emit the connection's `host.ready` record first (a batch item's own summary file). */
   announce?: boolean;
+  /**
+   * The attempt of the turn's unit of work (a batch item run again after a kill: 2, …);
+   * in `turn.started` and every call's `ctx.attempt`. Default: 1, not recorded.
+   */
+  attempt?: number;
   /** `--fail-on-tool-error`: the tally of this turn's tool errors and denials. */
   toolErrors?: ToolErrorTally | null;
 }
@@ -102,6 +107,11 @@ export interface HostRunOptions
   extends HostStartOptions, Omit<HostTurnOptions, "announce" | "toolErrors"> {
   /** Whole-invocation deadline, ms. */
   timeoutMs: number | undefined;
+  /**
+   * Deadline of the backend's start (spawn to the `initialize` answer), ms
+   * (`--start-timeout`); default none.
+   */
+  startTimeoutMs?: number;
   /**
    * Exit 1 (`turn.finished` `exit_reason:"tool_errors"`) when a turn that
    * completed had a tool call end in error or be denied (`isToolError` in `tool_errors.ts`).

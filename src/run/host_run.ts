@@ -29,7 +29,13 @@ import type { StartedSources } from "../config/sources.ts";
 import type { AgentCommand } from "./agent.ts";
 import { exitCode as exitCodeOf } from "./exit_codes.ts";
 import { invocationExit } from "./exit_policy.ts";
-import { classify, hostErrorRecord, type HostFailure, isEngineFailure } from "./failure.ts";
+import {
+  classify,
+  hostErrorRecord,
+  type HostFailure,
+  isEngineFailure,
+  timedOutBeforeTurn,
+} from "./failure.ts";
 import { HostError, isReported, type Reported } from "../errors/mod.ts";
 import type { HostRunOptions, HostStartOptions, HostTurnOptions } from "./host_options.ts";
 import {
@@ -66,6 +72,8 @@ export async function runHost(options: HostRunOptions): Promise<number> {
       turn: options,
       initialize: true,
       timeoutMs: options.timeoutMs,
+      startupTimeoutMs: options.startTimeoutMs,
+      timeoutCoversStart: true,
       failOnToolError: options.failOnToolError === true,
     });
   } finally {
@@ -129,6 +137,8 @@ export class HostRun {
   #init: InitializeResult | null = null;
   #descriptor: ClientToolsDescriptor | null = null;
   #ready: Omit<HostReadyRecord, "ts" | "v"> | null = null;
+  /** The start deadline that expired before `initialize` was answered, ms. */
+  #startDeadlineMs: number | null = null;
 
   private constructor(options: HostStartOptions, parts: ConnectionParts) {
     this.#parts = parts;
@@ -190,8 +200,9 @@ export class HostRun {
     if (this.#turns > 0 && !this.#turning) this.#interruptNext = true;
   }
 
-  /** The deadline of the current phase expired: soft-stop it. */
-  timeout(): void {
+  /** The current phase's deadline expired: soft-stop it; `startMs`: the start deadline's. */
+  timeout(startMs?: number): void {
+    if (this.#init === null && this.#stop.cause === null) this.#startDeadlineMs = startMs ?? null;
     this.#stop.timeout();
   }
 
@@ -370,7 +381,7 @@ export class HostRun {
     if (this.#stalled) throw this.#stalledFailure();
     if (stop.cause === "output") return exitCodeOf("run_failed");
     if (stop.cause === "timeout") {
-      throw new HostError("startup_failed", "Timed out before the turn started");
+      throw timedOutBeforeTurn(this.#started ? null : this.#startDeadlineMs);
     }
     // After host.ready, stdout still ends with a final record (docs/summaries.md).
     if (this.#started) {

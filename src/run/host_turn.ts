@@ -66,6 +66,8 @@ export interface TurnConnection {
 export async function hostTurn(conn: TurnConnection, turn: HostTurnOptions): Promise<number> {
   const { client, stop } = conn;
   const { writer } = turn;
+  // Every call of this turn tells its tool the attempt (`ctx.attempt`).
+  conn.calls.attempt = turn.attempt ?? 1;
   const sessionId = await openSession(conn, turn);
   if (typeof sessionId === "number") return sessionId;
   const admitted = await afterCleanup(
@@ -75,7 +77,12 @@ export async function hostTurn(conn: TurnConnection, turn: HostTurnOptions): Pro
   );
   conn.admitted();
   const runId = admitted.run_id;
-  writer.emit({ type: "turn.started", session_id: sessionId, run_id: runId });
+  writer.emit({
+    type: "turn.started",
+    session_id: sessionId,
+    run_id: runId,
+    ...(turn.attempt === undefined ? {} : { attempt: turn.attempt }),
+  });
   const outcome = await followRun(conn, turn, sessionId, runId);
   // Every call answered, or a hard stop (the listener is removed either way).
   await settleWithin(conn.calls.idle(), Infinity, { signal: stop.hard.signal });

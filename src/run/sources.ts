@@ -102,6 +102,8 @@ export interface ConfiguredSourcesOptions {
   readonly onWarning: (warning: SourceWarning) => void;
   /** Decides on a project config that needs approval; default the user's (tests inject one). */
   readonly approveConfig?: ApprovalCheck;
+  /** `--start-timeout`: each source's start deadline, ms (default: the source's own, 60 s). */
+  readonly startTimeoutMs?: number | undefined;
 }
 
 /** Options of {@link planTools}: the config flags, `--tools` and the working directory. */
@@ -177,7 +179,10 @@ async function loadReported(
 }
 
 /** Options of {@link startPlannedSources}. */
-export type PlannedSourcesOptions = Pick<ConfiguredSourcesOptions, "cwd" | "onWarning">;
+export type PlannedSourcesOptions = Pick<
+  ConfiguredSourcesOptions,
+  "cwd" | "onWarning" | "startTimeoutMs"
+>;
 
 /**
  * Start the sources of `plan`'s config. A required source that does not
@@ -190,7 +195,11 @@ export async function startPlannedSources(
   options: PlannedSourcesOptions,
 ): Promise<StartedSources | Reported> {
   try {
-    return await startSources(plan.config, { cwd: options.cwd, onWarning: options.onWarning });
+    return await startSources(plan.config, {
+      cwd: options.cwd,
+      onWarning: options.onWarning,
+      ...(options.startTimeoutMs === undefined ? {} : { startTimeoutMs: options.startTimeoutMs }),
+    });
   } catch (error) {
     if (isHostError(error, "config", "source_start", "feature_unavailable")) {
       writeStderrLine(`magi-tools: ${error.message}`);
@@ -239,6 +248,7 @@ export async function withConfiguredSources(
     plan,
     options.cwd,
     (tools) => use(tools, plan.toolDirs, plan.config.files),
+    options.startTimeoutMs,
   );
 }
 
@@ -252,8 +262,9 @@ export async function withPlannedSources(
   plan: ToolPlan,
   cwd: string,
   use: (tools: readonly ExternalTool[]) => Promise<number>,
+  startTimeoutMs?: number,
 ): Promise<number> {
-  const sources = await startPlannedSources(plan, { cwd, onWarning: warnOnStderr });
+  const sources = await startPlannedSources(plan, { cwd, onWarning: warnOnStderr, startTimeoutMs });
   if (isReported(sources)) return exitCode(sources.code);
   try {
     return await use(sources.tools);

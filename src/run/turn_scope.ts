@@ -16,8 +16,11 @@ import { ToolErrorTally } from "./tool_errors.ts";
 export interface ScopedConnection {
   /** Whether more turns can run on it. */
   readonly healthy: boolean;
-  /** Soft-stop the current phase (its deadline expired). */
-  timeout(): void;
+  /**
+   * Soft-stop the current phase (its deadline expired); `startMs` when it is the start
+   * deadline (initialize), so the failure can name it.
+   */
+  timeout(startMs?: number): void;
   /** Soft-stop the current phase when `writer` fails; returns the remover. */
   watchOutput(writer: SummaryWriter): () => void;
   /** Handshake and `host.ready`: null when ready, else the exit code of a stop; throws on a failure. */
@@ -41,8 +44,13 @@ export interface TurnScopeOptions {
    * `startupTimeoutMs` is given.
    */
   readonly timeoutMs: number | undefined;
-  /** Deadline of initialize, ms (a batch's backend start); the turn then gets `timeoutMs`. */
-  readonly startupTimeoutMs?: number;
+  /**
+   * Deadline of initialize, ms (`--start-timeout`); the turn then gets `timeoutMs`, or, with
+   * `timeoutCoversStart`, `timeoutMs` runs from the start (`run --timeout`).
+   */
+  readonly startupTimeoutMs?: number | undefined;
+  /** `timeoutMs` covers initialize and the turn together even with `startupTimeoutMs`. */
+  readonly timeoutCoversStart?: boolean;
   /** `--fail-on-tool-error`: the turn's tool errors and denials fail a completed turn. */
   readonly failOnToolError: boolean;
   /** Keep a connection that is still healthy after the turn (a batch slot); default: stop it. */
@@ -61,7 +69,12 @@ export async function runTurnScope(
   const { writer } = options.turn;
   const arm = (ms: number | undefined) =>
     ms === undefined ? undefined : setTimeout(() => host.timeout(), ms);
-  let timer = arm(options.startupTimeoutMs ?? options.timeoutMs);
+  const startMs = options.initialize ? options.startupTimeoutMs : undefined;
+  const startTimer = startMs === undefined
+    ? undefined
+    : setTimeout(() => host.timeout(startMs), startMs);
+  const overall = startMs === undefined || options.timeoutCoversStart === true;
+  let timer = overall ? arm(options.timeoutMs) : undefined;
   // Nobody reads the summaries any more: cancel the turn and shut down (exit 1).
   const unwatch = host.watchOutput(writer);
   const toolErrors = options.failOnToolError ? new ToolErrorTally(writer) : null;
@@ -70,10 +83,8 @@ export async function runTurnScope(
       const stopped = await host.initialize(writer);
       if (stopped !== null) return stopped;
       options.onReady?.();
-      if (options.startupTimeoutMs !== undefined) {
-        clearTimeout(timer);
-        timer = arm(options.timeoutMs);
-      }
+      clearTimeout(startTimer);
+      if (!overall) timer = arm(options.timeoutMs);
     }
     return await host.turn({ ...options.turn, toolErrors });
   } catch (error) {
@@ -81,6 +92,7 @@ export async function runTurnScope(
     options.onFailure?.(code);
     return code;
   } finally {
+    clearTimeout(startTimer);
     clearTimeout(timer);
     unwatch();
     toolErrors?.stop();

@@ -7,6 +7,7 @@
  * @module
  */
 
+export * from "./file_lock.ts";
 export * from "./process.ts";
 export * from "./system.ts";
 export * from "./terminal.ts";

@@ -7,7 +7,7 @@
  */
 
 import { dirname } from "node:path";
-import type { LoopbackServer, RuntimeName } from "./types.ts";
+import type { LoopbackServer, RuntimeName, StopSignal } from "./types.ts";
 import { terminalText } from "./terminal_text.ts";
 import { userDirFrom, type UserDirKind } from "./user_dirs.ts";
 import { watchParent, type WatchTimers } from "./parent_watch.ts";
@@ -17,6 +17,7 @@ export type {
   LoopbackServer,
   NoTerminalReason,
   RuntimeName,
+  StopSignal,
   Terminal,
   TerminalOpening,
 } from "./types.ts";
@@ -100,16 +101,40 @@ const unrefTimers: WatchTimers = {
   },
 };
 
+/** The stop signal that came first (SIGINT or SIGTERM), or null. */
+let firstStopSignal: StopSignal | null = null;
+
+/**
+ * The signal that stopped this process first: `SIGTERM` (exit 143), `SIGINT`
+ * (exit 130), or null when none came (a parent's death counts as SIGINT).
+ */
+export function stopSignal(): StopSignal | null {
+  return firstStopSignal;
+}
+
+/** SIGTERM listeners cannot be added on Windows (Deno has SIGINT and SIGBREAK there). */
+const TERM_SIGNALS: readonly Deno.Signal[] = Deno.build.os === "windows" ? [] : ["SIGTERM"];
+
 /**
  * Listen for a stop request; returns a function removing the listener. A
- * stop request is SIGINT, or the death of the process that started this
+ * stop request is SIGINT or SIGTERM (a CI runner's `timeout`, `docker stop`,
+ * Kubernetes), or the death of the process that started this
  * one (`deno task`, `npx`, a shell; noticed within 0.5 s by its
  * parent pid changing): that calls `listener` as a first Ctrl-C would and,
  * 5 s later if the process is still running, as a
  * second one, so a host whose task was killed does not run on under PID 1.
  */
 export function onInterrupt(listener: () => void): () => void {
-  Deno.addSignalListener("SIGINT", listener);
+  const onInt = () => {
+    firstStopSignal ??= "SIGINT";
+    listener();
+  };
+  const onTerm = () => {
+    firstStopSignal ??= "SIGTERM";
+    listener();
+  };
+  Deno.addSignalListener("SIGINT", onInt);
+  for (const signal of TERM_SIGNALS) Deno.addSignalListener(signal, onTerm);
   interruptListeners.add(listener);
   stopParentWatch ??= watchParent({
     ppid: () => Deno.ppid,
@@ -121,6 +146,7 @@ export function onInterrupt(listener: () => void): () => void {
           `magi-tools: the parent process (pid ${startPpid}) exited: stopping as on Ctrl-C`,
         );
       }
+      firstStopSignal ??= "SIGINT";
       for (const each of [...interruptListeners]) each();
     },
   });
@@ -131,7 +157,8 @@ export function onInterrupt(listener: () => void): () => void {
       stopParentWatch = null;
     }
     try {
-      Deno.removeSignalListener("SIGINT", listener);
+      Deno.removeSignalListener("SIGINT", onInt);
+      for (const signal of TERM_SIGNALS) Deno.removeSignalListener(signal, onTerm);
     } catch {
       // Already removed.
     }

@@ -86,3 +86,22 @@ export interface LoopbackServer {
 
 /** Which runtime the adapter is for. */
 export type RuntimeName = "deno" | "node";
+
+/** A signal that asks the process to stop gracefully. */
+export type StopSignal = "SIGINT" | "SIGTERM";
+
+/**
+ * An exclusive lock on a file (`tryLockFile`), held until {@link FileLock.release} or
+ * {@link FileLock.abandon}, or until the process dies: the kernel drops it with the process,
+ * so a lock left by a killed process is free again.
+ */
+export interface FileLock {
+  /** The file's text when the lock was taken: a note left by an earlier holder, or "". */
+  readonly previous: string;
+  /** Replace the file's text (the holder's note). */
+  write(text: string): Promise<void>;
+  /** Empty the file and release the lock. Never throws. */
+  release(): Promise<void>;
+  /** Release the lock and leave the file's text as it is. Never throws. */
+  abandon(): Promise<void>;
+}

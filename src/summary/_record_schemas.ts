@@ -81,6 +81,7 @@ function build() {
     ...head,
     session_id: Id,
     run_id: Id,
+    attempt: z.exactOptional(z.int().min(1)),
   });
   const InputPersistedRecordSchema = z.strictObject({
     type: z.literal("input.persisted"),

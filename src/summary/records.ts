@@ -103,11 +103,15 @@ export const SessionRecordSchema: z.ZodObject<
 /** `session`. */
 export type SessionRecord = z.infer<typeof SessionRecordSchema>;
 
-/** `turn.started`: `turn.start` was admitted. */
+/**
+ * `turn.started`: `turn.start` was admitted. A batch item's also has `attempt`: how many
+ * times the item has been started in its output folder (2 and more: run again after a kill).
+ */
 export const TurnStartedRecordSchema: z.ZodObject<
   {
     session_id: z.ZodString;
     run_id: z.ZodString;
+    attempt: z.ZodExactOptional<z.ZodInt>;
     ts: z.ZodString;
     v: z.ZodLiteral<1>;
     type: z.ZodLiteral<"turn.started">;

@@ -11,6 +11,7 @@ Deno.test("BatchRun: an output folder that cannot be written stops the batch wit
   assert.ok(!isReported(registry));
   let commits = 0;
   const store = {
+    start: () => Promise.resolve(1),
     commit: () => {
       commits++;
       return Promise.reject(new Error("ENOSPC: no space left on device"));

@@ -23,6 +23,7 @@ Deno.test("BatchStore.commit() renames the item file into place, then appends th
     assert.equal(entry.session_id, "s1");
     assert.deepEqual(entry.tool_calls, { success: 0, error: 1, cancelled: 0 });
     assert.equal(entry.duration_ms, 1000);
+    await store.close();
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -52,8 +53,10 @@ Deno.test("BatchStore.open() repairs a kill: temp files, a partial index line, a
     const text = await Deno.readTextFile(`${dir}/index.jsonl`);
     assert.ok(text.endsWith("\n"));
     for (const line of text.trim().split("\n")) JSON.parse(line); // Every line whole.
+    await store.close();
     const reopened = await BatchStore.open(dir);
     assert.deepEqual([...reopened.entries.keys()].sort(), ["a", "b"]);
+    await reopened.close();
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -93,7 +96,7 @@ Deno.test("entryFromRecords(): a host.error makes the item an error with its exi
 Deno.test("BatchStore.open() creates an empty index, so an empty shard is a valid folder", async () => {
   const dir = await Deno.makeTempDir();
   try {
-    await BatchStore.open(`${dir}/out`);
+    await (await BatchStore.open(`${dir}/out`)).close();
     assert.equal(await Deno.readTextFile(`${dir}/out/index.jsonl`), "");
   } finally {
     await Deno.remove(dir, { recursive: true });

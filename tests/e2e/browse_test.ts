@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { BrowseRecordSchema } from "../../src/run/browse_records.ts";
-import { FIXTURE_TOOLS, one, type Rec, ROOT, runCli } from "./_cli.ts";
+import { fakeAgent, FIXTURE_TOOLS, one, type Rec, ROOT, runCli } from "./_cli.ts";
 
 /** A temporary MC_HOME with two saved sessions of the repository workspace and a catalog. */
 async function home(): Promise<string> {
@@ -196,6 +196,86 @@ Deno.test("a backend that cannot start exits 3 with a host.error", async () => {
     );
     assert.equal(result.code, 3);
     assert.equal(one(result.records, "host.error").code, "backend_unavailable");
+  } finally {
+    await Deno.remove(mcHome, { recursive: true });
+  }
+});
+
+Deno.test("magi-tools sessions lists 300 sessions (past the 256-session snapshot bound) once each", async () => {
+  const mcHome = await home();
+  try {
+    const cwd = await Deno.realPath(ROOT);
+    const ids: string[] = ["s-a", "s-b"];
+    for (let i = 0; i < 298; i++) {
+      const id = `bulk-${String(i).padStart(3, "0")}`;
+      ids.push(id);
+      const base = { session_id: id, timestamp: "2026-03-04T05:06:07.000Z", cwd };
+      const records = [
+        { type: "user", ...base, run_id: "r1", message_id: "u1", text: `Prompt ${i}` },
+        { type: "assistant", ...base, run_id: "r1", message_id: "a1", text: "Done" },
+        { type: "run_finished", ...base, run_id: "r1", outcome: "completed", error_code: null },
+      ];
+      await Deno.writeTextFile(
+        `${mcHome}/sessions/${id}.jsonl`,
+        records.map((r) => JSON.stringify(r) + "\n").join(""),
+      );
+    }
+    const { code, records } = await browse(["sessions"], mcHome);
+    assert.equal(code, 0, JSON.stringify(records.at(-1)));
+    const listed = records.filter((r) => r.type === "session.listed").map((r) => r.session_id);
+    assert.equal(listed.length, 300);
+    assert.deepEqual([...listed].sort(), [...ids].sort());
+    assert.equal(one(records, "sessions.done").count, 300);
+    const table = await runCli(["sessions", "--table"], { home: mcHome, raw: true });
+    assert.equal(table.code, 0, table.stderr);
+    assert.equal(table.stdout.trim().split("\n").at(-1), "300 session(s)");
+  } finally {
+    await Deno.remove(mcHome, { recursive: true });
+  }
+});
+
+Deno.test("magi-tools history follows every page of a long session (600 messages)", async () => {
+  const mcHome = await home();
+  try {
+    const cwd = await Deno.realPath(ROOT);
+    const base = { session_id: "long", timestamp: "2026-03-04T05:06:07.000Z", cwd };
+    const lines: string[] = [];
+    for (let i = 0; i < 300; i++) {
+      const run = { ...base, run_id: `r${i}` };
+      lines.push(JSON.stringify({ type: "user", ...run, message_id: `u${i}`, text: `Q${i}` }));
+      lines.push(JSON.stringify({ type: "assistant", ...run, message_id: `a${i}`, text: `A${i}` }));
+      lines.push(
+        JSON.stringify({ type: "run_finished", ...run, outcome: "completed", error_code: null }),
+      );
+    }
+    await Deno.writeTextFile(`${mcHome}/sessions/long.jsonl`, lines.join("\n") + "\n");
+    const { code, records } = await browse(["history", "long"], mcHome);
+    assert.equal(code, 0, JSON.stringify(records.at(-1)));
+    const entries = records.filter((r) => r.type === "history.entry");
+    assert.equal(entries.length, 600);
+    assert.equal(entries[0]?.text, "Q0");
+    assert.equal(entries[599]?.text, "A299");
+    const done = one(records, "history.done");
+    assert.equal(done.entries, 600);
+    assert.equal(done.complete, true);
+  } finally {
+    await Deno.remove(mcHome, { recursive: true });
+  }
+});
+
+Deno.test("magi-tools sessions falls back to session.list when the backend lacks session.discover", async () => {
+  const mcHome = await home();
+  try {
+    const { code, records } = await browse(
+      ["sessions", "--agent", fakeAgent("no_discover")],
+      mcHome,
+    );
+    assert.equal(code, 0, JSON.stringify(records.at(-1)));
+    assert.deepEqual(
+      records.filter((r) => r.type === "session.listed").map((r) => r.session_id),
+      ["fake-a", "fake-b"],
+    );
+    assert.equal(one(records, "sessions.done").count, 2);
   } finally {
     await Deno.remove(mcHome, { recursive: true });
   }

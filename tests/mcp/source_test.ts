@@ -36,6 +36,7 @@ function ctx(signal: AbortSignal): ExternalToolContext {
     runId: "r",
     deadline: Date.now() + 30_000,
     cwd: Deno.cwd(),
+    attempt: 1,
     progress: () => {},
   };
 }

@@ -93,6 +93,7 @@ export function context(signal: AbortSignal = new AbortController().signal): Ext
     runId: "run-1",
     deadline: Date.now() + 60_000,
     cwd: Deno.cwd(),
+    attempt: 1,
   };
 }
 

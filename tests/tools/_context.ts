@@ -20,6 +20,7 @@ export async function runTool(
     runId: "run-1",
     deadline: Date.now() + 60_000,
     cwd: options.cwd ?? Deno.cwd(),
+    attempt: 1,
   };
   return await tool.run(tool.input.parse(args), ctx);
 }

@@ -12,6 +12,7 @@ import type { KernelSandboxMode } from "../../run/kernel_sandbox.ts";
 import { DEFAULT_STALL_TIMEOUT_MS } from "../../run/liveness.ts";
 import {
   type ConfigArgs,
+  DEFAULT_START_TIMEOUT_MS,
   DEFAULT_TOOL_DIR,
   type ToolDirArgs,
   type TurnFlags,
@@ -45,6 +46,7 @@ export const TURN_OPTIONS = {
   approve: { type: "string" },
   deltas: { type: "boolean" },
   timeout: { type: "string" },
+  "start-timeout": { type: "string" },
   "stall-timeout": { type: "string" },
   "fail-on-tool-error": { type: "boolean" },
   ...KERNEL_OPTIONS,
@@ -107,6 +109,24 @@ export function kernelSandboxMode(values: Values): KernelSandboxMode {
   return require ? "require" : off ? "off" : "auto";
 }
 
+/** parseArgs option of {@link startTimeout}. */
+export const START_TIMEOUT_OPTION = { "start-timeout": { type: "string" } } as const;
+
+/**
+ * `--start-timeout SECONDS`: the deadline of a backend's start (spawn to its `initialize`
+ * answer) or of the tool sources' start, in ms; default {@link DEFAULT_START_TIMEOUT_MS}.
+ *
+ * @example
+ * ```ts
+ * import { startTimeout } from "./host.ts";
+ * console.assert(startTimeout({ "start-timeout": "5" }) === 5000);
+ * console.assert(startTimeout({}) === 60_000);
+ * ```
+ */
+export function startTimeout(values: Values): number {
+  return seconds(values["start-timeout"], "--start-timeout") ?? DEFAULT_START_TIMEOUT_MS;
+}
+
 /** The {@link TurnFlags} of values parsed with {@link TURN_OPTIONS}. */
 export function turnFlags(values: Values): TurnFlags {
   return {
@@ -116,6 +136,7 @@ export function turnFlags(values: Values): TurnFlags {
     cwd: optionalString(values.cwd, "--cwd"),
     deltas: values.deltas === true,
     timeoutMs: seconds(values.timeout, "--timeout"),
+    startTimeoutMs: startTimeout(values),
     stallTimeoutMs: seconds(values["stall-timeout"], "--stall-timeout", { zero: true }) ??
       DEFAULT_STALL_TIMEOUT_MS,
     failOnToolError: values["fail-on-tool-error"] === true,

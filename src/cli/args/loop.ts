@@ -10,7 +10,15 @@ import { CLIENT_TOOL_MIN_TIMEOUT_MS, CLIENT_TOOLS_LIMITS } from "../../protocol/
 import { UsageError } from "../../run/exit_codes.ts";
 import type { ConfigArgs, ToolDirArgs } from "../../run/command_options.ts";
 import { integer, optionalString as text, parseFlags as parse } from "./_flags.ts";
-import { CONFIG_OPTIONS, configArgs, HELP_OPTION, toolDirArgs, TOOLS_OPTION } from "./host.ts";
+import {
+  CONFIG_OPTIONS,
+  configArgs,
+  HELP_OPTION,
+  START_TIMEOUT_OPTION,
+  startTimeout,
+  toolDirArgs,
+  TOOLS_OPTION,
+} from "./host.ts";
 
 /** `call` options (with the config flags `--config`, `--no-config`, `--mcp-config`). */
 export interface CallArgs extends ConfigArgs, ToolDirArgs {
@@ -26,6 +34,8 @@ export interface CallArgs extends ConfigArgs, ToolDirArgs {
   json: boolean;
   /** `--cwd`: the tools' working directory (`ctx.cwd`). */
   cwd: string | undefined;
+  /** `--start-timeout` in milliseconds: each tool source's start deadline (default 60,000). */
+  startTimeoutMs: number;
 }
 
 /** `init` options. */
@@ -64,6 +74,7 @@ export function parseLoopArgs(
         "timeout-ms": { type: "string" },
         json: { type: "boolean" },
         cwd: { type: "string" },
+        ...START_TIMEOUT_OPTION,
         ...HELP_OPTION,
         ...CONFIG_OPTIONS,
       });
@@ -86,6 +97,7 @@ export function parseLoopArgs(
         ),
         json: values.json === true,
         cwd: text(values.cwd, "--cwd"),
+        startTimeoutMs: startTimeout(values),
         ...configArgs(values),
       };
     }
@@ -103,6 +115,7 @@ export function parseLoopArgs(
         port: { type: "string" },
         agent: { type: "string" },
         cwd: { type: "string" },
+        ...START_TIMEOUT_OPTION,
         ...HELP_OPTION,
         ...CONFIG_OPTIONS,
       });
@@ -114,6 +127,7 @@ export function parseLoopArgs(
         port: integer(values.port, "--port", 0, 65_535) ?? 0,
         agent: text(values.agent, "--agent"),
         cwd: text(values.cwd, "--cwd"),
+        startTimeoutMs: startTimeout(values),
         ...configArgs(values),
       };
     }

@@ -12,7 +12,15 @@ import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_SECONDS } from "../../mcp/se
 import { UsageError } from "../../run/exit_codes.ts";
 import type { ConfigArgs, ToolDirArgs } from "../../run/command_options.ts";
 import { integer, oneOf, optionalString, parseFlags, seconds } from "./_flags.ts";
-import { CONFIG_OPTIONS, configArgs, HELP_OPTION, toolDirArgs, TOOLS_OPTION } from "./host.ts";
+import {
+  CONFIG_OPTIONS,
+  configArgs,
+  HELP_OPTION,
+  START_TIMEOUT_OPTION,
+  startTimeout,
+  toolDirArgs,
+  TOOLS_OPTION,
+} from "./host.ts";
 
 /** The largest `--max-sessions`. */
 export const MAX_SESSIONS_LIMIT = 4_096;
@@ -36,6 +44,8 @@ export interface McpArgs extends ConfigArgs, ToolDirArgs {
   approve: "deny" | "allow" | "ask";
   /** `--approve-timeout` in milliseconds (default 120,000). */
   approveTimeoutMs: number;
+  /** `--start-timeout` in milliseconds: each tool source's start deadline (default 60,000). */
+  startTimeoutMs: number;
 }
 
 /** Parse `mcp`'s arguments (after the subcommand). */
@@ -48,6 +58,7 @@ export function parseMcpArgs(argv: string[]): McpArgs | { command: "help"; topic
     "session-idle-timeout": { type: "string" },
     approve: { type: "string" },
     "approve-timeout": { type: "string" },
+    ...START_TIMEOUT_OPTION,
     ...HELP_OPTION,
     ...CONFIG_OPTIONS,
   });
@@ -82,6 +93,7 @@ export function parseMcpArgs(argv: string[]): McpArgs | { command: "help"; topic
       1,
       seconds(timeout, "--approve-timeout") ?? DEFAULT_APPROVE_TIMEOUT_SECONDS * 1000,
     ),
+    startTimeoutMs: startTimeout(values),
     ...configArgs(values),
   };
 }

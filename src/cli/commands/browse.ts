@@ -19,6 +19,7 @@ import { resolveAgentCommand } from "../../run/agent.ts";
 import type { BrowseArgs } from "../args/mod.ts";
 import { BrowseOutput } from "../../run/browse_records.ts";
 import { withAgent } from "../../run/connect.ts";
+import { listedSessions, LISTING_CAPABILITIES } from "../../run/session_listing.ts";
 import { EXIT, UsageError } from "../../run/exit_codes.ts";
 
 type SessionListEntry = SessionListResult["sessions"][number];
@@ -34,12 +35,23 @@ export async function browseCommand(args: BrowseArgs): Promise<number> {
   }
   const agent = await resolveAgentCommand(args.agent);
   const out = new BrowseOutput();
-  const connect = (capabilities: string[], body: (client: LocalAgentClient) => Promise<number>) =>
-    withAgent({ agent, cwd, capabilities: [...capabilities, "shutdown"], out }, body);
+  const connect = (
+    capabilities: readonly string[],
+    body: (client: LocalAgentClient, negotiated: ReadonlySet<string>) => Promise<number>,
+    optional: readonly string[] = [],
+  ) =>
+    withAgent(
+      { agent, cwd, capabilities: [...capabilities, "shutdown"], optional, out },
+      (client, _init, negotiated) => body(client, negotiated),
+    );
   try {
     switch (args.command) {
       case "sessions":
-        return await connect(["session.list"], (c) => listSessions(c, out, args.table));
+        return await connect(
+          LISTING_CAPABILITIES.required,
+          (c, negotiated) => listSessions(c, negotiated, out, args.table),
+          LISTING_CAPABILITIES.optional,
+        );
       case "history":
         return await connect(
           ["session.open", "history.page"],
@@ -63,13 +75,14 @@ export async function browseCommand(args: BrowseArgs): Promise<number> {
 
 async function listSessions(
   client: LocalAgentClient,
+  negotiated: ReadonlySet<string>,
   out: BrowseOutput,
   table: boolean,
 ): Promise<number> {
   let count = 0;
   const notices = new Set<string>();
   const rows: SessionListEntry[] = [];
-  for await (const page of client.sessionPages()) {
+  for await (const page of listedSessions(client, negotiated)) {
     for (const notice of page.notices) notices.add(notice);
     for (const s of page.sessions) {
       count++;

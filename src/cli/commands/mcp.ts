@@ -14,7 +14,7 @@
 import { loadFeature } from "../../config/features.ts";
 import { guardOutput, type OutputGuard } from "../../host/output_guard.ts";
 import type { McpServeModule } from "../../mcp/serve_api.ts";
-import { currentDir, stdinStream, writeStderrLine } from "../../runtime/mod.ts";
+import { currentDir, stdinStream, stopSignal, writeStderrLine } from "../../runtime/mod.ts";
 import type { McpArgs } from "../args/mod.ts";
 import {
   type Announced,
@@ -48,6 +48,7 @@ export async function mcpCommand(args: McpArgs): Promise<number> {
     if (isReported(plan)) return exitCode(plan.code);
     const sources = await startPlannedSources(plan, {
       cwd,
+      startTimeoutMs: args.startTimeoutMs,
       onWarning: (warning) => writeStderrLine(`magi-tools mcp: warning: ${warning.message}`),
     });
     if (isReported(sources)) return exitCode(sources.code);
@@ -98,7 +99,8 @@ export async function mcpCommand(args: McpArgs): Promise<number> {
         );
         return exitCode("usage");
       }
-      return EXIT.ok;
+      // SIGTERM (a supervisor's stop) is a graceful stop too, but says which one it was.
+      return stopSignal() === "SIGTERM" ? EXIT.terminated : EXIT.ok;
     } finally {
       await sources.close();
     }

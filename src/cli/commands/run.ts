@@ -125,7 +125,11 @@ export async function runCommand(args: RunArgs): Promise<number> {
     tools.catch(() => {}); // Awaited by runHost; an early failure must not go unhandled.
     // MCP servers (magi-tools.jsonc, --mcp-config) start alongside the backend too.
     const warnings = new SourceWarnings();
-    const sources = startPlannedSources(plan, { cwd, onWarning: warnings.add });
+    const sources = startPlannedSources(plan, {
+      cwd,
+      onWarning: warnings.add,
+      startTimeoutMs: args.startTimeoutMs,
+    });
     sources.catch(() => {}); // Awaited by runHost.
     let modules;
     try {
@@ -163,6 +167,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
       argumentsPreview: text,
       lastMessage: args.lastMessage,
       timeoutMs: args.timeoutMs,
+      startTimeoutMs: args.startTimeoutMs,
       stallTimeoutMs: args.stallTimeoutMs,
       failOnToolError: args.failOnToolError,
       kernelSandbox: args.kernelSandbox,

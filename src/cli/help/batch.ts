@@ -33,7 +33,10 @@ Options:
   --approve MODE       deny | allow (default deny)
   --deltas             also record message.delta
   --timeout SECONDS    deadline of each item's turn (as run's --timeout); a backend
-                       start has its own 60 s deadline
+                       start has its own deadline, --start-timeout
+  --start-timeout SECONDS
+                       deadline of each backend start, spawn to its initialize answer
+                       (default 60)
   --stall-timeout SECONDS
                        backend liveness probe (as run's; default 60, 0 disables)
   --progress WHEN      auto | always | never (default auto: when stderr is a terminal)
@@ -41,8 +44,10 @@ Options:
 Exit codes:
   0    every item of the input (or shard) completed
   1    some item failed, or was not run
-  2    usage error: flag, input line, --out folder, tool module
+  2    usage error: flag, input line, --out folder (or another batch holds
+       its lock: the message names its PID and host), tool module
   130  interrupted (Ctrl-C cancels the running turns; run again to resume)
+  143  stopped by SIGTERM (as Ctrl-C)
 `;
 
 /** `report --help`. */

@@ -21,6 +21,10 @@ Options:
                        needs approval when it starts commands or reads \${VAR}s:
                        magi-tools trust --help); --no-config ignores it,
                        --mcp-config FILE adds servers
+  --start-timeout SECONDS
+                       deadline of each tool source's start (an MCP server's
+                       initialize and tools/list; default 60): past it the source
+                       failed to start (exit 2 for a required one)
   --timeout-ms N       the call's deadline instead of the tool's timeout_ms
                        (1000-600000; the tool's own timeoutMs still applies)
   --json               print one JSON record: tool.result's fields, the text,
@@ -33,6 +37,7 @@ Exit codes:
   1    the tool answered an error (its code and text on stderr)
   2    usage error, unknown tool, bad JSON, or a tool-module error
   130  interrupted (SIGINT): the call was cancelled first
+  143  stopped by SIGTERM: the call was cancelled first
 `;
 
 /** `magi-tools init --help`. */
@@ -73,8 +78,11 @@ Options:
   --port N             port, 0-65535 (default 0: a free one)
   --agent CMD          backend command line for turns (default as for run)
   --cwd DIR            working directory of the backend and the tools
+  --start-timeout SECONDS
+                       deadline of each backend start (spawn to its initialize
+                       answer) and of each tool source's start (default 60)
   -h, --help           this help
 
-Exit codes: 130 stopped by Ctrl-C; 2 usage error, a port in use, or a tool
-module, registry or config error.
+Exit codes: 130 stopped by Ctrl-C; 143 stopped by SIGTERM; 2 usage error, a port
+in use, or a tool module, registry or config error.
 `;

@@ -18,10 +18,11 @@ const EXIT_CODES = `Exit codes:
   2    usage error, or a tool module / tool registry / config error (names the file
        and reason)
   3    the backend did not start: command not found, initialize error, failed status,
-       or --timeout before the turn started
+       no initialize answer within --start-timeout, or --timeout before the turn started
   4    protocol violation, tool descriptor mismatch, the backend died or stalled after
        startup (a host.error record says which)
-  130  interrupted (SIGINT)`;
+  130  interrupted (SIGINT)
+  143  stopped by SIGTERM (gracefully, as on SIGINT)`;
 
 const MAIN = `magi-tools — give a coding agent your own tools
 
@@ -84,6 +85,10 @@ Options:
   --timeout SECONDS    deadline for the whole invocation: before the turn starts it
                        fails startup (exit 3); during the turn it sends turn.cancel and
                        exits 1 once run.finished arrives (4 if it never does)
+  --start-timeout SECONDS
+                       deadline of the backend's start, spawn to its initialize answer
+                       (default 60): past it host.error startup_failed, the backend is
+                       stopped and reaped, exit 3; also each tool source's start
   --config FILE        project config (default ./magi-tools.jsonc when it exists):
                        MCP servers and OpenAPI documents whose tools are added
                        (docs/mcp.md, docs/openapi.md); a ./magi-tools.jsonc that
@@ -107,7 +112,8 @@ Options:
 
 SIGINT: the first cancels the turn and waits for run.finished, the second kills the
 backend at once; both exit 130. SIGINTs within 500 ms of the first (a terminal's Ctrl-C
-also forwarded by deno task or npx) count as one.
+also forwarded by deno task or npx) count as one. SIGTERM (CI's timeout, docker stop)
+stops the same way and exits 143.
 
 ${EXIT_CODES}
 `;
@@ -243,7 +249,7 @@ as an MCP server: over stdio (stdout carries MCP frames only), or with --http as
 Streamable HTTP at http://127.0.0.1:PORT/mcp (loopback only, Host/Origin checked,
 every request needs Authorization: Bearer <token>).
 Calls run through the same executor as run: argument validation, deadlines, the
-per-tool sandbox, result bounds. Stops at stdin EOF (stdio) or SIGINT.
+per-tool sandbox, result bounds. Stops at stdin EOF (stdio), SIGINT or SIGTERM.
 A call whose client is gone is cancelled: stdin ended (after 1 s), the HTTP
 connection of the call dropped, or its session ended. No client holds more
 than 3 of the 4 call slots over HTTP.
@@ -275,9 +281,15 @@ Options:
   --approve-timeout SECONDS
                        how long ask waits for an answer (default 120); no
                        answer: the tool does not run
+  --start-timeout SECONDS
+                       deadline of each tool source's start (an MCP server's
+                       initialize and tools/list; default 60): past it the source
+                       failed to start (exit 2 for a required one)
   -h, --help           this help
 
-Exit codes: 0 stopped; 2 usage, config, tool or registry error; 3 the port is taken.
+Exit codes: 0 stopped (stdin EOF or SIGINT); 143 stopped by SIGTERM; 2 usage,
+config, tool or registry error (a required source that did not start within
+--start-timeout included); 3 the port is taken.
 `;
 
 /** The help text for `topic` (a subcommand) or the main help. */

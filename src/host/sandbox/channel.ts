@@ -50,6 +50,8 @@ export interface CallMessage {
   readonly runId: string;
   readonly deadline: number;
   readonly cwd: string;
+  /** `ToolContext.attempt` (default 1). */
+  readonly attempt?: number;
   /** `result_bytes`: a longer result text is reported as too large, not sent. */
   readonly resultBytes: number;
 }

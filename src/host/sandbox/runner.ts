@@ -134,6 +134,7 @@ async function runCall(message: CallMessage, loaded: Tool): Promise<void> {
     runId: message.runId,
     deadline: message.deadline,
     cwd: message.cwd,
+    attempt: message.attempt ?? 1,
   });
   let reply: ChildMessage;
   try {

@@ -11,7 +11,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { isatty } from "node:tty";
-import type { LoopbackServer, RuntimeName } from "../types.ts";
+import type { LoopbackServer, RuntimeName, StopSignal } from "../types.ts";
 import { terminalText } from "../terminal_text.ts";
 import { userDirFrom, type UserDirKind } from "../user_dirs.ts";
 import { watchParent, type WatchTimers } from "../parent_watch.ts";
@@ -21,6 +21,7 @@ export type {
   LoopbackServer,
   NoTerminalReason,
   RuntimeName,
+  StopSignal,
   Terminal,
   TerminalOpening,
 } from "../types.ts";
@@ -99,14 +100,31 @@ const unrefTimers: WatchTimers = {
   },
 };
 
+/** The stop signal that came first (SIGINT or SIGTERM), or null. */
+let firstStopSignal: StopSignal | null = null;
+
+/** As in `../system.ts`: the signal that stopped this process first, or null. */
+export function stopSignal(): StopSignal | null {
+  return firstStopSignal;
+}
+
 /**
  * Listen for a stop request; returns a function removing the listener: SIGINT,
- * or the death of the parent process (as in `../system.ts`: a first Ctrl-C,
+ * SIGTERM, or the death of the parent process (as in `../system.ts`: a first Ctrl-C,
  * then 5 s later a second).
  */
 export function onInterrupt(listener: () => void): () => void {
   const handler = () => listener();
-  process.on("SIGINT", handler);
+  const onInt = () => {
+    firstStopSignal ??= "SIGINT";
+    listener();
+  };
+  const onTerm = () => {
+    firstStopSignal ??= "SIGTERM";
+    listener();
+  };
+  process.on("SIGINT", onInt);
+  process.on("SIGTERM", onTerm);
   interruptListeners.add(handler);
   stopParentWatch ??= watchParent({
     ppid: () => process.ppid,
@@ -118,6 +136,7 @@ export function onInterrupt(listener: () => void): () => void {
           `magi-tools: the parent process (pid ${startPpid}) exited: stopping as on Ctrl-C`,
         );
       }
+      firstStopSignal ??= "SIGINT";
       for (const each of [...interruptListeners]) each();
     },
   });
@@ -127,7 +146,8 @@ export function onInterrupt(listener: () => void): () => void {
       stopParentWatch?.();
       stopParentWatch = null;
     }
-    process.off("SIGINT", handler);
+    process.off("SIGINT", onInt);
+    process.off("SIGTERM", onTerm);
   };
 }
 

@@ -17,6 +17,7 @@ Deno.test("parseCli() parses run options with defaults", () => {
     deltas: false,
     lastMessage: undefined,
     timeoutMs: undefined,
+    startTimeoutMs: 60_000,
     stallTimeoutMs: 60_000,
     failOnToolError: false,
     kernelSandbox: "auto",
@@ -180,6 +181,7 @@ Deno.test("parseCli() parses mcp with --tools and --http PORT", () => {
     sessionIdleMs: 1_800_000,
     approve: "ask",
     approveTimeoutMs: 120_000,
+    startTimeoutMs: 60_000,
     config: undefined,
     noConfig: false,
     mcpConfigs: [],
@@ -288,5 +290,25 @@ Deno.test("parseCli() says whether --tools was given, for every command that loa
       command.join(" "),
     );
     assert.throws(() => parseCli([...command, "--tools", ""]), /--tools needs a directory/);
+  }
+});
+
+Deno.test("parseCli() takes --start-timeout on run, batch, call, mcp and inspect (default 60 s)", () => {
+  for (
+    const argv of [
+      ["run", "x"],
+      ["batch", "in.jsonl", "--out", "o"],
+      ["call", "t"],
+      ["mcp"],
+      ["inspect"],
+    ]
+  ) {
+    const parsed = parseCli([...argv, "--start-timeout", "2.5"]) as { startTimeoutMs?: number };
+    assert.equal(parsed.startTimeoutMs, 2_500, argv[0]);
+    assert.equal((parseCli(argv) as { startTimeoutMs?: number }).startTimeoutMs, 60_000);
+    assert.throws(
+      () => parseCli([...argv, "--start-timeout", "0"]),
+      /Option --start-timeout must be a number of seconds/,
+    );
   }
 });
