@@ -19,7 +19,7 @@
  */
 
 import { getEnvIfGranted } from "../runtime/mod.ts";
-import { invocation } from "../runtime/invocation.ts";
+import { invocation } from "../host/invocation.ts";
 import { ConfigError } from "./errors.ts";
 import type { ConfigNeeds } from "./needs.ts";
 import { configKey, hashConfigText, readTrustStore, trustStorePath } from "./trust_store.ts";

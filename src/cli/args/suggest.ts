@@ -41,7 +41,7 @@ export function didYouMean(word: string, candidates: readonly string[]): string 
   return near === null ? "" : ` (did you mean '${near}'?)`;
 }
 
-export { invocation, INVOCATION_ENV } from "../../runtime/invocation.ts";
+export { invocation, INVOCATION_ENV } from "../../host/invocation.ts";
 
 /** Optimal string alignment distance (Levenshtein plus adjacent transpositions). */
 function editDistance(a: string, b: string): number {

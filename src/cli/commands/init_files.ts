@@ -6,7 +6,7 @@
  * @module
  */
 
-import { INVOCATION_ENV } from "../../runtime/invocation.ts";
+import { INVOCATION_ENV } from "../../host/invocation.ts";
 
 /** One file `init` writes: its path in the project and its text. */
 export interface ProjectFile {

@@ -150,3 +150,28 @@ Deno.test("parseLoopArgs() takes init's optional DIR", () => {
   assert.throws(() => parseLoopArgs("init", ["--from"]), /--from/);
   assert.throws(() => parseLoopArgs("init", ["x", "y"]), /Unexpected argument: y/);
 });
+
+Deno.test("deno task init downloads only the core's npm packages, not the MCP and OpenAPI stacks", async () => {
+  const denoDir = await Deno.makeTempDir({ prefix: "magi-tools-init-deno-dir-" });
+  const parent = await Deno.makeTempDir({ prefix: "magi-tools-init-" });
+  try {
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: ["task", "-q", "init", `${parent}/p`],
+      cwd: ROOT,
+      env: { NO_COLOR: "1", DENO_DIR: denoDir },
+      stdin: "null",
+    }).output();
+    assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
+    const downloaded: string[] = [];
+    for await (const entry of Deno.readDir(`${denoDir}/npm/registry.npmjs.org`)) {
+      downloaded.push(entry.name);
+    }
+    // `deno task start init` (the full CLI's lockfile) fetched 99 packages.
+    assert.deepEqual(downloaded.sort(), ["jsonc-parser", "zod"]);
+    const config = JSON.parse(await Deno.readTextFile(`${parent}/p/deno.json`));
+    assert.equal(config.imports["@magi/tools"], `${relativeRoot(`${parent}/p`)}/mod.ts`);
+  } finally {
+    await Deno.remove(denoDir, { recursive: true });
+    await Deno.remove(parent, { recursive: true });
+  }
+});

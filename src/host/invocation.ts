@@ -5,7 +5,7 @@
  * @module
  */
 
-import { getEnvIfGranted } from "./mod.ts";
+import { getEnvIfGranted } from "../runtime/mod.ts";
 
 /**
  * The environment variable a task (or wrapper) sets to the command line that
