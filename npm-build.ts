@@ -210,12 +210,72 @@ async function declarations(config: DenoConfig, inputs: string[], out: string): 
   return problems;
 }
 
+/** `npm:` specifiers in `text` as the bare names npm installed (`npm:zod@^4` → `zod`). */
+function bareNpmSpecifiers(text: string): string {
+  return text.replace(
+    /(from\s+|import\s*\(\s*)(["'])(npm:[^"']+)\2/g,
+    (_all, head, quote, spec) => {
+      const npm = parseNpmSpecifier(spec)!;
+      return `${head}${quote}${npm.name}${npm.subpath}${quote}`;
+    },
+  );
+}
+
+/**
+ * Write the Deno build into `deno/`: every export's module and all of `src/`, each file
+ * transpiled to JavaScript on its own (Deno strips no types under node_modules), the module
+ * layout kept, so the Deno runtime adapter and the sandbox's own entry modules (`runner`,
+ * `describe`, `launcher`, found with `new URL("./….ts", import.meta.url)`) work as in a
+ * checkout. The package's `deno` export condition serves it: a Deno project that takes
+ * `npm:@magi/tools` runs tools in their own sandboxed processes, not inline as on Node.js.
+ * `npm:` specifiers become the bare names of the package's dependencies.
+ */
+async function denoSources(config: DenoConfig, out: string): Promise<void> {
+  const esbuild = await import("npm:esbuild@^0.25");
+  const copy = async (from: string) => {
+    const rel = relative(ROOT, from);
+    let text = await Deno.readTextFile(from);
+    if (from.endsWith(".ts")) {
+      text = (await esbuild.transform(text, {
+        loader: "ts",
+        format: "esm",
+        target: "esnext", // keeps `with { type: "json" }`
+        sourcefile: rel,
+      })).code;
+      // Relative module names (imports, `new URL("./x.ts", import.meta.url)`) → `.js`.
+      text = bareNpmSpecifiers(text).replace(
+        /(["'])(\.\.?\/[^"'\n]*?)\.ts\1/g,
+        (_all, quote, path) => `${quote}${path}.js${quote}`,
+      );
+    }
+    // No deno.json in the package (Deno would take it for the config of the tool processes,
+    // whose entry module is the runner here): the version comes from package.json.
+    if (rel === "src/host/version.ts") {
+      text = text.replace('"../../deno.json"', '"../../../package.json"');
+    }
+    const to = join(out, "deno", rel.replace(/\.ts$/, ".js"));
+    await Deno.mkdir(dirname(to), { recursive: true });
+    await Deno.writeTextFile(to, text);
+  };
+  for (const target of Object.values(config.exports)) await copy(join(ROOT, target));
+  const walk = async (dir: string): Promise<void> => {
+    for await (const entry of Deno.readDir(dir)) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory) await walk(path);
+      else if (entry.isFile && /\.(ts|json)$/.test(entry.name)) await copy(path);
+    }
+  };
+  await walk(join(ROOT, "src"));
+}
+
 /** `package.json` for `npm/`, exports mirroring `deno.json`'s. */
 function packageJson(config: DenoConfig, dependencies: Map<string, string>) {
-  const exports: Record<string, { types: string; import: string }> = {};
+  const exports: Record<string, { types: string; deno: string; import: string }> = {};
   for (const [key, target] of Object.entries(config.exports)) {
+    // Deno matches `deno` before `import` (Node.js never matches `deno`).
     exports[key] = {
       types: `./types/${outName(target)}.d.ts`,
+      deno: `./deno/${outName(target)}.js`,
       import: `./esm/${outName(target)}.js`,
     };
   }
@@ -227,7 +287,7 @@ function packageJson(config: DenoConfig, dependencies: Map<string, string>) {
     type: "module",
     exports,
     bin: { [BIN_NAME]: `./bin/${BIN_NAME}.js` },
-    files: ["esm", "types", "bin", "README.md", "LICENSE"],
+    files: ["esm", "deno", "types", "bin", "README.md", "LICENSE"],
     engines: { node: ">=20" },
     dependencies: Object.fromEntries([...dependencies].sort(([a], [b]) => a < b ? -1 : 1)),
   };
@@ -238,7 +298,7 @@ export interface PackageExports {
   /** Package version. */
   version?: unknown;
   /** Subpath → conditions. */
-  exports?: Record<string, { types?: unknown; import?: unknown }>;
+  exports?: Record<string, { types?: unknown; deno?: unknown; import?: unknown }>;
 }
 
 /**
@@ -274,7 +334,7 @@ async function checkPackage(config: DenoConfig, out: string): Promise<void> {
   const mismatch = exportsMismatch(config.exports, pkg);
   if (mismatch !== null) throw new BuildError(mismatch);
   for (const [key, entry] of Object.entries(pkg.exports ?? {})) {
-    for (const file of [entry.import, entry.types]) {
+    for (const file of [entry.import, entry.types, entry.deno]) {
       try {
         await Deno.stat(join(out, String(file)));
       } catch {
@@ -301,6 +361,7 @@ export async function buildPackage(out: string): Promise<{ problems: string[] }>
   await Deno.mkdir(join(out, "bin"), { recursive: true });
   const { inputs, dependencies } = await bundle(config, out);
   const problems = await declarations(config, inputs, out);
+  await denoSources(config, out);
   await Deno.writeTextFile(
     join(out, "package.json"),
     JSON.stringify(packageJson(config, dependencies), null, 2) + "\n",

@@ -42,7 +42,7 @@ type Check =
 const ROOT_DIR = ROOT.replace(/\/$/, "");
 
 /** The one init project of the README's loop, in a temporary directory (made by its own entry). */
-const INIT = "deno task start init my-tools && cd my-tools";
+const INIT = "deno task init my-tools && cd my-tools";
 
 const COMMANDS: Readonly<Record<string, Check>> = {
   // README.md: a fresh machine.
@@ -111,8 +111,15 @@ const COMMANDS: Readonly<Record<string, Check>> = {
   "TICKETS_TOKEN=x npx --yes deno@2.9.6 task start tools --config examples/openapi/magi-tools.jsonc --tools examples/openapi/tools":
     { run: { cwd: "root" } },
   // docs/packages.md.
-  "deno add jsr:@magi/tools npm:zod@^4": {
-    cannot: "changes a user's project and needs JSR, which this machine cannot reach",
+  "deno run -A npm:@magi/tools/cli init my-tools": {
+    cannot: "needs the published npm package (tests/npm/registry_test.ts publishes one to a " +
+      "local registry and runs this init)",
+  },
+  "deno run -A jsr:@magi/tools/cli init my-tools": {
+    cannot: "needs JSR, which this machine cannot reach",
+  },
+  "npx magi-tools init": {
+    cannot: "needs the installed npm package (tests/npm/registry_test.ts runs it)",
   },
   "npm install @magi/tools zod": { cannot: "installs the published npm package into a user's app" },
   'npx magi-tools run --agent "magi-code serve --stdio" "Summarize the open tickets"': {

@@ -25,6 +25,7 @@
  */
 
 import { getEnvIfGranted } from "../runtime/mod.ts";
+import { invocation } from "../host/invocation.ts";
 import { ConfigError } from "./errors.ts";
 import type { ConfigNeeds, SecretDestination } from "./needs.ts";
 import { configKey, hashConfigText, readTrustStore, trustStorePath } from "./trust_store.ts";
@@ -181,7 +182,7 @@ export function describeNeeds(needs: ConfigNeeds): string[] {
 function unapprovedMessage(file: string, needs: ConfigNeeds, reason: string): string {
   const ways: [string, string][] = [
     [
-      `magi-tools trust ${shellWord(file)}`,
+      `${invocation()} trust ${shellWord(file)}`,
       "records this content as trusted (again after a change)",
     ],
     [`--config ${shellWord(file)}`, "names the file yourself, for one command"],

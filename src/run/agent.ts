@@ -18,6 +18,7 @@ import {
 } from "../runtime/mod.ts";
 import { UsageError } from "./exit_codes.ts";
 import { splitCommandLine } from "./split.ts";
+import { toolConfigFlags } from "../host/sandbox/module_config.ts";
 
 /** A resolved backend command. */
 export interface AgentCommand {
@@ -48,7 +49,8 @@ export function referenceBackendPath(base: string = import.meta.url): string {
 export function referenceBackendCommand(): AgentCommand {
   return {
     command: runtimeExecutable(),
-    args: ["run", "-A", referenceBackendPath(), "serve", "--stdio"],
+    // From the npm package the entry lies in Deno's npm cache: it needs the project's config.
+    args: ["run", "-A", ...toolConfigFlags(), referenceBackendPath(), "serve", "--stdio"],
     source: "reference",
     label: "reference_backend",
   };

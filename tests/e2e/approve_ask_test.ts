@@ -120,7 +120,7 @@ Deno.test({
 async function initProject(): Promise<string> {
   const parent = await Deno.makeTempDir({ prefix: "magi-tools-ask-init-" });
   const dir = `${parent}/project`;
-  const made = await runCli(["init", dir], { raw: true });
+  const made = await runCli(["init", dir, "--from", ROOT], { raw: true });
   assert.equal(made.code, 0, made.stderr);
   await Deno.writeTextFile(
     `${dir}/tools/stamp.ts`,

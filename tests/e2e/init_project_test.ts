@@ -5,7 +5,7 @@
  * whose auth reads an environment variable works without editing deno.json.
  */
 import assert from "node:assert/strict";
-import { one, type Rec, REFERENCE_AGENT, runCli } from "./_cli.ts";
+import { one, type Rec, REFERENCE_AGENT, ROOT, runCli } from "./_cli.ts";
 
 const decoder = new TextDecoder();
 
@@ -13,7 +13,7 @@ const decoder = new TextDecoder();
 async function initProject(): Promise<string> {
   const parent = await Deno.makeTempDir({ prefix: "magi-tools-init-tasks-" });
   const dir = `${parent}/project`;
-  const made = await runCli(["init", dir], { raw: true });
+  const made = await runCli(["init", dir, "--from", ROOT], { raw: true });
   assert.equal(made.code, 0, made.stderr);
   return dir;
 }

@@ -44,6 +44,8 @@ export interface InitArgs {
   command: "init";
   /** Directory to write the project into (default `.`; created when missing). */
   dir: string;
+  /** `--from PATH`: import this magi-tools checkout (written relative) instead of the registry. */
+  from: string | undefined;
 }
 
 /** `inspect` options. */
@@ -102,12 +104,12 @@ export function parseLoopArgs(
       };
     }
     case "init": {
-      const { values, positionals } = parse(argv, HELP_OPTION);
+      const { values, positionals } = parse(argv, { from: { type: "string" }, ...HELP_OPTION });
       if (values.help) return { command: "help", topic: "init" };
       if (positionals.length > 1) throw new UsageError(`Unexpected argument: ${positionals[1]}`);
       const dir = positionals[0] ?? ".";
       if (dir === "") throw new UsageError("Command init needs a non-empty DIR");
-      return { command, dir };
+      return { command, dir, from: text(values.from, "--from") };
     }
     case "inspect": {
       const { values, positionals } = parse(argv, {

@@ -1,212 +1,88 @@
 /**
- * `init [DIR]`: write a minimal, working tools project — one example tool,
- * its test (which runs the tool through `call`), a `deno.json` whose `start`
+ * `init [DIR] [--from PATH]`: write a minimal, working tools project — one
+ * example tool, its test (which runs the tool through `call`) and a
+ * commented `magi-tools.jsonc` (`init_files.ts`).
+ *
+ * Run by Deno, the project is a Deno project: a `deno.json` whose `start`
  * task is the whole CLI (plus one task per command and `test`, all without
- * `-A`, their permissions derived from the config), and a commented
- * `magi-tools.jsonc`.
+ * `-A`, their permissions derived from the config), `tools/greet.ts`. Its
+ * `@magi/tools` import is a registry specifier of this version, so the
+ * project works on any machine: `jsr:` when this magi-tools was loaded from
+ * JSR, else `npm:` (the npm package serves Deno its Deno build, process
+ * sandbox included). `--from PATH` takes a local magi-tools checkout instead,
+ * written relative to the project (never an absolute path).
+ *
+ * Run by Node.js (`npx magi-tools init`), the project is a Node project:
+ * `tools/greet.mjs` and a `node:test` test; the packages come from
+ * `npm install @magi/tools zod`.
  *
  * Nothing is overwritten: when any of the files exists, nothing is written
- * and the command exits 2 naming them. The project's `@magi/tools` import
- * points at the copy of magi-tools that ran `init` (this checkout's files
- * when run from a checkout, else the JSR or npm package of this version), so
- * its tests pass as generated, offline.
+ * and the command exits 2 naming them.
  *
  * @module
  */
 
 import { lstat, mkdir, stat, writeFile } from "node:fs/promises";
-import { runtimeName, writeStderrLine, writeStdout } from "../../runtime/mod.ts";
+import { isAbsolute, relative, resolve, sep } from "node:path";
+import { currentDir, runtimeName, writeStderrLine, writeStdout } from "../../runtime/mod.ts";
 import type { InitArgs } from "../args/mod.ts";
 import { EXIT, exitCode, UsageError } from "../../run/exit_codes.ts";
 import { PACKAGE_VERSION } from "../../host/version.ts";
-import { INVOCATION_ENV } from "../args/suggest.ts";
+import {
+  type LibrarySpecifiers,
+  nodeProjectFiles,
+  type ProjectFile,
+  projectFiles,
+} from "./init_files.ts";
 
-/** One file `init` writes: its path in the project and its text. */
-export interface ProjectFile {
-  /** Path relative to the project directory (`/`-separated). */
-  readonly path: string;
-  /** File contents. */
-  readonly text: string;
-}
+export {
+  type LibrarySpecifiers,
+  nodeProjectFiles,
+  type ProjectFile,
+  projectFiles,
+  projectTasks,
+} from "./init_files.ts";
 
-/** Where the generated project imports magi-tools from. */
-export interface LibrarySpecifiers {
-  /** For `@magi/tools` (the library). */
-  readonly library: string;
-  /** For `@magi/tools/cli` (the command line). */
-  readonly cli: string;
+/**
+ * The registry specifiers of this version: the JSR package when this magi-tools was loaded
+ * from jsr.io, else the npm package (`npm:@magi/tools@^VERSION`, which Deno reads too).
+ */
+export function registryLibrary(moduleUrl: string = import.meta.url): LibrarySpecifiers {
+  const registry = moduleUrl.startsWith("https://jsr.io/") ? "jsr" : "npm";
+  return {
+    library: `${registry}:@magi/tools@^${PACKAGE_VERSION}`,
+    cli: `${registry}:@magi/tools@^${PACKAGE_VERSION}/cli`,
+  };
 }
 
 /**
- * The specifiers of the magi-tools that is running: this checkout's
- * `mod.ts`/`cli.ts` as file URLs (Deno running files), the JSR package when
- * loaded from jsr.io, else (Node.js, `npx @magi/tools init`) the npm package
- * of this version.
+ * The specifiers of the magi-tools checkout at `from` for a project in `projectDir` (both
+ * absolute): its `mod.ts`/`cli.ts` relative to the project (`../magi-tools/mod.ts`), so the
+ * project and the checkout can move together.
  */
-export function currentLibrary(
-  moduleUrl: string = import.meta.url,
-  runtime: string = runtimeName(),
-): LibrarySpecifiers {
-  if (moduleUrl.startsWith("file:") && runtime === "deno") {
-    return {
-      library: new URL("../../../mod.ts", moduleUrl).href,
-      cli: new URL("../../../cli.ts", moduleUrl).href,
-    };
+export function localLibrary(from: string, projectDir: string): LibrarySpecifiers {
+  let path = relative(projectDir, from).split(sep).join("/");
+  if (isAbsolute(path)) {
+    throw new UsageError(
+      `init --from ${from}: not reachable by a relative path from ${projectDir}`,
+    );
   }
-  if (moduleUrl.startsWith("https://jsr.io/")) {
-    return {
-      library: `jsr:@magi/tools@^${PACKAGE_VERSION}`,
-      cli: `jsr:@magi/tools@^${PACKAGE_VERSION}/cli`,
-    };
+  if (path === "") path = ".";
+  if (!path.startsWith(".")) path = `./${path}`;
+  return { library: `${path}/mod.ts`, cli: `${path}/cli.ts` };
+}
+
+/** Fail with a usage error naming `--from` unless `dir` is a magi-tools checkout. */
+async function checkCheckout(dir: string, given: string): Promise<void> {
+  for (const file of ["mod.ts", "cli.ts", "deno.json"]) {
+    try {
+      if ((await stat(`${dir}/${file}`)).isFile()) continue;
+    } catch (error) {
+      if (!notFound(error)) throw error;
+    }
+    throw new UsageError(`init --from ${given}: not a magi-tools checkout (no ${file} there)`);
   }
-  return {
-    library: `npm:@magi/tools@^${PACKAGE_VERSION}`,
-    cli: `npm:@magi/tools@^${PACKAGE_VERSION}/cli`,
-  };
 }
-
-/**
- * The host's `deno run` permissions for the generated test's `call` (greet needs nothing from
- * the config): what `tools --task-flags` prints for an empty config, without the network.
- * HOME, XDG_CONFIG_HOME, APPDATA and MAGI_TOOLS_TRUST_CONFIG: the approval of a
- * magi-tools.jsonc that starts commands (`trust`, docs/mcp.md "Project configuration is code").
- */
-const HOST_FLAGS =
-  "--no-prompt --allow-read --allow-write --allow-env=MAGI_CODE_AGENT,PATH,NO_COLOR,FORCE_COLOR,HOME,XDG_CONFIG_HOME,APPDATA,MAGI_TOOLS_TRUST_CONFIG,MAGI_TOOLS_INVOCATION --allow-run";
-
-/**
- * Every CLI task's permissions, in one place that needs no edit: `tools --task-flags` reads
- * `magi-tools.jsonc` and prints the host's grants plus what the config names (the environment
- * variables of `${VAR}` and OpenAPI auth, the hosts of HTTP MCP servers and spec URLs).
- * The outer `--no-prompt` holds even if that command prints nothing.
- */
-const TASK_FLAGS =
-  "--no-prompt $(deno run --no-prompt --allow-read --allow-env @magi/tools/cli tools --task-flags)";
-
-/**
- * The tasks of a new project: `start` is the whole CLI (`deno task start run …`,
- * `deno task start mcp`, as in this repository), and each command the docs show has its own.
- */
-export function projectTasks(): Record<string, string> {
-  // Usage hints then name `deno task start …` (src/cli/args/suggest.ts), as in this repository.
-  const cli = (command: string) =>
-    `${INVOCATION_ENV}='deno task start' deno run ${TASK_FLAGS} @magi/tools/cli${command}`;
-  return {
-    start: cli(""),
-    run: cli(" run"),
-    call: cli(" call"),
-    tools: cli(" tools"),
-    inspect: cli(" inspect"),
-    mcp: cli(" mcp"),
-    batch: cli(" batch"),
-    report: cli(" report"),
-    test: "deno test --no-prompt --allow-read --allow-run tests/",
-  };
-}
-
-/** The files of a new project importing magi-tools from `lib`. */
-export function projectFiles(lib: LibrarySpecifiers): ProjectFile[] {
-  const denoJson = {
-    imports: {
-      "@magi/tools": lib.library,
-      "@magi/tools/cli": lib.cli,
-      "zod": "npm:zod@^4",
-    },
-    tasks: projectTasks(),
-  };
-  return [
-    { path: "deno.json", text: JSON.stringify(denoJson, null, 2) + "\n" },
-    { path: "magi-tools.jsonc", text: CONFIG },
-    { path: "tools/greet.ts", text: TOOL },
-    { path: "tests/greet_test.ts", text: TEST },
-  ];
-}
-
-const CONFIG = `// magi-tools project configuration (JSONC: comments and trailing commas are fine).
-// Tool modules in ./tools are always loaded; add more directories with --tools DIR.
-{
-  // MCP servers whose tools the agent may use, in the shape Claude Desktop, Claude Code and
-  // Cursor keep them (docs/mcp.md), e.g.:
-  //
-  //   "fs": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "."] },
-  //   "remote": { "url": "https://example.com/mcp", "headers": { "Authorization": "Bearer …" } },
-  //
-  // The tasks in deno.json derive their permissions from this file (tools --task-flags): the
-  // environment variables it names (\${VAR}, OpenAPI auth) and the hosts of remote servers.
-  // A server with a "command" or a \${VAR} is code: it runs only after you approve this file
-  // (deno task start trust, again after each change).
-  "mcpServers": {}
-  // OpenAPI documents whose operations become tools (docs/openapi.md), e.g.:
-  //
-  //   "openapi": { "books": { "spec": "specs/books.yaml",
-  //     "auth": { "header": "Authorization", "valueFromEnv": "BOOKS_KEY", "prefix": "Bearer " } } }
-}
-`;
-
-const TOOL = `import { z } from "zod";
-import { defineTool } from "@magi/tools";
-
-/**
- * An example tool: the agent sees its name, description and input schema.
- * It runs in its own Deno process with no permissions (add a \`permissions\`
- * object, e.g. \`{ read: ["."] }\`, when it needs some).
- */
-export default defineTool({
-  name: "greet",
-  description: "Greet someone by name.",
-  input: z.strictObject({
-    name: z.string().min(1).describe("Who to greet"),
-    excited: z.boolean().optional().describe("End with an exclamation mark"),
-  }),
-  effect: "read", // "write" tools need the user's approval before each call
-  run({ name, excited }, ctx) {
-    ctx.signal.throwIfAborted(); // cancelled, past its deadline, or shutting down
-    return \`Hello, \${name}\${excited ? "!" : "."}\`;
-  },
-});
-`;
-
-const TEST = `import assert from "node:assert/strict";
-import { fileURLToPath } from "node:url";
-
-// Runs a tool exactly as the agent would call it, without an agent: \`magi-tools call\`.
-const CLI = import.meta.resolve("@magi/tools/cli");
-const TOOLS = fileURLToPath(new URL("../tools", import.meta.url));
-
-async function call(name: string, args: unknown) {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      ${HOST_FLAGS.split(" ").map((flag) => JSON.stringify(flag)).join(",\n      ")},
-      CLI,
-      "call",
-      name,
-      JSON.stringify(args),
-      "--tools",
-      TOOLS,
-    ],
-    env: { NO_COLOR: "1" },
-  }).output();
-  const decoder = new TextDecoder();
-  return {
-    code: output.code,
-    stdout: decoder.decode(output.stdout),
-    stderr: decoder.decode(output.stderr),
-  };
-}
-
-Deno.test("greet greets by name", async () => {
-  const result = await call("greet", { name: "Ada", excited: true });
-  assert.equal(result.code, 0, result.stderr);
-  assert.equal(result.stdout, "Hello, Ada!\\n");
-});
-
-Deno.test("greet rejects an empty name (exit 1, invalid_arguments)", async () => {
-  const result = await call("greet", { name: "" });
-  assert.equal(result.code, 1);
-  assert.match(result.stderr, /invalid_arguments/);
-});
-`;
 
 function notFound(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === "ENOENT";
@@ -222,8 +98,55 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
+/** The files for `args` and the "Next:" lines, by runtime and `--from`. */
+async function plan(
+  args: InitArgs,
+  dir: string,
+  runtime: string,
+): Promise<{ files: ProjectFile[]; next: string[] }> {
+  if (runtime !== "deno") {
+    if (args.from !== undefined) {
+      throw new UsageError(
+        "init --from is for Deno projects; on Node.js install a local build instead: " +
+          "npm install PATH/TO/magi-tools-VERSION.tgz (docs/packages.md)",
+      );
+    }
+    return {
+      files: nodeProjectFiles(),
+      next: [
+        `  cd ${dir}`,
+        `  npm install @magi/tools zod                 # unless installed already`,
+        `  npx magi-tools call greet '{"name":"Ada"}'    # call a tool without an agent`,
+        `  node --test tests/                          # the example tool's tests`,
+        `  npx magi-tools run --agent CMD "greet {\\"name\\":\\"Ada\\"}"  # one agent turn`,
+        `  npx magi-tools --help                       # every command: run, mcp, batch, report, …`,
+      ],
+    };
+  }
+  let lib = registryLibrary();
+  if (args.from !== undefined) {
+    const from = resolve(currentDir(), args.from);
+    await checkCheckout(from, args.from);
+    lib = localLibrary(from, resolve(currentDir(), dir));
+  }
+  return {
+    files: projectFiles(lib),
+    next: [
+      `  cd ${dir}`,
+      `  deno task test                          # the example tool's tests`,
+      `  deno task call greet '{"name":"Ada"}'   # call a tool without an agent`,
+      `  deno task inspect                       # try tools and turns in the browser`,
+      `  deno task start run "greet {\\"name\\":\\"Ada\\"}"  # one agent turn`,
+      `  deno task start --help                  # every command: run, mcp, batch, report, …`,
+    ],
+  };
+}
+
 /** Run `init`; resolves with the exit code (2 when a file exists: nothing is written). */
-export async function initCommand(args: InitArgs): Promise<number> {
+export async function initCommand(
+  args: InitArgs,
+  runtime: string = runtimeName(),
+): Promise<number> {
   const dir = args.dir.replace(/\/+$/, "") || "/";
   let info;
   try {
@@ -234,7 +157,7 @@ export async function initCommand(args: InitArgs): Promise<number> {
   if (info !== undefined && !info.isDirectory()) {
     throw new UsageError(`Init target is not a directory: ${args.dir}`);
   }
-  const files = projectFiles(currentLibrary());
+  const { files, next } = await plan(args, dir, runtime);
   const taken: string[] = [];
   for (const file of files) {
     if (await exists(`${dir}/${file.path}`)) taken.push(`${dir}/${file.path}`);
@@ -254,12 +177,7 @@ export async function initCommand(args: InitArgs): Promise<number> {
     ...files.map((file) => `  ${file.path}`),
     "",
     "Next:",
-    `  cd ${dir}`,
-    `  deno task test                          # the example tool's tests`,
-    `  deno task call greet '{"name":"Ada"}'   # call a tool without an agent`,
-    `  deno task inspect                       # try tools and turns in the browser`,
-    `  deno task start run "greet {\\"name\\":\\"Ada\\"}"  # one agent turn`,
-    `  deno task start --help                  # every command: run, mcp, batch, report, …`,
+    ...next,
   ];
   await writeStdout(new TextEncoder().encode(lines.join("\n") + "\n"));
   return EXIT.ok;

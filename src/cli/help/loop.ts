@@ -41,18 +41,23 @@ Exit codes:
 `;
 
 /** `magi-tools init --help`. */
-export const INIT_HELP = `Usage: magi-tools init [DIR]
+export const INIT_HELP = `Usage: magi-tools init [DIR] [--from PATH]
 
 Writes a minimal tools project into DIR (default: the current directory; created
-when missing): deno.json (start, tools, call, inspect, flags and test tasks, none
-with -A), a commented magi-tools.jsonc, tools/greet.ts and tests/greet_test.ts
-(which runs the tool through 'call').
+when missing). Run by Deno: deno.json (start, tools, call, inspect, flags and
+test tasks, none with -A), a commented magi-tools.jsonc, tools/greet.ts and
+tests/greet_test.ts (which runs the tool through 'call'); deno.json imports
+npm:@magi/tools@^VERSION (jsr: when this magi-tools came from JSR), so the
+project runs on any machine. Run by Node.js (npx magi-tools init): a
+magi-tools.jsonc, tools/greet.mjs and tests/greet.test.mjs (node --test).
 
 Options:
+  --from PATH          import the magi-tools checkout at PATH instead of the
+                       registry, written relative to DIR (Deno projects only)
   -h, --help           this help
 
-Exit codes: 0 written; 2 usage error, or one of the files exists (nothing is
-written then; the message names every existing file).
+Exit codes: 0 written; 2 usage error (PATH is no checkout), or one of the files
+exists (nothing is written then; the message names every existing file).
 `;
 
 /** `magi-tools inspect --help`. */

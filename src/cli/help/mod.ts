@@ -35,7 +35,8 @@ Usage:
                                       serve the tools as an MCP server (docs/mcp.md)
   magi-tools demo [--format F]        example tools against the reference backend
   magi-tools call NAME [ARGS]         run one tool without a backend (ARGS: JSON)
-  magi-tools init [DIR]               start a tools project (tools/, a test, deno.json)
+  magi-tools init [DIR] [--from PATH]
+                                      start a tools project (tools/, a test, deno.json)
   magi-tools trust [FILE] | --list | --revoke [FILE]
                                       approve a project config that starts commands
                                       or reads \${VAR}s (default ./magi-tools.jsonc)

@@ -16,6 +16,7 @@ import { FRAME_MARK, MAX_FRAME_CHARS } from "./channel.ts";
 import type { DescribeResult } from "./describe.ts";
 import { importFailureReason } from "../load_reasons.ts";
 import { NO_INHERIT_FLAG } from "./permissions.ts";
+import { toolConfigFlags } from "./module_config.ts";
 
 /** A module to describe. */
 export interface ModuleRef {
@@ -113,6 +114,7 @@ async function runChild(modules: readonly ModuleRef[], options: DescribeOptions)
     "run",
     "--no-prompt",
     NO_INHERIT_FLAG,
+    ...toolConfigFlags(),
     `--preload=${SETUP_PATH}`,
     ...modules.map((module) => `--preload=${module.url}`),
     DESCRIBE_PATH,

@@ -19,6 +19,7 @@ import {
 } from "./kernel_policy.ts";
 import type { ToolPermissions } from "../define.ts";
 import { NO_INHERIT_FLAG } from "./permissions.ts";
+import { runnerConfig, toolModuleConfig } from "./module_config.ts";
 
 const LAUNCHER_URL = new URL("./launcher.ts", import.meta.url);
 const RUNNER_URL = new URL("./runner.ts", import.meta.url);
@@ -114,7 +115,7 @@ async function computeModuleFiles(
   // The tool process resolves bare specifiers (`@magi/tools`, `zod`) through the config of its
   // entry module, the runner's: `deno info` must use the same one, or an import-map target such
   // as this package's `mod.ts` is missing from the graph and the ruleset.
-  const config = runnerConfig();
+  const config = runnerConfig() ?? toolModuleConfig();
   const args = config === null
     ? ["info", "--json", file]
     : ["info", "--json", "--config", config, file];
@@ -138,20 +139,6 @@ async function computeModuleFiles(
     return files.includes(file) ? files : [file, ...files];
   } catch {
     return [file];
-  }
-}
-
-/**
- * The `deno.json` that applies to the runner (this package's, when it runs from local files),
- * or null.
- */
-function runnerConfig(): string | null {
-  if (RUNNER_URL.protocol !== "file:") return null;
-  const path = fileURLToPath(new URL("../../../deno.json", RUNNER_URL));
-  try {
-    return Deno.statSync(path).isFile ? path : null;
-  } catch {
-    return null;
   }
 }
 
@@ -195,12 +182,17 @@ export interface LaunchSpec {
  */
 export function launchArgs(spec: LaunchSpec): string[] {
   const runnerDir = RUNNER_URL.protocol === "file:" ? dirname(fileURLToPath(RUNNER_URL)) : null;
+  const projectConfig = toolModuleConfig();
+  const projectConfigDir = projectConfig === null ? null : dirname(projectConfig);
   const policy = kernelPolicy(spec.permissions, {
     cwd: spec.cwd,
     denoPath: spec.denoPath,
     moduleFiles: spec.moduleFiles,
     packageDirs: packageDirs(),
-    configFiles: runnerDir === null ? [] : configCandidates(runnerDir),
+    configFiles: [
+      ...(runnerDir === null ? [] : configCandidates(runnerDir)),
+      ...(projectConfigDir === null ? [] : configCandidates(projectConfigDir)),
+    ],
     denoCache: runnerDir === null ? ["remote"] : [],
     ...(spec.memoryMb === undefined ? {} : { memoryMb: spec.memoryMb }),
   });

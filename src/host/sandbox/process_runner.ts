@@ -16,6 +16,7 @@ import type { CallMessage } from "./channel.ts";
 import type { LogBuffer } from "./log_buffer.ts";
 import { NO_INHERIT_FLAG, permissionFlags } from "./permissions.ts";
 import { sandboxFingerprint } from "./description.ts";
+import { toolConfigFlags } from "./module_config.ts";
 import { type ProcessOutcome, ToolProcess } from "./tool_process.ts";
 import { type KernelSupport, kernelUnavailable } from "./kernel_policy.ts";
 import {
@@ -247,6 +248,7 @@ export class ProcessRunner {
     const flags = [
       "--no-prompt",
       NO_INHERIT_FLAG,
+      ...toolConfigFlags(),
       ...permissionFlags(tool.permissions, this.#cwd),
     ];
     if (tool.memoryMb !== undefined) {

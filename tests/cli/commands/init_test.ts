@@ -1,23 +1,38 @@
 /** `init`: a new tools project whose own tests pass as generated; nothing is overwritten. */
 import assert from "node:assert/strict";
-import { currentLibrary, projectFiles } from "../../../src/cli/commands/init.ts";
+import { relative } from "node:path";
+import {
+  localLibrary,
+  nodeProjectFiles,
+  projectFiles,
+  registryLibrary,
+} from "../../../src/cli/commands/init.ts";
 import { parseLoopArgs } from "../../../src/cli/args/loop.ts";
 import { ROOT, runCli } from "../../e2e/_cli.ts";
 
 const FILES = ["deno.json", "magi-tools.jsonc", "tools/greet.ts", "tests/greet_test.ts"];
 
+/** This checkout as `init --from` writes it for a project in `dir`. */
+function relativeRoot(dir: string): string {
+  const path = relative(dir, ROOT);
+  return path.startsWith(".") ? path : `./${path}`;
+}
+
 Deno.test("init writes a project whose tests pass as generated", async () => {
   const parent = await Deno.makeTempDir({ prefix: "magi-tools-init-" });
   try {
     const dir = `${parent}/new project`;
-    const result = await runCli(["init", dir], { raw: true });
+    const result = await runCli(["init", dir, "--from", ROOT], { raw: true });
     assert.equal(result.code, 0, result.stderr);
     for (const file of FILES) {
       assert.ok((await Deno.stat(`${dir}/${file}`)).isFile, file);
       assert.ok(result.stdout.includes(`  ${file}\n`), result.stdout);
     }
     const config = JSON.parse(await Deno.readTextFile(`${dir}/deno.json`));
-    assert.equal(config.imports["@magi/tools"], new URL("mod.ts", `file://${ROOT}`).href);
+    // --from: the checkout, relative to the project (never an absolute path into it).
+    assert.equal(config.imports["@magi/tools"], `${relativeRoot(dir)}/mod.ts`);
+    assert.equal(config.imports["@magi/tools/cli"], `${relativeRoot(dir)}/cli.ts`);
+    assert.doesNotMatch(await Deno.readTextFile(`${dir}/deno.json`), /file:|"\/(work|tmp|home)/);
     const commands = ["run", "call", "tools", "inspect", "mcp", "batch", "report"];
     for (const task of ["start", ...commands, "test"]) {
       assert.equal(typeof config.tasks[task], "string", task);
@@ -75,20 +90,88 @@ Deno.test("init refuses to overwrite: exit 2 naming the files, nothing written",
   }
 });
 
-Deno.test("currentLibrary() points at this checkout, JSR or npm by where it runs", () => {
-  const local = currentLibrary("file:///repo/src/cli/commands/init.ts", "deno");
-  assert.deepEqual(local, { library: "file:///repo/mod.ts", cli: "file:///repo/cli.ts" });
-  const jsr = currentLibrary("https://jsr.io/@magi/tools/0.1.0/src/cli/commands/init.ts", "deno");
-  assert.match(jsr.library, /^jsr:@magi\/tools@\^\d+\.\d+\.\d+$/);
+Deno.test("registryLibrary() is npm: of this version, jsr: when loaded from JSR", async () => {
+  const version = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`)).version;
+  const npm = registryLibrary("file:///x/npm/registry.npmjs.org/@magi/tools/0.1.0/src/cli/a.ts");
+  assert.deepEqual(npm, {
+    library: `npm:@magi/tools@^${version}`,
+    cli: `npm:@magi/tools@^${version}/cli`,
+  });
+  const jsr = registryLibrary("https://jsr.io/@magi/tools/0.1.0/src/cli/commands/init.ts");
+  assert.equal(jsr.library, `jsr:@magi/tools@^${version}`);
   assert.equal(jsr.cli, `${jsr.library}/cli`);
-  const npm = currentLibrary("file:///x/node_modules/@magi/tools/cli.js", "node");
-  assert.match(npm.library, /^npm:@magi\/tools@\^/);
-  const files = projectFiles(jsr).map((f) => f.path);
-  assert.deepEqual(files, FILES);
+  assert.deepEqual(projectFiles(jsr).map((f) => f.path), FILES);
+  // Only an npm: project exempts magi-tools from Deno's minimum dependency age.
+  const deno = (lib: typeof npm) =>
+    JSON.parse(projectFiles(lib).find((f) => f.path === "deno.json")!.text);
+  assert.deepEqual(deno(npm).minimumDependencyAge, { exclude: ["npm:@magi/tools"] });
+  assert.equal(deno(jsr).minimumDependencyAge, undefined);
+});
+
+Deno.test("localLibrary() is relative to the project", () => {
+  assert.deepEqual(localLibrary("/w/magi-tools", "/w/p"), {
+    library: "../magi-tools/mod.ts",
+    cli: "../magi-tools/cli.ts",
+  });
+  assert.equal(localLibrary("/w/p/vendor/magi", "/w/p").library, "./vendor/magi/mod.ts");
+});
+
+Deno.test("init --from names a folder that is no checkout: exit 2, nothing written", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "magi-tools-init-" });
+  try {
+    const result = await runCli(["init", `${dir}/p`, "--from", dir], { raw: true });
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /init --from .*: not a magi-tools checkout \(no mod\.ts there\)/);
+    await assert.rejects(Deno.stat(`${dir}/p`), Deno.errors.NotFound);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("nodeProjectFiles(): .mjs tool and node:test test, no deno.json", () => {
+  const files = nodeProjectFiles();
+  assert.deepEqual(files.map((f) => f.path), [
+    "magi-tools.jsonc",
+    "tools/greet.mjs",
+    "tests/greet.test.mjs",
+  ]);
+  assert.match(files[0]!.text, /npx magi-tools trust/);
+  assert.doesNotMatch(files[1]!.text, /: string|as const/);
 });
 
 Deno.test("parseLoopArgs() takes init's optional DIR", () => {
-  assert.deepEqual(parseLoopArgs("init", []), { command: "init", dir: "." });
-  assert.deepEqual(parseLoopArgs("init", ["x"]), { command: "init", dir: "x" });
+  assert.deepEqual(parseLoopArgs("init", []), { command: "init", dir: ".", from: undefined });
+  assert.deepEqual(parseLoopArgs("init", ["x"]), { command: "init", dir: "x", from: undefined });
+  assert.deepEqual(parseLoopArgs("init", ["x", "--from", "../m"]), {
+    command: "init",
+    dir: "x",
+    from: "../m",
+  });
+  assert.throws(() => parseLoopArgs("init", ["--from"]), /--from/);
   assert.throws(() => parseLoopArgs("init", ["x", "y"]), /Unexpected argument: y/);
+});
+
+Deno.test("deno task init downloads only the core's npm packages, not the MCP and OpenAPI stacks", async () => {
+  const denoDir = await Deno.makeTempDir({ prefix: "magi-tools-init-deno-dir-" });
+  const parent = await Deno.makeTempDir({ prefix: "magi-tools-init-" });
+  try {
+    const output = await new Deno.Command(Deno.execPath(), {
+      args: ["task", "-q", "init", `${parent}/p`],
+      cwd: ROOT,
+      env: { NO_COLOR: "1", DENO_DIR: denoDir },
+      stdin: "null",
+    }).output();
+    assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
+    const downloaded: string[] = [];
+    for await (const entry of Deno.readDir(`${denoDir}/npm/registry.npmjs.org`)) {
+      downloaded.push(entry.name);
+    }
+    // `deno task start init` (the full CLI's lockfile) fetched 99 packages.
+    assert.deepEqual(downloaded.sort(), ["jsonc-parser", "zod"]);
+    const config = JSON.parse(await Deno.readTextFile(`${parent}/p/deno.json`));
+    assert.equal(config.imports["@magi/tools"], `${relativeRoot(`${parent}/p`)}/mod.ts`);
+  } finally {
+    await Deno.remove(denoDir, { recursive: true });
+    await Deno.remove(parent, { recursive: true });
+  }
 });
