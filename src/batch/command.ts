@@ -115,6 +115,7 @@ async function runItems(
     approvals: new ApprovalDecider(args.approve, null),
     deltas: args.deltas,
     failOnToolError: args.failOnToolError,
+    ...(host.recordArguments === undefined ? {} : { recordArguments: host.recordArguments }),
     timeoutMs: args.timeoutMs,
     startupTimeoutMs: STARTUP_TIMEOUT_MS,
     stallTimeoutMs: args.stallTimeoutMs,
@@ -177,11 +178,6 @@ export async function batchCommand(args: BatchOptions): Promise<number> {
     return entry === undefined || (args.retryFailed && entry.exit_code !== exitCodeOf("ok"));
   });
   const agent = await resolveAgentCommand(args.agent);
-  if (agent.source === "reference") {
-    writeStderrLine(
-      "magi-tools: magi-code is not on PATH and no --agent/MAGI_CODE_AGENT given: using the reference backend",
-    );
-  }
   const guard = guardOutput();
   let exitCode: number = exitCodeOf("ok");
   // Ctrl-C while the sources start: nothing runs after them (exit 130).

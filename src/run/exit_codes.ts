@@ -30,6 +30,11 @@ export const EXIT = Object.freeze(
     protocol: 4,
     /** Interrupted by SIGINT. */
     interrupted: 130,
+    /**
+     * `run`/`demo`: the reader of stdout closed it (`run … | head -1`): the turn was stopped
+     * quietly, as a process ended by SIGPIPE exits (128 + 13).
+     */
+    brokenPipe: 141,
   } as const,
 );
 
