@@ -12,7 +12,8 @@ import { TRUST_HELP } from "./trust.ts";
 const EXIT_CODES = `Exit codes:
   0    the turn completed (tools/demo: success)
   1    the run failed, --timeout cancelled it, --last-message could not be written,
-       the summaries could not be written to stdout (the turn is then cancelled), or
+       the summaries could not be written to stdout (the turn is then cancelled; a
+       reader that closed stdout is exit 141 instead), or
        --fail-on-tool-error and a tool call ended in error or was denied
        (turn.finished exit_reason says which when the turn itself completed)
   2    usage error, or a tool module / tool registry / config error (names the file
@@ -21,7 +22,9 @@ const EXIT_CODES = `Exit codes:
        found, initialize error, failed status, or --timeout before the turn started
   4    protocol violation, tool descriptor mismatch, the backend died or stalled after
        startup (a host.error record says which)
-  130  interrupted (SIGINT)`;
+  130  interrupted (SIGINT)
+  141  stdout was closed by its reader (run ... | head -1): the turn is stopped
+       quietly, as a process ended by SIGPIPE`;
 
 const MAIN = `magi-tools — give a coding agent your own tools
 
