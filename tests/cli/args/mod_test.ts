@@ -19,6 +19,7 @@ Deno.test("parseCli() parses run options with defaults", () => {
     timeoutMs: undefined,
     stallTimeoutMs: 60_000,
     failOnToolError: false,
+    recordArgs: false,
     kernelSandbox: "auto",
     config: undefined,
     noConfig: false,
