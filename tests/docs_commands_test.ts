@@ -51,7 +51,7 @@ const COMMANDS: Readonly<Record<string, Check>> = {
     cannot: "the whole suite, which contains this test; CI runs it (.ci/run)",
   },
   "npx --yes deno@2.9.6 task start tools": { run: { cwd: "root" } },
-  'npx --yes deno@2.9.6 task start run "text_stats {\\"text\\":\\"a b\\"}"': {
+  'npx --yes deno@2.9.6 task start run --agent reference "text_stats {\\"text\\":\\"a b\\"}"': {
     run: { cwd: "root" },
   },
   // README.md: the tool author's loop, in a project made by init.
@@ -67,11 +67,12 @@ const COMMANDS: Readonly<Record<string, Check>> = {
   "deno task inspect": { parse: "a web server that runs until Ctrl-C (tests/inspect/)" },
   'deno task start run "greet {\\"name\\":\\"Ada\\"}"': { run: { cwd: "project" } },
   // README.md: MCP, batch, report, the backend by hand.
-  'deno task start run --config examples/mcp.jsonc "everything_echo {\\"message\\":\\"hi\\"}"': {
-    parse: "starts MCP servers from npm packages that a fresh machine downloads (tests/mcp/)",
-  },
+  'deno task start run --agent reference --config examples/mcp.jsonc "everything_echo {\\"message\\":\\"hi\\"}"':
+    {
+      parse: "starts MCP servers from npm packages that a fresh machine downloads (tests/mcp/)",
+    },
   "deno task start mcp": { run: { cwd: "root" } }, // stdin ends at once: the server exits 0
-  "deno task start batch examples/batch/tickets.jsonl --out out --jobs 2": {
+  "deno task start batch examples/batch/tickets.jsonl --out out --jobs 2 --agent reference": {
     parse: "writes out/ into the checkout; the example batch runs in tests/batch/examples_test.ts",
   },
   "deno task start report out --markdown - --html report.html": {

@@ -49,6 +49,9 @@ try {
       "--allow-env=MAGI_CODE_AGENT,PATH,TICKETS_TOKEN",
       `${ROOT}cli.ts`,
       "run",
+      // The scripted reference backend, named: it is never chosen unasked.
+      "--agent",
+      "reference",
       "--config",
       "examples/openapi/magi-tools.jsonc",
       "--tools",

@@ -115,6 +115,7 @@ async function runItems(
     approvals: new ApprovalDecider(args.approve, null),
     deltas: args.deltas,
     failOnToolError: args.failOnToolError,
+    ...(host.recordArguments === undefined ? {} : { recordArguments: host.recordArguments }),
     timeoutMs: args.timeoutMs,
     startupTimeoutMs: args.startTimeoutMs,
     stallTimeoutMs: args.stallTimeoutMs,
@@ -203,11 +204,6 @@ async function runOpened(args: BatchOptions, opened: Opened): Promise<number> {
     );
   }
   const agent = await resolveAgentCommand(args.agent);
-  if (agent.source === "reference") {
-    writeStderrLine(
-      "magi-tools: magi-code is not on PATH and no --agent/MAGI_CODE_AGENT given: using the reference backend",
-    );
-  }
   const guard = guardOutput();
   let exitCode: number = exitCodeOf("ok");
   // Ctrl-C while the sources start: nothing runs after them (exit 130).

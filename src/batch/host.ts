@@ -17,6 +17,7 @@
 
 import { loadRegistry } from "../run/host_run.ts";
 import { kernelRequirementError, startKernelProbe } from "../run/kernel_sandbox.ts";
+import { type ArgumentsRecorder, recorderFor } from "../run/record_args.ts";
 import { planTools, startPlannedSources, warnOnStderr } from "../run/sources.ts";
 import type { StartedSources } from "../config/sources.ts";
 import { prepareToolDirs } from "../host/discovery.ts";
@@ -37,6 +38,8 @@ export interface BatchHost {
   sources: StartedSources;
   /** The kernel probe's answer, given to every slot's backend connection. */
   kernel: KernelSupport;
+  /** `--record-args` or the config's `records.arguments`: the arguments recorder. */
+  recordArguments?: ArgumentsRecorder;
 }
 
 /**
@@ -58,6 +61,7 @@ export async function prepareBatchHost(
     | "mcpConfigs"
     | "kernelSandbox"
     | "startTimeoutMs"
+    | "recordArgs"
   >,
   where: { cwd: string; itemCwds: readonly ItemCwd[] },
 ): Promise<BatchHost | Reported> {
@@ -128,5 +132,6 @@ export async function prepareBatchHost(
     await sources.close();
     return isReported(registry) ? registry : reported("kernel_required");
   }
-  return { registry, toolDirs, sources, kernel };
+  const recordArguments = recorderFor(args.recordArgs, plan.config);
+  return { registry, toolDirs, sources, kernel, ...(recordArguments ? { recordArguments } : {}) };
 }

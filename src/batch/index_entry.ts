@@ -13,6 +13,8 @@ export interface ToolCallCounts {
   error: number;
   /** `tool.result` with outcome `cancelled`. */
   cancelled: number;
+  /** Write-tool calls refused (`approval` with decision `deny`): never run, no `tool.result`. */
+  denied: number;
 }
 
 /** A finished item as `index.jsonl` records it. */
@@ -48,7 +50,11 @@ export interface IndexEntry {
   last_message: string | null;
   /** The item's session, or null when none was created or opened. */
   session_id: string | null;
-  /** Why it did not complete (`host.error` code and message, or the run's error code), or null. */
+  /**
+   * Why it did not complete (`host.error` code and message, or the run's error code), or why
+   * its exit code is not 0 (`tool_errors: first: <tool>: <error_code>`, the first failed or
+   * denied call), or null.
+   */
   error: string | null;
 }
 
@@ -91,7 +97,8 @@ export function entryFromRecords(
   records: readonly RecordLike[],
   timing?: { startedAt: Date; durationMs: number },
 ): IndexEntry {
-  const counts: ToolCallCounts = { success: 0, error: 0, cancelled: 0 };
+  const counts: ToolCallCounts = { success: 0, error: 0, cancelled: 0, denied: 0 };
+  let firstError: string | null = null;
   let sessionId: string | null = null;
   let lastMessage: string | null = null;
   let outcome: IndexEntry["outcome"] = "error";
@@ -115,6 +122,19 @@ export function entryFromRecords(
           record.outcome === "success" || record.outcome === "error" ||
           record.outcome === "cancelled"
         ) counts[record.outcome]++;
+        if (record.outcome === "error") {
+          firstError ??= `${String(record.name)}: ${String(record.error_code ?? "error")}`;
+        }
+        break;
+      case "activity":
+        // A built-in tool that failed counts for --fail-on-tool-error as a tool error does.
+        if (record.state === "failed") firstError ??= `${String(record.name)}: failed`;
+        break;
+      case "approval":
+        if (record.decision === "deny") {
+          counts.denied++;
+          firstError ??= `denied (${String(record.decided_by)}): ${String(record.summary)}`;
+        }
         break;
       case "turn.finished": {
         const finished = record.outcome;
@@ -124,7 +144,11 @@ export function entryFromRecords(
         exitCode = typeof record.exit_code === "number" ? record.exit_code : 1;
         exitReason = typeof record.exit_reason === "string" ? record.exit_reason : undefined;
         error = outcome === "completed"
-          ? exitReason ?? null
+          ? exitReason === undefined
+            ? null
+            : firstError === null
+            ? exitReason
+            : `${exitReason}: first: ${firstError}`
           : typeof record.error_code === "string"
           ? record.error_code
           : outcome === "cancelled"

@@ -17,6 +17,7 @@ import { EXIT, exitCode } from "../run/exit_codes.ts";
 import { isReported, type Reported } from "../errors/mod.ts";
 import { HostRun } from "../run/host_run.ts";
 import type { AgentCommand } from "../run/agent.ts";
+import type { ArgumentsRecorder } from "../run/record_args.ts";
 import type { ApprovalDecider } from "../run/approvals.ts";
 import type { KernelSandboxMode } from "../run/kernel_sandbox.ts";
 import { runTurnScope } from "../run/turn_scope.ts";
@@ -63,6 +64,8 @@ export interface BatchRunOptions {
    * exits 1 (`turn.finished` `exit_reason:"tool_errors"`), as `run` does.
    */
   failOnToolError?: boolean;
+  /** `--record-args`: each call's arguments (secrets redacted) on its `tool.call` record. */
+  recordArguments?: ArgumentsRecorder;
   /** Per-item deadline of the turn (session and turn), ms. */
   timeoutMs: number | undefined;
   /** Deadline of a backend start (spawn to its `initialize` answer), ms (`--start-timeout`). */
@@ -263,6 +266,7 @@ export class BatchRun {
         lastMessage: undefined,
         announce: !fresh,
         attempt,
+        label: `item ${item.id}`,
       },
       initialize: fresh,
       // A new backend has its own start deadline; --timeout then covers the item's turn.
@@ -314,6 +318,9 @@ export class BatchRun {
       agent: options.agent,
       cwd,
       stallTimeoutMs: options.stallTimeoutMs,
+      ...(options.recordArguments === undefined
+        ? {}
+        : { recordArguments: options.recordArguments }),
       ...(options.kernelSandbox === undefined ? {} : { kernelSandbox: options.kernelSandbox }),
       ...(options.kernel === undefined ? {} : { kernel: options.kernel }),
       writer,

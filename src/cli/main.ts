@@ -117,6 +117,11 @@ export async function main(argv: string[]): Promise<number> {
       writeStderrLine(`Run '${invocation()}${command} --help' for usage.`);
       return exitCode(error.code);
     }
+    if (isHostError(error, "backend_unavailable")) {
+      // No backend named and none found (src/run/agent.ts): the fix is in the message.
+      writeStderrLine(`magi-tools: ${error.message}`);
+      return exitCode(error.code);
+    }
     throw error;
   }
 }

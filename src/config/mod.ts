@@ -106,6 +106,11 @@ export interface HostConfig {
    * a config approved otherwise or needing no approval.
    */
   readonly pins?: DestinationPins;
+  /**
+   * `"records": { "arguments": true }`: put each call's arguments (configured secrets
+   * redacted) on its `tool.call` record, as `--record-args` does. Absent: false.
+   */
+  readonly recordArguments?: boolean;
 }
 
 /** What a section parser gets besides its value. */
@@ -129,7 +134,19 @@ export const CONFIG_SECTIONS: Readonly<Record<string, SectionParser>> = Object.f
   $schema: () => ({}),
   mcpServers: (value, at, context) => ({ mcpServers: parseMcpServers(value, at, context.env) }),
   openapi: (value, at) => ({ openapi: parseOpenApi(value, at) }),
+  records: (value, at) => ({ recordArguments: parseRecords(value, at) }),
 });
+
+/** The `records` section: `{ "arguments": boolean }`. */
+function parseRecords(value: unknown, at: At): boolean {
+  if (!isObject(value)) throw fail(at, "must be an object");
+  knownKeys(value, ["arguments"], at);
+  const record = value["arguments"];
+  if (record !== undefined && typeof record !== "boolean") {
+    throw fail(child(at, "arguments"), "must be true or false");
+  }
+  return record === true;
+}
 
 /** Name of the config file looked for in the working directory. */
 export const CONFIG_FILE_NAME = "magi-tools.jsonc";
@@ -294,6 +311,8 @@ export function mergeConfigs(configs: readonly HostConfig[]): HostConfig {
     mcpServers: servers,
     // Only the project config has an `openapi` section (an --mcp-config file never does).
     openapi: configs.flatMap((config) => config.openapi),
+    // Only the project config has a `records` section.
+    ...(configs.some((config) => config.recordArguments === true) ? { recordArguments: true } : {}),
   });
 }
 

@@ -55,6 +55,11 @@ export interface ToolCallSessionOptions {
    * view); default false: arguments are not echoed.
    */
   argumentsPreview?: boolean;
+  /**
+   * Put the call's arguments on `tool.call` records as `arguments`, through this function
+   * (which redacts the configured secrets: `--record-args`); default: not recorded.
+   */
+  recordArguments?: (args: Readonly<Record<string, unknown>>) => Record<string, unknown>;
 }
 
 const EARLY_CANCELS = 1024;
@@ -86,6 +91,7 @@ export class ToolCallSession {
   #argumentsPreview: boolean;
   /** The attempt of the current turn's unit of work, given to each call (`ctx.attempt`). */
   attempt = 1;
+  #recordArguments: ToolCallSessionOptions["recordArguments"];
 
   /** Create the session over `sender` (the client) and `executor`. */
   constructor(sender: ResultSender, executor: CallExecutor, options: ToolCallSessionOptions = {}) {
@@ -94,6 +100,7 @@ export class ToolCallSession {
     this.#onRecord = options.onRecord ?? (() => {});
     this.#onExhausted = options.onRequestBudgetExhausted ?? (() => {});
     this.#argumentsPreview = options.argumentsPreview === true;
+    this.#recordArguments = options.recordArguments;
   }
 
   /** Why calls are no longer run and answered, or null. */
@@ -132,6 +139,9 @@ export class ToolCallSession {
       arguments_bytes: utf8ByteLength(JSON.stringify(data.arguments)),
       deadline_ms: data.deadline_ms,
       ...(this.#argumentsPreview ? { arguments_preview: argumentsPreview(data.arguments) } : {}),
+      ...(this.#recordArguments === undefined
+        ? {}
+        : { arguments: this.#recordArguments(data.arguments) }),
     });
     // Nothing more is answered once the budget ran out; a call that could not
     // send even one part is not run at all.

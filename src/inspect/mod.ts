@@ -68,7 +68,7 @@ export async function inspectCommand(args: InspectOptions): Promise<number> {
       throw new UsageError(`Option --tools is not a directory: ${dir}`);
     }
   }
-  const agent = await resolveAgentCommand(args.agent);
+  const agent = await resolveAgentCommand(args.agent, { missing: "magi-code" });
   // The config's sources (MCP servers) start once, for the Tools view; each turn starts its own,
   // as run does. Edits of the config file need a restart.
   return await withPlannedSources(

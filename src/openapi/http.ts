@@ -17,6 +17,7 @@
  * @module
  */
 
+import { fetchFailure } from "./fetch_error.ts";
 import { SecretRedactor } from "./redact.ts";
 import { isUnderBase } from "./request.ts";
 
@@ -137,7 +138,8 @@ export async function performExchange(
     if (timer.aborted) {
       return failed("timeout", `No complete response within ${exchange.timeoutMs} ms`);
     }
-    return failed("tool_failed", redact(`Request failed: ${messageOf(error)}`));
+    // Name where it went and why (ECONNREFUSED, ENOTFOUND, …), not only "fetch failed".
+    return failed("tool_failed", redact(fetchFailure(error, url)));
   }
 }
 

@@ -16,8 +16,8 @@
 
 import { createHash } from "node:crypto";
 import type { LoadedBatch } from "./load.ts";
-import { formatMs } from "./markdown.ts";
-import { OUTCOMES, type ReportStats } from "./stats.ts";
+import { backendLine, formatMs, referenceWarning } from "./markdown.ts";
+import { OUTCOMES, type ReportStats, resultOf } from "./stats.ts";
 import { barChart, columnChart, escapeHtml } from "./svg.ts";
 
 /** At most this many items' timelines are embedded (the slowest ones, plus the chosen one). */
@@ -28,6 +28,7 @@ export const FAILED_ROWS = 200;
 
 const OUTCOME_COLORS: Record<string, string> = {
   completed: "#54a24b",
+  "completed, exit ≠ 0": "#f58518",
   failed: "#e45756",
   cancelled: "#eeca3b",
   error: "#b279a2",
@@ -211,7 +212,7 @@ export function renderHtml(
   );
   const failedRows = stats.failed.slice(0, FAILED_ROWS).map((i) => [
     `<code>${escapeHtml(i.id)}</code>`,
-    escapeHtml(i.outcome),
+    escapeHtml(resultOf(i)),
     escapeHtml(String(i.exit_code)),
     escapeHtml(i.error ?? ""),
   ]);
@@ -225,10 +226,18 @@ export function renderHtml(
 <title>${escapeHtml(title)}</title><style>${STYLE}</style></head>
 <body>
 <h1>${escapeHtml(title)}</h1>
-<p id="totals">${stats.total} items from ${batch.dirs.length} folder(s): <b>${stats.succeeded} succeeded</b>, <b>${stats.failed.length} failed</b>. Item time ${
-    formatMs(stats.itemTimeMs)
-  } in total, p50 ${formatMs(stats.p50Ms)}, p95 ${formatMs(stats.p95Ms)}.</p>
-<div class="charts">${outcomeChart}${durationChart}</div>
+<p id="totals">${stats.total} items from ${batch.dirs.length} folder(s): <b>${stats.succeeded} succeeded</b>, <b>${stats.failed.length} failed</b> (succeeded: the turn completed with exit code 0). ${
+    escapeHtml(backendLine(stats))
+  } Item time ${formatMs(stats.itemTimeMs)} in total, p50 ${formatMs(stats.p50Ms)}, p95 ${
+    formatMs(stats.p95Ms)
+  }.</p>
+${
+    (stats.backends.reference ?? 0) > 0
+      ? `<p id="reference-warning"><b>${
+        escapeHtml(referenceWarning(stats.backends.reference!))
+      }</b></p>\n`
+      : ""
+  }<div class="charts">${outcomeChart}${durationChart}</div>
 <h2>Outcomes</h2>
 ${
     table(

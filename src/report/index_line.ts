@@ -119,7 +119,19 @@ export function parseIndexLine(line: string, where: string): IndexEntry {
       throw invalid(where, `tool_calls.${key}`, "an integer, at least 0", counts[key]);
     }
   }
-  const toolCalls = Object.fromEntries(COUNTS.map((key) => [key, counts[key]])) as unknown;
+  // `denied` came with the write-tool records; a folder written before it has none (0).
+  const denied = counts.denied ?? 0;
+  if (!isCount(denied)) {
+    throw invalid(where, "tool_calls.denied", "an integer, at least 0", denied);
+  }
+  const toolCalls = {
+    ...Object.fromEntries(COUNTS.map((key) => [key, counts[key]])),
+    denied,
+  } as unknown;
+  const attempt = record.attempt;
+  if (attempt !== undefined && (!isCount(attempt) || attempt < 1)) {
+    throw invalid(where, "attempt", "an integer, at least 1, when present", attempt);
+  }
   return {
     id,
     outcome: outcome as IndexEntry["outcome"],
@@ -128,6 +140,7 @@ export function parseIndexLine(line: string, where: string): IndexEntry {
     started_at,
     duration_ms,
     tool_calls: toolCalls as ToolCallCounts,
+    ...(attempt === undefined ? {} : { attempt: attempt as number }),
     last_message: stringOrNull(record, "last_message", where),
     session_id: stringOrNull(record, "session_id", where),
     error: stringOrNull(record, "error", where),

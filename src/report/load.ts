@@ -35,6 +35,8 @@ export interface ReportItem extends IndexEntry {
   dir: string;
   /** Its tool calls in order of start. */
   calls: ToolCallSpan[];
+  /** The backend that served it (`host.ready`'s `backend.kind`), or null when unrecorded. */
+  backend: string | null;
 }
 
 /** The merged content of one or more output folders. */
@@ -107,6 +109,16 @@ async function readCheckedIndex(
   return entries;
 }
 
+/** The `backend.kind` of an item's `host.ready` record (docs/summaries.md), or null. */
+export function backendOf(records: readonly Record<string, unknown>[]): string | null {
+  for (const record of records) {
+    if (record.type !== "host.ready") continue;
+    const backend = record.backend as { kind?: unknown } | undefined;
+    return typeof backend?.kind === "string" ? backend.kind : null;
+  }
+  return null;
+}
+
 /**
  * Read and merge `dirs`; throws a `report_input` host error naming a folder that is not a
  * batch output folder (no `index.jsonl`), or the file, line and field of an index line that
@@ -129,7 +141,13 @@ export async function loadBatches(
     for (const [id, entry] of entries) {
       if (!files.has(id)) continue;
       const text = await readFile(`${dir}/items/${id}.ndjson`, "utf8");
-      const item: ReportItem = { ...entry, dir, calls: callsOf(parseRecords(text)) };
+      const records = parseRecords(text);
+      const item: ReportItem = {
+        ...entry,
+        dir,
+        calls: callsOf(records),
+        backend: backendOf(records),
+      };
       const earlier = byId.get(id);
       if (earlier !== undefined) {
         duplicates.add(id);

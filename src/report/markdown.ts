@@ -7,7 +7,7 @@
  */
 
 import type { LoadedBatch } from "./load.ts";
-import { OUTCOMES, type ReportStats } from "./stats.ts";
+import { OUTCOMES, type ReportStats, resultOf } from "./stats.ts";
 
 /** At most this many failed items are listed (the step summary is limited to 1 MiB). */
 export const MARKDOWN_FAILED_ROWS = 100;
@@ -67,6 +67,21 @@ function table(head: string[], rows: string[][]): string {
   return lines.join("\n");
 }
 
+/** `Backend: magi-code (4 items).`: which backends served the items ({@link ReportStats.backends}). */
+export function backendLine(stats: Pick<ReportStats, "backends">): string {
+  const entries = Object.entries(stats.backends).sort(([a], [b]) => (a < b ? -1 : 1));
+  if (entries.length === 0) return "Backend: none.";
+  return `Backend: ${
+    entries.map(([kind, n]) => `${kind} (${n} item${n === 1 ? "" : "s"})`).join(", ")
+  }.`;
+}
+
+/** The warning when items ran on the scripted reference backend. */
+export function referenceWarning(count: number): string {
+  return `${count} item${count === 1 ? "" : "s"} ran on the scripted reference backend ` +
+    `(no model answered: a test or demo run, not an agent's work).`;
+}
+
 /**
  * Render the Markdown report.
  *
@@ -84,10 +99,13 @@ export function renderMarkdown(batch: LoadedBatch, stats: ReportStats): string {
   parts.push(
     `${stats.total} items from ${batch.dirs.length} folder${
       batch.dirs.length === 1 ? "" : "s"
-    }: **${stats.succeeded} succeeded**, **${stats.failed.length} failed**. ` +
+    }: **${stats.succeeded} succeeded**, **${stats.failed.length} failed** ` +
+      `(succeeded: the turn completed with exit code 0). ${backendLine(stats)} ` +
       `Item time ${formatMs(stats.itemTimeMs)} in total, p50 ${formatMs(stats.p50Ms)}, ` +
       `p95 ${formatMs(stats.p95Ms)}.`,
   );
+  const reference = stats.backends.reference ?? 0;
+  if (reference > 0) parts.push(`> ${referenceWarning(reference)}`);
   if (batch.duplicates.length > 0) {
     parts.push(
       `> ${batch.duplicates.length} item id(s) appear in more than one folder; the latest ` +
@@ -137,7 +155,7 @@ export function renderMarkdown(batch: LoadedBatch, stats: ReportStats): string {
       ["Item", "Outcome", "Exit code", "Error"],
       stats.failed.slice(0, MARKDOWN_FAILED_ROWS).map((i) => [
         code(i.id),
-        cell(i.outcome),
+        cell(resultOf(i)),
         cell(String(i.exit_code)),
         cell(i.error ?? ""),
       ]),

@@ -42,9 +42,13 @@ export interface Bucket {
 export interface ReportStats {
   /** Items in total. */
   total: number;
-  /** Items by outcome (`completed`, `failed`, `cancelled`, `error`), all four present. */
+  /**
+   * Items by result ({@link OUTCOMES}, all five present): `completed` is a completed turn with
+   * exit code 0, `completed, exit ≠ 0` a completed turn that exited otherwise (tool errors under
+   * `--fail-on-tool-error`, lost summaries); the others are the turn's outcome.
+   */
   outcomes: Record<string, number>;
-  /** Items with exit code 0. */
+  /** Items that succeeded ({@link succeeded}): the `completed` row. */
   succeeded: number;
   /** Sum of item durations, ms. */
   itemTimeMs: number;
@@ -56,8 +60,10 @@ export interface ReportStats {
   slowest: ReportItem[];
   /** Tool statistics by name. */
   tools: ToolStats[];
-  /** Items whose exit code is not 0, by id. */
+  /** Items that did not succeed ({@link succeeded}), by id: every row but `completed`. */
   failed: ReportItem[];
+  /** Items by the backend that served them (`host.ready`'s `backend.kind`, or `unknown`). */
+  backends: Record<string, number>;
   /** Item duration histogram. */
   histogram: Bucket[];
 }
@@ -78,8 +84,28 @@ export function percentile(values: readonly number[], p: number): number {
   return sorted[Math.min(rank, sorted.length) - 1]!;
 }
 
-/** Outcomes in display order. */
-export const OUTCOMES = ["completed", "failed", "cancelled", "error"] as const;
+/** Results in display order: the rows of the outcome table and chart. */
+export const OUTCOMES = [
+  "completed",
+  "completed, exit ≠ 0",
+  "failed",
+  "cancelled",
+  "error",
+] as const;
+
+/**
+ * The one definition of success of a report (its headline, outcome rows and failed list): the
+ * turn completed and the item's exit code is 0, as `batch` counts it.
+ */
+export function succeeded(item: Pick<ReportItem, "outcome" | "exit_code">): boolean {
+  return item.outcome === "completed" && item.exit_code === 0;
+}
+
+/** The {@link OUTCOMES} row of `item`. */
+export function resultOf(item: Pick<ReportItem, "outcome" | "exit_code">): string {
+  if (item.outcome === "completed") return succeeded(item) ? "completed" : "completed, exit ≠ 0";
+  return item.outcome;
+}
 
 /** Histogram of `values` in at most `buckets` equal-width buckets. */
 export function histogram(values: readonly number[], buckets = 12): Bucket[] {
@@ -97,7 +123,13 @@ export function histogram(values: readonly number[], buckets = 12): Bucket[] {
 /** Compute the statistics of `batch`. */
 export function computeStats(batch: LoadedBatch, options: { slowest?: number } = {}): ReportStats {
   const outcomes: Record<string, number> = Object.fromEntries(OUTCOMES.map((o) => [o, 0]));
-  for (const item of batch.items) outcomes[item.outcome] = (outcomes[item.outcome] ?? 0) + 1;
+  const backends: Record<string, number> = {};
+  for (const item of batch.items) {
+    const result = resultOf(item);
+    outcomes[result] = (outcomes[result] ?? 0) + 1;
+    const backend = item.backend ?? "unknown";
+    backends[backend] = (backends[backend] ?? 0) + 1;
+  }
   const durations = batch.items.map((i) => i.duration_ms);
   const byTool = new Map<string, { durations: number[]; errors: number; cancelled: number }>();
   for (const item of batch.items) {
@@ -125,7 +157,7 @@ export function computeStats(batch: LoadedBatch, options: { slowest?: number } =
   return {
     total: batch.items.length,
     outcomes,
-    succeeded: batch.items.filter((i) => i.exit_code === 0).length,
+    succeeded: batch.items.filter(succeeded).length,
     itemTimeMs: durations.reduce((a, b) => a + b, 0),
     p50Ms: percentile(durations, 50),
     p95Ms: percentile(durations, 95),
@@ -134,7 +166,8 @@ export function computeStats(batch: LoadedBatch, options: { slowest?: number } =
       options.slowest ?? 10,
     ),
     tools,
-    failed: batch.items.filter((i) => i.exit_code !== 0),
+    failed: batch.items.filter((i) => !succeeded(i)),
+    backends,
     histogram: histogram(durations),
   };
 }

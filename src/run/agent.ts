@@ -1,9 +1,10 @@
 /**
  * Which backend to start: `--agent`, else `MAGI_CODE_AGENT`, else
- * `magi-code serve --stdio` when `magi-code` is on PATH, else, on Deno, this
- * repo's reference backend. On Node.js (the npm package, which does not ship
- * the reference backend) having none of the three is a usage error asking
- * for `--agent`.
+ * `magi-code serve --stdio` when `magi-code` is on PATH. The reference backend
+ * (a scripted provider, no model) serves only when named: `--agent reference`
+ * or `MAGI_CODE_AGENT=reference` (Deno only; the npm package does not ship it),
+ * or the demo. None of them is `backend_unavailable` (exit 3) saying how to fix
+ * it: a CI job whose agent is not installed must not pass on a scripted model.
  *
  * @module
  */
@@ -16,6 +17,7 @@ import {
   type RuntimeName,
   runtimeName,
 } from "../runtime/mod.ts";
+import { HostError } from "../errors/mod.ts";
 import { UsageError } from "./exit_codes.ts";
 import { splitCommandLine } from "./split.ts";
 import { toolConfigFlags } from "../host/sandbox/module_config.ts";
@@ -61,15 +63,50 @@ function basename(path: string): string {
   return parts[parts.length - 1] || path;
 }
 
+/** The word that names the reference backend in `--agent` and `MAGI_CODE_AGENT`. */
+export const REFERENCE_AGENT_WORD = "reference";
+
 /** Options of {@link resolveAgentCommand}. */
 export interface ResolveAgentOptions {
-  /** The runtime deciding the reference-backend fallback; default the current one. */
+  /** The runtime deciding whether the reference backend exists; default the current one. */
   readonly runtime?: RuntimeName;
+  /**
+   * When no backend is named and `magi-code` is not on PATH: `throw` (default) the
+   * `backend_unavailable` error, or `magi-code` to return `magi-code serve --stdio` anyway
+   * (the inspector, whose tool forms need no backend: its turns then fail to start, saying so).
+   */
+  readonly missing?: "throw" | "magi-code";
 }
 
-/** The usage error when no backend is named and none can be found (Node.js only). */
+/** The error message when no backend is named and `magi-code` is not on PATH. */
 export const NO_AGENT_MESSAGE =
-  "No backend: pass --agent CMD (or set MAGI_CODE_AGENT, or put magi-code on PATH); the reference backend is only available on Deno";
+  "No agent backend: magi-code is not on PATH and neither --agent nor MAGI_CODE_AGENT is set. " +
+  "Install magi-code (magi-code serve --stdio), or pass --agent CMD (or set MAGI_CODE_AGENT); " +
+  "--agent reference runs the scripted reference backend (no model, for tests and demos; Deno only)";
+
+/** The usage error of `--agent reference` on Node.js. */
+const NO_REFERENCE_MESSAGE =
+  "The reference backend is only available on Deno (the npm package does not ship it): pass --agent CMD";
+
+/** The `backend` of `host.ready` (docs/summaries.md): which backend served. */
+export interface BackendInfo {
+  /** `magi-code`, `reference` (the scripted reference backend) or `other` (another command). */
+  readonly kind: "magi-code" | "reference" | "other";
+  /** The program's basename (never its arguments, which may hold secrets). */
+  readonly command: string;
+  /** Where it was chosen: `flag` (--agent), `env` (MAGI_CODE_AGENT), `path`, `reference` (the demo). */
+  readonly from: AgentCommand["source"];
+}
+
+/** Which backend `agent` is, for `host.ready`. */
+export function backendInfo(agent: AgentCommand): BackendInfo {
+  const kind = agent.label === "reference_backend"
+    ? "reference"
+    : agent.label === "magi-code"
+    ? "magi-code"
+    : "other";
+  return { kind, command: agent.label, from: agent.source };
+}
 
 /**
  * Resolve the agent command from the `--agent` value (if any) and the
@@ -82,6 +119,13 @@ export async function resolveAgentCommand(
 ): Promise<AgentCommand> {
   const fromEnv = getEnv("MAGI_CODE_AGENT");
   const line = flag ?? (fromEnv !== undefined && fromEnv.trim() !== "" ? fromEnv : undefined);
+  const named = flag !== undefined ? "--agent" : "MAGI_CODE_AGENT";
+  if (line !== undefined && line.trim() === REFERENCE_AGENT_WORD) {
+    if ((options.runtime ?? runtimeName()) !== "deno") {
+      throw new UsageError(`${named} reference: ${NO_REFERENCE_MESSAGE}`);
+    }
+    return { ...referenceBackendCommand(), source: flag !== undefined ? "flag" : "env" };
+  }
   if (line !== undefined) {
     let words: string[];
     try {
@@ -89,9 +133,7 @@ export async function resolveAgentCommand(
     } catch (error) {
       // Name where the bad command line came from.
       if (!(error instanceof UsageError)) throw error;
-      throw new UsageError(
-        `${flag !== undefined ? "--agent" : "MAGI_CODE_AGENT"}: ${error.message}`,
-      );
+      throw new UsageError(`${named}: ${error.message}`);
     }
     const [command, ...args] = words;
     return {
@@ -106,7 +148,9 @@ export async function resolveAgentCommand(
   if (onPath !== null) {
     return { command: onPath, args: ["serve", "--stdio"], source: "path", label: "magi-code" };
   }
-  // The reference backend is a Deno program shipped with the Deno package only.
-  if ((options.runtime ?? runtimeName()) !== "deno") throw new UsageError(NO_AGENT_MESSAGE);
-  return referenceBackendCommand();
+  if (options.missing === "magi-code") {
+    return { command: "magi-code", args: ["serve", "--stdio"], source: "path", label: "magi-code" };
+  }
+  // Never the reference backend unasked: its scripted provider would pass any CI job.
+  throw new HostError("backend_unavailable", NO_AGENT_MESSAGE);
 }

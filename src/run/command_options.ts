@@ -54,6 +54,8 @@ export interface TurnFlags extends ConfigArgs, ToolDirArgs {
   stallTimeoutMs: number;
   /** `--fail-on-tool-error`: exit 1 when a tool call ended in error or was denied. */
   failOnToolError: boolean;
+  /** `--record-args`: each call's arguments (secrets redacted) on its `tool.call` record. */
+  recordArgs: boolean;
   /** `--require-kernel-sandbox` (`require`), `--no-kernel-sandbox` (`off`), else `auto`. */
   kernelSandbox: KernelSandboxMode;
 }

@@ -33,6 +33,11 @@ export const EXIT = Object.freeze(
     interrupted: 130,
     /** Stopped by SIGTERM (gracefully, as on SIGINT). */
     terminated: 143,
+    /**
+     * `run`/`demo`: the reader of stdout closed it (`run … | head -1`): the turn was stopped
+     * quietly, as a process ended by SIGPIPE exits (128 + 13).
+     */
+    brokenPipe: 141,
   } as const,
 );
 

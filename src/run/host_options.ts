@@ -19,6 +19,7 @@ import type { BackendStart } from "./backend_start.ts";
 import type { KernelSandboxMode } from "./kernel_sandbox.ts";
 import type { SourceWarnings } from "./sources.ts";
 import type { ToolErrorTally } from "./tool_errors.ts";
+import type { ArgumentsRecorder } from "./record_args.ts";
 
 /** Options of {@link HostRun.start}: the backend, the tools and the connection's settings. */
 export interface HostStartOptions {
@@ -26,6 +27,8 @@ export interface HostStartOptions {
   toolDirs: string[];
   /** Put `arguments_preview` on `tool.call` records (the terminal view asks for it). */
   argumentsPreview?: boolean;
+  /** Put the calls' arguments on `tool.call` records, secrets redacted (`--record-args`). */
+  recordArguments?: ArgumentsRecorder;
   /**
    * The kernel layer under process-isolated tools: `auto` (default; used where available),
    * `off` (`--no-kernel-sandbox`), `require` (`--require-kernel-sandbox`: exit 2 at startup
@@ -97,6 +100,8 @@ export interface HostTurnOptions {
   attempt?: number;
   /** `--fail-on-tool-error`: the tally of this turn's tool errors and denials. */
   toolErrors?: ToolErrorTally | null;
+  /** What stderr lines about this turn name it by (a batch item: `item <id>`); default none. */
+  label?: string;
 }
 
 /**

@@ -52,6 +52,7 @@ import type { SourceWarnings } from "./sources.ts";
 import { StopState } from "./stop.ts";
 import { prewarmTools, wireTools } from "./tool_wiring.ts";
 import { runTurnScope } from "./turn_scope.ts";
+import type { ArgumentsRecorder } from "./record_args.ts";
 
 export type { HostRunOptions, HostStartOptions, HostTurnOptions } from "./host_options.ts";
 export { loadRegistry, type LoadRegistryOptions, REQUIRED_CAPABILITIES } from "./load_registry.ts";
@@ -114,6 +115,7 @@ export class HostRun {
   readonly #clock: Clock;
   readonly #parts: ConnectionParts;
   readonly #argumentsPreview: boolean;
+  readonly #recordArguments: ArgumentsRecorder | undefined;
   /** Turns admitted on this connection (a batch slot runs many). */
   #turnsStarted = 0;
   /** The config's tool sources (MCP servers, OpenAPI documents); closed by {@link HostRun.stop}. */
@@ -143,6 +145,7 @@ export class HostRun {
   private constructor(options: HostStartOptions, parts: ConnectionParts) {
     this.#parts = parts;
     this.#argumentsPreview = options.argumentsPreview === true;
+    this.#recordArguments = options.recordArguments;
     this.#sources = parts.sources;
     this.#sourceWarnings = options.sourceWarnings;
     this.#agent = options.agent;
@@ -259,6 +262,7 @@ export class HostRun {
       kernel: this.#parts.kernel,
       limits: this.#parts.limits,
       argumentsPreview: this.#argumentsPreview,
+      ...(this.#recordArguments === undefined ? {} : { recordArguments: this.#recordArguments }),
       records: () => this.#writer,
       onRequestBudgetExhausted: (error) => {
         this.#budgetError = error;

@@ -19,7 +19,7 @@ import {
   writeStderrLine,
 } from "../runtime/mod.ts";
 import type { HostReadyRecord } from "../summary/records.ts";
-import type { AgentCommand } from "./agent.ts";
+import { type AgentCommand, backendInfo } from "./agent.ts";
 import { backendStartFailure } from "./agent_errors.ts";
 import { discardBackend, startBackend } from "./backend_start.ts";
 import { hostErrorRecord } from "./failure.ts";
@@ -140,6 +140,8 @@ export function readyRecord(
     ...(limits === null ? {} : { process_limits: processLimitsRecord(limits)! }),
     // Without a process sandbox (Node.js) every tool runs inline: say so.
     ...(supportsProcessIsolation() ? {} : { runtime: runtimeName(), isolation: "inline" as const }),
+    // Which backend served: a job run on the scripted reference backend says so.
+    backend: backendInfo(agent),
   };
 }
 

@@ -230,7 +230,9 @@ async function finishTurn(
   });
   if (exit.exit_reason === "tool_errors") {
     writeStderrLine(
-      `magi-tools: --fail-on-tool-error: ${toolErrors?.count} tool error(s) or denial(s) in this turn: exit ${
+      `magi-tools: --fail-on-tool-error: ${
+        turn.label === undefined ? "" : `${turn.label}: `
+      }${toolErrors?.count} tool error(s) or denial(s) in this turn: exit ${
         exitCode("run_failed")
       }`,
     );

@@ -17,8 +17,9 @@ export interface OneTurnOptions {
   readonly toolDirs?: readonly string[];
   /**
    * The backend command line, split shell-like as `run --agent`; default as
-   * `run`: `MAGI_CODE_AGENT`, else `magi-code serve --stdio` on `PATH`, else
-   * (on Deno) the reference backend.
+   * `run`: `MAGI_CODE_AGENT`, else `magi-code serve --stdio` on `PATH`.
+   * `"reference"` is the scripted reference backend (Deno only); it is never
+   * chosen unasked.
    */
   readonly agent?: string;
   /** Working directory of the backend and the tools; default the current one. */
@@ -52,7 +53,8 @@ export interface OneTurnResult {
  * while it runs (exit code 130). Diagnostics go to stderr, as in `run`.
  *
  * @throws {UsageError} for a blank or too-large prompt or a malformed `agent`
- *   command line; a tool module that cannot be loaded throws its
+ *   command line; a `HostError` `backend_unavailable` when no backend is named
+ *   and `magi-code` is not on PATH; a tool module that cannot be loaded throws its
  *   `ToolLoadError` (or `RegistryError`), before any backend starts.
  *
  * @example One turn with the repository's example tools against the reference backend
@@ -63,6 +65,7 @@ export interface OneTurnResult {
  * const { exitCode, records } = await runOneTurn({
  *   prompt: 'Use text_stats {"text":"one two three"} please',
  *   toolDirs: ["tools"],
+ *   agent: "reference",
  *   env: { MC_HOME: home },
  * });
  * await Deno.remove(home, { recursive: true });

@@ -9,7 +9,13 @@
  */
 
 import { stat } from "node:fs/promises";
-import { type ApprovalCheck, type HostConfig, loadConfig } from "../config/mod.ts";
+import { dirname, join, resolve } from "node:path";
+import {
+  type ApprovalCheck,
+  CONFIG_FILE_NAME,
+  type HostConfig,
+  loadConfig,
+} from "../config/mod.ts";
 import {
   hasToolSources,
   type SourceWarning,
@@ -139,12 +145,37 @@ export interface ToolPlan {
 export async function planTools(options: ToolPlanOptions): Promise<ToolPlan | Reported> {
   const config = await loadReported(options);
   if (isReported(config)) return config;
+  await warnOfUnreadConfig(options, config);
   if (options.toolDirsExplicit || !hasToolSources(config)) {
     return { config, toolDirs: [...options.toolDirs] };
   }
   const present: string[] = [];
   for (const dir of options.toolDirs) if (!await isMissing(dir)) present.push(dir);
   return { config, toolDirs: present };
+}
+
+/**
+ * Started from another directory (an MCP client's working directory) with `--tools
+ * /path/to/project/tools`, the project's `magi-tools.jsonc` is not read: its MCP servers and
+ * OpenAPI tools would be missing without a word. Say so on stderr, naming the file and the fix
+ * (`--config FILE`); the file is never read unasked (it is code: docs/mcp.md).
+ */
+async function warnOfUnreadConfig(options: ToolPlanOptions, config: HostConfig): Promise<void> {
+  if (!options.toolDirsExplicit || options.noConfig || options.config !== undefined) return;
+  if (config.files.length > 0) return;
+  const seen = new Set<string>();
+  for (const dir of options.toolDirs) {
+    const absolute = resolve(options.cwd, dir);
+    const candidate = join(dirname(absolute), CONFIG_FILE_NAME);
+    if (seen.has(candidate) || dirname(candidate) === resolve(options.cwd)) continue;
+    seen.add(candidate);
+    if (await isMissing(candidate)) continue;
+    writeStderrLine(
+      `magi-tools: ${candidate} (next to --tools ${dir}) is not read: no ${CONFIG_FILE_NAME} ` +
+        `in the working directory ${options.cwd}, so its MCP servers and OpenAPI tools are ` +
+        `not loaded; pass --config ${candidate} (or start in ${dirname(candidate)})`,
+    );
+  }
 }
 
 /** Whether nothing is at `path` (a permission error or another failure is not "missing"). */

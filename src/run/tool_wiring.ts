@@ -22,6 +22,7 @@ import type { ClientToolsDescriptor } from "../protocol/schemas/mod.ts";
 import { writeStderrLine } from "../runtime/mod.ts";
 import type { SummaryWriter } from "../summary/writer.ts";
 import { progressRecord } from "./sources.ts";
+import type { ArgumentsRecorder } from "./record_args.ts";
 
 /** At most this many process-isolated tools are started before their first call. */
 export const PREWARM_MAX_TOOLS = 8;
@@ -42,6 +43,8 @@ export interface ToolWiringOptions {
   readonly limits: ProcessLimits | null;
   /** Put `arguments_preview` on `tool.call` records. */
   readonly argumentsPreview: boolean;
+  /** Put the (redacted) arguments on `tool.call` records (`--record-args`). */
+  readonly recordArguments?: ArgumentsRecorder;
   /**
    * The current turn's summary output: `tool.call`, `tool.result`, `tool.log` and
    * `tool.progress` go there (on a batch slot's later items: that item's writer).
@@ -93,6 +96,7 @@ export function wireTools(options: ToolWiringOptions): ToolWiring {
   });
   const calls = new ToolCallSession(client, executor, {
     argumentsPreview: options.argumentsPreview,
+    ...(options.recordArguments === undefined ? {} : { recordArguments: options.recordArguments }),
     onRecord: (record) => {
       if (record.type === "tool.call") runOfCall.set(record.call_id, record.run_id);
       options.records().emit(record);

@@ -60,6 +60,16 @@ function build() {
     runtime: z.exactOptional(z.enum(["deno", "node"])),
     /** Present (`"inline"`) when every tool runs inline in the host process (Node.js). */
     isolation: z.exactOptional(z.literal("inline")),
+    /**
+     * Which backend served (docs/summaries.md): `magi-code`, the scripted `reference`
+     * backend, or an `other` command; its basename; where it was chosen. Always written by
+     * this version; optional so that records of older versions still parse.
+     */
+    backend: z.exactOptional(z.strictObject({
+      kind: z.enum(["magi-code", "reference", "other"]),
+      command: z.string(),
+      from: z.enum(["flag", "env", "path", "reference"]),
+    })),
   });
   const SessionSelectionSchema = z.strictObject({
     provider: NullableString,
@@ -137,6 +147,8 @@ function build() {
     arguments_bytes: Count,
     deadline_ms: Count,
     arguments_preview: z.exactOptional(z.string().max(ARGUMENTS_PREVIEW_BYTES)),
+    /** With `--record-args`: the call's arguments, configured secrets redacted. */
+    arguments: z.exactOptional(z.record(z.string(), z.unknown())),
   });
   const ToolResultRecordSchema = z.strictObject({
     type: z.literal("tool.result"),

@@ -61,6 +61,16 @@ export const HostReadyRecordSchema: z.ZodObject<
     >;
     runtime: z.ZodExactOptional<z.ZodEnum<{ deno: "deno"; node: "node" }>>;
     isolation: z.ZodExactOptional<z.ZodLiteral<"inline">>;
+    backend: z.ZodExactOptional<
+      z.ZodObject<
+        {
+          kind: z.ZodEnum<{ "magi-code": "magi-code"; reference: "reference"; other: "other" }>;
+          command: z.ZodString;
+          from: z.ZodEnum<{ flag: "flag"; env: "env"; path: "path"; reference: "reference" }>;
+        },
+        z.core.$strict
+      >
+    >;
     ts: z.ZodString;
     v: z.ZodLiteral<1>;
     type: z.ZodLiteral<"host.ready">;
@@ -219,6 +229,7 @@ export const ToolCallRecordSchema: z.ZodObject<
     arguments_bytes: z.ZodInt;
     deadline_ms: z.ZodInt;
     arguments_preview: z.ZodExactOptional<z.ZodString>;
+    arguments: z.ZodExactOptional<z.ZodRecord<z.ZodString, z.ZodUnknown>>;
     ts: z.ZodString;
     v: z.ZodLiteral<1>;
     type: z.ZodLiteral<"tool.call">;

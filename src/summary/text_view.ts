@@ -152,6 +152,8 @@ export class TextView {
   /** Client tool names (from `host.ready`): their `activity` records repeat `tool.call`. */
   readonly #clientTools = new Set<string>();
   #calls = 0;
+  /** Write-tool calls refused (`approval` `deny`): they never become calls. */
+  #denied = 0;
   #partial = "";
   /** The cursor is not at the start of a line (streamed text). */
   #midLine = false;
@@ -245,6 +247,7 @@ export class TextView {
         break;
       case "approval": {
         const allowed = record.decision === "allow";
+        if (!allowed) this.#denied++;
         const by = record.decided_by === "flag"
           ? "by --approve"
           : record.decided_by === "user"
@@ -377,7 +380,9 @@ export class TextView {
     if (this.#ended) return;
     this.#ended = true;
     this.#running.clear();
-    const calls = `${this.#calls} call${this.#calls === 1 ? "" : "s"}`;
+    const calls = `${this.#calls} call${this.#calls === 1 ? "" : "s"}${
+      this.#denied === 0 ? "" : `, ${this.#denied} denied`
+    }`;
     const wall = duration(this.#now() - this.#started);
     this.#line(`${outcome} ${this.#style("dim", `· ${calls} · ${wall} · exit ${exitCode}`)}`);
   }

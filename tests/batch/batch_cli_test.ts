@@ -100,7 +100,7 @@ Deno.test("batch: items share backends (a new session each), files are whole, a 
     for (const entry of index) {
       assert.equal(entry.outcome, "completed");
       assert.equal(entry.exit_code, 0);
-      assert.deepEqual(entry.tool_calls, { success: 2, error: 0, cancelled: 0 });
+      assert.deepEqual(entry.tool_calls, { success: 2, error: 0, cancelled: 0, denied: 0 });
       assert.match(String(entry.last_message), /slept 20/);
       assert.equal(typeof entry.session_id, "string");
       assert.equal(typeof entry.duration_ms, "number");

@@ -260,15 +260,20 @@ Deno.test("batch --fail-on-tool-error: an item with a denied call exits 1 with e
     assert.equal(plain.code, 0, plain.stderr);
     const strict = await runCli([...base, "--out", `${dir}/strict`, "--fail-on-tool-error"]);
     assert.equal(strict.code, 1, strict.stderr);
-    assert.match(strict.stderr, /--fail-on-tool-error: 1 tool error\(s\) or denial\(s\)/);
+    assert.match(
+      strict.stderr,
+      /--fail-on-tool-error: item denied: 1 tool error\(s\) or denial\(s\)/,
+    );
     const summary = summaryOf(strict);
     assert.deepEqual([summary.completed, summary.failed], [1, 1]);
     const entries = new Map((await indexLines(`${dir}/strict`)).map((e) => [e.id, e]));
     const denied = entries.get("denied")!;
     assert.deepEqual(
-      [denied.outcome, denied.exit_code, denied.exit_reason, denied.error],
-      ["completed", 1, "tool_errors", "tool_errors"],
+      [denied.outcome, denied.exit_code, denied.exit_reason],
+      ["completed", 1, "tool_errors"],
     );
+    // The error names the first denied call, not only the reason.
+    assert.match(String(denied.error), /^tool_errors: first: denied \(flag\): /);
     const finished = (await assertWholeItem(`${dir}/strict`, "denied")).at(-1)!;
     assert.deepEqual([finished.exit_code, finished.exit_reason], [1, "tool_errors"]);
     const fine = entries.get("fine")!;

@@ -21,7 +21,7 @@ Deno.test("BatchStore.commit() renames the item file into place, then appends th
     assert.deepEqual([...Deno.readDirSync(`${dir}/items`)].map((e) => e.name), ["a.ndjson"]);
     assert.equal(entry.last_message, "done");
     assert.equal(entry.session_id, "s1");
-    assert.deepEqual(entry.tool_calls, { success: 0, error: 1, cancelled: 0 });
+    assert.deepEqual(entry.tool_calls, { success: 0, error: 1, cancelled: 0, denied: 0 });
     assert.equal(entry.duration_ms, 1000);
     await store.close();
   } finally {

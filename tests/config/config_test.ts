@@ -61,7 +61,7 @@ Deno.test("parseConfigText() reads the per-server options", () => {
 Deno.test("parseConfigText() names the key path of an unknown key or a bad value", () => {
   rejects(
     `{"mcpServer":{}}`,
-    /^magi-tools.jsonc: mcpServer: unknown key \(known: \$schema, mcpServers, openapi\)/,
+    /^magi-tools.jsonc: mcpServer: unknown key \(known: \$schema, mcpServers, openapi, records\)/,
   );
   rejects(`{"openapi":{"t":{}}}`, /^magi-tools.jsonc: openapi.t.spec: required/);
   rejects(
@@ -144,7 +144,14 @@ Deno.test("parseConfigText() expands ${VAR} and ${VAR:-default}, and names an un
 });
 
 Deno.test("CONFIG_SECTIONS is the table of top-level keys", () => {
-  assert.deepEqual(Object.keys(CONFIG_SECTIONS), ["$schema", "mcpServers", "openapi"]);
+  assert.deepEqual(Object.keys(CONFIG_SECTIONS), ["$schema", "mcpServers", "openapi", "records"]);
+});
+
+Deno.test('parseConfigText() reads "records": { "arguments": true } and names a bad value', () => {
+  const config = parseConfigText(`{"records":{"arguments":true}}`, { file: "magi-tools.jsonc" });
+  assert.equal(config.recordArguments, true);
+  rejects(`{"records":{"arguments":"yes"}}`, /records.arguments: must be true or false/);
+  rejects(`{"records":{"argument":true}}`, /records.argument: unknown key/);
 });
 
 function files(map: Record<string, string>) {

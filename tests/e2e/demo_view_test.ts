@@ -36,7 +36,7 @@ Deno.test({
     assert.match(result.output, /❯ Please run text_stats/);
     assert.match(result.output, /→ ticket_lookup \{"id":"MAGI-7"\}/);
     assert.match(result.output, /write_note → denied/);
-    assert.match(result.output, /✔ completed · 3 calls · .* · exit 0\n?$/);
+    assert.match(result.output, /✔ completed · 3 calls, 1 denied · .* · exit 0\n?$/);
     assert.match(result.stderr, /--format ndjson \(or a pipe\) prints the NDJSON records/);
   },
 });
@@ -65,7 +65,7 @@ Deno.test("deno task demo --format text with stdout piped: the plain transcript"
   assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
   assert.doesNotMatch(stdout, /\x1b/);
   assert.match(stdout, /^❯ Please run /);
-  assert.match(stdout, /✔ completed · 3 calls · .* · exit 0\n$/);
+  assert.match(stdout, /✔ completed · 3 calls, 1 denied · .* · exit 0\n$/);
 });
 
 Deno.test("demo --format rejects other values (exit 2)", async () => {

@@ -79,6 +79,7 @@ Deno.test("runOneTurn returns the records and writes nothing to stdout", async (
     const { exitCode, records } = await runOneTurn({
       prompt: "FAILS",
       toolDirs: ["${TOOLS}"],
+      agent: "reference",
       failOnToolError: true,
     });
     const types = records.map((r) => r.type).join(",");

@@ -200,17 +200,20 @@ Deno.test({
           assert.doesNotMatch(outside.stdout, /outside/);
           assert.match(outside.stderr, /denied read access/);
 
-          // No magi-code here: the reference backend (see the report: `--agent reference` once
-          // the fallback needs naming).
+          // No magi-code here: the reference backend of the installed package, named.
           const run = await ok(
             Deno.execPath(),
-            ["task", "-q", "start", "run", 'greet {"name":"Ada"}'],
+            ["task", "-q", "start", "run", "--agent", "reference", 'greet {"name":"Ada"}'],
             dir,
             env,
           );
           const all = records(run.stdout);
           const ready = all.find((r) => r.type === "host.ready");
-          assert.notEqual(ready?.isolation, "inline", run.stdout);
+          const greet = (ready?.tools as { name: string; sandbox: string }[] | undefined)
+            ?.find((t) => t.name === "greet");
+          // Process-isolated (its own permission-limited process), never run inline ("none").
+          assert.match(String(greet?.sandbox), /^(kernel\+deno|deno)$/, run.stdout);
+          assert.equal((ready?.backend as { kind?: string } | undefined)?.kind, "reference");
           assert.equal(all.find((r) => r.type === "tool.result")?.outcome, "success", run.stdout);
         },
       );

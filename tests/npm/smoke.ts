@@ -235,8 +235,8 @@ export async function smokeTest(options: SmokeOptions): Promise<SmokeReport> {
     );
     const finished = find("turn.finished");
     expect(finished?.outcome === "completed", "turn.finished is not completed", records);
-    // No reference backend on Node.js: without --agent, MAGI_CODE_AGENT or magi-code on PATH
-    // the CLI asks for --agent (exit 2, nothing on stdout).
+    // Without --agent, MAGI_CODE_AGENT or magi-code on PATH the CLI exits 3 (no backend),
+    // nothing on stdout, asking for --agent; it never falls back to a scripted model.
     const nodeDir = dirname(
       (await mustRun("node", ["-p", "process.execPath"], { cwd: app })).trim(),
     );
@@ -245,7 +245,7 @@ export async function smokeTest(options: SmokeOptions): Promise<SmokeReport> {
       env: { MC_HOME: mcHome, NO_COLOR: "1", PATH: nodeDir, MAGI_CODE_AGENT: "" },
     });
     expect(
-      noAgent.code === 2 && noAgent.stdout === "" && /pass --agent/.test(noAgent.stderr),
+      noAgent.code === 3 && noAgent.stdout === "" && /pass --agent/.test(noAgent.stderr),
       `without a backend: exit ${noAgent.code}, stdout ${JSON.stringify(noAgent.stdout)}, stderr ${
         JSON.stringify(noAgent.stderr)
       }`,

@@ -83,7 +83,7 @@ Deno.test({
           latency: document.querySelectorAll("#chart-tools rect").length,
           options: document.querySelectorAll("#item-select option").length,
         })`);
-        assert.equal(counts.outcomes, 4);
+        assert.equal(counts.outcomes, 5); // OUTCOMES: completed, completed exit ≠ 0, failed, …
         assert.ok(counts.columns > 1);
         assert.equal(counts.latency, 4); // lookup and fetch_page, p50 and p95
         assert.equal(counts.options, items.length);

@@ -60,7 +60,13 @@ Deno.test("report merges shard folders into the same numbers as one folder", asy
     assert.deepEqual(b.tools, a.tools);
     assert.equal(b.p95Ms, a.p95Ms);
     assert.deepEqual(b.failed.map((i) => i.id), a.failed.map((i) => i.id));
-    assert.deepEqual(b.outcomes, { completed: 28, failed: 1, cancelled: 0, error: 1 });
+    assert.deepEqual(b.outcomes, {
+      completed: 28,
+      "completed, exit ≠ 0": 0,
+      failed: 1,
+      cancelled: 0,
+      error: 1,
+    });
     // A folder given twice: every id is a duplicate, counted once.
     const twice = await loadBatches([`${dir}/all`, `${dir}/shard-1`]);
     assert.equal(twice.items.length, 30);
@@ -75,7 +81,7 @@ Deno.test("renderMarkdown(): totals, slowest, tools with error rate and p50/p95,
     const stats = computeStats(batch);
     const md = renderMarkdown(batch, stats);
     assert.match(md, /^## Batch report\n/);
-    assert.match(md, /20 items from 1 folder: \*\*18 succeeded\*\*, \*\*2 failed\*\*/);
+    assert.match(md, /20 items from 1 folder: \*\*18 succeeded\*\*, \*\*2 failed\*\* /);
     assert.match(md, /\| completed \| 18 \| 90\.0% \|/);
     const fetch = stats.tools.find((t) => t.name === "fetch_page")!;
     assert.equal(fetch.calls, 20);

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { referenceBackendPath, resolveAgentCommand } from "../../src/run/agent.ts";
 import { UsageError } from "../../src/run/exit_codes.ts";
+import { isHostError } from "../../src/errors/mod.ts";
 
 Deno.test("referenceBackendPath() decodes percent-escapes of a directory with spaces", () => {
   assert.equal(
@@ -29,17 +30,28 @@ Deno.test("resolveAgentCommand() names MAGI_CODE_AGENT when its value is malform
   }
 });
 
-Deno.test("resolveAgentCommand() falls back to the reference backend on Deno only; on Node.js it asks for --agent", async () => {
+Deno.test("resolveAgentCommand() never falls back to the reference backend: backend_unavailable naming --agent reference; 'reference' names it on Deno only", async () => {
   const saved = { agent: Deno.env.get("MAGI_CODE_AGENT"), path: Deno.env.get("PATH") };
   const empty = await Deno.makeTempDir({ prefix: "magi-tools-no-agent-" });
   Deno.env.delete("MAGI_CODE_AGENT");
   Deno.env.set("PATH", empty);
   try {
-    const onDeno = await resolveAgentCommand(undefined, { runtime: "deno" });
-    assert.equal(onDeno.source, "reference");
+    for (const runtime of ["deno", "node"] as const) {
+      await assert.rejects(
+        resolveAgentCommand(undefined, { runtime }),
+        (error: unknown) =>
+          isHostError(error, "backend_unavailable") && /--agent reference/.test(error.message),
+      );
+    }
+    const assumed = await resolveAgentCommand(undefined, { missing: "magi-code" });
+    assert.deepEqual([assumed.command, assumed.args], ["magi-code", ["serve", "--stdio"]]);
+    const reference = await resolveAgentCommand("reference", { runtime: "deno" });
+    assert.equal(reference.label, "reference_backend");
+    assert.equal(reference.source, "flag");
     await assert.rejects(
-      resolveAgentCommand(undefined, { runtime: "node" }),
-      (error: unknown) => error instanceof UsageError && /pass --agent/.test(error.message),
+      resolveAgentCommand("reference", { runtime: "node" }),
+      (error: unknown) =>
+        error instanceof UsageError && /only available on Deno/.test(error.message),
     );
     const named = await resolveAgentCommand("magi-code serve --stdio", { runtime: "node" });
     assert.deepEqual([named.source, named.command, named.args], [

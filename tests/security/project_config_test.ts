@@ -71,7 +71,8 @@ async function cloned(config: unknown, fn: (repo: Cloned) => Promise<void>): Pro
       args: ["run", ...FULL_CLI, ...flags, `${ROOT}cli.ts`, ...args.slice(split + 1)],
       cwd: dir,
       clearEnv: true,
-      env: { ...base, NO_COLOR: "1", XDG_CONFIG_HOME: xdg, ...env },
+      // The reference backend, named: no magi-code here, and nothing falls back to it unasked.
+      env: { ...base, NO_COLOR: "1", XDG_CONFIG_HOME: xdg, MAGI_CODE_AGENT: "reference", ...env },
       stdin: "null",
       signal: AbortSignal.timeout(120_000),
     }).output();

@@ -240,3 +240,29 @@ Deno.test("TextView shows control characters of every record text visibly; only 
   assert.ok(own.includes(`│ ${shown}\n`) && own.includes("│ \tindented Ä\n"));
   assert.ok(own.includes(`${shown}\n`) && own.includes(`! x: ${shown}`));
 });
+
+Deno.test("TextView's closing line counts denied write-tool calls (issue 32: a denial is no silent success)", async () => {
+  const v = view();
+  await v.emit({
+    type: "approval",
+    run_id: "r1",
+    approval_id: "a1",
+    summary: "Allow client tool note",
+    decision: "deny",
+    decided_by: "flag",
+    recorded: true,
+  });
+  await v.emit({
+    type: "turn.finished",
+    session_id: "s1",
+    run_id: "r1",
+    outcome: "completed",
+    persistence: "durable",
+    revision: null,
+    error_code: null,
+    cancelled_by: null,
+    exit_code: 0,
+  }, 1000);
+  await v.textView.close();
+  assert.match(v.out(), /✔ completed · 0 calls, 1 denied · 1\.0 s · exit 0\n$/);
+});

@@ -169,7 +169,7 @@ Deno.test("SummaryWriter reports a failing sink once and keeps accepting records
   assert.equal(errors, 1);
 });
 
-Deno.test("SummaryRecordSchema rejects unknown fields (no raw arguments leak in)", () => {
+Deno.test("SummaryRecordSchema rejects unknown fields (arguments only as the opt-in `arguments` object)", () => {
   const record = {
     type: "tool.call",
     ts: "2026-01-02T03:04:05.678Z",
@@ -180,7 +180,11 @@ Deno.test("SummaryRecordSchema rejects unknown fields (no raw arguments leak in)
     tool_id: "x",
     arguments_bytes: 2,
     deadline_ms: 1,
-    arguments: {},
+    raw_arguments: {},
   };
   assert.equal(SummaryRecordSchema.safeParse(record).success, false);
+  // --record-args: the redacted arguments as an object, nothing else.
+  const { raw_arguments: _raw, ...known } = record;
+  assert.equal(SummaryRecordSchema.safeParse({ ...known, arguments: {} }).success, true);
+  assert.equal(SummaryRecordSchema.safeParse({ ...known, arguments: "{}" }).success, false);
 });

@@ -49,6 +49,7 @@ export const TURN_OPTIONS = {
   "start-timeout": { type: "string" },
   "stall-timeout": { type: "string" },
   "fail-on-tool-error": { type: "boolean" },
+  "record-args": { type: "boolean" },
   ...KERNEL_OPTIONS,
   ...CONFIG_OPTIONS,
   ...HELP_OPTION,
@@ -140,6 +141,7 @@ export function turnFlags(values: Values): TurnFlags {
     stallTimeoutMs: seconds(values["stall-timeout"], "--stall-timeout", { zero: true }) ??
       DEFAULT_STALL_TIMEOUT_MS,
     failOnToolError: values["fail-on-tool-error"] === true,
+    recordArgs: values["record-args"] === true,
     ...configArgs(values),
   };
 }

@@ -8,7 +8,7 @@
 import { guardOutput } from "../../host/output_guard.ts";
 import { stdoutIsTerminal, writeStderrLine } from "../../runtime/mod.ts";
 import type { DemoArgs } from "../args/mod.ts";
-import { summaryWriter, textView } from "./_output.ts";
+import { exitAfterOutput, summaryWriter, textView } from "./_output.ts";
 
 /**
  * `demo`: the built-in demonstration against the reference backend, as a transcript on a
@@ -32,7 +32,7 @@ export async function demoCommand(args: DemoArgs): Promise<number> {
     // The transcript streams the assistant text and shows the calls' arguments, as for run.
     const code = await runDemo(writer, { deltas: args.deltas || text, argumentsPreview: text });
     await writer.flush();
-    return code;
+    return exitAfterOutput(writer, code);
   } finally {
     await view?.close();
     guard.restore();

@@ -20,15 +20,15 @@ import {
   stdinIsTerminal,
   stdoutIsTerminal,
   type Terminal,
-  writeStderrLine,
 } from "../../runtime/mod.ts";
 import type { SummaryWriter } from "../../summary/writer.ts";
 import type { TextView } from "../../summary/text_view.ts";
 import { resolveAgentCommand } from "../../run/agent.ts";
+import { type ArgumentsRecorder, recorderFor } from "../../run/record_args.ts";
 import { ApprovalDecider, noTerminalMessage } from "../../run/approvals.ts";
 import { discardBackend, startBackend } from "../../run/backend_start.ts";
 import type { RunArgs } from "../args/mod.ts";
-import { summaryWriter, textView } from "./_output.ts";
+import { exitAfterOutput, summaryWriter, textView } from "./_output.ts";
 import { exitCode, UsageError } from "../../run/exit_codes.ts";
 import { isReported } from "../../errors/mod.ts";
 import { checkPrompt } from "../../run/prompt.ts";
@@ -101,11 +101,6 @@ export async function runCommand(args: RunArgs): Promise<number> {
   try {
     const prompt = await readPrompt(args);
     const agent = await resolveAgentCommand(args.agent);
-    if (agent.source === "reference") {
-      writeStderrLine(
-        "magi-tools: magi-code is not on PATH and no --agent/MAGI_CODE_AGENT given: using the reference backend",
-      );
-    }
     // The backend boots while the host's modules load and the tool modules are described (in
     // their zero-permission child; nothing of theirs is imported in the host before the guard).
     const backend = startBackend(agent, { cwd });
@@ -170,11 +165,19 @@ export async function runCommand(args: RunArgs): Promise<number> {
       startTimeoutMs: args.startTimeoutMs,
       stallTimeoutMs: args.stallTimeoutMs,
       failOnToolError: args.failOnToolError,
+      ...recordOption(recorderFor(args.recordArgs, plan.config)),
       kernelSandbox: args.kernelSandbox,
       writer,
     }).finally(() => writer.flush()).finally(() => view?.close()).finally(() => guard.restore());
-    return code;
+    return exitAfterOutput(writer, code);
   } finally {
     terminal?.close();
   }
+}
+
+/** `recordArguments` for runHost when there is a recorder. */
+function recordOption(
+  recorder: ArgumentsRecorder | undefined,
+): { recordArguments?: ArgumentsRecorder } {
+  return recorder === undefined ? {} : { recordArguments: recorder };
 }

@@ -101,7 +101,7 @@ export async function toolsCommand(args: ToolsArgs): Promise<number> {
     return EXIT.ok;
   }
   if (args.denoFlags) {
-    const agent = await resolveAgentCommand(args.agent);
+    const agent = await resolveAgentCommand(args.agent, { missing: "magi-code" });
     const flags = cliDenoFlags(registry, { toolDirs: plan.toolDirs, agent });
     await writeStdout(encoder.encode(flagsLine(flags)));
     return EXIT.ok;

@@ -40,12 +40,17 @@ Options:
   --stall-timeout SECONDS
                        backend liveness probe (as run's; default 60, 0 disables)
   --progress WHEN      auto | always | never (default auto: when stderr is a terminal)
+  --fail-on-tool-error an item with a tool error or denial exits 1 (as for run)
+  --record-args        put each call's arguments, configured secrets redacted, on
+                       its tool.call record (also: "records": {"arguments": true})
 
 Exit codes:
   0    every item of the input (or shard) completed
   1    some item failed, or was not run
   2    usage error: flag, input line, --out folder (or another batch holds
        its lock: the message names its PID and host), tool module
+  3    no backend: none named and magi-code not on PATH (--agent reference names
+       the scripted reference backend)
   130  interrupted (Ctrl-C cancels the running turns; run again to resume)
   143  stopped by SIGTERM (as Ctrl-C)
 `;

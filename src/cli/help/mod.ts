@@ -12,16 +12,20 @@ import { TRUST_HELP } from "./trust.ts";
 const EXIT_CODES = `Exit codes:
   0    the turn completed (tools/demo: success)
   1    the run failed, --timeout cancelled it, --last-message could not be written,
-       the summaries could not be written to stdout (the turn is then cancelled), or
+       the summaries could not be written to stdout (the turn is then cancelled; a
+       reader that closed stdout is exit 141 instead), or
        --fail-on-tool-error and a tool call ended in error or was denied
        (turn.finished exit_reason says which when the turn itself completed)
   2    usage error, or a tool module / tool registry / config error (names the file
        and reason)
-  3    the backend did not start: command not found, initialize error, failed status,
-       no initialize answer within --start-timeout, or --timeout before the turn started
+  3    the backend did not start: none named and magi-code not on PATH, command not
+       found, initialize error, failed status, no initialize answer within
+       --start-timeout, or --timeout before the turn started
   4    protocol violation, tool descriptor mismatch, the backend died or stalled after
        startup (a host.error record says which)
   130  interrupted (SIGINT)
+  141  stdout was closed by its reader (run ... | head -1): the turn is stopped
+       quietly, as a process ended by SIGPIPE
   143  stopped by SIGTERM (gracefully, as on SIGINT)`;
 
 const MAIN = `magi-tools — give a coding agent your own tools
@@ -69,7 +73,7 @@ Options:
                        missing when the config has an MCP server or OpenAPI API)
   --agent CMD          backend command line (split shell-like); default
                        $MAGI_CODE_AGENT, else 'magi-code serve --stdio' when on PATH,
-                       else this repo's reference backend (noted on stderr)
+                       else exit 3; 'reference' is the scripted reference backend
   --cwd DIR            working directory of the backend and the tools
   --session ID         open this durable session instead of creating one (IDs are
                        1-64 of A-Z a-z 0-9 _ -; sessions belong to the working
@@ -104,6 +108,8 @@ Options:
                        min(SECONDS, 10) it is stalled: host.error backend_stalled, exit 4
   --fail-on-tool-error exit 1 when any tool call ended in error or was denied
                        (turn.finished exit_reason "tool_errors"), for CI jobs
+  --record-args        put each call's arguments, configured secrets redacted, on
+                       its tool.call record (also: "records": {"arguments": true})
   --require-kernel-sandbox
                        exit 2 at startup unless every tool runs at kernel+deno (its own
                        process under Landlock, Linux); the message names the others and why

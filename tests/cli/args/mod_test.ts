@@ -20,6 +20,7 @@ Deno.test("parseCli() parses run options with defaults", () => {
     startTimeoutMs: 60_000,
     stallTimeoutMs: 60_000,
     failOnToolError: false,
+    recordArgs: false,
     kernelSandbox: "auto",
     config: undefined,
     noConfig: false,
