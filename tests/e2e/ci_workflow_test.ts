@@ -181,7 +181,7 @@ async function playJob(
 async function makeProject(root: string): Promise<string> {
   const project = `${root}/project`;
   const init = await new Deno.Command(Deno.execPath(), {
-    args: ["run", ...FULL_CLI, "-A", `${ROOT}cli.ts`, "init", project],
+    args: ["run", ...FULL_CLI, "-A", `${ROOT}cli.ts`, "init", project, "--from", ROOT],
     cwd: root,
     stdin: "null",
     stdout: "piped",
