@@ -26,6 +26,29 @@ import {
   runnerFilesOf,
 } from "./kernel.ts";
 import { probeProcessLimits, type ProcessLimits } from "./containment.ts";
+import { PROXY_VARIABLES, RUNTIME_VARIABLES, toolEnvironment } from "./tool_env.ts";
+
+/**
+ * The host's variables for {@link toolEnvironment}: all of them when the host may read its
+ * whole environment, else those of {@link RUNTIME_VARIABLES}, {@link PROXY_VARIABLES} and the
+ * tool's own list (`declared`) that it may read. Never prompts.
+ */
+function hostEnvironment(declared: ToolInfo["permissions"]): Record<string, string> {
+  const readable = (name?: string) =>
+    Deno.permissions.querySync(
+      name === undefined ? { name: "env" } : { name: "env", variable: name },
+    )
+      .state === "granted";
+  if (readable()) return Deno.env.toObject();
+  const env: Record<string, string> = {};
+  const own = Array.isArray(declared?.env) ? declared.env : [];
+  for (const name of [...RUNTIME_VARIABLES, ...PROXY_VARIABLES, ...own]) {
+    if (name.endsWith("*")) continue;
+    const value = readable(name) ? Deno.env.get(name) : undefined;
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
+}
 
 /** How an isolated call ended: the process's outcome, or killed after the grace period. */
 export type IsolatedOutcome = ProcessOutcome | { readonly kind: "killed" };
@@ -270,6 +293,7 @@ export class ProcessRunner {
       : memoryMb !== undefined && limits?.memory === "rlimit"
       ? (args: readonly string[]) => limitArgs(memoryMb, this.#denoPath, args)
       : undefined;
+    const env = toolEnvironment(tool.permissions, hostEnvironment(tool.permissions));
     const proc = new ToolProcess({
       name: tool.name,
       url,
@@ -280,6 +304,7 @@ export class ProcessRunner {
       ...(tool.memoryMb === undefined ? {} : { memoryMb: tool.memoryMb }),
       ...(launch === undefined ? {} : { launch }),
       ...(limits === undefined ? {} : { wrapper: limits.wrapper }),
+      ...(env === null ? {} : { env }),
     });
     pool.all.add(proc);
     void proc.finished.then(() => {
