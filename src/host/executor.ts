@@ -433,6 +433,7 @@ export class ToolExecutor {
             cwd,
             ...(denoPath === undefined ? {} : { denoPath }),
             ...(kernelSandbox === undefined ? {} : { kernelSandbox }),
+            announceKernel: true,
             ...(processLimits === undefined ? {} : { processLimits }),
             // Calls of one tool may overlap up to concurrent_calls: keep that many warm.
             maxIdle: concurrent,

@@ -45,6 +45,7 @@ import { closeBackend } from "./shutdown.ts";
 import type { SourceWarnings } from "./sources.ts";
 import { StopState } from "./stop.ts";
 import { prewarmTools, wireTools } from "./tool_wiring.ts";
+import { sayKernelMissing } from "./kernel_sandbox.ts";
 import { runTurnScope } from "./turn_scope.ts";
 
 export type { HostRunOptions, HostStartOptions, HostTurnOptions } from "./host_options.ts";
@@ -259,6 +260,7 @@ export class HostRun {
     this.#unsubscribe = wiring.unsubscribe;
     this.#ready = readyRecord(this.#agent, client, init, this.#parts);
     writer.emit(this.#ready);
+    sayKernelMissing(registry.tools, this.#parts.kernel, writer);
     this.#sourceWarnings?.attach(writer);
     prewarmTools(registry, wiring.executor);
     return null;

@@ -26,6 +26,7 @@ import {
   runnerFilesOf,
 } from "./kernel.ts";
 import { probeProcessLimits, type ProcessLimits } from "./containment.ts";
+import { announceKernelUnavailable } from "./kernel_notice.ts";
 import { PROXY_VARIABLES, RUNTIME_VARIABLES, toolEnvironment } from "./tool_env.ts";
 
 /**
@@ -94,6 +95,11 @@ export interface ProcessRunnerOptions {
    * available; `"off"` never uses it; or the host's own probe result.
    */
   readonly kernelSandbox?: "auto" | "off" | KernelSupport | Promise<KernelSupport>;
+  /**
+   * Say once on stderr (`kernel_notice.ts`) when tools run without the kernel layer; default
+   * false (the OpenAPI source's request processes are not tools of that layer).
+   */
+  readonly announceKernel?: boolean;
   /** How memory caps and a tool's own processes are contained; default probed. */
   readonly processLimits?: ProcessLimits | Promise<ProcessLimits>;
 }
@@ -129,6 +135,7 @@ export class ProcessRunner {
   /** Every idle process, longest idle first, with its pool. */
   readonly #idle = new Map<ToolProcess, Pool>();
   readonly #kernel: Promise<KernelSupport>;
+  readonly #announce: boolean;
   /** Whether the kernel layer is used, once {@link ProcessRunner.#kernel} settled. */
   #kernelOn = false;
   readonly #limitsPromise: Promise<ProcessLimits>;
@@ -147,6 +154,7 @@ export class ProcessRunner {
       0,
       options.maxIdleTotal ?? Math.max(DEFAULT_MAX_IDLE_TOTAL, this.#maxIdle),
     );
+    this.#announce = options.announceKernel === true;
     const kernel = options.kernelSandbox ?? "auto";
     this.#kernel = kernel === "off"
       ? Promise.resolve(kernelUnavailable("switched off (--no-kernel-sandbox)"))
@@ -162,7 +170,9 @@ export class ProcessRunner {
    */
   async #ready(file: string): Promise<void> {
     this.#limits = await this.#limitsPromise;
-    this.#kernelOn = (await this.#kernel).available;
+    const kernel = await this.#kernel;
+    this.#kernelOn = kernel.available;
+    if (!kernel.available && this.#announce) announceKernelUnavailable(kernel.reason ?? "unknown");
     if (!this.#kernelOn || this.#graphsDone.has(file)) return;
     const options = { cwd: this.#cwd, denoPath: this.#denoPath };
     const [graph, runner] = await Promise.all([
