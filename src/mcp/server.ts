@@ -136,7 +136,8 @@ export function createMcpServer(options: McpServerOptions): Server {
       const args = dropClientKeys(params.arguments ?? {}, entry.definition.input_schema);
       const deadlineMs = entry.definition.timeout_ms ?? options.callTimeoutMs;
       if (entry.definition.effect === "write") {
-        const refused = await approveWrite(approval, { name: params.name, args }, {
+        const schema = entry.definition.input_schema;
+        const refused = await approveWrite(approval, { name: params.name, args, schema }, {
           capabilities: server.getClientCapabilities(),
           sendRequest: extra.sendRequest,
           signal: extra.signal,

@@ -27,6 +27,7 @@ import type { HostReadyRecord } from "../summary/records.ts";
 import type { SummaryWriter } from "../summary/writer.ts";
 import type { StartedSources } from "../config/sources.ts";
 import type { AgentCommand } from "./agent.ts";
+import { type Approver, writeToolNames } from "./approvals.ts";
 import { exitCode as exitCodeOf } from "./exit_codes.ts";
 import { invocationExit } from "./exit_policy.ts";
 import { classify, hostErrorRecord, type HostFailure, isEngineFailure } from "./failure.ts";
@@ -117,6 +118,7 @@ export class HostRun {
   readonly #events: AsyncIterator<AgentEvent>;
   /** Where the connection's records (tool calls, logs) go: the current turn's writer. */
   #writer: SummaryWriter;
+  #approvals: Approver | null = null; // The current turn's: asked before a write call runs.
   #liveness: LivenessProbe | null = null;
   #stalled = false;
   #calls: ToolCallSession | null = null;
@@ -250,6 +252,8 @@ export class HostRun {
       limits: this.#parts.limits,
       argumentsPreview: this.#argumentsPreview,
       records: () => this.#writer,
+      approver: () => this.#approvals,
+      approvalExpiryMs: init.limits.approval_expiry_ms,
       onRequestBudgetExhausted: (error) => {
         this.#budgetError = error;
         this.#stop.budgetExhausted();
@@ -287,6 +291,7 @@ export class HostRun {
     this.#interruptNext = false;
     this.#turning = true;
     this.#writer = turn.writer;
+    this.#approvals = turn.approvals;
     if (turn.announce === true) turn.writer.emit(this.#ready);
     try {
       return await hostTurn({
@@ -296,6 +301,7 @@ export class HostRun {
         descriptor,
         calls,
         stop: this.#stop,
+        writeTools: writeToolNames(this.#parts.registry.tools),
         turnsBefore: this.#turnsStarted,
         clock: this.#clock,
         admitted: () => this.#turnsStarted++,

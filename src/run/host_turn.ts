@@ -45,6 +45,8 @@ export interface TurnConnection {
   readonly calls: ToolCallSession;
   /** This turn's stop state. */
   readonly stop: StopState;
+  /** The names of the registry's write tools. */
+  readonly writeTools: ReadonlySet<string>;
   /** Turns admitted on this connection before this one (a later one waits out `busy`). */
   readonly turnsBefore: number;
   /** The connection's clock (the `busy` retry's pauses and bound, the watchdog). */
@@ -162,6 +164,7 @@ async function followRun(
       runId,
       deltas: turn.deltas,
       approvals: turn.approvals,
+      writeTools: conn.writeTools,
       signal: stop.hard.signal,
     });
   } catch (error) {

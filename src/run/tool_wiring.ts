@@ -13,6 +13,8 @@ import type { RequestBudgetExhausted } from "../client/errors.ts";
 import type { AgentEvent } from "../client/events.ts";
 import type { ToolInfo } from "../host/define.ts";
 import { ToolExecutor } from "../host/executor.ts";
+import type { CallApprover, CallVerdict } from "../host/call_approval.ts";
+import type { Approver } from "./approvals.ts";
 import type { ToolRegistry } from "../host/registry.ts";
 import type { ProcessLimits } from "../host/sandbox/containment.ts";
 import type { KernelSupport } from "../host/sandbox/kernel_policy.ts";
@@ -47,6 +49,10 @@ export interface ToolWiringOptions {
    * `tool.progress` go there (on a batch slot's later items: that item's writer).
    */
   readonly records: () => SummaryWriter;
+  /** The current turn's approver: asked before a write tool call runs (`approvals.ts`). */
+  readonly approver?: () => Approver | null;
+  /** How long the person has to answer at call time: the backend's `approval_expiry_ms`. */
+  readonly approvalExpiryMs?: number;
   /** No further tool result can be sent: the connection cancels the turn. */
   readonly onRequestBudgetExhausted: (error: RequestBudgetExhausted) => void;
 }
@@ -71,6 +77,7 @@ export function wireTools(options: ToolWiringOptions): ToolWiring {
     limits: descriptor.limits,
     cwd: options.cwd,
     kernelSandbox: options.kernel,
+    ...(options.approver === undefined ? {} : { approveCall: callApprover(options) }),
     ...(options.limits === null ? {} : { processLimits: options.limits }),
     onLog: (log) => {
       const runId = runOfCall.get(log.callId);
@@ -104,6 +111,41 @@ export function wireTools(options: ToolWiringOptions): ToolWiring {
   });
   const unsubscribe = client.subscribe((event: AgentEvent) => calls.handle(event));
   return { executor, calls, unsubscribe };
+}
+
+/**
+ * The executor's {@link CallApprover}: the current turn's approver decides (when it asks at
+ * call time), and each decision is an `approval` record with the call's ID.
+ */
+function callApprover(options: ToolWiringOptions): CallApprover {
+  const current = () => options.approver?.() ?? null;
+  return {
+    asks: () => current()?.asksAtCall?.() === true,
+    async decide(request, signal): Promise<CallVerdict> {
+      const expiresInMs = options.approvalExpiryMs;
+      const asked = expiresInMs === undefined ? request : { ...request, expiresInMs };
+      const decided = await current()?.decideCall?.(asked, signal) ??
+        { decision: "allow" as const, decidedBy: "flag" as const };
+      options.records().emit({
+        type: "approval",
+        run_id: request.runId,
+        call_id: request.callId,
+        summary: `Run write tool ${request.name} with the arguments shown`,
+        decision: decided.decision,
+        decided_by: decided.decidedBy,
+        recorded: true,
+      });
+      if (decided.decision === "allow") return { allow: true };
+      return {
+        allow: false,
+        why: decided.decidedBy !== "expiry"
+          ? { kind: "declined" }
+          : expiresInMs === undefined
+          ? { kind: "cancelled" }
+          : { kind: "expired", ms: expiresInMs },
+      };
+    },
+  };
 }
 
 /**
