@@ -9,6 +9,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { REFERENCE_AGENT, ROOT, scenario, tempDir } from "./_scopes.ts";
+import { startInspector } from "../inspect/_inspector.ts";
 
 const TOOLS = join(ROOT, "tests/security/fixtures/env_tools");
 const NO_LANDLOCK = join(ROOT, "tests/security/fixtures/no_landlock.py");
@@ -166,6 +167,24 @@ Deno.test("mcp says it once on stderr (stdio, on its first tool process)", async
   } finally {
     await base.remove();
   }
+});
+
+Deno.test("inspect says it once on stderr (on its first tool process)", async () => {
+  const inspector = await startInspector({ wrapper: ["python3", NO_LANDLOCK] });
+  try {
+    for (const ms of [1, 2]) {
+      const response = await fetch(`${inspector.base}/api/call`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${inspector.token}` },
+        body: JSON.stringify({ name: "slow", arguments: { ms } }),
+      });
+      const record = await response.json() as Record<string, unknown>;
+      assert.equal(record.outcome, "success", JSON.stringify(record));
+    }
+  } finally {
+    await inspector.stop();
+  }
+  assert.equal(inspector.stderr().match(NOTICE)?.length, 1, inspector.stderr());
 });
 
 Deno.test("with the kernel layer there, run says nothing of it", async () => {
