@@ -106,7 +106,7 @@ class PageApprover implements Approver {
     context?: ApprovalContext,
   ): Promise<ApprovalDecision> {
     if (signal?.aborted) return Promise.resolve({ decision: "deny", decidedBy: "expiry" });
-    if (clientToolOf(data.summary, context?.writeTools ?? new Set()) !== null) {
+    if (clientToolOf(data.summary, context?.clientTools ?? new Set()) !== null) {
       // The page is asked when the call arrives, with its arguments (approvals.ts).
       return Promise.resolve({ decision: "allow", decidedBy: "host" });
     }

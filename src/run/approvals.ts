@@ -7,7 +7,7 @@
  * tool and every argument in front of them ({@link ApprovalDecider.decideCall},
  * `host/call_approval.ts`): the backend's `approval.requested` carries only its
  * summary. So an approval whose summary is exactly `Allow client tool NAME`, for
- * a write tool NAME of this host, is answered allow by the host (`decided_by:
+ * a client tool NAME of this host, is answered allow by the host (`decided_by:
  * "host"`): the informed question follows at call time. Any other approval (a
  * backend's own tool, another wording) is put to the person with its summary,
  * as before, and a client tool call it lets through is asked about again.
@@ -37,23 +37,17 @@ export interface ApprovalDecision {
 
 /** What {@link Approver.decide} knows of the host. */
 export interface ApprovalContext {
-  /** The names of this host's write tools. */
-  readonly writeTools: ReadonlySet<string>;
-}
-
-/** The names of the write tools among `tools` (a registry's). */
-export function writeToolNames(
-  tools: readonly { readonly definition: { readonly name: string; readonly effect: string } }[],
-): ReadonlySet<string> {
-  return new Set(tools.flatMap((t) => t.definition.effect === "write" ? [t.definition.name] : []));
+  /** The names of this host's client tools (the backend asks approval for its write tools). */
+  readonly clientTools: ReadonlySet<string>;
 }
 
 /** The summary of the backend's approval of client tool NAME (the reference backend's). */
 const CLIENT_TOOL_SUMMARY = /^Allow client tool ([A-Za-z0-9_-]{1,64})$/;
 
 /**
- * The write tool of this host that `summary` asks about, or null: only a summary of exactly
- * the form `Allow client tool NAME` with NAME one of `writeTools`.
+ * The client tool of this host that `summary` asks about, or null: only a summary of exactly
+ * the form `Allow client tool NAME` with NAME one of `clientTools` (the backend asks approval for
+ * a client tool only when it is a write tool).
  *
  * @example
  * ```ts
@@ -63,9 +57,9 @@ const CLIENT_TOOL_SUMMARY = /^Allow client tool ([A-Za-z0-9_-]{1,64})$/;
  * console.assert(clientToolOf("Run shell: write_note", tools) === null);
  * ```
  */
-export function clientToolOf(summary: string, writeTools: ReadonlySet<string>): string | null {
+export function clientToolOf(summary: string, clientTools: ReadonlySet<string>): string | null {
   const name = CLIENT_TOOL_SUMMARY.exec(summary)?.[1];
-  return name !== undefined && writeTools.has(name) ? name : null;
+  return name !== undefined && clientTools.has(name) ? name : null;
 }
 
 /** Anything that decides approvals (the CLI's {@link ApprovalDecider}, the inspector's page). */
@@ -122,7 +116,7 @@ export class ApprovalDecider implements Approver {
         decidedBy: "flag",
       });
     }
-    if (clientToolOf(data.summary, context?.writeTools ?? new Set()) !== null) {
+    if (clientToolOf(data.summary, context?.clientTools ?? new Set()) !== null) {
       // The person is asked when the call arrives, with its arguments.
       return Promise.resolve({ decision: "allow", decidedBy: "host" });
     }

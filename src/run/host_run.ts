@@ -1,14 +1,12 @@
 /**
- * `run`: backend spawned while tools load → registry → initialize →
- * descriptor check → session → one turn → shutdown → reaped child → exit
- * code. A tool load failure stops the unused backend (EOF, then signals).
+ * `run`: backend spawned while tools load → registry → initialize → descriptor check → session
+ * → one turn → shutdown → reaped child → exit code. A tool load failure stops the unused backend
+ * (EOF, then signals).
  *
- * The phases are the methods of {@link HostRun}, one backend connection
- * (start, initialize, turn, failure, stop); {@link runHost} runs them once in
- * a turn scope (`turn_scope.ts`), a `batch` slot runs many turns on one
- * connection in the same scope. Their parts: `host_start.ts` (starting the
- * connection), `tool_wiring.ts` (executor, call session, record routing),
- * `host_turn.ts` (the turn) and `exit_policy.ts` (its exit code).
+ * The phases are the methods of {@link HostRun}, one backend connection (start, initialize,
+ * turn, failure, stop); {@link runHost} runs them once in a turn scope (`turn_scope.ts`), a `batch`
+ * slot runs many turns on one connection in the same scope. Parts: `host_start.ts` (the start),
+ * `tool_wiring.ts` (executor, call session, records), `host_turn.ts`, `exit_policy.ts` (exit code).
  *
  * @module
  */
@@ -27,7 +25,6 @@ import type { HostReadyRecord } from "../summary/records.ts";
 import type { SummaryWriter } from "../summary/writer.ts";
 import type { StartedSources } from "../config/sources.ts";
 import type { AgentCommand } from "./agent.ts";
-import { type Approver, writeToolNames } from "./approvals.ts";
 import { exitCode as exitCodeOf } from "./exit_codes.ts";
 import { invocationExit } from "./exit_policy.ts";
 import { classify, hostErrorRecord, type HostFailure, isEngineFailure } from "./failure.ts";
@@ -45,8 +42,7 @@ import { REQUIRED_CAPABILITIES } from "./load_registry.ts";
 import { closeBackend } from "./shutdown.ts";
 import type { SourceWarnings } from "./sources.ts";
 import { StopState } from "./stop.ts";
-import { prewarmTools, wireTools } from "./tool_wiring.ts";
-import { sayKernelMissing } from "./kernel_sandbox.ts";
+import { startTools, wireTools } from "./tool_wiring.ts";
 import { runTurnScope } from "./turn_scope.ts";
 
 export type { HostRunOptions, HostStartOptions, HostTurnOptions } from "./host_options.ts";
@@ -118,7 +114,7 @@ export class HostRun {
   readonly #events: AsyncIterator<AgentEvent>;
   /** Where the connection's records (tool calls, logs) go: the current turn's writer. */
   #writer: SummaryWriter;
-  #approvals: Approver | null = null; // The current turn's: asked before a write call runs.
+  #approvals: HostTurnOptions["approvals"] | null = null; // The turn's: asked at write calls.
   #liveness: LivenessProbe | null = null;
   #stalled = false;
   #calls: ToolCallSession | null = null;
@@ -252,8 +248,7 @@ export class HostRun {
       limits: this.#parts.limits,
       argumentsPreview: this.#argumentsPreview,
       records: () => this.#writer,
-      approver: () => this.#approvals,
-      approvalExpiryMs: init.limits.approval_expiry_ms,
+      approvals: { turn: () => this.#approvals, expiryMs: init.limits.approval_expiry_ms },
       onRequestBudgetExhausted: (error) => {
         this.#budgetError = error;
         this.#stop.budgetExhausted();
@@ -264,9 +259,8 @@ export class HostRun {
     this.#unsubscribe = wiring.unsubscribe;
     this.#ready = readyRecord(this.#agent, client, init, this.#parts);
     writer.emit(this.#ready);
-    sayKernelMissing(registry.tools, this.#parts.kernel, writer);
     this.#sourceWarnings?.attach(writer);
-    prewarmTools(registry, wiring.executor);
+    startTools(registry, wiring.executor, { kernel: this.#parts.kernel, writer });
     return null;
   }
 
@@ -290,8 +284,7 @@ export class HostRun {
     }
     this.#interruptNext = false;
     this.#turning = true;
-    this.#writer = turn.writer;
-    this.#approvals = turn.approvals;
+    ({ writer: this.#writer, approvals: this.#approvals } = turn);
     if (turn.announce === true) turn.writer.emit(this.#ready);
     try {
       return await hostTurn({
@@ -301,7 +294,6 @@ export class HostRun {
         descriptor,
         calls,
         stop: this.#stop,
-        writeTools: writeToolNames(this.#parts.registry.tools),
         turnsBefore: this.#turnsStarted,
         clock: this.#clock,
         admitted: () => this.#turnsStarted++,

@@ -45,8 +45,6 @@ export interface TurnConnection {
   readonly calls: ToolCallSession;
   /** This turn's stop state. */
   readonly stop: StopState;
-  /** The names of the registry's write tools. */
-  readonly writeTools: ReadonlySet<string>;
   /** Turns admitted on this connection before this one (a later one waits out `busy`). */
   readonly turnsBefore: number;
   /** The connection's clock (the `busy` retry's pauses and bound, the watchdog). */
@@ -164,7 +162,7 @@ async function followRun(
       runId,
       deltas: turn.deltas,
       approvals: turn.approvals,
-      writeTools: conn.writeTools,
+      clientTools: new Set(conn.descriptor.tools.map((tool) => tool.name)),
       signal: stop.hard.signal,
     });
   } catch (error) {

@@ -29,8 +29,8 @@ export interface TurnOptions {
   deltas: boolean;
   /** Approval policy. */
   approvals: Approver;
-  /** The names of this host's write tools (see `approvals.ts`). */
-  writeTools?: ReadonlySet<string>;
+  /** The names of this host's client tools (see `approvals.ts`). */
+  clientTools?: ReadonlySet<string>;
   /** Aborts waiting (hard stop). */
   signal: AbortSignal;
 }
@@ -149,7 +149,7 @@ async function answerApproval(
   runEnded: AbortSignal,
 ): Promise<void> {
   const decision = await options.approvals.decide(data, runEnded, {
-    writeTools: options.writeTools ?? new Set(),
+    clientTools: options.clientTools ?? new Set(),
   });
   let recorded = false;
   let decidedBy = decision.decidedBy;

@@ -90,7 +90,7 @@ Deno.test("run says once on stderr and in a host.warning record that the kernel 
       String(warning?.message),
       /^kernel sandbox unavailable: the kernel has no Landlock/,
     );
-    // Right after host.ready.
+    // After host.ready (this run has no sources, so no other warning comes between).
     const types = records(run.stdout).map((r) => r.type);
     assert.equal(types[types.indexOf("host.ready") + 1], "host.warning");
   } finally {
