@@ -29,7 +29,7 @@ export interface ApprovalDecision {
   decision: "allow" | "deny";
   /**
    * `flag` (--approve), `user` (the person's answer), `expiry` (no answer in time) or `host`
-   * (an approval of this host's own write tool, allowed because the person decides at call
+   * (an approval of this host's own client tool, allowed because the person decides at call
    * time).
    */
   decidedBy: "flag" | "user" | "expiry" | "host";
