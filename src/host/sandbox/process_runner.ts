@@ -32,20 +32,23 @@ import { PROXY_VARIABLES, RUNTIME_VARIABLES, toolEnvironment } from "./tool_env.
 /**
  * The host's variables for {@link toolEnvironment}: all of them when the host may read its
  * whole environment, else those of {@link RUNTIME_VARIABLES}, {@link PROXY_VARIABLES} and the
- * tool's own list (`declared`) that it may read. Never prompts.
+ * tool's own list (`declared`) when it may read every one of them. Null when it may not: it
+ * cannot choose what to pass (a variable it may not read could be one the runtime needs, such as
+ * `HOME`), and the process inherits the host's environment. Never prompts.
  */
-function hostEnvironment(declared: ToolInfo["permissions"]): Record<string, string> {
+function hostEnvironment(declared: ToolInfo["permissions"]): Record<string, string> | null {
   const readable = (name?: string) =>
     Deno.permissions.querySync(
       name === undefined ? { name: "env" } : { name: "env", variable: name },
     )
       .state === "granted";
   if (readable()) return Deno.env.toObject();
-  const env: Record<string, string> = {};
   const own = Array.isArray(declared?.env) ? declared.env : [];
-  for (const name of [...RUNTIME_VARIABLES, ...PROXY_VARIABLES, ...own]) {
-    if (name.endsWith("*")) continue;
-    const value = readable(name) ? Deno.env.get(name) : undefined;
+  const names = [...RUNTIME_VARIABLES, ...PROXY_VARIABLES, ...own];
+  if (names.some((name) => name.endsWith("*") || !readable(name))) return null;
+  const env: Record<string, string> = {};
+  for (const name of names) {
+    const value = Deno.env.get(name);
     if (value !== undefined) env[name] = value;
   }
   return env;
@@ -303,7 +306,8 @@ export class ProcessRunner {
       : memoryMb !== undefined && limits?.memory === "rlimit"
       ? (args: readonly string[]) => limitArgs(memoryMb, this.#denoPath, args)
       : undefined;
-    const env = toolEnvironment(tool.permissions, hostEnvironment(tool.permissions));
+    const host = hostEnvironment(tool.permissions);
+    const env = host === null ? null : toolEnvironment(tool.permissions, host);
     const proc = new ToolProcess({
       name: tool.name,
       url,
