@@ -118,6 +118,9 @@ export function entryFromRecords(
         if (typeof record.text === "string") lastMessage = record.text;
         break;
       case "tool.result":
+        // A call the person refused when it arrived (`approval_denied`) has its `approval`
+        // record (deny), counted there: it is a denial, not a tool error.
+        if (record.error_code === "approval_denied") break;
         if (
           record.outcome === "success" || record.outcome === "error" ||
           record.outcome === "cancelled"

@@ -67,12 +67,14 @@ import {
   toolCrashed,
   toolFailed,
   unknownTool,
+  writeToolNotRun,
 } from "./answers.ts";
 import type { ToolCallRequest, ToolCallResult } from "./call.ts";
 import { Slots } from "./_slots.ts";
 import { SharedDeadlines } from "./_deadlines.ts";
 import { type Clock, REAL_CLOCK, type TimerId } from "../async/clock.ts";
 import { denialLine } from "./sandbox/denial.ts";
+import { argumentView, type CallApprover, schemaIssues } from "./call_approval.ts";
 import { LogBuffer, type ToolLog } from "./sandbox/log_buffer.ts";
 import { isolationOf } from "./sandbox/permissions.ts";
 import type { KernelSupport } from "./sandbox/kernel_policy.ts";
@@ -129,6 +131,14 @@ export interface ExecutorOptions {
    * or the caller's own {@link KernelSupport} (probed once at startup).
    */
   kernelSandbox?: "auto" | "off" | KernelSupport | Promise<KernelSupport>;
+  /**
+   * Asks before a `write` tool runs (`call_approval.ts`): when it `asks()`, after the
+   * arguments were validated (a process tool's against its `input_schema` in the host) and
+   * before the call takes a slot, with a signal that fires on the call's cancel or deadline. A
+   * refusal is answered `approval_denied`; absent (or not asking), write tools run without
+   * asking (the backend's approval was the gate).
+   */
+  approveCall?: CallApprover;
   /**
    * What stderr gets when a tool throws: `"stack"` (default) the error's first line and the
    * tool's own stack frames, for tool authors; `"line"` one line naming the tool, its file and
@@ -211,6 +221,7 @@ export class ToolExecutor {
   readonly #kernelSandbox: ExecutorOptions["kernelSandbox"];
   readonly #failureDetail: "stack" | "line";
   readonly #processLimits: ProcessLimits | undefined;
+  readonly #approveCall: CallApprover | undefined;
   #runner: Promise<ProcessRunner | null> | undefined;
   #closed = false;
 
@@ -229,6 +240,7 @@ export class ToolExecutor {
     this.#kernelSandbox = options.kernelSandbox;
     this.#failureDetail = options.failureDetail ?? "stack";
     this.#processLimits = options.processLimits;
+    this.#approveCall = options.approveCall;
     this.#clock = options.clock ?? REAL_CLOCK;
     this.#deadlines = new SharedDeadlines(this.#clock);
   }
@@ -307,6 +319,17 @@ export class ToolExecutor {
       const reason = externalInvalid(external, call.arguments);
       if (reason !== null) return invalidArgumentsReason(reason);
     }
+    const ask = entry.definition.effect === "write" && this.#approveCall?.asks() === true
+      ? this.#approveCall
+      : undefined;
+    if (ask !== undefined && !isJsonObject(call.arguments)) {
+      return invalidArgumentsReason("arguments must be a JSON object");
+    }
+    if (ask !== undefined && tool === null && external === null) {
+      // Never put an invalid call to a person: check it here, as its process would.
+      const issues = schemaIssues(entry.definition.input_schema, call.arguments);
+      if (issues !== null) return invalidArguments(issues);
+    }
     if (signal.aborted) return stopped({ kind: "cancel" }, null, this.#graceMs);
 
     const stop = new AbortController();
@@ -326,6 +349,18 @@ export class ToolExecutor {
       () => stop.abort({ kind: "deadline", ms: backendDeadlineMs } satisfies Stop),
     );
     try {
+      if (ask !== undefined) {
+        const args = call.arguments as Record<string, unknown>;
+        const verdict = await ask.decide({
+          callId: call.callId,
+          runId: call.runId,
+          name: call.name,
+          arguments: args,
+          view: argumentView(args),
+        }, stop.signal);
+        if (stop.signal.aborted) return stopped(stop.signal.reason as Stop, null, this.#graceMs);
+        if (!verdict.allow) return writeToolNotRun(call.name, verdict.why);
+      }
       const acquired = await this.#slots.acquire(stop.signal);
       if (!acquired) return stopped(stop.signal.reason as Stop, null, this.#graceMs);
       let released = false;
@@ -434,6 +469,7 @@ export class ToolExecutor {
             cwd,
             ...(denoPath === undefined ? {} : { denoPath }),
             ...(kernelSandbox === undefined ? {} : { kernelSandbox }),
+            announceKernel: true,
             ...(processLimits === undefined ? {} : { processLimits }),
             // Calls of one tool may overlap up to concurrent_calls: keep that many warm.
             maxIdle: concurrent,
@@ -598,6 +634,10 @@ interface InlineRunnable {
   readonly name: string;
   readonly timeoutMs?: number | undefined;
   run(args: Record<string, unknown>, ctx: ExternalToolContext): unknown;
+}
+
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** The source's verdict on `args` (an object is required first); a throwing validator is a reason. */

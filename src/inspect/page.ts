@@ -106,6 +106,8 @@ button { font: inherit; padding: .25em .8em; cursor: pointer; }
 .bar.label-before > .label { position: absolute; right: 100%; padding-right: 4px; color: #1d2433; }
 .bar.success { background: #2b9348; } .bar.error { background: #d62828; } .bar.cancelled { background: #888; }
 .approval { background: #fff4d6; border: 1px solid #e8c766; padding: .5em; border-radius: 6px; margin: .5em 0; }
+.approval-args dt { font-family: monospace; font-weight: bold; }
+.approval-args dd { font-family: monospace; margin: 0 0 .3em 1.5em; white-space: pre-wrap; overflow-wrap: anywhere; }
 .part { border-left: 3px solid #4a6cf7; padding-left: .5em; margin: .25em 0; }
 `;
 
@@ -469,7 +471,8 @@ function onRecord(r) {
     layoutBars();
   }
   if (r.type === "approval") {
-    const el = document.querySelector("[data-approval='" + CSS.escape(r.approval_id) + "']");
+    const key = r.approval_id !== undefined ? r.approval_id : "call:" + r.call_id;
+    const el = document.querySelector("[data-approval='" + CSS.escape(key) + "']");
     if (el) el.remove();
   }
   if (r.type === "turn.finished") {
@@ -486,7 +489,20 @@ function onApproval(a) {
     h("strong", { text: "Approve? " }), h("span", { text: a.summary + " " }),
     h("button", { "data-test": "approve-allow", text: "Allow", onclick: () => answer(true) }), " ",
     h("button", { "data-test": "approve-deny", text: "Deny", onclick: () => answer(false) }),
-    h("small", { class: "muted", text: " expires in " + Math.round(a.expires_in_ms / 1000) + " s" }));
+    h("small", { class: "muted", text: a.expires_in_ms === null ? " until the call's deadline"
+      : " expires in " + Math.round(a.expires_in_ms / 1000) + " s" }));
+  if (a.call) {
+    // Every field of the call, each value cut on its own (text nodes only).
+    const list = h("dl", { class: "approval-args", "data-test": "approval-args" });
+    for (const line of a.call.arguments) {
+      list.append(h("dt", { text: line.path }), h("dd", { text: line.value +
+        (line.cutBytes > 0 ? "… (" + line.cutBytes + " more bytes not shown)" : "") }));
+    }
+    if (a.call.hidden > 0) {
+      list.append(h("dd", { text: "… " + a.call.hidden + " more field(s) not shown: do not approve what you cannot see" }));
+    }
+    box.append(list);
+  }
   $("approvals").append(box);
 }
 

@@ -11,7 +11,13 @@
 
 import { DEFAULT_START_TIMEOUT_MS } from "../run/command_options.ts";
 import type { AgentCommand } from "../run/agent.ts";
-import type { ApprovalDecision, Approver } from "../run/approvals.ts";
+import {
+  type ApprovalContext,
+  type ApprovalDecision,
+  type Approver,
+  clientToolOf,
+} from "../run/approvals.ts";
+import type { ArgumentLine, CallApproval } from "../host/call_approval.ts";
 import type { ConfigArgs } from "../run/command_options.ts";
 import { runHost } from "../run/host_run.ts";
 import { SourceWarnings, startConfiguredSources } from "../run/sources.ts";
@@ -27,9 +33,13 @@ export type TurnEvent =
   | {
     type: "approval";
     turn: number;
+    /** The backend's approval ID, or `call:<call_id>` for a write tool call about to run. */
     approval_id: string;
     summary: string;
-    expires_in_ms: number;
+    /** Null for a call's question (it waits until the call's own deadline). */
+    expires_in_ms: number | null;
+    /** A call's question: the tool and every argument field (`host/call_approval.ts`). */
+    call?: { name: string; arguments: readonly ArgumentLine[]; hidden: number };
   };
 
 /** Options of {@link Turns}. */
@@ -57,12 +67,52 @@ class PageApprover implements Approver {
   readonly #pending = new Map<string, Pending>();
   readonly #announce: (data: ApprovalRequestedData) => void;
 
-  constructor(announce: (data: ApprovalRequestedData) => void) {
+  readonly #announceCall: (request: CallApproval) => void;
+
+  constructor(
+    announce: (data: ApprovalRequestedData) => void,
+    announceCall: (request: CallApproval) => void,
+  ) {
     this.#announce = announce;
+    this.#announceCall = announceCall;
   }
 
-  decide(data: ApprovalRequestedData, signal?: AbortSignal): Promise<ApprovalDecision> {
+  /** The page decides every write tool call, shown with its arguments. */
+  asksAtCall(): boolean {
+    return true;
+  }
+
+  /** Wait for the page's answer about `request`; the call's cancel or deadline denies. */
+  decideCall(request: CallApproval, signal: AbortSignal): Promise<ApprovalDecision> {
+    if (signal.aborted) return Promise.resolve({ decision: "deny", decidedBy: "expiry" });
+    const id = `call:${request.callId}`;
+    return new Promise<ApprovalDecision>((resolve) => {
+      const done = (decision: ApprovalDecision) => {
+        clearTimeout(timer);
+        signal.removeEventListener("abort", expire);
+        this.#pending.delete(id);
+        resolve(decision);
+      };
+      const expire = () => done({ decision: "deny", decidedBy: "expiry" });
+      const timer = request.expiresInMs === undefined
+        ? undefined
+        : setTimeout(expire, request.expiresInMs);
+      signal.addEventListener("abort", expire, { once: true });
+      this.#pending.set(id, { resolve: done });
+      this.#announceCall(request);
+    });
+  }
+
+  decide(
+    data: ApprovalRequestedData,
+    signal?: AbortSignal,
+    context?: ApprovalContext,
+  ): Promise<ApprovalDecision> {
     if (signal?.aborted) return Promise.resolve({ decision: "deny", decidedBy: "expiry" });
+    if (clientToolOf(data.summary, context?.clientTools ?? new Set()) !== null) {
+      // The page is asked when the call arrives, with its arguments (approvals.ts).
+      return Promise.resolve({ decision: "allow", decidedBy: "host" });
+    }
     return new Promise<ApprovalDecision>((resolve) => {
       const done = (decision: ApprovalDecision) => {
         clearTimeout(timer);
@@ -113,14 +163,24 @@ export class Turns {
     const turn = ++this.#count;
     const { onEvent } = this.#options;
     const cancel = new AbortController();
-    const approver = new PageApprover((data) =>
-      onEvent({
-        type: "approval",
-        turn,
-        approval_id: data.approval_id,
-        summary: data.summary,
-        expires_in_ms: data.expires_in_ms,
-      })
+    const approver = new PageApprover(
+      (data) =>
+        onEvent({
+          type: "approval",
+          turn,
+          approval_id: data.approval_id,
+          summary: data.summary,
+          expires_in_ms: data.expires_in_ms,
+        }),
+      (request) =>
+        onEvent({
+          type: "approval",
+          turn,
+          approval_id: `call:${request.callId}`,
+          summary: `Run write tool ${request.name} with these arguments`,
+          expires_in_ms: request.expiresInMs ?? null,
+          call: { name: request.name, arguments: request.view.lines, hidden: request.view.hidden },
+        }),
     );
     let partial = "";
     const decoder = new TextDecoder();

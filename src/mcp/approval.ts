@@ -5,8 +5,11 @@
  * - `allow`: every write tool runs.
  * - `deny`: none runs; the call answers an `isError` result saying so.
  * - `ask`: when the client declared the `elicitation` capability (form mode) at `initialize`,
- *   the server sends `elicitation/create` (related to the `tools/call` request, so over HTTP it
- *   travels on that call's stream) with a message naming the tool and showing its arguments,
+ *   the server first validates the arguments against the tool's input schema (an invalid call
+ *   is answered `invalid_arguments` and never put to the user), then sends `elicitation/create`
+ *   (related to the `tools/call` request, so over HTTP it travels on that call's stream) with a
+ *   message naming the tool and showing every argument field, one per line in sorted key order,
+ *   each value cut on its own with a note of how many bytes were cut (`host/call_approval.ts`),
  *   and a one-field form `{ approve: boolean }`. Only `accept` with `approve: true` runs the
  *   tool; `decline`, `cancel`, `accept` without `approve: true`, an error answer, the call's
  *   cancel and no answer within the expiry (`--approve-timeout`, default
@@ -19,8 +22,13 @@
  * @module
  */
 
-import { type Answer, type WriteNotRun, writeToolNotRun } from "../host/answers.ts";
-import { ARGUMENTS_PREVIEW_BYTES, truncateText } from "../host/text.ts";
+import {
+  type Answer,
+  invalidArguments,
+  type WriteNotRun,
+  writeToolNotRun,
+} from "../host/answers.ts";
+import { argumentView, argumentViewText, schemaIssues } from "../host/call_approval.ts";
 import { ElicitResultSchema, ErrorCode, McpError } from "./_sdk.ts";
 
 /** How write tools are answered (the `mcp --approve` value). */
@@ -68,13 +76,21 @@ export const APPROVE_FIELD = "approve";
  */
 export async function approveWrite(
   policy: McpApproval,
-  call: { readonly name: string; readonly args: Record<string, unknown> },
+  call: {
+    readonly name: string;
+    readonly args: Record<string, unknown>;
+    /** The tool's `input_schema`: checked before the user is asked. */
+    readonly schema?: Readonly<Record<string, unknown>>;
+  },
   context: ApprovalContext,
 ): Promise<Answer | null> {
   if (policy.mode === "allow") return null;
   const refuse = (why: WriteNotRun) => writeToolNotRun(call.name, why);
   if (policy.mode === "deny") return refuse({ kind: "deny" });
   if (context.capabilities?.elicitation?.form === undefined) return refuse({ kind: "cannot_ask" });
+  // Never put an invalid call to the user: the usual invalid_arguments answer instead.
+  const issues = call.schema === undefined ? null : schemaIssues(call.schema, call.args);
+  if (issues !== null) return invalidArguments(issues);
   const ms = Math.max(1, Math.min(policy.timeoutMs, context.deadlineMs));
   let answer: { action: string; content?: Record<string, unknown> };
   try {
@@ -118,13 +134,17 @@ export async function approveWrite(
 }
 
 /**
- * The message the user reads: the tool, its arguments as JSON (cut at the preview bound) and the
- * expiry. Arguments come from the model: JSON escapes C0 controls, and C1 controls and DEL are
- * escaped here too, so nothing in them can drive a terminal that shows the message.
+ * The message the user reads: the tool, every argument field on its own line (sorted keys, each
+ * value as JSON cut on its own, `host/call_approval.ts`) and the expiry. Arguments come from the
+ * model: JSON escapes C0 controls, and C1 controls and DEL are escaped here too, so nothing in
+ * them can drive a terminal that shows the message.
  */
 export function approvalMessage(name: string, args: Record<string, unknown>, ms: number): string {
-  const json = truncateText(JSON.stringify(args) ?? "{}", ARGUMENTS_PREVIEW_BYTES)
-    .replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
-  return `magi-tools: approve the write tool ${name}? It runs with these arguments: ${json} ` +
+  const lines = argumentViewText(argumentView(args)).map((line) =>
+    "  " +
+    line.replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
+  );
+  return `magi-tools: approve the write tool ${name}? It runs with these arguments:\n` +
+    `${lines.join("\n")}\n` +
     `(no answer within ${ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`}: not run)`;
 }

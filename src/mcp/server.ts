@@ -155,7 +155,8 @@ export function createMcpServer(options: McpServerOptions): Server {
         ? extra.signal
         : AbortSignal.any([extra.signal, options.stop]);
       if (entry.definition.effect === "write") {
-        const refused = await approveWrite(approval, { name: params.name, args }, {
+        const schema = entry.definition.input_schema;
+        const refused = await approveWrite(approval, { name: params.name, args, schema }, {
           capabilities: server.getClientCapabilities(),
           sendRequest: extra.sendRequest,
           signal,

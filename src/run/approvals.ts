@@ -3,11 +3,21 @@
  * asking on the terminal (`--approve ask`: stdin and stderr, or `/dev/tty`),
  * with the backend's expiry.
  *
+ * With `ask` the person decides each write tool call when it arrives, with the
+ * tool and every argument in front of them ({@link ApprovalDecider.decideCall},
+ * `host/call_approval.ts`): the backend's `approval.requested` carries only its
+ * summary. So an approval whose summary is exactly `Allow client tool NAME`, for
+ * a client tool NAME of this host, is answered allow by the host (`decided_by:
+ * "host"`): the informed question follows at call time. Any other approval (a
+ * backend's own tool, another wording) is put to the person with its summary,
+ * as before, and a client tool call it lets through is asked about again.
+ *
  * @module
  */
 
 import { waitWithin } from "../async/deadline.ts";
 import type { ApprovalRequestedData } from "../protocol/schemas/mod.ts";
+import { argumentViewText, type CallApproval } from "../host/call_approval.ts";
 import { type NoTerminalReason, type Terminal, terminalText } from "../runtime/mod.ts";
 
 /** How approvals are answered. */
@@ -17,8 +27,39 @@ export type ApproveMode = "deny" | "allow" | "ask";
 export interface ApprovalDecision {
   /** Allow or deny. */
   decision: "allow" | "deny";
-  /** `flag` (--approve), `user` (terminal answer) or `expiry` (no answer in time). */
-  decidedBy: "flag" | "user" | "expiry";
+  /**
+   * `flag` (--approve), `user` (the person's answer), `expiry` (no answer in time) or `host`
+   * (an approval of this host's own client tool, allowed because the person decides at call
+   * time).
+   */
+  decidedBy: "flag" | "user" | "expiry" | "host";
+}
+
+/** What {@link Approver.decide} knows of the host. */
+export interface ApprovalContext {
+  /** The names of this host's client tools (the backend asks approval for its write tools). */
+  readonly clientTools: ReadonlySet<string>;
+}
+
+/** The summary of the backend's approval of client tool NAME (the reference backend's). */
+const CLIENT_TOOL_SUMMARY = /^Allow client tool ([A-Za-z0-9_-]{1,64})$/;
+
+/**
+ * The client tool of this host that `summary` asks about, or null: only a summary of exactly
+ * the form `Allow client tool NAME` with NAME one of `clientTools` (the backend asks approval for
+ * a client tool only when it is a write tool).
+ *
+ * @example
+ * ```ts
+ * import { clientToolOf } from "./approvals.ts";
+ * const tools = new Set(["write_note"]);
+ * console.assert(clientToolOf("Allow client tool write_note", tools) === "write_note");
+ * console.assert(clientToolOf("Run shell: write_note", tools) === null);
+ * ```
+ */
+export function clientToolOf(summary: string, clientTools: ReadonlySet<string>): string | null {
+  const name = CLIENT_TOOL_SUMMARY.exec(summary)?.[1];
+  return name !== undefined && clientTools.has(name) ? name : null;
 }
 
 /** Anything that decides approvals (the CLI's {@link ApprovalDecider}, the inspector's page). */
@@ -27,7 +68,18 @@ export interface Approver {
    * Decide one approval request. When `signal` aborts first (the run ended),
    * resolve with a deny by expiry.
    */
-  decide(data: ApprovalRequestedData, signal?: AbortSignal): Promise<ApprovalDecision>;
+  decide(
+    data: ApprovalRequestedData,
+    signal?: AbortSignal,
+    context?: ApprovalContext,
+  ): Promise<ApprovalDecision>;
+  /** Whether write tool calls are put to the person when they arrive ({@link decideCall}). */
+  asksAtCall?(): boolean;
+  /**
+   * Decide one write tool call before it runs, shown with its validated arguments. `signal`
+   * fires when the call is cancelled or its deadline passes.
+   */
+  decideCall?(request: CallApproval, signal: AbortSignal): Promise<ApprovalDecision>;
 }
 
 /**
@@ -53,29 +105,69 @@ export class ApprovalDecider implements Approver {
    * Decide one approval request. When `signal` aborts first (the run ended),
    * the result is a deny by expiry: the backend already denied it.
    */
-  decide(data: ApprovalRequestedData, signal?: AbortSignal): Promise<ApprovalDecision> {
+  decide(
+    data: ApprovalRequestedData,
+    signal?: AbortSignal,
+    context?: ApprovalContext,
+  ): Promise<ApprovalDecision> {
     if (this.#mode !== "ask" || this.#terminal === null) {
       return Promise.resolve({
         decision: this.#mode === "allow" ? "allow" : "deny",
         decidedBy: "flag",
       });
     }
-    const terminal = this.#terminal;
-    const asked = this.#chain.then(() =>
-      terminal.ask(
-        `\nApprove? ${terminalText(data.summary)}\n[y/N] (expires in ${
-          Math.round(data.expires_in_ms / 1000)
-        }s): `,
-      )
+    if (clientToolOf(data.summary, context?.clientTools ?? new Set()) !== null) {
+      // The person is asked when the call arrives, with its arguments.
+      return Promise.resolve({ decision: "allow", decidedBy: "host" });
+    }
+    // No answer before the backend's expiry (less a margin) or the run's end: deny by expiry.
+    return this.#ask(
+      `\nApprove? ${terminalText(data.summary)}\n[y/N] (expires in ${
+        Math.round(data.expires_in_ms / 1000)
+      }s): `,
+      data.expires_in_ms - 250,
+      signal,
     );
+  }
+
+  /**
+   * With `ask`: the person decides `request` on the terminal, shown the tool and every
+   * argument (each line through `terminalText`); no answer before `signal` (the call's cancel
+   * or deadline) is a deny by expiry. With `allow`/`deny` (no question at call time: the
+   * flag answered the backend's approval) the flag's decision.
+   */
+  decideCall(request: CallApproval, signal: AbortSignal): Promise<ApprovalDecision> {
+    if (!this.asksAtCall()) {
+      return Promise.resolve({
+        decision: this.#mode === "allow" ? "allow" : "deny",
+        decidedBy: "flag",
+      });
+    }
+    const lines = argumentViewText(request.view).map((line) => `  ${terminalText(line)}`);
+    const expiry = request.expiresInMs;
+    return this.#ask(
+      `\nApprove write tool ${terminalText(request.name)}? It runs with these arguments:\n${
+        lines.join("\n")
+      }\n[y/N]${expiry === undefined ? "" : ` (expires in ${Math.round(expiry / 1000)}s)`}: `,
+      expiry ?? null,
+      signal,
+    );
+  }
+
+  /** True with `ask`: every write tool call is put to the person when it arrives. */
+  asksAtCall(): boolean {
+    return this.#mode === "ask" && this.#terminal !== null;
+  }
+
+  #ask(question: string, expiryMs: number | null, signal?: AbortSignal): Promise<ApprovalDecision> {
+    const terminal = this.#terminal!;
+    const asked = this.#chain.then(() => terminal.ask(question));
     this.#chain = asked.catch(() => null);
     const answered = asked.then((line): ApprovalDecision => ({
       decision: line !== null && /^\s*y(es)?\s*$/i.test(line) ? "allow" : "deny",
       decidedBy: "user",
     }), (): ApprovalDecision => ({ decision: "deny", decidedBy: "user" }));
-    // No answer before the backend's expiry (less a margin) or the run's end: deny by expiry.
-    const expiryMs = data.expires_in_ms - 250;
-    return waitWithin(answered, expiryMs, { signal }).then(
+    return waitWithin(answered, expiryMs ?? Infinity, { signal }).then(
       (decided): ApprovalDecision => decided ?? { decision: "deny", decidedBy: "expiry" },
     );
   }

@@ -1,14 +1,12 @@
 /**
- * `run`: backend spawned while tools load → registry → initialize →
- * descriptor check → session → one turn → shutdown → reaped child → exit
- * code. A tool load failure stops the unused backend (EOF, then signals).
+ * `run`: backend spawned while tools load → registry → initialize → descriptor check → session
+ * → one turn → shutdown → reaped child → exit code. A tool load failure stops the unused backend
+ * (EOF, then signals).
  *
- * The phases are the methods of {@link HostRun}, one backend connection
- * (start, initialize, turn, failure, stop); {@link runHost} runs them once in
- * a turn scope (`turn_scope.ts`), a `batch` slot runs many turns on one
- * connection in the same scope. Their parts: `host_start.ts` (starting the
- * connection), `tool_wiring.ts` (executor, call session, record routing),
- * `host_turn.ts` (the turn) and `exit_policy.ts` (its exit code).
+ * The phases are the methods of {@link HostRun}, one backend connection (start, initialize,
+ * turn, failure, stop); {@link runHost} runs them once in a turn scope (`turn_scope.ts`), a `batch`
+ * slot runs many turns on one connection in the same scope. Parts: `host_start.ts` (the start),
+ * `tool_wiring.ts` (executor, call session, records), `host_turn.ts`, `exit_policy.ts` (exit code).
  *
  * @module
  */
@@ -29,13 +27,8 @@ import type { StartedSources } from "../config/sources.ts";
 import type { AgentCommand } from "./agent.ts";
 import { exitCode as exitCodeOf } from "./exit_codes.ts";
 import { invocationExit } from "./exit_policy.ts";
-import {
-  classify,
-  hostErrorRecord,
-  type HostFailure,
-  isEngineFailure,
-  timedOutBeforeTurn,
-} from "./failure.ts";
+import { classify, hostErrorRecord, isEngineFailure, timedOutBeforeTurn } from "./failure.ts";
+import type { HostFailure } from "./failure.ts";
 import { HostError, isReported, type Reported } from "../errors/mod.ts";
 import type { HostRunOptions, HostStartOptions, HostTurnOptions } from "./host_options.ts";
 import {
@@ -50,7 +43,7 @@ import { REQUIRED_CAPABILITIES } from "./load_registry.ts";
 import { closeBackend } from "./shutdown.ts";
 import type { SourceWarnings } from "./sources.ts";
 import { StopState } from "./stop.ts";
-import { prewarmTools, wireTools } from "./tool_wiring.ts";
+import { startTools, wireTools } from "./tool_wiring.ts";
 import { runTurnScope } from "./turn_scope.ts";
 import type { ArgumentsRecorder } from "./record_args.ts";
 
@@ -126,6 +119,7 @@ export class HostRun {
   readonly #events: AsyncIterator<AgentEvent>;
   /** Where the connection's records (tool calls, logs) go: the current turn's writer. */
   #writer: SummaryWriter;
+  #approvals: HostTurnOptions["approvals"] | null = null; // The turn's: asked at write calls.
   #liveness: LivenessProbe | null = null;
   #stalled = false;
   #calls: ToolCallSession | null = null;
@@ -264,6 +258,7 @@ export class HostRun {
       argumentsPreview: this.#argumentsPreview,
       ...(this.#recordArguments === undefined ? {} : { recordArguments: this.#recordArguments }),
       records: () => this.#writer,
+      approvals: { turn: () => this.#approvals, expiryMs: init.limits.approval_expiry_ms },
       onRequestBudgetExhausted: (error) => {
         this.#budgetError = error;
         this.#stop.budgetExhausted();
@@ -275,7 +270,7 @@ export class HostRun {
     this.#ready = readyRecord(this.#agent, client, init, this.#parts);
     writer.emit(this.#ready);
     this.#sourceWarnings?.attach(writer);
-    prewarmTools(registry, wiring.executor);
+    startTools(registry, wiring.executor, { kernel: this.#parts.kernel, writer });
     return null;
   }
 
@@ -299,7 +294,7 @@ export class HostRun {
     }
     this.#interruptNext = false;
     this.#turning = true;
-    this.#writer = turn.writer;
+    ({ writer: this.#writer, approvals: this.#approvals } = turn);
     if (turn.announce === true) turn.writer.emit(this.#ready);
     try {
       return await hostTurn({

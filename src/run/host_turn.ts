@@ -169,6 +169,7 @@ async function followRun(
       runId,
       deltas: turn.deltas,
       approvals: turn.approvals,
+      clientTools: new Set(conn.descriptor.tools.map((tool) => tool.name)),
       signal: stop.hard.signal,
     });
   } catch (error) {

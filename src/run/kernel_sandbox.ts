@@ -16,6 +16,12 @@ import {
   weakerLevelReason,
 } from "../host/sandbox/kernel_policy.ts";
 import { resolve } from "node:path";
+import {
+  announceKernelUnavailable,
+  KERNEL_NOTICE_CODE,
+  kernelNoticeText,
+} from "../host/sandbox/kernel_notice.ts";
+import type { SummaryInput } from "../summary/records.ts";
 import type { ProcessLimits } from "../host/sandbox/containment.ts";
 import { runtimeExecutable, runtimeName, supportsProcessIsolation } from "../runtime/mod.ts";
 
@@ -68,6 +74,52 @@ export function kernelForTools(
     isolationOf(entry.tool as ToolInfo) === "process"
   );
   return needed ? probe(mode) : Promise.resolve(kernelUnavailable(NOT_PROBED_REASON));
+}
+
+/**
+ * Why a tool module of `tools` that runs in its own process runs without the kernel layer
+ * (the kernel's reason), or null when none does (every one has the layer, or none runs in a
+ * process). The front doors say it once (`host/sandbox/kernel_notice.ts`).
+ *
+ * @example
+ * ```ts
+ * import { kernelMissingFor } from "./kernel_sandbox.ts";
+ * const tools = [{ tool: { name: "t" } }];
+ * const off = { available: false, abi: null, reason: "switched off" };
+ * console.assert(kernelMissingFor(tools, off) === "switched off");
+ * ```
+ */
+export function kernelMissingFor(
+  tools: readonly LevelEntry[],
+  kernel: KernelSupport,
+): string | null {
+  if (kernel.available || kernel.reason === null || kernel.reason === NOT_PROBED_REASON) {
+    return null;
+  }
+  const weaker = tools.some((entry) =>
+    (entry.source === undefined || entry.source.kind === "module") &&
+    entryLevel(entry, kernel) === "deno"
+  );
+  return weaker ? kernel.reason : null;
+}
+
+/**
+ * After `host.ready`: when {@link kernelMissingFor} finds a reason, a `host.warning` record
+ * (code `kernel_sandbox_unavailable`) on `writer`, and the notice on stderr once per process.
+ */
+export function sayKernelMissing(
+  tools: readonly LevelEntry[],
+  kernel: KernelSupport,
+  writer: { emit(record: SummaryInput): unknown },
+): void {
+  const missing = kernelMissingFor(tools, kernel);
+  if (missing === null) return;
+  writer.emit({
+    type: "host.warning",
+    code: KERNEL_NOTICE_CODE,
+    message: kernelNoticeText(missing),
+  });
+  announceKernelUnavailable(missing);
 }
 
 /** At most this many `deno info` processes of {@link prefetchModuleGraphs} run at once. */

@@ -54,7 +54,7 @@ export class ToolErrorTally {
         : record.type === "activity"
         ? record.activity_id
         : record.type === "approval"
-        ? `approval:${record.approval_id}`
+        ? record.call_id ?? `approval:${record.approval_id}`
         : null;
       if (id !== null) this.#failed.add(id);
     });

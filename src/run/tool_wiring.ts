@@ -13,6 +13,9 @@ import type { RequestBudgetExhausted } from "../client/errors.ts";
 import type { AgentEvent } from "../client/events.ts";
 import type { ToolInfo } from "../host/define.ts";
 import { ToolExecutor } from "../host/executor.ts";
+import type { CallApprover, CallVerdict } from "../host/call_approval.ts";
+import type { Approver } from "./approvals.ts";
+import { sayKernelMissing } from "./kernel_sandbox.ts";
 import type { ToolRegistry } from "../host/registry.ts";
 import type { ProcessLimits } from "../host/sandbox/containment.ts";
 import type { KernelSupport } from "../host/sandbox/kernel_policy.ts";
@@ -50,6 +53,11 @@ export interface ToolWiringOptions {
    * `tool.progress` go there (on a batch slot's later items: that item's writer).
    */
   readonly records: () => SummaryWriter;
+  /**
+   * Write tool calls are put to the current turn's approver (`approvals.ts`) when it asks at
+   * call time, with `expiryMs` (the backend's `approval_expiry_ms`) to answer.
+   */
+  readonly approvals?: { readonly turn: () => Approver | null; readonly expiryMs: number };
   /** No further tool result can be sent: the connection cancels the turn. */
   readonly onRequestBudgetExhausted: (error: RequestBudgetExhausted) => void;
 }
@@ -74,6 +82,9 @@ export function wireTools(options: ToolWiringOptions): ToolWiring {
     limits: descriptor.limits,
     cwd: options.cwd,
     kernelSandbox: options.kernel,
+    ...(options.approvals === undefined
+      ? {}
+      : { approveCall: callApprover(options.approvals, options.records) }),
     ...(options.limits === null ? {} : { processLimits: options.limits }),
     onLog: (log) => {
       const runId = runOfCall.get(log.callId);
@@ -111,11 +122,53 @@ export function wireTools(options: ToolWiringOptions): ToolWiring {
 }
 
 /**
- * Start the tool processes while the session and the model start (a first call then skips
- * the ~0.1–0.2 s process start); called after host.ready, so startup does not wait for the
- * spawns. Each warm process holds a Deno runtime, so large tool sets start on first use instead.
+ * The executor's {@link CallApprover}: the current turn's approver decides (when it asks at
+ * call time), and each decision is an `approval` record with the call's ID.
  */
-export function prewarmTools(registry: ToolRegistry, executor: ToolExecutor): void {
+function callApprover(
+  approvals: NonNullable<ToolWiringOptions["approvals"]>,
+  records: () => SummaryWriter,
+): CallApprover {
+  const current = approvals.turn;
+  return {
+    asks: () => current()?.asksAtCall?.() === true,
+    async decide(request, signal): Promise<CallVerdict> {
+      const expiresInMs = approvals.expiryMs;
+      const asked = { ...request, expiresInMs };
+      const decided = await current()?.decideCall?.(asked, signal) ??
+        { decision: "allow" as const, decidedBy: "flag" as const };
+      records().emit({
+        type: "approval",
+        run_id: request.runId,
+        call_id: request.callId,
+        summary: `Run write tool ${request.name} with the arguments shown`,
+        decision: decided.decision,
+        decided_by: decided.decidedBy,
+        recorded: true,
+      });
+      if (decided.decision === "allow") return { allow: true };
+      return {
+        allow: false,
+        why: decided.decidedBy === "expiry"
+          ? { kind: "expired", ms: expiresInMs }
+          : { kind: "declined" },
+      };
+    },
+  };
+}
+
+/**
+ * After `host.ready`: say once when tool modules run without the kernel layer (a `host.warning`
+ * on `writer` and a line on stderr, `kernel_sandbox.ts`), then start the tool processes while the
+ * session and the model start (a first call then skips the ~0.1–0.2 s process start). Each warm
+ * process holds a Deno runtime, so large tool sets start on first use instead.
+ */
+export function startTools(
+  registry: ToolRegistry,
+  executor: ToolExecutor,
+  after: { readonly kernel: KernelSupport; readonly writer: SummaryWriter },
+): void {
+  sayKernelMissing(registry.tools, after.kernel, after.writer);
   const isolated =
     registry.tools.filter((t) =>
       t.source.kind === "module" && isolationOf(t.tool as ToolInfo) === "process"

@@ -29,6 +29,8 @@ export interface TurnOptions {
   deltas: boolean;
   /** Approval policy. */
   approvals: Approver;
+  /** The names of this host's client tools (see `approvals.ts`). */
+  clientTools?: ReadonlySet<string>;
   /** Aborts waiting (hard stop). */
   signal: AbortSignal;
 }
@@ -146,7 +148,9 @@ async function answerApproval(
   data: ApprovalRequestedData,
   runEnded: AbortSignal,
 ): Promise<void> {
-  const decision = await options.approvals.decide(data, runEnded);
+  const decision = await options.approvals.decide(data, runEnded, {
+    clientTools: options.clientTools ?? new Set(),
+  });
   let recorded = false;
   let decidedBy = decision.decidedBy;
   if (decidedBy !== "expiry") {

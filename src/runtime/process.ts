@@ -119,7 +119,9 @@ function spawnInOwnSession(
       // setsid(): a terminal's SIGINT goes to the host's foreground group only.
       detached: true,
       stdio: ["pipe", "pipe", NODE_STDERR[options.stderr ?? "inherit"]],
-      env: { ...Deno.env.toObject(), ...(options.env ?? {}) },
+      env: options.clearEnv === true
+        ? { ...(options.env ?? {}) }
+        : { ...Deno.env.toObject(), ...(options.env ?? {}) },
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     });
   } catch (error) {
@@ -189,6 +191,7 @@ function spawnWithCommand(
       stderr: options.stderr ?? "inherit",
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
       ...(options.env === undefined ? {} : { env: options.env }),
+      ...(options.clearEnv === true ? { clearEnv: true } : {}),
     }).spawn();
   } catch (error) {
     throw new SpawnError(command, { cause: error });

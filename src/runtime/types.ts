@@ -21,6 +21,8 @@ export interface SpawnOptions {
   cwd?: string;
   /** Variables added to (or overriding) the inherited environment. */
   env?: Record<string, string>;
+  /** When true, the child inherits nothing: its environment is exactly `env`. */
+  clearEnv?: boolean;
   /** Where the child's stderr goes; default `"inherit"`. */
   stderr?: "inherit" | "null" | "piped";
 }

@@ -131,10 +131,13 @@ function build() {
     type: z.literal("approval"),
     ...head,
     run_id: Id,
-    approval_id: Id,
+    /** The backend's `approval.requested` (absent for a question the host asked at call time). */
+    approval_id: z.exactOptional(Id),
+    /** The call the host asked about before running it (absent for the backend's approval). */
+    call_id: z.exactOptional(Id),
     summary: z.string(),
     decision: z.enum(["allow", "deny"]),
-    decided_by: z.enum(["flag", "user", "expiry"]),
+    decided_by: z.enum(["flag", "user", "expiry", "host"]),
     recorded: z.boolean(),
   });
   const ToolCallRecordSchema = z.strictObject({

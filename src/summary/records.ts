@@ -197,14 +197,18 @@ export const ActivityRecordSchema: z.ZodObject<
 /** `activity`. */
 export type ActivityRecord = z.infer<typeof ActivityRecordSchema>;
 
-/** `approval`: an approval request and how it was decided. */
+/**
+ * `approval`: an approval request and how it was decided: the backend's (`approval_id`) or
+ * the host's own question before a write tool call runs (`call_id`).
+ */
 export const ApprovalRecordSchema: z.ZodObject<
   {
     run_id: z.ZodString;
-    approval_id: z.ZodString;
+    approval_id: z.ZodExactOptional<z.ZodString>;
+    call_id: z.ZodExactOptional<z.ZodString>;
     summary: z.ZodString;
     decision: z.ZodEnum<{ allow: "allow"; deny: "deny" }>;
-    decided_by: z.ZodEnum<{ flag: "flag"; user: "user"; expiry: "expiry" }>;
+    decided_by: z.ZodEnum<{ flag: "flag"; user: "user"; expiry: "expiry"; host: "host" }>;
     recorded: z.ZodBoolean;
     ts: z.ZodString;
     v: z.ZodLiteral<1>;

@@ -252,6 +252,8 @@ export class TextView {
           ? "by --approve"
           : record.decided_by === "user"
           ? "by you"
+          : record.decided_by === "host"
+          ? "you decide when the call arrives"
           : "expired";
         this.#line(
           `${s("yellow", "?")} approve ${record.summary} ${

@@ -56,8 +56,17 @@ async function askOnTerminal(
   }
 }
 
+/**
+ * The person's decision: the `approval` record of the question asked when the call arrived
+ * (`call_id`). The backend's approval of the same call is answered by the host (`decided_by:
+ * "host"`): the person is asked with the arguments at call time (docs/tools.md).
+ */
 function approval(result: AskResult): Rec {
-  return one(result.records, "approval");
+  const host = result.records.filter((r) => r.type === "approval" && "approval_id" in r);
+  assert.deepEqual(host.map((r) => [r.decision, r.decided_by]), [["allow", "host"]]);
+  const asked = result.records.filter((r) => r.type === "approval" && "call_id" in r);
+  assert.equal(asked.length, 1, JSON.stringify(result.records));
+  return asked[0]!;
 }
 
 Deno.test({
@@ -69,7 +78,10 @@ Deno.test({
       { cwd: ROOT, keys: "y\n", pipeStdout: false },
     );
     assert.equal(result.code, 0, result.terminal);
-    assert.match(result.terminal, /Approve\? .*note\n\[y\/N\] \(expires in \d+s\): y\n/);
+    assert.match(
+      result.terminal,
+      /Approve write tool note\? It runs with these arguments:\n {2}text: "x"\n\[y\/N\] \(expires in \d+s\): y\n/,
+    );
     assert.match(result.terminal, /\? approve .* → allowed \(by you\)/);
     assert.match(result.terminal, /✔ note /);
     assert.doesNotMatch(result.terminal, /needs a terminal|cannot prompt/);
@@ -86,12 +98,14 @@ Deno.test({
     );
     assert.equal(result.code, 0, result.terminal);
     // The question was on the terminal (stderr), the answer echoed there; stdout is only records.
-    assert.match(result.terminal, /\[y\/N\] \(expires in \d+s\): n\n/);
+    assert.match(result.terminal, /\n {2}text: "x"\n\[y\/N\] \(expires in \d+s\): n\n/);
     const decided = approval(result);
     assert.equal(decided.decision, "deny");
     assert.equal(decided.decided_by, "user");
-    // A denied call never runs: no tool.result.
-    assert.deepEqual(result.records.filter((r) => r.type === "tool.result"), []);
+    // A denied call never runs: the model is told so.
+    const denied = one(result.records, "tool.result");
+    assert.equal(denied.outcome, "error");
+    assert.equal(denied.error_code, "approval_denied");
     assert.equal(result.records.at(-1)?.type, "turn.finished");
   },
 });

@@ -319,7 +319,10 @@ Deno.test({
     const status = await child.status;
     clearTimeout(guard);
     assert.equal(status.code, 0, seen);
-    const approval = seen.split(/\r?\n/).find((line) => line.startsWith('{"type":"approval"'));
+    // The person's answer, given when the call arrived (the backend's approval is the host's).
+    const approval = seen.split(/\r?\n/).find((line) =>
+      line.startsWith('{"type":"approval"') && line.includes('"call_id"')
+    );
     assert.ok(approval !== undefined, seen);
     const record = JSON.parse(approval);
     assert.equal(record.decision, "allow");

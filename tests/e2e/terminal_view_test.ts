@@ -79,9 +79,9 @@ Deno.test({
     assert.match(out, /\r\x1b\[K/);
     assert.match(out, /✔ counter (\d+ ms|\d\.\d s) · \d+ B/);
     // The approval is asked on the terminal, answered, and shown.
-    assert.match(out, /Approve\? .*note/);
+    assert.match(out, /Approve write tool note\? It runs with these arguments:\n {2}text: "hi"\n/);
     // Everything rendered before the question is on screen first; the question is not erased.
-    assert.ok(out.indexOf("✔ counter") < out.indexOf("Approve?"), out);
+    assert.ok(out.indexOf("✔ counter") < out.indexOf("Approve write tool"), out);
     assert.match(out, /\[y\/N\] \(expires in \d+s\): y\n/);
     assert.match(out, /\? approve .* → allowed \(by you\)/);
     assert.match(out, /→ note \{"text":"hi"\}/);

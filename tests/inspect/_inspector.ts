@@ -86,6 +86,8 @@ export interface InspectorOptions {
   readonly args?: readonly string[];
   /** Added to the inspector's environment. */
   readonly env?: Readonly<Record<string, string>>;
+  /** A command the inspector runs under (`[program, ...args]`, then `deno run …`). */
+  readonly wrapper?: readonly string[];
 }
 
 /** Start `deno run -A mod.ts inspect` over a fresh copy of the fixture tools. */
@@ -95,15 +97,18 @@ export async function startInspector(options: InspectorOptions = {}): Promise<In
   for (const [file, text] of Object.entries(FIXTURE_TOOLS)) {
     await Deno.writeTextFile(`${toolsDir}/${file}`, text);
   }
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      ...FULL_CLI,
-      "-A",
-      `${ROOT}mod.ts`,
-      "inspect",
-      ...(options.args ?? ["--tools", toolsDir]),
-    ],
+  const command = [
+    ...(options.wrapper ?? []),
+    Deno.execPath(),
+    "run",
+    ...FULL_CLI,
+    "-A",
+    `${ROOT}mod.ts`,
+    "inspect",
+    ...(options.args ?? ["--tools", toolsDir]),
+  ];
+  const child = new Deno.Command(command[0]!, {
+    args: command.slice(1),
     cwd: options.cwd ?? ROOT,
     stdin: "null",
     stdout: "piped",

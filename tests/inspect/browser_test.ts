@@ -111,17 +111,24 @@ Deno.test({
         assert.match((await page.textContent("[data-test=assistant]"))!, /Timeline done/);
         await shot(page, "turns");
 
-        // An approval answered from the page.
+        // An approval answered from the page, when the call arrives: the tool and its arguments.
         await page.fill("[data-test=prompt]", "APPROVE this");
         await page.click("[data-test=run-turn]");
         await page.waitForSelector("[data-test=approval]", { timeout: 60_000 });
         assert.match((await page.textContent("[data-test=approval]"))!, /note/);
+        const fields = await page.$$eval(
+          "[data-test=approval-args] dt",
+          (els) => els.map((el) => el.textContent),
+        );
+        assert.ok(fields.length > 0, "the page shows the call's argument fields");
         await shot(page, "approval");
         await page.click("[data-test=approve-allow]");
         await turnFinished(page);
         const records = (await page.textContent("[data-test=records]"))!.trim().split("\n")
           .map((line) => JSON.parse(line));
-        const approval = records.find((r) => r.type === "approval");
+        const host = records.find((r) => r.type === "approval" && r.approval_id !== undefined);
+        assert.equal(host.decided_by, "host");
+        const approval = records.find((r) => r.type === "approval" && r.call_id !== undefined);
         assert.equal(approval.decision, "allow");
         assert.equal(approval.decided_by, "user");
         assert.match((await page.textContent("[data-test=assistant]"))!, /noted hello/);

@@ -114,7 +114,7 @@ Deno.test("mcp (stdio, ask): the user approves through elicitation/create and th
     const request = asked[0]!.params;
     assert.equal(request.mode, "form");
     assert.match(request.message, /write tool write_marker/);
-    assert.match(request.message, /"text":"approved"/, "the message shows the arguments");
+    assert.match(request.message, /^ {2}text: "approved"$/m, "the message shows the arguments");
     assert.equal(request.requestedSchema.properties["approve"]?.type, "boolean");
     assert.deepEqual(request.requestedSchema.required, ["approve"]);
   } finally {

@@ -78,7 +78,8 @@ Options:
   --session ID         open this durable session instead of creating one (IDs are
                        1-64 of A-Z a-z 0-9 _ -; sessions belong to the working
                        directory: list them with 'magi-tools sessions')
-  --approve MODE       deny | allow | ask (default deny); ask asks on stderr and reads
+  --approve MODE       deny | allow | ask (default deny); ask puts each write tool call,
+                       with every argument, to you when it arrives: on stderr, reading
                        the answer from stdin when both are a terminal (else /dev/tty,
                        which Deno opens only with --allow-all), and is a usage error
                        saying why when it cannot ask

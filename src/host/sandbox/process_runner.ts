@@ -27,6 +27,33 @@ import {
   runnerFilesOf,
 } from "./kernel.ts";
 import { probeProcessLimits, type ProcessLimits } from "./containment.ts";
+import { announceKernelUnavailable } from "./kernel_notice.ts";
+import { PROXY_VARIABLES, RUNTIME_VARIABLES, toolEnvironment } from "./tool_env.ts";
+
+/**
+ * The host's variables for {@link toolEnvironment}: all of them when the host may read its
+ * whole environment, else those of {@link RUNTIME_VARIABLES}, {@link PROXY_VARIABLES} and the
+ * tool's own list (`declared`) when it may read every one of them. Null when it may not: it
+ * cannot choose what to pass (a variable it may not read could be one the runtime needs, such as
+ * `HOME`), and the process inherits the host's environment. Never prompts.
+ */
+function hostEnvironment(declared: ToolInfo["permissions"]): Record<string, string> | null {
+  const readable = (name?: string) =>
+    Deno.permissions.querySync(
+      name === undefined ? { name: "env" } : { name: "env", variable: name },
+    )
+      .state === "granted";
+  if (readable()) return Deno.env.toObject();
+  const own = Array.isArray(declared?.env) ? declared.env : [];
+  const names = [...RUNTIME_VARIABLES, ...PROXY_VARIABLES, ...own];
+  if (names.some((name) => name.endsWith("*") || !readable(name))) return null;
+  const env: Record<string, string> = {};
+  for (const name of names) {
+    const value = Deno.env.get(name);
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
+}
 
 /** How an isolated call ended: the process's outcome, or killed after the grace period. */
 export type IsolatedOutcome = ProcessOutcome | { readonly kind: "killed" };
@@ -72,6 +99,11 @@ export interface ProcessRunnerOptions {
    * available; `"off"` never uses it; or the host's own probe result.
    */
   readonly kernelSandbox?: "auto" | "off" | KernelSupport | Promise<KernelSupport>;
+  /**
+   * Say once on stderr (`kernel_notice.ts`) when tools run without the kernel layer; default
+   * false (the OpenAPI source's request processes are not tools of that layer).
+   */
+  readonly announceKernel?: boolean;
   /** How memory caps and a tool's own processes are contained; default probed. */
   readonly processLimits?: ProcessLimits | Promise<ProcessLimits>;
 }
@@ -107,6 +139,7 @@ export class ProcessRunner {
   /** Every idle process, longest idle first, with its pool. */
   readonly #idle = new Map<ToolProcess, Pool>();
   readonly #kernel: Promise<KernelSupport>;
+  readonly #announce: boolean;
   /** Whether the kernel layer is used, once {@link ProcessRunner.#kernel} settled. */
   #kernelOn = false;
   readonly #limitsPromise: Promise<ProcessLimits>;
@@ -125,6 +158,7 @@ export class ProcessRunner {
       0,
       options.maxIdleTotal ?? Math.max(DEFAULT_MAX_IDLE_TOTAL, this.#maxIdle),
     );
+    this.#announce = options.announceKernel === true;
     const kernel = options.kernelSandbox ?? "auto";
     this.#kernel = kernel === "off"
       ? Promise.resolve(kernelUnavailable("switched off (--no-kernel-sandbox)"))
@@ -140,7 +174,9 @@ export class ProcessRunner {
    */
   async #ready(file: string): Promise<void> {
     this.#limits = await this.#limitsPromise;
-    this.#kernelOn = (await this.#kernel).available;
+    const kernel = await this.#kernel;
+    this.#kernelOn = kernel.available;
+    if (!kernel.available && this.#announce) announceKernelUnavailable(kernel.reason ?? "unknown");
     if (!this.#kernelOn || this.#graphsDone.has(file)) return;
     const options = { cwd: this.#cwd, denoPath: this.#denoPath };
     const [graph, runner] = await Promise.all([
@@ -272,6 +308,8 @@ export class ProcessRunner {
       : memoryMb !== undefined && limits?.memory === "rlimit"
       ? (args: readonly string[]) => limitArgs(memoryMb, this.#denoPath, args)
       : undefined;
+    const host = hostEnvironment(tool.permissions);
+    const env = host === null ? null : toolEnvironment(tool.permissions, host);
     const proc = new ToolProcess({
       name: tool.name,
       url,
@@ -282,6 +320,7 @@ export class ProcessRunner {
       ...(tool.memoryMb === undefined ? {} : { memoryMb: tool.memoryMb }),
       ...(launch === undefined ? {} : { launch }),
       ...(limits === undefined ? {} : { wrapper: limits.wrapper }),
+      ...(env === null ? {} : { env }),
     });
     pool.all.add(proc);
     void proc.finished.then(() => {

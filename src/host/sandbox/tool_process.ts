@@ -76,6 +76,10 @@ export interface ToolProcessSpec {
    * namespace); absent or empty: none. {@link ToolProcess.pid} is then the wrapper's.
    */
   readonly wrapper?: readonly string[];
+  /**
+   * The process's whole environment (`tool_env.ts`); absent: the host's, plus `NO_COLOR=1`.
+   */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 const RUNNER_PATH = new URL("./runner.ts", import.meta.url).href;
@@ -144,7 +148,9 @@ export class ToolProcess {
       this.#child = spawnChild(command.command, command.args, {
         cwd: spec.cwd,
         stderr: "piped",
-        env: { NO_COLOR: "1" },
+        ...(spec.env === undefined
+          ? { env: { NO_COLOR: "1" } }
+          : { env: { ...spec.env }, clearEnv: true }),
       });
     } catch (error) {
       // The reason (for example a missing --allow-run) rather than the generic wrapper.

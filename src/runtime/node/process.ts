@@ -142,7 +142,9 @@ export function spawnChild(
   args: readonly string[],
   options: SpawnOptions = {},
 ): ChildHandle {
-  const env = { ...process.env, ...(options.env ?? {}) };
+  const env = options.clearEnv === true
+    ? { ...(options.env ?? {}) }
+    : { ...process.env, ...(options.env ?? {}) };
   if (!commandExists(command, options.cwd, env.PATH ?? "")) throw new SpawnError(command);
   const stderrMode = options.stderr ?? "inherit";
   let pipes: Pipes;
