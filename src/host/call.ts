@@ -24,6 +24,13 @@ export interface ToolCallRequest {
   readonly sessionId: string;
   /** Run of the call. */
   readonly runId: string;
+  /**
+   * The caller's W3C trace context (e.g. MCP `_meta.traceparent`): the call's span becomes its
+   * child. Without it, a `run` turn's span is the parent (`src/telemetry`). Telemetry only.
+   */
+  readonly traceparent?: string;
+  /** How the call was approved before it reached the executor (telemetry only). */
+  readonly approval?: string;
 }
 
 /** `client.tool.result` outcome. */

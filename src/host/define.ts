@@ -85,6 +85,12 @@ export interface ToolContext {
   readonly deadline: number;
   /** The host's working directory; tools resolve relative paths against it. */
   readonly cwd: string;
+  /**
+   * The call's W3C trace context (`00-<trace id>-<span id>-<flags>`) when telemetry is on
+   * (docs/telemetry.md): pass it on (e.g. as a `traceparent` header) so the tool's own work
+   * joins the trace. Absent when telemetry is off.
+   */
+  readonly traceparent?: string;
 }
 
 /** Everything a tool module declares. */

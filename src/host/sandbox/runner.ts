@@ -134,6 +134,7 @@ async function runCall(message: CallMessage, loaded: Tool): Promise<void> {
     runId: message.runId,
     deadline: message.deadline,
     cwd: message.cwd,
+    ...(message.traceparent === undefined ? {} : { traceparent: message.traceparent }),
   });
   let reply: ChildMessage;
   try {
