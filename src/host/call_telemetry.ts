@@ -1,5 +1,5 @@
 /**
- * The tool-call span and metrics (`executor.ts` calls these only when {@link TELEMETRY} is
+ * The tool-call span and metrics (`executor.ts` calls these only when `TELEMETRY` is
  * on). Attributes describe the call, never its arguments or result:
  * docs/telemetry.md lists them.
  *
@@ -17,7 +17,6 @@ import {
   runParent,
   type Span,
   startSpan,
-  TELEMETRY,
 } from "../telemetry/mod.ts";
 
 /** Attributes a call span and its metrics share. */
