@@ -59,7 +59,7 @@ export interface HostRunSpec {
    */
   repo?: string;
   /**
-   * Telemetry on: the host runs with `OTEL_DENO=true` and exports (OTLP/HTTP JSON) to a sink on
+   * Telemetry on: the host runs with `OTEL_DENO=true` and exports (OTLP/HTTP, protobuf) to a sink on
    * loopback that this driver serves and discards, so the host pays for building and exporting
    * every span (docs/telemetry.md). Default off, as the product runs without `OTEL_DENO`.
    */
@@ -211,7 +211,7 @@ function otlpSink(): { env: Record<string, string>; close(): Promise<void> } {
     env: {
       OTEL_DENO: "true",
       OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${server.addr.port}`,
-      OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+      // Deno's default protocol (http/protobuf), as a user's collector gets it.
       OTEL_SERVICE_NAME: "magi-tools-bench",
       // The host's own spans and metrics only: console output is not what is measured.
       OTEL_DENO_CONSOLE: "ignore",
