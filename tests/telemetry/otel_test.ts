@@ -287,3 +287,49 @@ Deno.test("mcp: call IDs differ between server processes", async () => {
   assert.notEqual(ids[0], ids[1], `call IDs of two mcp processes: ${ids.join(", ")}`);
   for (const id of ids) assert.match(id, /^mcp-[0-9a-f]{8}-1$/);
 });
+
+Deno.test("call of an MCP server's tool with OTEL_DENO: the request span carries _meta.traceparent, the server's call span is its child", async () => {
+  const receiver = startOtlpReceiver();
+  const dir = await Deno.makeTempDir({ prefix: "magi-tools-otel-mcp-" });
+  try {
+    const config = join(dir, "magi-tools.jsonc");
+    await Deno.mkdir(join(dir, "tools"));
+    // The upstream server is `magi-tools mcp` itself, exporting to the same receiver.
+    await Deno.writeTextFile(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          up: {
+            command: Deno.execPath(),
+            args: mcpArgs(TOOLS),
+            env: { ...receiver.env, OTEL_SERVICE_NAME: "upstream" },
+          },
+        },
+      }),
+    );
+    const result = await runCli(
+      ["call", "--config", config, "--tools", join(dir, "tools"), "up_trace_probe", "{}"],
+      { env: receiver.env, raw: true },
+    );
+    assert.equal(result.code, 0, result.stderr);
+    const reported = JSON.parse(result.stdout);
+    assert.ok(
+      await eventually(() => receiver.spans.some((s) => s.service === "upstream")),
+      "the upstream server exported its spans",
+    );
+    const ours = receiver.spans.filter((span) => span.service === "magi-tools-test");
+    const theirs = receiver.spans.filter((span) => span.service === "upstream");
+    const call = named(ours, "execute_tool up_trace_probe");
+    assert.equal(call.attributes["magi.tool.source"], "mcp");
+    assert.equal(call.attributes["magi.tool.source.name"], "up");
+    const request = named(ours, "tools/call trace_probe");
+    assertChild(request, call);
+    assert.equal(request.attributes["magi.mcp.server"], "up");
+    const upstream = named(theirs, "execute_tool trace_probe");
+    assertChild(upstream, request);
+    assert.equal(reported.traceparent, traceparentOf(upstream));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+    await receiver.close();
+  }
+});
