@@ -214,7 +214,12 @@ export function startHttpSpan(
   exchange: { readonly method: string; readonly url: string },
   parent: string | undefined,
 ): Span | undefined {
-  const url = URL.parse(exchange.url);
+  let url: URL | null = null;
+  try {
+    url = new URL(exchange.url);
+  } catch {
+    // Not a URL: the request fails on its own; the span just has no address.
+  }
   return startSpan(`HTTP ${exchange.method}`, parent, {
     "http.request.method": exchange.method,
     ...(url === null ? {} : {
