@@ -242,17 +242,32 @@ Deno.test("mcp with OTEL_DENO: a call under an incoming _meta.traceparent is its
       _meta: { traceparent: incoming },
     });
     assert.equal(textOf(noted), `noted ${SECRET_ARG.length}`);
+    // A malformed trace context is ignored: the call runs, its span is a root.
+    const bogus = await client.callTool({
+      name: "trace_probe",
+      arguments: {},
+      _meta: { traceparent: "00-not-a-trace-context" },
+    });
+    assert.equal((bogus as { isError?: boolean }).isError ?? false, false);
   } finally {
     await client.close();
   }
   try {
-    // The server exports its spans as it exits (stdin closed): the last one ends the wait.
+    // The server exports its spans as it exits (stdin closed): all three end the wait.
     assert.ok(
-      await eventually(() => receiver.spans.some((s) => s.name === "execute_tool note")),
+      await eventually(() =>
+        receiver.spans.some((s) => s.name === "execute_tool note") &&
+        receiver.spans.filter((s) => s.name === "execute_tool trace_probe").length === 2
+      ),
       "the mcp server exported its spans",
     );
     const spans = receiver.spans.filter((span) => span.service === "magi-tools-test");
-    const probe = named(spans, "execute_tool trace_probe");
+    const probes = spans.filter((span) => span.name === "execute_tool trace_probe");
+    assert.equal(probes.length, 2);
+    const probe = probes.find((span) => span.parentSpanId === parentId)!;
+    const root = probes.find((span) => span !== probe)!;
+    assert.equal(root.parentSpanId, "");
+    assert.notEqual(root.traceId, traceId);
     const note = named(spans, "execute_tool note");
     const approval = named(spans, "magi.approval");
     for (const span of [probe, note, approval]) {
