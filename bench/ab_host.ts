@@ -15,7 +15,8 @@
  *
  * Run: `deno run -A bench/ab_host.ts --base /tmp/base --cpus 0 --calls 10000
  * --warmup 1000 --concurrency 1 --rounds 5` (`--calls 0` measures startup only;
- * `--tools DIR --tool NAME` as in the host driver).
+ * `--tools DIR --tool NAME` as in the host driver; `--otel` runs this checkout's side with
+ * telemetry on, so `--base .` compares telemetry on against off).
  *
  * @module
  */
@@ -94,6 +95,7 @@ if (import.meta.main) {
       tools: { type: "string" },
       tool: { type: "string", default: "trivial" },
       paired: { type: "boolean", default: false },
+      otel: { type: "boolean", default: false },
     },
   });
   if (values.base === undefined) {
@@ -115,11 +117,16 @@ if (import.meta.main) {
     ...(values.tools === undefined ? [] : ["--tools", values.tools]),
   ];
   const sides = { base: values.base, new: HERE } as const;
+  // --otel: this checkout's side runs with telemetry on (`--base .` then measures its cost).
+  const argsOf = (side: keyof typeof sides) =>
+    side === "new" && values.otel ? [...args, "--otel"] : args;
   const samples: Record<keyof typeof sides, AbSample[]> = { base: [], new: [] };
   for (let round = 0; round < rounds; round++) {
     const order: (keyof typeof sides)[] = round % 2 === 0 ? ["base", "new"] : ["new", "base"];
     if (values.paired) {
-      const both = await Promise.all(order.map((side) => runOnce(sides[side], values.cpus, args)));
+      const both = await Promise.all(
+        order.map((side) => runOnce(sides[side], values.cpus, argsOf(side))),
+      );
       order.forEach((side, i) => {
         samples[side].push(both[i]!);
         console.log(`round ${round + 1} ${side} (paired): ${format(both[i]!)}`);
@@ -127,7 +134,7 @@ if (import.meta.main) {
       continue;
     }
     for (const side of order) {
-      const sample = await runOnce(sides[side], values.cpus, args);
+      const sample = await runOnce(sides[side], values.cpus, argsOf(side));
       samples[side].push(sample);
       console.log(`round ${round + 1} ${side}: ${format(sample)}`);
     }

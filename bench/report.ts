@@ -161,6 +161,28 @@ export function buildRows(results: readonly PlacementResults[], extras: RunExtra
   }
   for (const c of [1, 4]) {
     each((r) => {
+      // Telemetry's cost: the same trivial calls with OTEL_DENO=true, right after them.
+      const on = r.telemetry?.[String(c)];
+      const off = r.host[`trivial/${c}`]?.cpuUs?.["host"];
+      const cpuOn = on?.cpuUs?.["host"];
+      const cost = off !== undefined && cpuOn !== undefined
+        ? `; host CPU/call ${cpuOn.toFixed(1)} µs vs ${off.toFixed(1)} µs off (${
+          cpuOn >= off ? "+" : ""
+        }${((cpuOn / off - 1) * 100).toFixed(0)}%)`
+        : "";
+      return row({
+        measurement:
+          `Trivial call with telemetry on (\`OTEL_DENO=true\`, exported to a loopback sink), ${
+            mode(c)
+          }`,
+        placement: r.placement.label,
+        host: on === undefined ? "not measured (not in this run)" : rate(on) + cost,
+        cpu: on === undefined ? DASH : cpuCell(on),
+      }, []);
+    });
+  }
+  for (const c of [1, 4]) {
+    each((r) => {
       const iso = r.isolated[String(c)];
       const inline = r.host[`trivial/${c}`];
       const share = iso && inline

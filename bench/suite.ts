@@ -112,6 +112,12 @@ export interface PlacementResults {
   isolatedNoKernel: Record<string, Throughput>;
   /** The isolated tool's enforcement level in the default runs (`kernel+deno` on Landlock). */
   isolatedLevel: string | null;
+  /**
+   * The trivial inline round trips with telemetry on (`OTEL_DENO=true`, spans and metrics
+   * exported to a loopback sink), by concurrency, each measured right after `host`'s
+   * `trivial/<c>`. Absent in runs saved before it was measured.
+   */
+  telemetry?: Record<string, Throughput>;
   /** Why isolated calls were not measured, or null. */
   isolatedNote: string | null;
   /** MCP SDK round trips (server and client run with Deno), same keys. */
@@ -267,6 +273,7 @@ export async function runPlacement(
     mcpReadyMs: {},
     mcpNodeReadyMs: {},
     hostPeakKb: {},
+    telemetry: {},
     rss: [],
     rssCallsPerSec: 0,
   };
@@ -280,21 +287,30 @@ export async function runPlacement(
     for (const concurrency of [1, 4]) {
       const key = `${tool}/${concurrency}`;
       progress(`${placement.label}: host ${key}`);
-      out.host[key] = await medianRun(sizes.repeats, async () => {
-        const run = await pinned(cpus, "host_driver.ts", [
-          `--tools=${toolDir}`,
-          `--tool=${tool}`,
-          `--calls=${calls}`,
-          `--warmup=${warmup}`,
-          `--concurrency=${concurrency}`,
-        ]) as HostRunResult;
-        const b = run.backend;
-        if (b.failed_calls > 0 || b.result_bytes !== RESULT_BYTES[tool] || !b.latency_ms) {
-          throw new Error(`Host run of ${key} returned wrong results`);
-        }
-        out.hostPeakKb[key] = Math.max(out.hostPeakKb[key] ?? 0, b.hwm_kb);
-        return throughput(b.calls, b.elapsed_ms, b.latency_ms, b.result_bytes, hostCpu(b));
-      });
+      const hostRun = (otel: boolean) =>
+        medianRun(sizes.repeats, async () => {
+          const run = await pinned(cpus, "host_driver.ts", [
+            `--tools=${toolDir}`,
+            `--tool=${tool}`,
+            `--calls=${calls}`,
+            `--warmup=${warmup}`,
+            `--concurrency=${concurrency}`,
+            ...(otel ? ["--otel"] : []),
+          ]) as HostRunResult;
+          const b = run.backend;
+          if (b.failed_calls > 0 || b.result_bytes !== RESULT_BYTES[tool] || !b.latency_ms) {
+            throw new Error(
+              `Host run of ${key}${otel ? " (telemetry on)" : ""} returned wrong results`,
+            );
+          }
+          if (!otel) out.hostPeakKb[key] = Math.max(out.hostPeakKb[key] ?? 0, b.hwm_kb);
+          return throughput(b.calls, b.elapsed_ms, b.latency_ms, b.result_bytes, hostCpu(b));
+        });
+      out.host[key] = await hostRun(false);
+      if (tool === "trivial") {
+        progress(`${placement.label}: host ${key}, telemetry on`);
+        (out.telemetry ??= {})[String(concurrency)] = await hostRun(true);
+      }
       const mcpArgs = [
         "--mode=calls",
         `--tool=${tool}`,

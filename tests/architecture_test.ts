@@ -115,6 +115,7 @@ const LAYERS = [
   "security",
   "protocol",
   "runtime",
+  "telemetry",
   "transport",
   "client",
   "summary",

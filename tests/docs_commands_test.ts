@@ -134,6 +134,17 @@ const COMMANDS: Readonly<Record<string, Check>> = {
     cannot: "a user's app next to the checkout",
   },
   "deno task demo": { run: { cwd: "root" } },
+  "export OTEL_DENO=true OTEL_EXPORTER_OTLP_ENDPOINT=http://localhost:4318 OTEL_SERVICE_NAME=magi-tools":
+    { cannot: "sets the environment of the reader's shell for the command after it" },
+  'deno task start run "Summarize the open tickets"': {
+    parse: "exports to a collector the reader runs (tests/telemetry/ uses a loopback receiver)",
+  },
+  "docker run --rm --name jaeger -p 16686:16686 -p 4318:4318 jaegertracing/jaeger:latest": {
+    cannot: "a Jaeger container (Docker and an image download)",
+  },
+  "docker run --rm --name lgtm -p 3000:3000 -p 4318:4318 grafana/otel-lgtm:latest": {
+    cannot: "a Grafana/Tempo container (Docker and an image download)",
+  },
   "deno test --config dev/deno.json -A --no-prompt tests/mcp/": {
     cannot: "a directory of the suite, which CI runs whole",
   },

@@ -14,7 +14,8 @@
  * --tool trivial --calls 2000 --concurrency 4` (`--host-flag=F`, repeatable,
  * adds a `deno run` flag for the host, e.g. `--v8-flags=--trace-gc`; a second
  * `--v8-flags=…` is merged with the `start` task's into one; `--repo DIR` runs another
- * checkout's `cli.ts` with that checkout's `start` task flags, for before/after comparisons).
+ * checkout's `cli.ts` with that checkout's `start` task flags, for before/after comparisons;
+ * `--otel` runs the host with telemetry on, exporting to a loopback sink).
  *
  * @module
  */
@@ -57,6 +58,12 @@ export interface HostRunSpec {
    * unpacked older commit for before/after runs; default this checkout.
    */
   repo?: string;
+  /**
+   * Telemetry on: the host runs with `OTEL_DENO=true` and exports (OTLP/HTTP, protobuf) to a sink on
+   * loopback that this driver serves and discards, so the host pays for building and exporting
+   * every span (docs/telemetry.md). Default off, as the product runs without `OTEL_DENO`.
+   */
+  otel?: boolean;
 }
 
 /** What {@link measureHost} reports. */
@@ -96,6 +103,7 @@ function startsWith(line: Uint8Array, prefix: Uint8Array): boolean {
 /** Run the host once against the fake backend. Throws when the host fails. */
 export async function measureHost(spec: HostRunSpec): Promise<HostRunResult> {
   const statsFile = await Deno.makeTempFile({ prefix: "magi-bench-stats-" });
+  const sink = spec.otel === true ? otlpSink() : undefined;
   try {
     const agent = `${Deno.execPath()} run -A ${FAKE_BACKEND}`;
     const repo = spec.repo === undefined ? REPO : spec.repo.replace(/\/*$/, "/");
@@ -133,6 +141,7 @@ export async function measureHost(spec: HostRunSpec): Promise<HostRunResult> {
         BENCH_CONCURRENCY: String(spec.concurrency),
         BENCH_RSS_EVERY: String(spec.rssEvery),
         NO_COLOR: "1",
+        ...(sink === undefined ? {} : sink.env),
       },
       stdin: "null",
       stdout: "piped",
@@ -187,8 +196,28 @@ export async function measureHost(spec: HostRunSpec): Promise<HostRunResult> {
       sandbox,
     };
   } finally {
+    await sink?.close();
     await Deno.remove(statsFile).catch(() => {});
   }
+}
+
+/** An OTLP/HTTP endpoint on loopback that reads and discards every export. */
+function otlpSink(): { env: Record<string, string>; close(): Promise<void> } {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+    await req.arrayBuffer();
+    return Response.json({});
+  });
+  return {
+    env: {
+      OTEL_DENO: "true",
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${server.addr.port}`,
+      // Deno's default protocol (http/protobuf), as a user's collector gets it.
+      OTEL_SERVICE_NAME: "magi-tools-bench",
+      // The host's own spans and metrics only: console output is not what is measured.
+      OTEL_DENO_CONSOLE: "ignore",
+    },
+    close: () => server.shutdown(),
+  };
 }
 
 if (import.meta.main) {
@@ -204,6 +233,7 @@ if (import.meta.main) {
       "host-flag": { type: "string", multiple: true },
       "cli-flag": { type: "string", multiple: true },
       repo: { type: "string" },
+      otel: { type: "boolean", default: false },
     },
   });
   const result = await measureHost({
@@ -216,6 +246,7 @@ if (import.meta.main) {
     ...(values["host-flag"] === undefined ? {} : { hostFlags: values["host-flag"] }),
     ...(values["cli-flag"] === undefined ? {} : { cliFlags: values["cli-flag"] }),
     ...(values.repo === undefined ? {} : { repo: values.repo }),
+    otel: values.otel,
   });
   console.log(JSON.stringify(result));
 }

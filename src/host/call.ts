@@ -26,6 +26,13 @@ export interface ToolCallRequest {
   readonly runId: string;
   /** The attempt of the call's unit of work (`ToolContext.attempt`); default 1. */
   readonly attempt?: number;
+  /**
+   * The caller's W3C trace context (e.g. MCP `_meta.traceparent`): the call's span becomes its
+   * child. Without it, a `run` turn's span is the parent (`src/telemetry`). Telemetry only.
+   */
+  readonly traceparent?: string;
+  /** How the call was approved before it reached the executor (telemetry only). */
+  readonly approval?: string;
 }
 
 /** `client.tool.result` outcome. */

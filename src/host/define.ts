@@ -92,6 +92,12 @@ export interface ToolContext {
    * can use it, with the item's own key, to make a repeat harmless.
    */
   readonly attempt: number;
+  /**
+   * The call's W3C trace context (`00-<trace id>-<span id>-<flags>`) when telemetry is on
+   * (docs/telemetry.md): pass it on (e.g. as a `traceparent` header) so the tool's own work
+   * joins the trace. Absent when telemetry is off.
+   */
+  readonly traceparent?: string;
 }
 
 /** Everything a tool module declares. */

@@ -82,6 +82,8 @@ import type { IsolatedOutcome, ProcessRunner } from "./sandbox/process_runner.ts
 import type { ProcessLimits } from "./sandbox/containment.ts";
 import { supportsProcessIsolation, terminalText } from "../runtime/mod.ts";
 import { toolFrames } from "./tool_stack.ts";
+import { TELEMETRY } from "../telemetry/mod.ts";
+import { endCallSpan, startCallSpan } from "./call_telemetry.ts";
 
 export type { ToolLog } from "./sandbox/log_buffer.ts";
 export type { ToolCallOutcome, ToolCallRequest, ToolCallResult } from "./call.ts";
@@ -292,15 +294,23 @@ export class ToolExecutor {
    */
   async execute(call: ToolCallRequest, signal: AbortSignal): Promise<ToolCallResult> {
     const started = this.#clock.now();
+    // Telemetry off: one boolean check, no span and no lookup (src/telemetry).
+    const span = TELEMETRY ? startCallSpan(call, this.#registry.get(call.name)) : undefined;
     let answer: Answer;
     try {
-      answer = await this.#answer(call, signal, started);
+      answer = await this.#answer(
+        span === undefined ? call : { ...call, traceparent: span.traceparent },
+        signal,
+        started,
+      );
     } catch (error) {
       // Only a host bug gets here; still answer.
       console.error(errorText(error));
       answer = hostFailed();
     }
-    return this.#finish(answer, started);
+    const result = this.#finish(answer, started);
+    if (span !== undefined) endCallSpan(span, call, result);
+    return result;
   }
 
   async #answer(call: ToolCallRequest, signal: AbortSignal, started: number): Promise<Answer> {
@@ -420,6 +430,7 @@ export class ToolExecutor {
       deadline,
       cwd: this.#cwd,
       attempt: call.attempt ?? 1,
+      ...(call.traceparent === undefined ? {} : { traceparent: call.traceparent }),
       progress: (update: ToolProgress) => {
         if (stop.signal.aborted || onProgress === undefined) return;
         try {
@@ -508,6 +519,7 @@ export class ToolExecutor {
           cwd: this.#cwd,
           attempt: call.attempt ?? 1,
           resultBytes: this.#limits.result_bytes,
+          ...(call.traceparent === undefined ? {} : { traceparent: call.traceparent }),
         },
         signal: stop.signal,
         graceMs: this.#graceMs,

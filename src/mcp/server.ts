@@ -47,6 +47,12 @@ import { CLIENT_TOOLS_LIMITS } from "../protocol/limits.ts";
 import type { ToolExecutor } from "../host/executor.ts";
 import type { ToolProgress } from "../host/external.ts";
 import type { ToolRegistry } from "../host/registry.ts";
+import {
+  endApprovalSpan,
+  incomingTraceparent,
+  startApprovalSpan,
+  TELEMETRY,
+} from "../telemetry/mod.ts";
 
 /** The JSON Schema dialect of module tools' input schemas. */
 export const JSON_SCHEMA_2020_12 = "https://json-schema.org/draft/2020-12/schema";
@@ -111,13 +117,18 @@ export interface McpServerOptions {
 }
 
 let nextCall = 0;
+/**
+ * This process's call-ID prefix: `mcp-<8 hex>-<n>`, so calls of different `mcp` processes
+ * (sessions, clients) are told apart in records and traces.
+ */
+const CALL_PREFIX = `mcp-${crypto.randomUUID().slice(0, 8)}`;
 
 // The SDK's handler types reach this checker untyped: the fields used, named.
 interface CallRequest {
   readonly params: {
     readonly name: string;
     readonly arguments?: Record<string, unknown>;
-    readonly _meta?: { readonly progressToken?: string | number };
+    readonly _meta?: { readonly progressToken?: string | number; readonly traceparent?: unknown };
   };
 }
 interface CallExtra {
@@ -154,19 +165,27 @@ export function createMcpServer(options: McpServerOptions): Server {
       const signal = options.stop === undefined
         ? extra.signal
         : AbortSignal.any([extra.signal, options.stop]);
+      // The caller's trace context (MCP `_meta.traceparent`), used only with telemetry on.
+      const traceparent = TELEMETRY ? incomingTraceparent(params._meta?.traceparent) : undefined;
       if (entry.definition.effect === "write") {
         const schema = entry.definition.input_schema;
-        const refused = await approveWrite(approval, { name: params.name, args, schema }, {
-          capabilities: server.getClientCapabilities(),
-          sendRequest: extra.sendRequest,
-          signal,
-          deadlineMs,
-        });
+        const span = TELEMETRY ? startApprovalSpan(traceparent, params.name) : undefined;
+        let refused: Awaited<ReturnType<typeof approveWrite>> | undefined;
+        try {
+          refused = await approveWrite(approval, { name: params.name, args, schema }, {
+            capabilities: server.getClientCapabilities(),
+            sendRequest: extra.sendRequest,
+            signal,
+            deadlineMs,
+          });
+        } finally {
+          if (span !== undefined) endApprovalSpan(span, refused);
+        }
         if (refused !== null) {
           return { isError: true, content: [{ type: "text", text: refused.text }] };
         }
       }
-      const callId = `mcp-${++nextCall}`;
+      const callId = `${CALL_PREFIX}-${++nextCall}`;
       const token = params._meta?.progressToken;
       // Progress notifications go out before the result (awaited below).
       const sent: Promise<void>[] = [];
@@ -200,6 +219,8 @@ export function createMcpServer(options: McpServerOptions): Server {
           deadlineMs: Math.max(0, deadlineMs - waited),
           sessionId: extra.sessionId ?? "stdio",
           runId: "mcp",
+          ...(traceparent === undefined ? {} : { traceparent }),
+          ...(TELEMETRY && entry.definition.effect === "write" ? { approval: "allow" } : {}),
         }, signal);
         unroute();
         await Promise.all(sent);

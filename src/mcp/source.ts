@@ -39,6 +39,7 @@ import { PACKAGE_VERSION } from "../host/version.ts";
 import { hostToolName, selected, TOOL_NAME } from "./names.ts";
 import { type McpCallResult, resultText } from "./results.ts";
 import { ChildStdioTransport } from "./stdio_transport.ts";
+import { endMcpSpan, startMcpSpan, TELEMETRY } from "../telemetry/mod.ts";
 
 /**
  * A server could not start or list its tools; the message names it and why. A `HostError`
@@ -203,10 +204,31 @@ function toolsOf(
       source: { kind: "mcp", name: config.name },
       validate: check,
       run: (args, ctx) =>
-        callTool(client, state, { server: config.name, tool: serverTool }, args, ctx),
+        TELEMETRY
+          ? tracedCallTool(client, state, { server: config.name, tool: serverTool }, args, ctx)
+          : callTool(client, state, { server: config.name, tool: serverTool }, args, ctx),
     }));
   }
   return tools;
+}
+
+/** {@link callTool} in a client span whose `traceparent` goes in the request's `_meta`. */
+async function tracedCallTool(
+  client: Client,
+  state: { dead: string | null },
+  which: { server: string; tool: string },
+  args: Record<string, unknown>,
+  ctx: ExternalToolContext,
+): Promise<string> {
+  const span = startMcpSpan(which.server, which.tool, ctx.traceparent);
+  let done = false;
+  try {
+    const text = await callTool(client, state, which, args, ctx, span?.traceparent);
+    done = true;
+    return text;
+  } finally {
+    if (span !== undefined) endMcpSpan(span, done);
+  }
 }
 
 async function callTool(
@@ -215,12 +237,16 @@ async function callTool(
   which: { server: string; tool: string },
   args: Record<string, unknown>,
   ctx: ExternalToolContext,
+  traceparent?: string,
 ): Promise<string> {
   if (state.dead !== null) throw new ExternalToolError("tool_unavailable", state.dead);
   const remaining = Math.max(1, ctx.deadline - Date.now());
+  const request = traceparent === undefined
+    ? { name: which.tool, arguments: args }
+    : { name: which.tool, arguments: args, _meta: { traceparent } };
   let result: McpCallResult;
   try {
-    result = await client.callTool({ name: which.tool, arguments: args }, undefined, {
+    result = await client.callTool(request, undefined, {
       signal: ctx.signal,
       timeout: remaining,
       maxTotalTimeout: remaining,

@@ -14,6 +14,7 @@ import { LogBuffer } from "../host/sandbox/log_buffer.ts";
 import type { ProcessRunner } from "../host/sandbox/process_runner.ts";
 import { supportsProcessIsolation } from "../runtime/mod.ts";
 import { type HttpExchange, type HttpOutcome, performExchange } from "./http.ts";
+import { endHttpSpan, startHttpSpan, TELEMETRY } from "../telemetry/mod.ts";
 
 /** The child module that performs one exchange. */
 const HTTP_TOOL_URL = new URL("./_http_tool.ts", import.meta.url);
@@ -84,6 +85,33 @@ export class ExchangeTransport {
    * when the child fails.
    */
   async exchange(
+    sandbox: ExchangeSandbox,
+    exchange: HttpExchange,
+    ctx: ToolContext,
+  ): Promise<HttpOutcome> {
+    // Telemetry on: a client span, its `traceparent` sent as a header (src/telemetry).
+    const span = TELEMETRY ? startHttpSpan(exchange, ctx.traceparent) : undefined;
+    if (span === undefined) return await this.#exchange(sandbox, exchange, ctx);
+    const traced = {
+      ...exchange,
+      headers: [
+        ...exchange.headers.filter(([name]) => !/^traceparent$/i.test(name)),
+        [
+          "traceparent",
+          span.traceparent,
+        ] as const,
+      ],
+    };
+    let outcome: HttpOutcome | undefined;
+    try {
+      outcome = await this.#exchange(sandbox, traced, ctx);
+      return outcome;
+    } finally {
+      endHttpSpan(span, outcome);
+    }
+  }
+
+  async #exchange(
     sandbox: ExchangeSandbox,
     exchange: HttpExchange,
     ctx: ToolContext,

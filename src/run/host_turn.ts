@@ -30,6 +30,7 @@ import type { HostTurnOptions } from "./host_options.ts";
 import { sessionOpenFailure } from "./session_hint.ts";
 import type { StopState } from "./stop.ts";
 import { runTurn, type TurnOutcome } from "./turn.ts";
+import { startTurnSpan, TELEMETRY } from "../telemetry/mod.ts";
 
 /** What a turn needs of its initialized connection (given by {@link HostRun.turn}). */
 export interface TurnConnection {
@@ -83,10 +84,21 @@ export async function hostTurn(conn: TurnConnection, turn: HostTurnOptions): Pro
     run_id: runId,
     ...(turn.attempt === undefined ? {} : { attempt: turn.attempt }),
   });
-  const outcome = await followRun(conn, turn, sessionId, runId);
-  // Every call answered, or a hard stop (the listener is removed either way).
-  await settleWithin(conn.calls.idle(), Infinity, { signal: stop.hard.signal });
-  return await finishTurn(conn, turn, { sessionId, runId, outcome });
+  const span = TELEMETRY ? startTurnSpan(sessionId, runId) : undefined;
+  try {
+    const outcome = await followRun(conn, turn, sessionId, runId);
+    // Every call answered, or a hard stop (the listener is removed either way).
+    await settleWithin(conn.calls.idle(), Infinity, { signal: stop.hard.signal });
+    span?.set("magi.turn.outcome", outcome.finished.outcome);
+    const exit = await finishTurn(conn, turn, { sessionId, runId, outcome });
+    span?.set("magi.turn.exit_code", exit);
+    return exit;
+  } catch (error) {
+    span?.fail("the turn failed");
+    throw error;
+  } finally {
+    span?.end();
+  }
 }
 
 /**

@@ -12,6 +12,7 @@ import { ProtocolError } from "../protocol/errors.ts";
 import type { ApprovalRequestedData, RunFinishedData } from "../protocol/schemas/mod.ts";
 import type { SummaryWriter } from "../summary/writer.ts";
 import type { Approver } from "./approvals.ts";
+import { endDecisionSpan, runParent, startSpan, TELEMETRY } from "../telemetry/mod.ts";
 
 /** Options of {@link runTurn}. */
 export interface TurnOptions {
@@ -148,9 +149,20 @@ async function answerApproval(
   data: ApprovalRequestedData,
   runEnded: AbortSignal,
 ): Promise<void> {
-  const decision = await options.approvals.decide(data, runEnded, {
-    clientTools: options.clientTools ?? new Set(),
-  });
+  const span = TELEMETRY
+    ? startSpan("magi.approval", runParent(data.run_id), {
+      "magi.approval.id": data.approval_id,
+      "magi.run.id": data.run_id,
+    })
+    : undefined;
+  let decision: Awaited<ReturnType<Approver["decide"]>> | undefined;
+  try {
+    decision = await options.approvals.decide(data, runEnded, {
+      clientTools: options.clientTools ?? new Set(),
+    });
+  } finally {
+    if (span !== undefined) endDecisionSpan(span, decision);
+  }
   let recorded = false;
   let decidedBy = decision.decidedBy;
   if (decidedBy !== "expiry") {

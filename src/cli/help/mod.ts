@@ -57,8 +57,10 @@ Usage:
   magi-tools help [COMMAND] | --help | --version
 
 stdout carries NDJSON summary records only (docs/summaries.md); diagnostics and
-tools' console output go to stderr. Run 'magi-tools COMMAND --help' for a
-command's options and exit codes (docs/cli.md); those of run and demo:
+tools' console output go to stderr. With OTEL_DENO=true every turn, tool call,
+approval and OpenAPI/MCP request is traced over OTLP (docs/telemetry.md).
+Run 'magi-tools COMMAND --help' for a command's options and exit codes
+(docs/cli.md); those of run and demo:
 
 ${EXIT_CODES}
 `;

@@ -54,6 +54,8 @@ export interface CallMessage {
   readonly attempt?: number;
   /** `result_bytes`: a longer result text is reported as too large, not sent. */
   readonly resultBytes: number;
+  /** The call span's `traceparent` (telemetry on only): the tool's `ctx.traceparent`. */
+  readonly traceparent?: string;
 }
 
 /** Host → child: abort the call's signal. */

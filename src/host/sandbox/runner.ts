@@ -135,6 +135,7 @@ async function runCall(message: CallMessage, loaded: Tool): Promise<void> {
     deadline: message.deadline,
     cwd: message.cwd,
     attempt: message.attempt ?? 1,
+    ...(message.traceparent === undefined ? {} : { traceparent: message.traceparent }),
   });
   let reply: ChildMessage;
   try {

@@ -148,9 +148,12 @@ export class ToolProcess {
       this.#child = spawnChild(command.command, command.args, {
         cwd: spec.cwd,
         stderr: "piped",
+        // No OpenTelemetry export of its own (its exporter would be a network channel out of
+        // the sandbox, and Deno's fetch spans would start unrelated traces): the host traces
+        // the call and hands the tool `ctx.traceparent` (docs/telemetry.md).
         ...(spec.env === undefined
-          ? { env: { NO_COLOR: "1" } }
-          : { env: { ...spec.env }, clearEnv: true }),
+          ? { env: { NO_COLOR: "1", OTEL_DENO: "false" } }
+          : { env: { ...spec.env, OTEL_DENO: "false" }, clearEnv: true }),
       });
     } catch (error) {
       // The reason (for example a missing --allow-run) rather than the generic wrapper.
