@@ -35,6 +35,15 @@ import type { LoadedTool } from "./discovery.ts";
 import { type ExternalTool, isExternalTool } from "./external.ts";
 import { type AnyTool, inputSchemaOf, type InputSchemaResult } from "./sandbox/description.ts";
 import { RESERVED_TOOL_NAMES } from "./reserved_names.ts";
+import {
+  CATALOG_TOOL_NAMES,
+  catalogRegistration,
+  MAX_TOOLS,
+  wireOf,
+  type WireTool,
+} from "./catalog.ts";
+
+export { MAX_TOOLS, type WireTool } from "./catalog.ts";
 
 /**
  * Where a registered tool comes from: a tool module (`name` is its file as
@@ -120,17 +129,36 @@ const WORST_CASE_CAPABILITIES: readonly string[] = Array.from(
   (_, index) => `${index}`.padStart(ID_BYTES, "c"),
 );
 
-/** The host's registered tools, in load order. Immutable. */
+/**
+ * The host's tools, in load order, and what `initialize` registers of them. Immutable.
+ *
+ * Up to 32 tools (`client-tools.md`'s `tools` bound) are all registered directly. Past that
+ * (at most {@link MAX_TOOLS}) the registration is the first tools in load order that fit,
+ * plus the catalog's own `tool_search`, `tool_call` and `tool_call_write` (`catalog.ts`).
+ */
 export class ToolRegistry {
-  /** Registered tools, in load order. */
+  /** Every tool, in load order (the catalog). */
   readonly tools: readonly RegisteredTool[];
+  /** What `initialize` sends, in order: every tool, or the first ones plus the catalog's. */
+  readonly registered: readonly WireTool[];
   readonly #byName: ReadonlyMap<string, RegisteredTool>;
   readonly #capabilities: readonly string[];
 
-  private constructor(tools: readonly RegisteredTool[], capabilities: readonly string[]) {
+  private constructor(
+    tools: readonly RegisteredTool[],
+    capabilities: readonly string[],
+    registered?: readonly WireTool[],
+  ) {
     this.tools = Object.freeze([...tools]);
+    this.registered = Object.freeze([...(registered ?? tools.map(wireOf))]);
     this.#byName = new Map(tools.map((entry) => [entry.tool.name, entry]));
     this.#capabilities = capabilities;
+  }
+
+  /** Whether some tools are reached only through `tool_search` and the dispatchers. */
+  get hasCatalog(): boolean {
+    return this.registered.length !== this.tools.length ||
+      this.registered.some((wire) => wire.file === "catalog");
   }
 
   /**
@@ -183,15 +211,20 @@ export class ToolRegistry {
         };
       }),
     ];
-    if (all.length > CLIENT_TOOLS_LIMITS.tools) {
+    if (all.length > MAX_TOOLS) {
       const fix = fixFor(all.map((entry) => entry.tool));
       throw new RegistryError(
-        `Too many tools: ${all.length} exceeds the limit of ${CLIENT_TOOLS_LIMITS.tools}: ${
-          all.map((entry) => isExternalTool(entry.tool) ? where(entry) : entry.file).join(", ")
-        }${fix}`,
+        `Too many tools: ${all.length} exceeds the limit of ${MAX_TOOLS}: ${
+          all.slice(0, 10).map((entry) => isExternalTool(entry.tool) ? where(entry) : entry.file)
+            .join(", ")
+        }, …${fix}`,
       );
     }
-    const reserved = options.reservedNames ?? RESERVED_TOOL_NAMES;
+    const catalog = all.length > CLIENT_TOOLS_LIMITS.tools;
+    const reserved = [
+      ...(options.reservedNames ?? RESERVED_TOOL_NAMES),
+      ...(catalog ? CATALOG_TOOL_NAMES : []),
+    ];
     const seen = new Map<string, string>();
     const tools = all.map((entry) => {
       const { tool, file, source, describedInput } = entry;
@@ -217,6 +250,10 @@ export class ToolRegistry {
         definitionBytes: utf8ByteLength(JSON.stringify(definition)),
       });
     });
+    if (catalog) {
+      const fits = (wire: readonly WireTool[]) => measure(wire, capabilities).remainingBytes >= 0;
+      return new ToolRegistry(tools, capabilities, catalogRegistration(tools, fits));
+    }
     const registry = new ToolRegistry(tools, capabilities);
     const budget = registry.budget();
     if (budget.remainingBytes < 0) {
@@ -227,7 +264,7 @@ export class ToolRegistry {
 
   /** The `client_tools` list of the `initialize` params, in order. */
   definitions(): ClientToolDefinition[] {
-    return this.tools.map((entry) => entry.definition);
+    return this.registered.map((entry) => entry.definition);
   }
 
   /** The registered tool called `name`. */
@@ -237,21 +274,7 @@ export class ToolRegistry {
 
   /** Measure the `initialize` request against the input frame bound. */
   budget(): FrameBudget {
-    const frame = requestFrame(PLACEHOLDER_ID, "initialize", {
-      required_capabilities: [...this.#capabilities],
-      client_tools: this.definitions() as JsonValue[],
-    });
-    const usedBytes = encodedFrameBytes(frame) - 1;
-    return {
-      frameBytes: INPUT_FRAME_BYTES,
-      usedBytes,
-      remainingBytes: INPUT_FRAME_BYTES - usedBytes,
-      perTool: this.tools.map((entry) => ({
-        name: entry.tool.name,
-        file: entry.file,
-        bytes: entry.definitionBytes,
-      })),
-    };
+    return measure(this.registered, this.#capabilities);
   }
 
   /**
@@ -262,14 +285,14 @@ export class ToolRegistry {
    */
   verifyDescriptor(descriptor: { tools: readonly { name: string; tool_id: string }[] }): void {
     const theirs = descriptor.tools;
-    if (theirs.length !== this.tools.length) {
+    if (theirs.length !== this.registered.length) {
       throw new RegistryError(
-        `Backend registered ${theirs.length} tools, expected ${this.tools.length}`,
+        `Backend registered ${theirs.length} tools, expected ${this.registered.length}`,
       );
     }
-    this.tools.forEach((entry, index) => {
+    this.registered.forEach((entry, index) => {
       const other = theirs[index];
-      const name = entry.tool.name;
+      const name = entry.name;
       if (other?.name !== name) {
         throw new RegistryError(
           `Backend registered a different tool at position ${index}: expected ${name}`,
@@ -282,6 +305,24 @@ export class ToolRegistry {
       }
     });
   }
+}
+
+function measure(registered: readonly WireTool[], capabilities: readonly string[]): FrameBudget {
+  const frame = requestFrame(PLACEHOLDER_ID, "initialize", {
+    required_capabilities: [...capabilities],
+    client_tools: registered.map((entry) => entry.definition) as JsonValue[],
+  });
+  const usedBytes = encodedFrameBytes(frame) - 1;
+  return {
+    frameBytes: INPUT_FRAME_BYTES,
+    usedBytes,
+    remainingBytes: INPUT_FRAME_BYTES - usedBytes,
+    perTool: registered.map((entry) => ({
+      name: entry.name,
+      file: entry.file,
+      bytes: entry.definitionBytes,
+    })),
+  };
 }
 
 function checkCapabilities(given: readonly string[] | undefined): readonly string[] {

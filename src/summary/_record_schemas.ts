@@ -136,6 +136,7 @@ function build() {
     arguments_bytes: Count,
     deadline_ms: Count,
     arguments_preview: z.exactOptional(z.string().max(ARGUMENTS_PREVIEW_BYTES)),
+    via: z.exactOptional(z.string()),
   });
   const ToolResultRecordSchema = z.strictObject({
     type: z.literal("tool.result"),
@@ -143,6 +144,7 @@ function build() {
     run_id: Id,
     call_id: Id,
     name: z.string(),
+    via: z.exactOptional(z.string()),
     outcome: z.enum(["success", "error", "cancelled"]),
     error_code: NullableString,
     bytes: Count,

@@ -215,6 +215,7 @@ export const ToolCallRecordSchema: z.ZodObject<
     arguments_bytes: z.ZodInt;
     deadline_ms: z.ZodInt;
     arguments_preview: z.ZodExactOptional<z.ZodString>;
+    via: z.ZodExactOptional<z.ZodString>;
     ts: z.ZodString;
     v: z.ZodLiteral<1>;
     type: z.ZodLiteral<"tool.call">;
@@ -230,6 +231,7 @@ export const ToolResultRecordSchema: z.ZodObject<
     run_id: z.ZodString;
     call_id: z.ZodString;
     name: z.ZodString;
+    via: z.ZodExactOptional<z.ZodString>;
     outcome: z.ZodEnum<{ error: "error"; success: "success"; cancelled: "cancelled" }>;
     error_code: z.ZodNullable<z.ZodString>;
     bytes: z.ZodInt;
