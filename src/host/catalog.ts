@@ -23,7 +23,6 @@ import type { JsonObject } from "../protocol/json.ts";
 import { CLIENT_TOOLS_LIMITS } from "../protocol/limits.ts";
 import type { ClientToolDefinition } from "../protocol/schemas/client_tools.ts";
 import { utf8ByteLength } from "../protocol/utf8.ts";
-import type { RegisteredTool } from "./registry.ts";
 import { truncateText } from "./text.ts";
 
 /** The search tool's name. */
@@ -56,6 +55,18 @@ export interface CatalogEntry {
   readonly definition: ClientToolDefinition;
 }
 
+/** What the registration needs of a registered tool (`registry.ts`'s `RegisteredTool`). */
+export interface RegisteredEntry extends CatalogEntry {
+  /** The tool (its name). */
+  readonly tool: { readonly name: string };
+  /** SHA-256 hex of the definition's canonical JSON. */
+  readonly toolId: string;
+  /** Serialized bytes of the definition. */
+  readonly definitionBytes: number;
+  /** Module file or `<kind>:<name>`. */
+  readonly file: string;
+}
+
 /** One definition of the registration: a real tool's, or one of the catalog's own. */
 export interface WireTool {
   /** Tool name. */
@@ -71,7 +82,7 @@ export interface WireTool {
 }
 
 /** The wire form of a registered tool. */
-export function wireOf(entry: RegisteredTool): WireTool {
+export function wireOf(entry: RegisteredEntry): WireTool {
   return Object.freeze({
     name: entry.tool.name,
     definition: entry.definition,
@@ -86,7 +97,7 @@ export function wireOf(entry: RegisteredTool): WireTool {
  * fit the `initialize` frame together with the catalog's tools, then those.
  */
 export function catalogRegistration(
-  tools: readonly RegisteredTool[],
+  tools: readonly RegisteredEntry[],
   fits: (registered: readonly WireTool[]) => boolean,
 ): WireTool[] {
   let direct = Math.min(tools.length, CLIENT_TOOLS_LIMITS.tools - CATALOG_TOOL_NAMES.length);
