@@ -33,6 +33,8 @@ export type ToolCallOutcome = "success" | "error" | "cancelled";
 export type ToolErrorCode =
   | "unknown_tool"
   | "invalid_arguments"
+  /** The result does not match the tool's `output` schema. */
+  | "invalid_output"
   | "tool_failed"
   | "permission_denied"
   | "tool_crashed"

@@ -30,10 +30,15 @@ import {
 } from "../protocol/schemas/client_tools.ts";
 import { jsonDepth } from "../protocol/schemas/common.ts";
 import { utf8ByteLength } from "../protocol/utf8.ts";
-import { isTool } from "./define.ts";
+import { annotationsOf, isTool, type ToolAnnotations } from "./define.ts";
 import type { LoadedTool } from "./discovery.ts";
 import { type ExternalTool, isExternalTool } from "./external.ts";
-import { type AnyTool, inputSchemaOf, type InputSchemaResult } from "./sandbox/description.ts";
+import {
+  type AnyTool,
+  inputSchemaOf,
+  type InputSchemaResult,
+  toolOutputSchema,
+} from "./sandbox/description.ts";
 import { RESERVED_TOOL_NAMES } from "./reserved_names.ts";
 import {
   CATALOG_TOOL_NAMES,
@@ -75,6 +80,12 @@ export interface RegisteredTool {
   readonly toolId: string;
   /** Serialized (compact JSON) bytes of `definition`. */
   readonly definitionBytes: number;
+  /** The tool's `title`, if it declares one (not part of the `client.tools` definition). */
+  readonly title?: string;
+  /** The full MCP annotation set: the author's, the rest derived from `effect`. */
+  readonly annotations: Readonly<Required<ToolAnnotations>>;
+  /** The `output` schema as JSON Schema (draft 2020-12, output side), if the tool declares one. */
+  readonly outputSchema?: Readonly<Record<string, unknown>>;
 }
 
 /** How much of the `initialize` input frame the definitions use. */
@@ -241,6 +252,8 @@ export class ToolRegistry {
       }
       seen.set(tool.name, file);
       const definition = definitionOf(tool, file, describedInput);
+      const outputSchema = isExternalTool(tool) ? undefined : outputSchemaFor(tool, file);
+      const title = isExternalTool(tool) ? undefined : tool.title;
       return Object.freeze({
         tool,
         file,
@@ -248,6 +261,9 @@ export class ToolRegistry {
         definition,
         toolId: toolIdOf(definition as JsonObject),
         definitionBytes: utf8ByteLength(JSON.stringify(definition)),
+        ...(title === undefined ? {} : { title }),
+        annotations: Object.freeze(annotationsOf(tool, isExternalTool(tool))),
+        ...(outputSchema === undefined ? {} : { outputSchema }),
       });
     });
     if (catalog) {
@@ -323,6 +339,33 @@ function measure(registered: readonly WireTool[], capabilities: readonly string[
       bytes: entry.definitionBytes,
     })),
   };
+}
+
+/** A module tool's output JSON Schema, checked like its input schema; undefined: none. */
+function outputSchemaFor(
+  tool: AnyTool,
+  file: string,
+): Readonly<Record<string, unknown>> | undefined {
+  const converted = toolOutputSchema(tool);
+  if (converted === undefined) return undefined;
+  const at = `${tool.name} (${file})`;
+  if (converted.error !== undefined) {
+    throw new RegistryError(
+      `Tool output schema cannot be converted to JSON Schema: ${at}: ${converted.error}`,
+    );
+  }
+  const schema: Record<string, unknown> = { ...converted.schema };
+  delete schema["$schema"];
+  if (schema["type"] !== "object") {
+    throw new RegistryError(`Tool output schema root must be "type":"object": ${at}`);
+  }
+  const bytes = utf8ByteLength(JSON.stringify(schema));
+  if (bytes > CLIENT_TOOLS_LIMITS.schema_bytes) {
+    throw new RegistryError(
+      `Tool output schema is too large: ${at}: ${bytes} bytes exceeds the limit of ${CLIENT_TOOLS_LIMITS.schema_bytes}`,
+    );
+  }
+  return Object.freeze(schema);
 }
 
 function checkCapabilities(given: readonly string[] | undefined): readonly string[] {

@@ -70,7 +70,13 @@ export async function toolsCommand(args: ToolsArgs): Promise<number> {
   if (args.json) {
     // Every tool's definition as `initialize` would send it: no sandbox settings mixed in.
     // Past 32 tools `initialize` sends the first ones and the catalog's (docs/tools.md).
-    const definitions = registry.tools.map((entry) => entry.definition);
+    // Besides the wire fields: `title`, `annotations` and `output_schema` (what `mcp` lists).
+    const definitions = registry.tools.map((entry) => ({
+      ...entry.definition,
+      ...(entry.title === undefined ? {} : { title: entry.title }),
+      annotations: entry.annotations,
+      ...(entry.outputSchema === undefined ? {} : { output_schema: entry.outputSchema }),
+    }));
     await writeStdout(encoder.encode(terminalSafeJson(definitions) + "\n"));
     return EXIT.ok;
   }
