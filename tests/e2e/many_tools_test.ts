@@ -199,3 +199,67 @@ Deno.test("run: tool_search finds a tool past the registration; tool_call runs i
     await env.close();
   }
 });
+
+Deno.test("tools, mcp and run: 34 tool modules (over the 32-tool registration)", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "magi-tools-34-" });
+  try {
+    for (let i = 0; i < 34; i++) {
+      const name = `mod_${String(i).padStart(2, "0")}`;
+      await Deno.writeTextFile(
+        join(dir, `${name}.ts`),
+        `import { z } from "zod";
+import { defineTool } from ${JSON.stringify(`${ROOT}src/host/define.ts`)};
+export default defineTool({
+  name: "${name}",
+  description: "Trivial module number ${i}: returns its number.",
+  input: z.strictObject({}),
+  effect: "${i === 33 ? "write" : "read"}",
+  run: () => "module ${i}",
+});
+`,
+      );
+    }
+    const listing = await runCli(["tools", "--no-config", "--tools", dir], { raw: true });
+    assert.equal(listing.code, 0, listing.stderr);
+    assert.match(listing.stdout, /^34 tool\(s\); /m);
+
+    const transport = new StdioClientTransport({
+      command: Deno.execPath(),
+      args: ["run", ...FULL_CLI, "-A", `${ROOT}cli.ts`, "mcp", "--no-config", "--tools", dir],
+      cwd: ROOT,
+      env: { ...Deno.env.toObject(), NO_COLOR: "1" },
+      stderr: "pipe",
+    });
+    const client = new Client({ name: "test", version: "1.0.0" });
+    try {
+      await client.connect(transport);
+      const { tools } = await client.listTools();
+      assert.equal(tools.length, 34);
+      const result = await client.callTool({ name: "mod_32", arguments: {} });
+      assert.deepEqual(result.content, [{ type: "text", text: "module 32" }]);
+    } finally {
+      await client.close();
+    }
+
+    // A process-isolated module behind the registration, found and run through the dispatcher.
+    const run = await runCli([
+      "run",
+      "--no-config",
+      "--tools",
+      dir,
+      'tool_search {"query":"module number 31"} then tool_call {"name":"mod_31","arguments":{}} ' +
+      'then tool_call_write {"name":"mod_33","arguments":{}}',
+    ]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(results(run.records).sort(), [
+      ["mod_31", "tool_call", "success", null],
+      ["tool_search", undefined, "success", null],
+    ]);
+    const message = String(one(run.records, "message")["text"]);
+    assert.match(message, /tool_search → \{"tools":\[\{"name":"mod_31"/);
+    assert.match(message, /tool_call → module 31/);
+    assert.match(message, /tool_call_write → denied/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
