@@ -23,6 +23,7 @@ import type { JsonObject } from "../protocol/json.ts";
 import { CLIENT_TOOLS_LIMITS } from "../protocol/limits.ts";
 import type { ClientToolDefinition } from "../protocol/schemas/client_tools.ts";
 import { utf8ByteLength } from "../protocol/utf8.ts";
+import { CATALOG_TOOL_NAMES } from "../summary/constants.ts";
 import { truncateText } from "./text.ts";
 
 /** The search tool's name. */
@@ -32,11 +33,7 @@ export const CALL_TOOL = "tool_call";
 /** The dispatcher of write tools (approval before each call). */
 export const CALL_WRITE_TOOL = "tool_call_write";
 /** Names the catalog's own tools take; no tool may use them when the catalog is in use. */
-export const CATALOG_TOOL_NAMES: readonly string[] = Object.freeze([
-  SEARCH_TOOL,
-  CALL_TOOL,
-  CALL_WRITE_TOOL,
-]);
+export { CATALOG_TOOL_NAMES };
 
 /** Most tools a host loads (every front door); the registration registers at most 32 of them. */
 export const MAX_TOOLS = 1_000;

@@ -2,7 +2,13 @@ import assert from "node:assert/strict";
 import { z } from "zod";
 import { defineTool, type Tool } from "../../src/host/define.ts";
 import { CatalogExecutor } from "../../src/host/catalog_executor.ts";
-import { SEARCH_ANSWER_BYTES } from "../../src/host/catalog.ts";
+import {
+  CALL_TOOL,
+  CALL_WRITE_TOOL,
+  CATALOG_TOOL_NAMES,
+  SEARCH_ANSWER_BYTES,
+  SEARCH_TOOL,
+} from "../../src/host/catalog.ts";
 import { ToolExecutor } from "../../src/host/executor.ts";
 import { RegistryError, ToolRegistry } from "../../src/host/registry.ts";
 import { CLIENT_TOOLS_LIMITS } from "../../src/protocol/limits.ts";
@@ -121,4 +127,8 @@ Deno.test("ToolRegistry: a tool named like a catalog tool is refused past 32 too
     () => registry(40, [tool("tool_search", "read")]),
     (error) => error instanceof RegistryError && /tool_search is reserved/.test(error.message),
   );
+});
+
+Deno.test("the catalog's tool names are the ones the terminal view treats as client tools", () => {
+  assert.deepEqual([...CATALOG_TOOL_NAMES], [SEARCH_TOOL, CALL_TOOL, CALL_WRITE_TOOL]);
 });

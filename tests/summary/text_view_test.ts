@@ -240,3 +240,20 @@ Deno.test("TextView shows control characters of every record text visibly; only 
   assert.ok(own.includes(`│ ${shown}\n`) && own.includes("│ \tindented Ä\n"));
   assert.ok(own.includes(`${shown}\n`) && own.includes(`! x: ${shown}`));
 });
+
+Deno.test("the catalog's tools (tool_search, tool_call, tool_call_write) are client tools, not activity lines", async () => {
+  const v = view();
+  for (const [i, name] of ["tool_search", "tool_call", "tool_call_write", "shell"].entries()) {
+    await v.emit({
+      type: "activity",
+      run_id: "r1",
+      activity_id: `a${i}`,
+      kind: "tool",
+      state: "completed",
+      name,
+      summary: `ran ${name}`,
+    });
+  }
+  assert.doesNotMatch(v.out(), /ran tool_/);
+  assert.match(v.out(), /ran shell/);
+});
