@@ -79,6 +79,7 @@ export { defineTool, TOOL_MARK } from "./src/host/define.ts";
 export type {
   PermissionGrant,
   Tool,
+  ToolAnnotations,
   ToolContext,
   ToolEffect,
   ToolInfo,

@@ -49,6 +49,23 @@ export function invalidArguments(issues: readonly IssueLike[]): Answer {
   return error("invalid_arguments", invalidArgumentsText(issues));
 }
 
+/** The text of an `invalid_output` answer (also built in the tool's process). */
+export function invalidOutputText(issues: readonly IssueLike[]): string {
+  return `Invalid output: ${
+    formatIssues(issues.map((issue) => ({ ...issue, path: ["output", ...issue.path] })))
+  }`;
+}
+
+/** The tool's result does not match its `output` schema. */
+export function invalidOutput(issues: readonly IssueLike[]): Answer {
+  return error("invalid_output", invalidOutputText(issues));
+}
+
+/** An `invalid_output` text that came from a tool's process. */
+export function invalidOutputFrom(text: string): Answer {
+  return error("invalid_output", truncateText(text, MESSAGE_BYTES));
+}
+
 /** An `invalid_arguments` text that came from a tool's process. */
 export function invalidArgumentsFrom(text: string): Answer {
   return error("invalid_arguments", truncateText(text, MESSAGE_BYTES));

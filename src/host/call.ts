@@ -42,6 +42,8 @@ export type ToolCallOutcome = "success" | "error" | "cancelled";
 export type ToolErrorCode =
   | "unknown_tool"
   | "invalid_arguments"
+  /** The result does not match the tool's `output` schema. */
+  | "invalid_output"
   | "tool_failed"
   | "permission_denied"
   | "tool_crashed"
@@ -74,4 +76,12 @@ export interface ToolCallResult {
 export interface CallExecutor {
   /** Run one call; resolves with its result, never rejects. */
   execute(call: ToolCallRequest, signal: AbortSignal): Promise<ToolCallResult>;
+  /**
+   * The real tool a call of a catalog dispatcher (`tool_call`, `tool_call_write`) runs, for
+   * the summary records; null (or absent) when the call runs the tool it names.
+   */
+  route?(
+    name: string,
+    args: unknown,
+  ): { readonly name: string; readonly toolId: string; readonly via: string } | null;
 }

@@ -100,16 +100,41 @@ export interface ToolContext {
   readonly traceparent?: string;
 }
 
+/**
+ * MCP tool annotations (hints for clients, never trusted for security). Each one the author
+ * leaves out is derived from `effect` (see {@link annotationsOf}).
+ */
+export interface ToolAnnotations {
+  /** The tool does not change anything. Must agree with `effect` (`read` ⇔ true). */
+  readOnlyHint?: boolean;
+  /** A write may destroy or overwrite data (meaningful when not read-only). */
+  destructiveHint?: boolean;
+  /** Calling again with the same arguments has no further effect. */
+  idempotentHint?: boolean;
+  /** The tool reaches an open world (the network, other systems) rather than a closed one. */
+  openWorldHint?: boolean;
+}
+
 /** Everything a tool module declares. */
-export interface ToolSpec<I extends z.ZodObject> {
+export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject = z.ZodObject> {
   /** `^[A-Za-z][A-Za-z0-9_-]{0,63}$`, unique among the host's tools. */
   name: string;
+  /** A human-readable name for clients' lists (MCP `title`): 1–128 UTF-8 bytes, one line. */
+  title?: string;
   /** What the model reads to decide when and how to call the tool: 1–1024 UTF-8 bytes, no control characters except LF and TAB. */
   description: string;
   /** Arguments schema; its root must be an object. Sent to the backend as JSON Schema (input side). */
   input: I;
+  /**
+   * Result schema (a zod object schema). The result is validated before it leaves (a mismatch
+   * is the error `invalid_output` naming the path, `output.items[2].id: expected string`) and
+   * sent as its parsed value; `mcp` lists it as `outputSchema` and answers `structuredContent`.
+   */
+  output?: O;
   /** `read` or `write` (write tools need approval before each call). */
   effect: ToolEffect;
+  /** MCP annotations; each one left out is derived from `effect` ({@link annotationsOf}). */
+  annotations?: ToolAnnotations;
   /** The tool's own limit per call, 1,000–600,000 ms; also sent as `timeout_ms`. */
   timeoutMs?: number;
   /** Declared access, enforced for process isolation (see {@link ToolPermissions}). Default: none. */
@@ -136,6 +161,32 @@ export interface ToolSpec<I extends z.ZodObject> {
 }
 
 /**
+ * A tool's full MCP annotation set: the author's, and for each one left out the value its
+ * `effect` implies: `read` → read-only, not destructive, idempotent; `write` → not read-only,
+ * destructive, not idempotent. `openWorldHint` is true for a tool of an external source (MCP
+ * server, OpenAPI API) or one granted network access, false otherwise.
+ */
+export function annotationsOf(
+  tool: {
+    readonly effect: ToolEffect;
+    readonly annotations?: ToolAnnotations | undefined;
+    readonly permissions?: ToolPermissions | undefined;
+  },
+  external = false,
+): Required<ToolAnnotations> {
+  const read = tool.effect === "read";
+  const net = tool.permissions?.net;
+  const given = tool.annotations ?? {};
+  return {
+    readOnlyHint: given.readOnlyHint ?? read,
+    destructiveHint: given.destructiveHint ?? !read,
+    idempotentHint: given.idempotentHint ?? read,
+    openWorldHint: given.openWorldHint ??
+      (external || net === true || (Array.isArray(net) && net.length > 0)),
+  };
+}
+
+/**
  * Brand carried by every {@link defineTool} result.
  *
  * @internal
@@ -153,19 +204,23 @@ export const MIN_MEMORY_MB = 64;
  * and `run`. A process-isolated tool exists in the host only as this (plus
  * its input JSON Schema); see `sandbox/description.ts`.
  */
-export type ToolInfo = Readonly<Omit<ToolSpec<z.ZodObject>, "input" | "run">>;
+export type ToolInfo = Readonly<Omit<ToolSpec<z.ZodObject>, "input" | "output" | "run">>;
 
 /** A validated, frozen tool definition. */
-export interface Tool<I extends z.ZodObject = z.ZodObject> extends Readonly<ToolSpec<I>> {
+export interface Tool<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject>
+  extends Readonly<ToolSpec<I, O>> {
   /** Brand: this object came from {@link defineTool}. */
   readonly [TOOL_MARK]: true;
 }
 
 const SPEC_KEYS = new Set([
   "name",
+  "title",
   "description",
   "input",
+  "output",
   "effect",
+  "annotations",
   "timeoutMs",
   "permissions",
   "isolation",
@@ -173,6 +228,14 @@ const SPEC_KEYS = new Set([
   "run",
 ]);
 const PERMISSION_KEYS = new Set(["read", "write", "net", "env", "run", "sys", "ffi"]);
+const ANNOTATION_KEYS = new Set([
+  "readOnlyHint",
+  "destructiveHint",
+  "idempotentHint",
+  "openWorldHint",
+]);
+/** Bound on a tool's `title`, UTF-8 bytes. */
+export const TITLE_BYTES = 128;
 /**
  * Kinds a process-isolated tool may grant wholesale with `true`. Every other
  * kind needs a list: `read: true` would expose every secret on disk,
@@ -205,7 +268,9 @@ const CONTROL_EXCEPT_LF_TAB = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/u;
  * console.assert(isTool(tool));
  * ```
  */
-export function defineTool<I extends z.ZodObject>(spec: ToolSpec<I>): Tool<I> {
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject = z.ZodObject>(
+  spec: ToolSpec<I, O>,
+): Tool<I, O> {
   if (typeof spec !== "object" || spec === null) {
     throw new TypeError("Tool spec must be an object");
   }
@@ -223,6 +288,11 @@ export function defineTool<I extends z.ZodObject>(spec: ToolSpec<I>): Tool<I> {
   if (spec.effect !== "read" && spec.effect !== "write") {
     throw new TypeError(`Tool effect must be "read" or "write": ${name}: ${show(spec.effect)}`);
   }
+  if (spec.output !== undefined && !isZodObject(spec.output)) {
+    throw new TypeError(`Tool output must be a zod object schema (z.object): ${name}`);
+  }
+  checkTitle(name, spec.title);
+  checkAnnotations(name, spec.annotations, spec.effect);
   const max = CLIENT_TOOLS_LIMITS.max_timeout_ms;
   const timeoutMs: unknown = spec.timeoutMs;
   if (
@@ -261,6 +331,7 @@ export function defineTool<I extends z.ZodObject>(spec: ToolSpec<I>): Tool<I> {
 
   const tool = { ...spec, [TOOL_MARK]: true as const };
   if (spec.permissions !== undefined) tool.permissions = freezePermissions(spec.permissions);
+  if (spec.annotations !== undefined) tool.annotations = Object.freeze({ ...spec.annotations });
   return Object.freeze(tool);
 }
 
@@ -285,6 +356,39 @@ function checkDescription(name: string, description: unknown): void {
   if (CONTROL_EXCEPT_LF_TAB.test(description)) {
     throw new TypeError(
       `Tool description must not contain control characters other than LF and TAB: ${name}`,
+    );
+  }
+}
+
+function checkTitle(name: string, title: unknown): void {
+  if (title === undefined) return;
+  if (typeof title !== "string") throw new TypeError(`Tool title must be a string: ${name}`);
+  const bytes = utf8ByteLength(title);
+  const control = CONTROL_EXCEPT_LF_TAB.test(title) || title.includes("\n") || title.includes("\t");
+  if (bytes < 1 || bytes > TITLE_BYTES || !title.isWellFormed() || control) {
+    throw new TypeError(
+      `Tool title must be 1 to ${TITLE_BYTES} UTF-8 bytes of one line, no control characters: ${name}`,
+    );
+  }
+}
+
+function checkAnnotations(name: string, annotations: unknown, effect: ToolEffect): void {
+  if (annotations === undefined) return;
+  if (typeof annotations !== "object" || annotations === null || Array.isArray(annotations)) {
+    throw new TypeError(`Tool annotations must be an object: ${name}`);
+  }
+  for (const [key, value] of Object.entries(annotations)) {
+    if (!ANNOTATION_KEYS.has(key)) {
+      throw new TypeError(`Tool annotations has an unknown field: ${name}: ${key}`);
+    }
+    if (typeof value !== "boolean") {
+      throw new TypeError(`Tool annotations.${key} must be a boolean: ${name}: ${show(value)}`);
+    }
+  }
+  const readOnly = (annotations as ToolAnnotations).readOnlyHint;
+  if (readOnly !== undefined && readOnly !== (effect === "read")) {
+    throw new TypeError(
+      `Tool annotations.readOnlyHint must agree with effect (${effect}): ${name}: ${readOnly}`,
     );
   }
 }

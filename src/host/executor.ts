@@ -58,6 +58,8 @@ import {
   invalidArguments,
   invalidArgumentsFrom,
   invalidArgumentsReason,
+  invalidOutput,
+  invalidOutputFrom,
   permissionDenied,
   resultNotText,
   resultTooLarge,
@@ -403,6 +405,12 @@ export class ToolExecutor {
         if (settled.kind === "thrown") {
           return failed(entry, settled.error, this.#failureDetail, this.#onToolFailure);
         }
+        // An inline tool's result is checked here (a process tool's in its process).
+        if (tool !== null && tool.output !== undefined && external === null) {
+          const checked = tool.output.safeParse(settled.value);
+          if (!checked.success) return invalidOutput(checked.error.issues);
+          return this.#success(checked.data);
+        }
         return this.#success(settled.value);
       } finally {
         release();
@@ -609,6 +617,8 @@ function settledOf(
       return { kind: "answer", answer: resultTooLarge(outcome.bytes, resultBytes) };
     case "invalid":
       return { kind: "answer", answer: invalidArgumentsFrom(outcome.text) };
+    case "invalid_output":
+      return { kind: "answer", answer: invalidOutputFrom(outcome.text) };
     case "thrown":
     case "crashed":
       if (outcome.permission !== undefined) {

@@ -30,11 +30,25 @@ import {
 } from "../protocol/schemas/client_tools.ts";
 import { jsonDepth } from "../protocol/schemas/common.ts";
 import { utf8ByteLength } from "../protocol/utf8.ts";
-import { isTool } from "./define.ts";
+import { annotationsOf, isTool, type ToolAnnotations } from "./define.ts";
 import type { LoadedTool } from "./discovery.ts";
 import { type ExternalTool, isExternalTool } from "./external.ts";
-import { type AnyTool, inputSchemaOf, type InputSchemaResult } from "./sandbox/description.ts";
+import {
+  type AnyTool,
+  inputSchemaOf,
+  type InputSchemaResult,
+  toolOutputSchema,
+} from "./sandbox/description.ts";
 import { RESERVED_TOOL_NAMES } from "./reserved_names.ts";
+import {
+  CATALOG_TOOL_NAMES,
+  catalogRegistration,
+  MAX_TOOLS,
+  wireOf,
+  type WireTool,
+} from "./catalog.ts";
+
+export { MAX_TOOLS, type WireTool } from "./catalog.ts";
 
 /**
  * Where a registered tool comes from: a tool module (`name` is its file as
@@ -66,6 +80,12 @@ export interface RegisteredTool {
   readonly toolId: string;
   /** Serialized (compact JSON) bytes of `definition`. */
   readonly definitionBytes: number;
+  /** The tool's `title`, if it declares one (not part of the `client.tools` definition). */
+  readonly title?: string;
+  /** The full MCP annotation set: the author's, the rest derived from `effect`. */
+  readonly annotations: Readonly<Required<ToolAnnotations>>;
+  /** The `output` schema as JSON Schema (draft 2020-12, output side), if the tool declares one. */
+  readonly outputSchema?: Readonly<Record<string, unknown>>;
 }
 
 /** How much of the `initialize` input frame the definitions use. */
@@ -120,17 +140,36 @@ const WORST_CASE_CAPABILITIES: readonly string[] = Array.from(
   (_, index) => `${index}`.padStart(ID_BYTES, "c"),
 );
 
-/** The host's registered tools, in load order. Immutable. */
+/**
+ * The host's tools, in load order, and what `initialize` registers of them. Immutable.
+ *
+ * Up to 32 tools (`client-tools.md`'s `tools` bound) are all registered directly. Past that
+ * (at most {@link MAX_TOOLS}) the registration is the first tools in load order that fit,
+ * plus the catalog's own `tool_search`, `tool_call` and `tool_call_write` (`catalog.ts`).
+ */
 export class ToolRegistry {
-  /** Registered tools, in load order. */
+  /** Every tool, in load order (the catalog). */
   readonly tools: readonly RegisteredTool[];
+  /** What `initialize` sends, in order: every tool, or the first ones plus the catalog's. */
+  readonly registered: readonly WireTool[];
   readonly #byName: ReadonlyMap<string, RegisteredTool>;
   readonly #capabilities: readonly string[];
 
-  private constructor(tools: readonly RegisteredTool[], capabilities: readonly string[]) {
+  private constructor(
+    tools: readonly RegisteredTool[],
+    capabilities: readonly string[],
+    registered?: readonly WireTool[],
+  ) {
     this.tools = Object.freeze([...tools]);
+    this.registered = Object.freeze([...(registered ?? tools.map(wireOf))]);
     this.#byName = new Map(tools.map((entry) => [entry.tool.name, entry]));
     this.#capabilities = capabilities;
+  }
+
+  /** Whether some tools are reached only through `tool_search` and the dispatchers. */
+  get hasCatalog(): boolean {
+    return this.registered.length !== this.tools.length ||
+      this.registered.some((wire) => wire.file === "catalog");
   }
 
   /**
@@ -183,15 +222,20 @@ export class ToolRegistry {
         };
       }),
     ];
-    if (all.length > CLIENT_TOOLS_LIMITS.tools) {
+    if (all.length > MAX_TOOLS) {
       const fix = fixFor(all.map((entry) => entry.tool));
       throw new RegistryError(
-        `Too many tools: ${all.length} exceeds the limit of ${CLIENT_TOOLS_LIMITS.tools}: ${
-          all.map((entry) => isExternalTool(entry.tool) ? where(entry) : entry.file).join(", ")
-        }${fix}`,
+        `Too many tools: ${all.length} exceeds the limit of ${MAX_TOOLS}: ${
+          all.slice(0, 10).map((entry) => isExternalTool(entry.tool) ? where(entry) : entry.file)
+            .join(", ")
+        }, …${fix}`,
       );
     }
-    const reserved = options.reservedNames ?? RESERVED_TOOL_NAMES;
+    const catalog = all.length > CLIENT_TOOLS_LIMITS.tools;
+    const reserved = [
+      ...(options.reservedNames ?? RESERVED_TOOL_NAMES),
+      ...(catalog ? CATALOG_TOOL_NAMES : []),
+    ];
     const seen = new Map<string, string>();
     const tools = all.map((entry) => {
       const { tool, file, source, describedInput } = entry;
@@ -208,6 +252,8 @@ export class ToolRegistry {
       }
       seen.set(tool.name, file);
       const definition = definitionOf(tool, file, describedInput);
+      const outputSchema = isExternalTool(tool) ? undefined : outputSchemaFor(tool, file);
+      const title = isExternalTool(tool) ? undefined : tool.title;
       return Object.freeze({
         tool,
         file,
@@ -215,8 +261,15 @@ export class ToolRegistry {
         definition,
         toolId: toolIdOf(definition as JsonObject),
         definitionBytes: utf8ByteLength(JSON.stringify(definition)),
+        ...(title === undefined ? {} : { title }),
+        annotations: Object.freeze(annotationsOf(tool, isExternalTool(tool))),
+        ...(outputSchema === undefined ? {} : { outputSchema }),
       });
     });
+    if (catalog) {
+      const fits = (wire: readonly WireTool[]) => measure(wire, capabilities).remainingBytes >= 0;
+      return new ToolRegistry(tools, capabilities, catalogRegistration(tools, fits));
+    }
     const registry = new ToolRegistry(tools, capabilities);
     const budget = registry.budget();
     if (budget.remainingBytes < 0) {
@@ -227,7 +280,7 @@ export class ToolRegistry {
 
   /** The `client_tools` list of the `initialize` params, in order. */
   definitions(): ClientToolDefinition[] {
-    return this.tools.map((entry) => entry.definition);
+    return this.registered.map((entry) => entry.definition);
   }
 
   /** The registered tool called `name`. */
@@ -237,21 +290,7 @@ export class ToolRegistry {
 
   /** Measure the `initialize` request against the input frame bound. */
   budget(): FrameBudget {
-    const frame = requestFrame(PLACEHOLDER_ID, "initialize", {
-      required_capabilities: [...this.#capabilities],
-      client_tools: this.definitions() as JsonValue[],
-    });
-    const usedBytes = encodedFrameBytes(frame) - 1;
-    return {
-      frameBytes: INPUT_FRAME_BYTES,
-      usedBytes,
-      remainingBytes: INPUT_FRAME_BYTES - usedBytes,
-      perTool: this.tools.map((entry) => ({
-        name: entry.tool.name,
-        file: entry.file,
-        bytes: entry.definitionBytes,
-      })),
-    };
+    return measure(this.registered, this.#capabilities);
   }
 
   /**
@@ -262,14 +301,14 @@ export class ToolRegistry {
    */
   verifyDescriptor(descriptor: { tools: readonly { name: string; tool_id: string }[] }): void {
     const theirs = descriptor.tools;
-    if (theirs.length !== this.tools.length) {
+    if (theirs.length !== this.registered.length) {
       throw new RegistryError(
-        `Backend registered ${theirs.length} tools, expected ${this.tools.length}`,
+        `Backend registered ${theirs.length} tools, expected ${this.registered.length}`,
       );
     }
-    this.tools.forEach((entry, index) => {
+    this.registered.forEach((entry, index) => {
       const other = theirs[index];
-      const name = entry.tool.name;
+      const name = entry.name;
       if (other?.name !== name) {
         throw new RegistryError(
           `Backend registered a different tool at position ${index}: expected ${name}`,
@@ -282,6 +321,51 @@ export class ToolRegistry {
       }
     });
   }
+}
+
+function measure(registered: readonly WireTool[], capabilities: readonly string[]): FrameBudget {
+  const frame = requestFrame(PLACEHOLDER_ID, "initialize", {
+    required_capabilities: [...capabilities],
+    client_tools: registered.map((entry) => entry.definition) as JsonValue[],
+  });
+  const usedBytes = encodedFrameBytes(frame) - 1;
+  return {
+    frameBytes: INPUT_FRAME_BYTES,
+    usedBytes,
+    remainingBytes: INPUT_FRAME_BYTES - usedBytes,
+    perTool: registered.map((entry) => ({
+      name: entry.name,
+      file: entry.file,
+      bytes: entry.definitionBytes,
+    })),
+  };
+}
+
+/** A module tool's output JSON Schema, checked like its input schema; undefined: none. */
+function outputSchemaFor(
+  tool: AnyTool,
+  file: string,
+): Readonly<Record<string, unknown>> | undefined {
+  const converted = toolOutputSchema(tool);
+  if (converted === undefined) return undefined;
+  const at = `${tool.name} (${file})`;
+  if (converted.error !== undefined) {
+    throw new RegistryError(
+      `Tool output schema cannot be converted to JSON Schema: ${at}: ${converted.error}`,
+    );
+  }
+  const schema: Record<string, unknown> = { ...converted.schema };
+  delete schema["$schema"];
+  if (schema["type"] !== "object") {
+    throw new RegistryError(`Tool output schema root must be "type":"object": ${at}`);
+  }
+  const bytes = utf8ByteLength(JSON.stringify(schema));
+  if (bytes > CLIENT_TOOLS_LIMITS.schema_bytes) {
+    throw new RegistryError(
+      `Tool output schema is too large: ${at}: ${bytes} bytes exceeds the limit of ${CLIENT_TOOLS_LIMITS.schema_bytes}`,
+    );
+  }
+  return Object.freeze(schema);
 }
 
 function checkCapabilities(given: readonly string[] | undefined): readonly string[] {

@@ -130,12 +130,15 @@ export class ToolCallSession {
   }
 
   #onCall(data: ClientToolCallData): void {
+    // A catalog dispatcher's call is recorded under the tool it runs (`via` names the dispatcher).
+    const route = this.#executor.route?.(data.name, data.arguments) ?? null;
     this.#onRecord({
       type: "tool.call",
       run_id: data.run_id,
       call_id: data.call_id,
-      name: data.name,
-      tool_id: data.tool_id,
+      name: route?.name ?? data.name,
+      tool_id: route?.toolId ?? data.tool_id,
+      ...(route === null ? {} : { via: route.via }),
       arguments_bytes: utf8ByteLength(JSON.stringify(data.arguments)),
       deadline_ms: data.deadline_ms,
       ...(this.#argumentsPreview ? { arguments_preview: argumentsPreview(data.arguments) } : {}),
@@ -188,6 +191,7 @@ export class ToolCallSession {
       runId: data.run_id,
       attempt: this.attempt,
     }, controller.signal);
+    const route = this.#executor.route?.(data.name, data.arguments) ?? null;
     const parts = result.parts.length > 0 ? result.parts : [""];
     // All parts or none: a call must never be left with a part missing.
     const sends = this.#exhausted !== null || !this.#fits(parts.length)
@@ -230,7 +234,8 @@ export class ToolCallSession {
       type: "tool.result",
       run_id: data.run_id,
       call_id: data.call_id,
-      name: data.name,
+      name: route?.name ?? data.name,
+      ...(route === null ? {} : { via: route.via }),
       outcome: result.outcome,
       error_code: result.outcome === "error" ? result.errorCode ?? null : null,
       bytes: result.bytes,

@@ -60,22 +60,35 @@ export const JSON_SCHEMA_2020_12 = "https://json-schema.org/draft/2020-12/schema
 /** What one MCP `tools/list` entry holds. */
 export interface McpToolEntry {
   readonly name: string;
+  readonly title?: string;
   readonly description: string;
   readonly inputSchema: Record<string, unknown>;
-  readonly annotations: { readonly readOnlyHint: boolean };
+  /** The tool's `output` schema (module tools that declare one). */
+  readonly outputSchema?: Record<string, unknown>;
+  /** The full set: the author's, the rest derived from `effect` (docs/tools.md). */
+  readonly annotations: {
+    readonly readOnlyHint: boolean;
+    readonly destructiveHint: boolean;
+    readonly idempotentHint: boolean;
+    readonly openWorldHint: boolean;
+  };
 }
 
 /** The `tools/list` entries of `registry`, in registration order. */
 export function mcpToolList(registry: ToolRegistry): McpToolEntry[] {
   return registry.tools.map((entry) => ({
     name: entry.definition.name,
+    ...(entry.title === undefined ? {} : { title: entry.title }),
     description: entry.definition.description,
     // A module's schema is zod's draft 2020-12 conversion: say so (MCP's default dialect is
     // 2020-12 too). An MCP server's own schema may be another draft: sent as it came.
     inputSchema: entry.source.kind === "module"
       ? { $schema: JSON_SCHEMA_2020_12, ...entry.definition.input_schema }
       : { ...entry.definition.input_schema },
-    annotations: { readOnlyHint: entry.definition.effect === "read" },
+    ...(entry.outputSchema === undefined
+      ? {}
+      : { outputSchema: { $schema: JSON_SCHEMA_2020_12, ...entry.outputSchema } }),
+    annotations: { ...entry.annotations },
   }));
 }
 

@@ -19,6 +19,7 @@
 import { isAbsolute, resolve } from "node:path";
 import { CLIENT_TOOLS_LIMITS } from "../protocol/limits.ts";
 import { defineExternalTool, type ExternalTool, ExternalToolError } from "../host/external.ts";
+import { MAX_TOOLS } from "../host/catalog.ts";
 import type { OpenApiConfig } from "./config.ts";
 import { readDocument, resolveOperations } from "./document.ts";
 import { jsonPointer, OpenApiError } from "./errors.ts";
@@ -105,11 +106,11 @@ export async function loadOpenApiTools(
       : resolve(options.cwd ?? ".", api.specLocation);
     const doc = await readDocument(location, display);
     const selection = selectOperations(doc.operations, api);
-    if (selection.operations.length > CLIENT_TOOLS_LIMITS.tools) {
+    if (selection.operations.length > MAX_TOOLS) {
       throw new OpenApiError(
         api.configFile,
         `openapi.${api.name}${api.include === undefined ? "" : ".include"}`,
-        `${selection.operations.length} operations selected, at most ${CLIENT_TOOLS_LIMITS.tools} tools: ` +
+        `${selection.operations.length} operations selected, at most ${MAX_TOOLS} tools: ` +
           "list the ones the agent needs in include",
       );
     }

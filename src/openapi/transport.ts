@@ -147,6 +147,7 @@ export class ExchangeTransport {
       case "killed":
         throw new ExternalToolError("tool_crashed", "HTTP sandbox: killed after the grace period");
       case "invalid":
+      case "invalid_output":
         throw new ExternalToolError("tool_failed", `HTTP sandbox: ${outcome.text}`);
       case "thrown":
         throw new ExternalToolError("tool_failed", `HTTP sandbox: ${outcome.message}`);

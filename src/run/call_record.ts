@@ -39,11 +39,20 @@ export interface CallRecord {
   part_texts: string[];
   /** The call's captured tool output (process-isolated tools), or null. */
   log: string | null;
+  /**
+   * Only for a tool that declares `output`: the validated result as JSON (an object), or null
+   * when the call did not succeed.
+   */
+  structured?: Record<string, unknown> | null;
 }
 
 /** The `--json` record of `result`. */
-export function callRecord(result: DirectCallResult, log: string | null): CallRecord {
-  return {
+export function callRecord(
+  result: DirectCallResult,
+  log: string | null,
+  typed = false,
+): CallRecord {
+  const record: CallRecord = {
     type: "call.result",
     name: result.name,
     tool_id: result.toolId,
@@ -60,4 +69,11 @@ export function callRecord(result: DirectCallResult, log: string | null): CallRe
     part_texts: [...result.parts],
     log,
   };
+  if (typed) {
+    // The executor validated it against the output schema (an object) before it left.
+    record.structured = result.outcome === "success"
+      ? JSON.parse(result.text) as Record<string, unknown>
+      : null;
+  }
+  return record;
 }

@@ -12,6 +12,7 @@ import type { LocalAgentClient } from "../client/client.ts";
 import type { RequestBudgetExhausted } from "../client/errors.ts";
 import type { AgentEvent } from "../client/events.ts";
 import type { ToolInfo } from "../host/define.ts";
+import { CatalogExecutor } from "../host/catalog_executor.ts";
 import { ToolExecutor } from "../host/executor.ts";
 import type { CallApprover, CallVerdict } from "../host/call_approval.ts";
 import type { Approver } from "./approvals.ts";
@@ -105,7 +106,9 @@ export function wireTools(options: ToolWiringOptions): ToolWiring {
       options.records().emit(progressRecord(runId, callId, name, update));
     },
   });
-  const calls = new ToolCallSession(client, executor, {
+  // More than 32 tools: tool_search and the dispatchers route to the same executor.
+  const routed = registry.hasCatalog ? new CatalogExecutor(registry, executor) : executor;
+  const calls = new ToolCallSession(client, routed, {
     argumentsPreview: options.argumentsPreview,
     ...(options.recordArguments === undefined ? {} : { recordArguments: options.recordArguments }),
     onRecord: (record) => {

@@ -152,6 +152,7 @@ function build() {
     arguments_preview: z.exactOptional(z.string().max(ARGUMENTS_PREVIEW_BYTES)),
     /** With `--record-args`: the call's arguments, configured secrets redacted. */
     arguments: z.exactOptional(z.record(z.string(), z.unknown())),
+    via: z.exactOptional(z.string()),
   });
   const ToolResultRecordSchema = z.strictObject({
     type: z.literal("tool.result"),
@@ -159,6 +160,7 @@ function build() {
     run_id: Id,
     call_id: Id,
     name: z.string(),
+    via: z.exactOptional(z.string()),
     outcome: z.enum(["success", "error", "cancelled"]),
     error_code: NullableString,
     bytes: Count,

@@ -30,3 +30,13 @@ export const EXIT_REASONS = [
  * one list for both.
  */
 export const HOST_ERROR_CODES: typeof RECORD_ERROR_CODES = RECORD_ERROR_CODES;
+
+/**
+ * The catalog's own client tools (`host/catalog.ts`), registered past 32 tools: their
+ * `activity` events are client tool calls, not backend built-ins, whatever `host.ready` lists.
+ */
+export const CATALOG_TOOL_NAMES: readonly string[] = Object.freeze([
+  "tool_search",
+  "tool_call",
+  "tool_call_write",
+]);

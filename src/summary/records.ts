@@ -234,6 +234,7 @@ export const ToolCallRecordSchema: z.ZodObject<
     deadline_ms: z.ZodInt;
     arguments_preview: z.ZodExactOptional<z.ZodString>;
     arguments: z.ZodExactOptional<z.ZodRecord<z.ZodString, z.ZodUnknown>>;
+    via: z.ZodExactOptional<z.ZodString>;
     ts: z.ZodString;
     v: z.ZodLiteral<1>;
     type: z.ZodLiteral<"tool.call">;
@@ -249,6 +250,7 @@ export const ToolResultRecordSchema: z.ZodObject<
     run_id: z.ZodString;
     call_id: z.ZodString;
     name: z.ZodString;
+    via: z.ZodExactOptional<z.ZodString>;
     outcome: z.ZodEnum<{ error: "error"; success: "success"; cancelled: "cancelled" }>;
     error_code: z.ZodNullable<z.ZodString>;
     bytes: z.ZodInt;

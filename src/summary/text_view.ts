@@ -28,6 +28,7 @@
 
 import { type Clock, REAL_CLOCK, type TimerId } from "../async/clock.ts";
 import { terminalText } from "../runtime/mod.ts";
+import { CATALOG_TOOL_NAMES } from "./constants.ts";
 import type { SummaryRecord } from "./records.ts";
 import type { SummarySink } from "./writer.ts";
 
@@ -150,7 +151,7 @@ export class TextView {
   /** Message IDs whose deltas were printed. */
   readonly #streamed = new Set<string>();
   /** Client tool names (from `host.ready`): their `activity` records repeat `tool.call`. */
-  readonly #clientTools = new Set<string>();
+  readonly #clientTools = new Set<string>(CATALOG_TOOL_NAMES);
   #calls = 0;
   /** Write-tool calls refused (`approval` `deny`): they never become calls. */
   #denied = 0;

@@ -109,7 +109,41 @@ const rejected: [string, Record<string, unknown>, RegExp][] = [
     { timeout: 5000 },
     /^Tool spec has an unknown field: echo: timeout$/,
   ],
+  [
+    "an output that is not a zod object",
+    { output: z.string() },
+    /^Tool output must be a zod object schema \(z\.object\): echo$/,
+  ],
+  ["an empty title", { title: "" }, /^Tool title must be 1 to 128 UTF-8 bytes/],
+  ["a title of two lines", { title: "a\nb" }, /^Tool title must be 1 to 128 UTF-8 bytes/],
+  ["a 129-byte title", { title: "t".repeat(129) }, /^Tool title must be 1 to 128/],
+  [
+    "an unknown annotation",
+    { annotations: { readOnly: true } },
+    /^Tool annotations has an unknown field: echo: readOnly$/,
+  ],
+  [
+    "a non-boolean annotation",
+    { annotations: { idempotentHint: "yes" } },
+    /^Tool annotations\.idempotentHint must be a boolean: echo: yes$/,
+  ],
+  [
+    "a readOnlyHint against the effect",
+    { annotations: { readOnlyHint: false } },
+    /^Tool annotations\.readOnlyHint must agree with effect \(read\): echo: false$/,
+  ],
 ];
+
+Deno.test("defineTool() keeps title, output and annotations", () => {
+  const output = z.object({ n: z.number() });
+  const tool = defineTool(
+    spec({ title: "Echo it", output, annotations: { openWorldHint: true } }),
+  );
+  assert.equal(tool.title, "Echo it");
+  assert.equal(tool.output, output);
+  assert.deepEqual(tool.annotations, { openWorldHint: true });
+  assert.equal(Object.isFrozen(tool.annotations), true);
+});
 
 for (const [what, overrides, message] of rejected) {
   Deno.test(`defineTool() rejects ${what} with a TypeError naming the field`, () => {

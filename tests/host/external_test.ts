@@ -110,14 +110,14 @@ Deno.test("ToolRegistry rejects an external schema over 16384 bytes with the fix
   );
 });
 
-Deno.test("ToolRegistry rejects more than 32 tools counting external ones, with the fix", () => {
+Deno.test("ToolRegistry rejects more than 1000 tools counting external ones, with the fix", () => {
   const many = Array.from(
-    { length: 32 },
+    { length: 1_000 },
     (_, i) => external(`srv_t${i}`, () => Promise.resolve("")),
   );
   assert.throws(
     () => setup(many),
-    /Too many tools: 33 exceeds the limit of 32: .*srv_t0 \(mcp:srv\).*; fix: exclude/,
+    /Too many tools: 1001 exceeds the limit of 1000: .*srv_t0 \(mcp:srv\).*; fix: exclude/,
   );
 });
 

@@ -170,11 +170,21 @@ Deno.test("ToolRegistry.fromLoaded() rejects a schema nested deeper than 16 cont
   );
 });
 
-Deno.test("ToolRegistry.fromLoaded() accepts 32 tools and rejects 33", () => {
+Deno.test("ToolRegistry.fromLoaded() registers 32 tools directly, 33 through the catalog, and rejects 1001", () => {
   const many = (count: number) => loaded(...Array.from({ length: count }, (_, i) => tool(`t${i}`)));
-  assert.equal(ToolRegistry.fromLoaded(many(32)).tools.length, 32);
-  const error = registryError(() => ToolRegistry.fromLoaded(many(33)));
-  assert.match(error.message, /^Too many tools: 33 exceeds the limit of 32: tools\/t0\.ts, /);
+  const direct = ToolRegistry.fromLoaded(many(32));
+  assert.equal(direct.tools.length, 32);
+  assert.equal(direct.hasCatalog, false);
+  assert.deepEqual(direct.definitions(), direct.tools.map((entry) => entry.definition));
+  const catalog = ToolRegistry.fromLoaded(many(33));
+  assert.equal(catalog.tools.length, 33);
+  assert.equal(catalog.hasCatalog, true);
+  assert.deepEqual(
+    catalog.definitions().map((d) => d.name),
+    [...Array.from({ length: 29 }, (_, i) => `t${i}`), "tool_search", "tool_call"],
+  );
+  const error = registryError(() => ToolRegistry.fromLoaded(many(1_001)));
+  assert.match(error.message, /^Too many tools: 1001 exceeds the limit of 1000: tools\/t0\.ts, /);
 });
 
 Deno.test("ToolRegistry.fromLoaded() rejects a duplicate name, naming both files", () => {

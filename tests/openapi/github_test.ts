@@ -169,14 +169,14 @@ Deno.test("GitHub REST slice: a path parameter cannot leave the base URL", async
   }
 });
 
-Deno.test("GitHub REST description without include: over the 32-tool bound, named at the config key", async () => {
+Deno.test("GitHub REST description without include: over the 1,000-tool bound, named at the config key", async () => {
   const server = githubServer();
   try {
     await assert.rejects(load(server, { include: undefined }), (error) => {
       assert.ok(error instanceof OpenApiError);
       assert.equal(error.file, "/tmp/magi-tools.jsonc");
       assert.equal(error.at, "openapi.github");
-      assert.match(error.reason, /^\d{3,} operations selected, at most 32 tools/);
+      assert.match(error.reason, /^\d{3,} operations selected, at most 1000 tools/);
       return true;
     });
   } finally {

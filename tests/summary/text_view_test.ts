@@ -266,3 +266,20 @@ Deno.test("TextView's closing line counts denied write-tool calls (issue 32: a d
   await v.textView.close();
   assert.match(v.out(), /✔ completed · 0 calls, 1 denied · 1\.0 s · exit 0\n$/);
 });
+
+Deno.test("the catalog's tools (tool_search, tool_call, tool_call_write) are client tools, not activity lines", async () => {
+  const v = view();
+  for (const [i, name] of ["tool_search", "tool_call", "tool_call_write", "shell"].entries()) {
+    await v.emit({
+      type: "activity",
+      run_id: "r1",
+      activity_id: `a${i}`,
+      kind: "tool",
+      state: "completed",
+      name,
+      summary: `ran ${name}`,
+    });
+  }
+  assert.doesNotMatch(v.out(), /ran tool_/);
+  assert.match(v.out(), /ran shell/);
+});

@@ -138,7 +138,8 @@ async function callWith(args: CallArgs, input: unknown, setting: CallSetting): P
       throw error;
     }
     if (args.json) {
-      const record = callRecord(result, logs.length === 0 ? null : logs.join(""));
+      const typed = registry.get(result.name)?.outputSchema !== undefined;
+      const record = callRecord(result, logs.length === 0 ? null : logs.join(""), typed);
       await guard.writeStdout(encoder.encode(terminalSafeJson(record) + "\n"));
     } else if (result.outcome === "success") {
       const text = result.text === "" || result.text.endsWith("\n")

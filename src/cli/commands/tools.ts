@@ -68,8 +68,16 @@ export async function toolsCommand(args: ToolsArgs): Promise<number> {
   }
   if (isReported(registry)) return exitCode(registry.code);
   if (args.json) {
-    // Exactly what `initialize` sends: no sandbox settings mixed in.
-    await writeStdout(encoder.encode(terminalSafeJson(registry.definitions()) + "\n"));
+    // Every tool's definition as `initialize` would send it: no sandbox settings mixed in.
+    // Past 32 tools `initialize` sends the first ones and the catalog's (docs/tools.md).
+    // Besides the wire fields: `title`, `annotations` and `output_schema` (what `mcp` lists).
+    const definitions = registry.tools.map((entry) => ({
+      ...entry.definition,
+      ...(entry.title === undefined ? {} : { title: entry.title }),
+      annotations: entry.annotations,
+      ...(entry.outputSchema === undefined ? {} : { output_schema: entry.outputSchema }),
+    }));
+    await writeStdout(encoder.encode(terminalSafeJson(definitions) + "\n"));
     return EXIT.ok;
   }
   if (args.permissionsJson) {
@@ -132,6 +140,15 @@ export async function toolsCommand(args: ToolsArgs): Promise<number> {
   lines.push(
     ...processLimitsNotes(limits, processTools.map((entry) => ({ tool: entry.tool as ToolInfo }))),
   );
+  if (registry.hasCatalog) {
+    const direct = registry.registered.filter((wire) => wire.file !== "catalog");
+    const own = registry.registered.filter((wire) => wire.file === "catalog");
+    lines.push(
+      `more than 32 tools: run and batch register the first ${direct.length} directly and reach the other ${
+        registry.tools.length - direct.length
+      } through ${own.map((wire) => wire.name).join(", ")}`,
+    );
+  }
   lines.push(
     `${registry.tools.length} tool(s); initialize request ${budget.usedBytes} of ${budget.frameBytes} bytes; ${budget.remainingBytes} bytes left`,
   );

@@ -28,7 +28,8 @@ Options:
   --timeout-ms N       the call's deadline instead of the tool's timeout_ms
                        (1000-600000; the tool's own timeoutMs still applies)
   --json               print one JSON record: tool.result's fields, the text,
-                       its parts (part_texts) and the tool's output (log)
+                       its parts (part_texts), the tool's output (log) and,
+                       for a tool with an output schema, the value (structured)
   --cwd DIR            the tool's working directory (ctx.cwd)
   -h, --help           this help
 

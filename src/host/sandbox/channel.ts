@@ -94,6 +94,8 @@ export type ChildMessage =
     readonly aborted?: boolean;
     /** The arguments did not match the tool's schema: `message` is the model-facing text. */
     readonly invalid?: true;
+    /** The result did not match the tool's `output` schema: `message` is the model-facing text. */
+    readonly invalidOutput?: true;
     readonly droppedLogBytes: number;
   }
   | { readonly t: "crash"; readonly message: string; readonly permission?: string };

@@ -47,6 +47,10 @@ const SETUP_PATH = new URL("./describe_setup.ts", import.meta.url).href;
 const encoder = new TextEncoder();
 
 const Grant = z.union([z.boolean(), z.array(z.string())]);
+const SchemaResult = z.union([
+  z.object({ schema: z.record(z.string(), z.unknown()) }).strict(),
+  z.object({ error: z.string() }).strict(),
+]);
 const DescriptionSchema = z.object({
   name: z.string(),
   description: z.string(),
@@ -63,10 +67,15 @@ const DescriptionSchema = z.object({
   }).strict().optional(),
   isolation: z.enum(["process", "inline"]).optional(),
   memoryMb: z.number().optional(),
-  input: z.union([
-    z.object({ schema: z.record(z.string(), z.unknown()) }).strict(),
-    z.object({ error: z.string() }).strict(),
-  ]),
+  title: z.string().optional(),
+  annotations: z.object({
+    readOnlyHint: z.boolean().optional(),
+    destructiveHint: z.boolean().optional(),
+    idempotentHint: z.boolean().optional(),
+    openWorldHint: z.boolean().optional(),
+  }).strict().optional(),
+  input: SchemaResult,
+  output: SchemaResult.optional(),
 }).strict();
 const ResultSchema = z.union([
   z.object({ ok: z.literal(true), tool: DescriptionSchema }).strict(),

@@ -8,7 +8,14 @@
  */
 
 import { z } from "zod";
-import type { PermissionGrant, Tool, ToolEffect, ToolInfo, ToolPermissions } from "../define.ts";
+import type {
+  PermissionGrant,
+  Tool,
+  ToolAnnotations,
+  ToolEffect,
+  ToolInfo,
+  ToolPermissions,
+} from "../define.ts";
 
 /** The input schema as JSON Schema (draft 2020-12, input side), or why it cannot be converted. */
 export type InputSchemaResult =
@@ -24,8 +31,12 @@ export interface ToolDescription {
   readonly permissions?: ToolPermissions;
   readonly isolation?: "process" | "inline";
   readonly memoryMb?: number;
+  readonly title?: string;
+  readonly annotations?: ToolAnnotations;
   /** `z.toJSONSchema(input, { target: "draft-2020-12", io: "input" })`, or its error message. */
   readonly input: InputSchemaResult;
+  /** The `output` schema's JSON Schema (output side), or its error message; absent: none. */
+  readonly output?: InputSchemaResult;
 }
 
 /**
@@ -39,6 +50,8 @@ export const DESCRIBED_MARK: unique symbol = Symbol.for("magi-tools.described-to
 export interface DescribedTool extends ToolInfo {
   /** The input JSON Schema (or its conversion error), as the describe child computed it. */
   readonly inputSchema: InputSchemaResult;
+  /** The output JSON Schema (or its conversion error); absent when the tool declares none. */
+  readonly outputSchema?: InputSchemaResult;
   /** Brand. */
   readonly [DESCRIBED_MARK]: true;
 }
@@ -58,8 +71,26 @@ export function isDescribedTool(tool: unknown): tool is DescribedTool {
  * (`when: Date cannot be represented in JSON Schema; tags[]: …`).
  */
 export function inputSchemaOf(input: z.ZodObject): InputSchemaResult {
+  return schemaOf(input, "input");
+}
+
+/** The output schema of a zod object schema as JSON Schema (output side), or the error. */
+export function outputSchemaOf(output: z.ZodObject): InputSchemaResult {
+  return schemaOf(output, "output");
+}
+
+/**
+ * A tool's output JSON Schema: a `defineTool` result's converted, a described tool's as the
+ * describe child computed it; undefined when it declares none.
+ */
+export function toolOutputSchema(tool: AnyTool): InputSchemaResult | undefined {
+  if (isDescribedTool(tool)) return tool.outputSchema;
+  return tool.output === undefined ? undefined : outputSchemaOf(tool.output);
+}
+
+function schemaOf(input: z.ZodObject, io: "input" | "output"): InputSchemaResult {
   try {
-    return { schema: toJsonSchema(input) };
+    return { schema: toJsonSchema(input, io) };
   } catch (error) {
     const faults = schemaFaults(input, "");
     return {
@@ -70,8 +101,11 @@ export function inputSchemaOf(input: z.ZodObject): InputSchemaResult {
   }
 }
 
-function toJsonSchema(schema: z.core.$ZodType): Record<string, unknown> {
-  return { ...z.toJSONSchema(schema, { target: "draft-2020-12", io: "input" }) };
+function toJsonSchema(
+  schema: z.core.$ZodType,
+  io: "input" | "output" = "input",
+): Record<string, unknown> {
+  return { ...z.toJSONSchema(schema, { target: "draft-2020-12", io }) };
 }
 
 function messageOf(error: unknown): string {
@@ -143,7 +177,10 @@ export function describeTool(tool: Tool): ToolDescription {
     description: tool.description,
     effect: tool.effect,
     ...(tool.timeoutMs === undefined ? {} : { timeoutMs: tool.timeoutMs }),
+    ...(tool.title === undefined ? {} : { title: tool.title }),
+    ...(tool.annotations === undefined ? {} : { annotations: { ...tool.annotations } }),
     input: inputSchemaOf(tool.input),
+    ...(tool.output === undefined ? {} : { output: outputSchemaOf(tool.output) }),
   };
 }
 
@@ -190,7 +227,14 @@ export function describedTool(description: ToolDescription): DescribedTool {
     ...(permissions === undefined ? {} : { permissions }),
     isolation: description.isolation ?? "process",
     ...(description.memoryMb === undefined ? {} : { memoryMb: description.memoryMb }),
+    ...(description.title === undefined ? {} : { title: description.title }),
+    ...(description.annotations === undefined
+      ? {}
+      : { annotations: Object.freeze({ ...description.annotations }) }),
     inputSchema: Object.freeze(description.input),
+    ...(description.output === undefined
+      ? {}
+      : { outputSchema: Object.freeze(description.output) }),
     [DESCRIBED_MARK]: true as const,
   });
 }

@@ -23,7 +23,7 @@
 import { isTool, type Tool, type ToolContext } from "../define.ts";
 import { resultToText } from "../result.ts";
 import { utf8ByteLength } from "../../protocol/utf8.ts";
-import { invalidArgumentsText } from "../answers.ts";
+import { invalidArgumentsText, invalidOutputText } from "../answers.ts";
 import { sandboxFingerprint } from "./description.ts";
 import {
   type CallMessage,
@@ -151,7 +151,23 @@ async function runCall(message: CallMessage, loaded: Tool): Promise<void> {
         droppedLogBytes: 0,
       });
     }
-    const text = resultToText(await loaded.run(parsed.data, ctx));
+    let value = await loaded.run(parsed.data, ctx);
+    if (loaded.output !== undefined) {
+      const checked = loaded.output.safeParse(value);
+      if (!checked.success) {
+        current = undefined;
+        return send({
+          t: "result",
+          id: message.id,
+          ok: false,
+          message: invalidOutputText(checked.error.issues),
+          invalidOutput: true,
+          droppedLogBytes,
+        });
+      }
+      value = checked.data;
+    }
+    const text = resultToText(value);
     const bytes = utf8ByteLength(text);
     reply = bytes > message.resultBytes
       ? { t: "result", id: message.id, ok: true, tooLargeBytes: bytes, droppedLogBytes }

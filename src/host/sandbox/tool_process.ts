@@ -30,6 +30,7 @@ export type ProcessOutcome =
   | { readonly kind: "value"; readonly text: string }
   | { readonly kind: "too_large"; readonly bytes: number }
   | { readonly kind: "invalid"; readonly text: string }
+  | { readonly kind: "invalid_output"; readonly text: string }
   | {
     readonly kind: "thrown";
     readonly message: string;
@@ -332,6 +333,9 @@ export class ToolProcess {
         pending.log.addDropped(message.droppedLogBytes);
         if (!message.ok && message.invalid === true) {
           return pending.resolve({ kind: "invalid", text: message.message });
+        }
+        if (!message.ok && message.invalidOutput === true) {
+          return pending.resolve({ kind: "invalid_output", text: message.message });
         }
         if (!message.ok) {
           const cap = this.#spec.memoryMb;
