@@ -132,3 +132,33 @@ Deno.test("ToolRegistry: a tool named like a catalog tool is refused past 32 too
 Deno.test("the catalog's tool names are the ones the terminal view treats as client tools", () => {
   assert.deepEqual([...CATALOG_TOOL_NAMES], [SEARCH_TOOL, CALL_TOOL, CALL_WRITE_TOOL]);
 });
+
+Deno.test("CatalogExecutor: a write tool reached through tool_call_write is put to the person by its own name, arguments validated first", async () => {
+  const reg = registry(40, extra);
+  const asked: { tool: string; paths: string[] }[] = [];
+  const inner = new ToolExecutor(reg, {
+    limits: CLIENT_TOOLS_LIMITS,
+    cwd: Deno.cwd(),
+    approveCall: {
+      asks: () => true,
+      decide: (request) => {
+        asked.push({ tool: request.name, paths: request.view.lines.map((line) => line.path) });
+        return Promise.resolve({ allow: true });
+      },
+    },
+  });
+  const executor = new CatalogExecutor(reg, inner);
+  const signal = new AbortController().signal;
+  const invalid = await executor.execute(
+    call(reg, CALL_WRITE_TOOL, { name: "deploy_service", arguments: { n: "x" } }),
+    signal,
+  );
+  assert.equal(invalid.errorCode, "invalid_arguments");
+  assert.equal(asked.length, 0, "an invalid call is never put to a person");
+  const ok = await executor.execute(
+    call(reg, CALL_WRITE_TOOL, { name: "deploy_service", arguments: { n: 7 } }),
+    signal,
+  );
+  assert.equal(ok.outcome, "success", ok.text);
+  assert.deepEqual(asked, [{ tool: "deploy_service", paths: ["n"] }]);
+});
