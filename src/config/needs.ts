@@ -2,7 +2,8 @@
  * What a config would do on the user's machine beyond reading itself: the
  * commands it starts (stdio MCP servers) and the environment variables it
  * reads (`${VAR}` in an MCP server's `command`, `args`, `env`, `cwd`, `url`
- * or `headers`; an OpenAPI entry's `auth.valueFromEnv`). Found in the
+ * or `headers`; an OpenAPI entry's `auth.valueFromEnv`, `clientCredentials.clientIdFromEnv` and
+ * `clientCredentials.clientSecretFromEnv`). Found in the
  * JSONC value alone, before any key is checked or anything expanded, so the
  * approval of a project config (`approval.ts`) is decided before the
  * environment is read or a process started.
@@ -87,10 +88,20 @@ export function configNeeds(value: unknown): ConfigNeeds {
       if (typeof variable === "string") {
         variables.push({ name: variable, at: `openapi.${name}.auth.valueFromEnv` });
       }
+      const cc = isObject(entry) ? entry["clientCredentials"] : undefined;
+      for (const key of CLIENT_CREDENTIAL_KEYS) {
+        const value = isObject(cc) ? cc[key] : undefined;
+        if (typeof value === "string") {
+          variables.push({ name: value, at: `openapi.${name}.clientCredentials.${key}` });
+        }
+      }
     }
   }
   return { commands, variables };
 }
+
+/** The keys of an OpenAPI entry's `clientCredentials` that name variables. */
+const CLIENT_CREDENTIAL_KEYS = ["clientIdFromEnv", "clientSecretFromEnv"] as const;
 
 /** Add the `${VAR}`s of every string in `value` (array items and object values, not keys). */
 function collectVariables(value: unknown, at: string, into: NeededVariable[]): void {
@@ -110,9 +121,12 @@ function collectVariables(value: unknown, at: string, into: NeededVariable[]): v
  * `baseUrl`, an MCP server's `url` or `command`), except for an OpenAPI source
  * with `auth` and no `baseUrl`: there its document's first `servers` entry
  * does, which the config's hash does not cover (`to` is null until resolved).
+ * An OpenAPI source with `clientCredentials` has a second destination,
+ * `openapi.<name>.tokenUrl`, where the client ID and secret go (decided by the
+ * document's oauth2 flow when the config has no `tokenUrl`).
  */
 export interface SecretDestination {
-  /** The source's key path: `openapi.<name>` or `mcpServers.<name>`. */
+  /** The source's key path: `openapi.<name>`, `openapi.<name>.tokenUrl` or `mcpServers.<name>`. */
   readonly source: string;
   /** The variables whose values it is sent (names, in file order). */
   readonly variables: readonly string[];
@@ -157,18 +171,37 @@ export function secretDestinations(value: unknown): SecretDestination[] {
   const apis = value["openapi"];
   if (isObject(apis)) {
     for (const [name, entry] of Object.entries(apis)) {
-      const auth = isObject(entry) ? entry["auth"] : undefined;
-      const variable = isObject(auth) ? auth["valueFromEnv"] : undefined;
-      if (!isObject(entry) || typeof variable !== "string") continue;
+      if (!isObject(entry)) continue;
+      const auth = entry["auth"];
+      const cc = entry["clientCredentials"];
+      const variables = isObject(auth) && typeof auth["valueFromEnv"] === "string"
+        ? [auth["valueFromEnv"]]
+        : isObject(cc)
+        ? CLIENT_CREDENTIAL_KEYS.map((key) => cc[key]).filter((v) => typeof v === "string")
+        : [];
+      if (variables.length === 0) continue;
       const baseUrl = typeof entry["baseUrl"] === "string" ? entry["baseUrl"] : undefined;
+      const spec = String(entry["spec"]);
       found.push({
         source: `openapi.${name}`,
-        variables: [variable],
+        variables,
         to: baseUrl ?? null,
         decidedBy: baseUrl === undefined
-          ? `the first servers entry of ${String(entry["spec"])}`
+          ? `the first servers entry of ${spec}`
           : `openapi.${name}.baseUrl`,
       });
+      if (isObject(cc)) {
+        // The client ID and secret go to the token URL; only the token they buy goes to the API.
+        const tokenUrl = typeof cc["tokenUrl"] === "string" ? cc["tokenUrl"] : undefined;
+        found.push({
+          source: `openapi.${name}.tokenUrl`,
+          variables,
+          to: tokenUrl ?? null,
+          decidedBy: tokenUrl === undefined
+            ? `the oauth2 clientCredentials flow of ${spec}`
+            : `openapi.${name}.clientCredentials.tokenUrl`,
+        });
+      }
     }
   }
   return found;
