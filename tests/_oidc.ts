@@ -25,6 +25,8 @@ export interface OidcOptions {
   readonly accessTokenTTL?: number;
   /** Resource indicators it issues tokens for, each with the scope granted. */
   readonly resources: Readonly<Record<string, string>>;
+  /** The scope granted for any other resource (default: none is issued). */
+  readonly anyResourceScope?: string;
 }
 
 /** One line the server printed. */
@@ -65,9 +67,10 @@ async function install(): Promise<string | null> {
   }
   if (Number(/^v(\d+)/.exec(node)?.[1] ?? "0") < 20) return `node ${node} is older than 20`;
   const lock = await Deno.readTextFile(`${SOURCE}package-lock.json`);
-  const server = await Deno.readTextFile(`${SOURCE}oidc_server.mjs`);
   await Deno.mkdir(INSTALL_DIR, { recursive: true });
-  await Deno.writeTextFile(`${INSTALL_DIR}oidc_server.mjs`, server);
+  for (const script of ["oidc_server.mjs", "mcp_server.mjs"]) {
+    await Deno.copyFile(`${SOURCE}${script}`, `${INSTALL_DIR}${script}`);
+  }
   if (await Deno.readTextFile(STAMP).catch(() => null) === lock) return null;
   await Deno.copyFile(`${SOURCE}package.json`, `${INSTALL_DIR}package.json`);
   await Deno.writeTextFile(`${INSTALL_DIR}package-lock.json`, lock);
@@ -88,10 +91,17 @@ async function install(): Promise<string | null> {
   return null;
 }
 
-/** Start the server (after {@link oidcUnavailable} said null) and wait for its issuer line. */
-export async function startOidc(options: OidcOptions): Promise<OidcServer> {
+/** A node script of dev/oauth/ running, with what it printed. */
+interface Running {
+  readonly listening: OidcEvent;
+  readonly events: OidcEvent[];
+  close(): Promise<void>;
+}
+
+/** Run `script` (installed by {@link oidcUnavailable}) and wait for its `listening` line. */
+async function runScript(script: string, options: unknown): Promise<Running> {
   const child = new Deno.Command("node", {
-    args: [`${INSTALL_DIR}oidc_server.mjs`, JSON.stringify(options)],
+    args: [`${INSTALL_DIR}${script}`, JSON.stringify(options)],
     cwd: INSTALL_DIR,
     stdin: "piped",
     stdout: "piped",
@@ -100,13 +110,15 @@ export async function startOidc(options: OidcOptions): Promise<OidcServer> {
   const stderr = new Response(child.stderr).text();
   const events: OidcEvent[] = [];
   const reader = lineReader(child.stdout);
-  const first = await reader.read();
-  if (first.done) {
-    await child.status;
-    throw new Error(`oidc-provider did not start:\n${await stderr}`);
+  let listening: OidcEvent | undefined;
+  while (listening === undefined) {
+    const line = await reader.read();
+    if (line.done) {
+      await child.status;
+      throw new Error(`${script} did not start:\n${await stderr}`);
+    }
+    if (line.value.startsWith("{")) listening = JSON.parse(line.value) as OidcEvent;
   }
-  const listening = JSON.parse(first.value) as OidcEvent;
-  events.push(listening);
   const pump = (async () => {
     for (;;) {
       const { done, value } = await reader.read();
@@ -117,18 +129,60 @@ export async function startOidc(options: OidcOptions): Promise<OidcServer> {
       );
     }
   })();
-  const issuer = String(listening["issuer"]);
   return {
-    issuer,
-    tokenUrl: `${issuer}/token`,
+    listening,
     events,
-    tokenRequests: () => events.filter((event) => event.event === "token"),
     async close() {
       await child.stdin.close().catch(() => {});
       await child.status;
       await pump;
       await stderr;
     },
+  };
+}
+
+/** Start the authorization server (after {@link oidcUnavailable} said null). */
+export async function startOidc(options: OidcOptions): Promise<OidcServer> {
+  const running = await runScript("oidc_server.mjs", options);
+  const issuer = String(running.listening["issuer"]);
+  return {
+    issuer,
+    tokenUrl: `${issuer}/token`,
+    events: running.events,
+    tokenRequests: () => running.events.filter((event) => event.event === "token"),
+    close: () => running.close(),
+  };
+}
+
+/** A running OAuth-protected MCP server (dev/oauth/mcp_server.mjs). */
+export interface ProtectedMcpServer {
+  /** Its Streamable HTTP endpoint (also the resource its tokens must be for). */
+  readonly url: string;
+  /** The HTTP status of each request it answered, in order. */
+  statuses(): number[];
+  close(): Promise<void>;
+}
+
+/**
+ * Start the MCP server (official SDK, Streamable HTTP, `requireBearerAuth`) whose tokens are
+ * introspected at `oidc` as the client `id`:`secret`, and must be for its own URL.
+ */
+export async function startProtectedMcp(
+  oidc: OidcServer,
+  id: string,
+  secret: string,
+): Promise<ProtectedMcpServer> {
+  const running = await runScript("mcp_server.mjs", {
+    issuer: oidc.issuer,
+    introspectionClient: [id, secret],
+  });
+  return {
+    url: String(running.listening["url"]),
+    statuses: () =>
+      running.events.filter((event) => event.event === "call").map((event) =>
+        Number(event["status"])
+      ),
+    close: () => running.close(),
   };
 }
 

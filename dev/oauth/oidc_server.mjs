@@ -3,7 +3,8 @@
 // (JSON). Run by node from .tools/oauth/ (tests/_oidc.ts installs it there).
 //
 // argv[2]: { "clients": [...oidc-provider client metadata],
-//            "accessTokenTTL": seconds, "resources": { "<resource URL>": "<scope>" } }
+//            "accessTokenTTL": seconds, "resources": { "<resource URL>": "<scope>" },
+//            "anyResourceScope": "<scope for any other resource>" }
 // stdout: one JSON line per event: {"event":"listening","issuer":…} first, then
 //         {"event":"token","grant":…,"status":…,"resource":…} per token request.
 import { createServer } from "node:http";
@@ -30,11 +31,10 @@ const provider = new Provider(issuer, {
       defaultResource: () => undefined,
       useGrantedResource: () => true,
       getResourceServerInfo: (_ctx, resource) => {
-        if (!(resource in resources)) {
-          throw new Error(`unknown resource ${resource}`);
-        }
+        const scope = resources[resource] ?? options.anyResourceScope;
+        if (scope === undefined) throw new Error(`unknown resource ${resource}`);
         return {
-          scope: resources[resource],
+          scope,
           audience: resource,
           accessTokenTTL: ttl,
           accessTokenFormat: "opaque",
@@ -51,7 +51,11 @@ provider.use(async (ctx, next) => {
   await next();
   if (ctx.path === "/token") {
     const params = ctx.oidc?.params ?? {};
-    const line = { event: "token", status: ctx.status, grant: params.grant_type ?? null };
+    const line = {
+      event: "token",
+      status: ctx.status,
+      grant: params.grant_type ?? null,
+    };
     if (params.resource !== undefined) line.resource = params.resource;
     process.stdout.write(JSON.stringify(line) + "\n");
   }

@@ -2,8 +2,8 @@
  * What a config would do on the user's machine beyond reading itself: the
  * commands it starts (stdio MCP servers) and the environment variables it
  * reads (`${VAR}` in an MCP server's `command`, `args`, `env`, `cwd`, `url`
- * or `headers`; an OpenAPI entry's `auth.valueFromEnv`, `clientCredentials.clientIdFromEnv` and
- * `clientCredentials.clientSecretFromEnv`). Found in the
+ * or `headers`; an OpenAPI entry's `auth.valueFromEnv`; an OpenAPI entry's or
+ * HTTP MCP server's `clientCredentials.clientIdFromEnv` and `clientSecretFromEnv`). Found in the
  * JSONC value alone, before any key is checked or anything expanded, so the
  * approval of a project config (`approval.ts`) is decided before the
  * environment is read or a process started.
@@ -78,6 +78,7 @@ export function configNeeds(value: unknown): ConfigNeeds {
       for (const key of EXPANDED_KEYS) {
         collectVariables(entry[key], `mcpServers.${name}.${key}`, variables);
       }
+      collectClientCredentials(entry, `mcpServers.${name}`, variables);
     }
   }
   const apis = value["openapi"];
@@ -88,13 +89,7 @@ export function configNeeds(value: unknown): ConfigNeeds {
       if (typeof variable === "string") {
         variables.push({ name: variable, at: `openapi.${name}.auth.valueFromEnv` });
       }
-      const cc = isObject(entry) ? entry["clientCredentials"] : undefined;
-      for (const key of CLIENT_CREDENTIAL_KEYS) {
-        const value = isObject(cc) ? cc[key] : undefined;
-        if (typeof value === "string") {
-          variables.push({ name: value, at: `openapi.${name}.clientCredentials.${key}` });
-        }
-      }
+      if (isObject(entry)) collectClientCredentials(entry, `openapi.${name}`, variables);
     }
   }
   return { commands, variables };
@@ -102,6 +97,19 @@ export function configNeeds(value: unknown): ConfigNeeds {
 
 /** The keys of an OpenAPI entry's `clientCredentials` that name variables. */
 const CLIENT_CREDENTIAL_KEYS = ["clientIdFromEnv", "clientSecretFromEnv"] as const;
+
+/** Add the variables an entry's `clientCredentials` names (`<at>.clientCredentials.<key>`). */
+function collectClientCredentials(
+  entry: Record<string, unknown>,
+  at: string,
+  into: NeededVariable[],
+): void {
+  const cc = entry["clientCredentials"];
+  for (const key of CLIENT_CREDENTIAL_KEYS) {
+    const value = isObject(cc) ? cc[key] : undefined;
+    if (typeof value === "string") into.push({ name: value, at: `${at}.clientCredentials.${key}` });
+  }
+}
 
 /** Add the `${VAR}`s of every string in `value` (array items and object values, not keys). */
 function collectVariables(value: unknown, at: string, into: NeededVariable[]): void {
@@ -157,15 +165,29 @@ export function secretDestinations(value: unknown): SecretDestination[] {
       if (!isObject(entry)) continue;
       const variables: NeededVariable[] = [];
       for (const key of EXPANDED_KEYS) collectVariables(entry[key], key, variables);
+      collectClientCredentials(entry, "", variables);
       if (variables.length === 0) continue;
       const url = typeof entry["url"] === "string" ? entry["url"] : undefined;
       const command = typeof entry["command"] === "string" ? entry["command"] : undefined;
+      const names = [...new Set(variables.map((variable) => variable.name))];
       found.push({
         source: `mcpServers.${name}`,
-        variables: [...new Set(variables.map((variable) => variable.name))],
+        variables: names,
         to: url ?? (command === undefined ? "(nothing)" : `the command ${command}`),
         decidedBy: `mcpServers.${name}.${url === undefined ? "command" : "url"}`,
       });
+      const cc = entry["clientCredentials"];
+      if (isObject(cc) && typeof cc["tokenUrl"] === "string") {
+        // The client ID and secret go to the token URL; the token they buy goes to the server.
+        found.push({
+          source: `mcpServers.${name}.tokenUrl`,
+          variables: CLIENT_CREDENTIAL_KEYS.map((key) => cc[key]).filter((v) =>
+            typeof v === "string"
+          ),
+          to: cc["tokenUrl"],
+          decidedBy: `mcpServers.${name}.clientCredentials.tokenUrl`,
+        });
+      }
     }
   }
   const apis = value["openapi"];

@@ -37,6 +37,7 @@ import {
 } from "../host/external.ts";
 import { PACKAGE_VERSION } from "../host/version.ts";
 import { hostToolName, selected, TOOL_NAME } from "./names.ts";
+import { clientCredentialsFetch } from "./client_credentials.ts";
 import { type McpCallResult, resultText } from "./results.ts";
 import { ChildStdioTransport } from "./stdio_transport.ts";
 
@@ -77,6 +78,9 @@ export async function startMcpSource(
     })
     : new StreamableHTTPClientTransport(new URL(config.transport.url), {
       requestInit: { headers: { ...config.transport.headers } },
+      ...(config.transport.clientCredentials === undefined
+        ? {}
+        : { fetch: clientCredentialsFetch(config.transport.clientCredentials) }),
     });
   const client = new Client(
     { name: "magi-tools", version: PACKAGE_VERSION },

@@ -66,6 +66,12 @@ export function configGrants(config: HostConfig, envNames: Iterable<string> = []
     if (!server.enabled || server.transport.kind !== "http") continue;
     const target = hostPort(server.transport.url);
     if (target !== null) net.add(target);
+    const cc = server.transport.clientCredentials;
+    if (cc !== undefined) {
+      env.add(cc.clientIdFromEnv).add(cc.clientSecretFromEnv);
+      const token = hostPort(cc.tokenUrl);
+      if (token !== null) net.add(token);
+    }
   }
   for (const api of config.openapi) {
     if (api.auth !== undefined) env.add(api.auth.valueFromEnv);
