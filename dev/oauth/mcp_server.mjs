@@ -12,6 +12,10 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { requireBearerAuth } from "@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js";
 import { InvalidTokenError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
+import {
+  getOAuthProtectedResourceMetadataUrl,
+  mcpAuthMetadataRouter,
+} from "@modelcontextprotocol/sdk/server/auth/router.js";
 
 const options = JSON.parse(process.argv[2] ?? "{}");
 const [clientId, clientSecret] = options.introspectionClient;
@@ -39,12 +43,21 @@ const verifier = {
       scopes: typeof info.scope === "string" ? info.scope.split(" ") : [],
       expiresAt: info.exp,
       ...(typeof info.aud === "string" ? { resource: new URL(info.aud) } : {}),
+      extra: { sub: info.sub },
     };
   },
 };
 
 const app = express();
 app.use(express.json());
+// Protected resource metadata (RFC 9728): where clients that sign in find the authorization server.
+const oauthMetadata =
+  await (await fetch(`${options.issuer}/.well-known/openid-configuration`))
+    .json();
+app.use(
+  mcpAuthMetadataRouter({ oauthMetadata, resourceServerUrl: new URL(url) }),
+);
+const resourceMetadataUrl = getOAuthProtectedResourceMetadataUrl(new URL(url));
 app.use((_req, res, next) => {
   res.on("finish", () => {
     process.stdout.write(
@@ -55,14 +68,24 @@ app.use((_req, res, next) => {
 });
 app.post(
   "/mcp",
-  requireBearerAuth({ verifier, expectedResource: new URL(url) }),
+  requireBearerAuth({
+    verifier,
+    expectedResource: new URL(url),
+    resourceMetadataUrl,
+  }),
   async (req, res) => {
     const mcp = new McpServer({ name: "oauth-test", version: "1.0.0" });
     mcp.registerTool("whoami", {
       description: "Who the bearer token was issued to",
       inputSchema: { note: z.string().optional() },
     }, (_args, extra) => ({
-      content: [{ type: "text", text: `client ${extra.authInfo?.clientId}` }],
+      content: [{
+        type: "text",
+        // A signed-in user's token names the user; a client credentials token only the client.
+        text: extra.authInfo?.extra?.sub === undefined
+          ? `client ${extra.authInfo?.clientId}`
+          : `user ${extra.authInfo.extra.sub}`,
+      }],
     }));
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,

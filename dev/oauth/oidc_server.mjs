@@ -20,8 +20,17 @@ const issuer = `http://127.0.0.1:${server.address().port}`;
 
 const provider = new Provider(issuer, {
   clients: options.clients ?? [],
+  // The scopes a client may register for (the resource scopes below besides OpenID's).
+  scopes: [
+    "openid",
+    "offline_access",
+    ...new Set(
+      [...Object.values(resources), options.anyResourceScope].filter(Boolean),
+    ),
+  ],
   features: {
     devInteractions: { enabled: true },
+    registration: { enabled: true },
     clientCredentials: { enabled: true },
     introspection: { enabled: true, allowedPolicy: () => true },
     revocation: { enabled: true },
@@ -32,7 +41,9 @@ const provider = new Provider(issuer, {
       useGrantedResource: () => true,
       getResourceServerInfo: (_ctx, resource) => {
         const scope = resources[resource] ?? options.anyResourceScope;
-        if (scope === undefined) throw new Error(`unknown resource ${resource}`);
+        if (scope === undefined) {
+          throw new Error(`unknown resource ${resource}`);
+        }
         return {
           scope,
           audience: resource,
@@ -43,6 +54,8 @@ const provider = new Provider(issuer, {
     },
   },
   ttl: { ClientCredentials: ttl, AccessToken: ttl },
+  // Every authorization code grant gets a refresh token (no offline_access consent dance).
+  issueRefreshToken: (_ctx, client) => client.grantTypeAllowed("refresh_token"),
   pkce: { required: () => true },
 });
 provider.proxy = false;

@@ -53,7 +53,15 @@ export type McpTransportConfig =
     readonly headers: Readonly<Record<string, string>>;
     /** OAuth 2 client credentials: a bearer token asked for at `tokenUrl`, if any. */
     readonly clientCredentials?: McpClientCredentials;
+    /** Interactive sign-in (`magi-tools login NAME`): the stored tokens are sent, if set. */
+    readonly oauth?: McpOAuth;
   };
+
+/** `oauth` of an HTTP server: sign in with `magi-tools login NAME` (authorization code + PKCE). */
+export interface McpOAuth {
+  /** Scopes asked for (none: what the server's metadata lists, else the server's default). */
+  readonly scopes: readonly string[];
+}
 
 /**
  * OAuth 2 client credentials of an HTTP server (`clientCredentials`): the
@@ -107,6 +115,7 @@ const SERVER_KEYS = [
   "url",
   "headers",
   "clientCredentials",
+  "oauth",
   "include",
   "exclude",
   "effects",
@@ -153,7 +162,7 @@ function parseServer(name: string, value: unknown, at: At, env: EnvGetter): McpS
     if (type !== undefined && type !== "stdio") {
       throw fail(child(at, "type"), `must be "stdio" with "command": ${type}`);
     }
-    for (const key of ["headers", "clientCredentials"]) {
+    for (const key of ["headers", "clientCredentials", "oauth"]) {
       if (entry[key] !== undefined) throw fail(child(at, key), 'is only for "url" servers');
     }
     const args = entry["args"] === undefined ? [] : strings(entry["args"], child(at, "args"), true);
@@ -197,6 +206,22 @@ function parseServer(name: string, value: unknown, at: At, env: EnvGetter): McpS
     const cc = entry["clientCredentials"] === undefined
       ? undefined
       : clientCredentialsOf(entry["clientCredentials"], child(at, "clientCredentials"), url);
+    let oauth: McpOAuth | undefined;
+    if (entry["oauth"] !== undefined) {
+      const oauthAt = child(at, "oauth");
+      if (cc !== undefined) throw fail(oauthAt, "cannot be used with clientCredentials");
+      const value = object(entry["oauth"], oauthAt);
+      knownKeys(value, ["scopes"], oauthAt);
+      const scopes = value["scopes"] === undefined
+        ? []
+        : strings(value["scopes"], child(oauthAt, "scopes"));
+      scopes.forEach((scope, index) => {
+        if (!SCOPE.test(scope)) {
+          throw fail(child(child(oauthAt, "scopes"), index), "must be an OAuth scope token");
+        }
+      });
+      oauth = Object.freeze({ scopes });
+    }
     transport = {
       kind: "http",
       url,
@@ -206,6 +231,7 @@ function parseServer(name: string, value: unknown, at: At, env: EnvGetter): McpS
         ) => [key, expand(text, child(child(at, "headers"), key))]),
       ),
       ...(cc === undefined ? {} : { clientCredentials: cc }),
+      ...(oauth === undefined ? {} : { oauth }),
     };
   }
   const include = entry["include"] === undefined

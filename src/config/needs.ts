@@ -44,23 +44,35 @@ export interface NeededVariable {
   readonly at: string;
 }
 
+/** A sign-in of the user a config uses: an HTTP MCP server with `oauth`. */
+export interface NeededSignIn {
+  /** The `mcpServers` key. */
+  readonly server: string;
+  /** `url` as written. */
+  readonly url: string;
+}
+
 /** Everything in a config that needs approval when the config is a project's own. */
 export interface ConfigNeeds {
   /** Stdio MCP servers, in file order. */
   readonly commands: readonly NeededCommand[];
   /** Variables read, in file order. */
   readonly variables: readonly NeededVariable[];
+  /** The user's stored sign-ins it sends (`magi-tools login`), in file order. */
+  readonly signIns?: readonly NeededSignIn[];
 }
 
 /** Whether `needs` lists anything (a config without commands or variables needs no approval). */
 export function needsApproval(needs: ConfigNeeds): boolean {
-  return needs.commands.length > 0 || needs.variables.length > 0;
+  return needs.commands.length > 0 || needs.variables.length > 0 ||
+    (needs.signIns?.length ?? 0) > 0;
 }
 
 /** The commands and variables of a config's JSONC `value` (anything not an object: none). */
 export function configNeeds(value: unknown): ConfigNeeds {
   const commands: NeededCommand[] = [];
   const variables: NeededVariable[] = [];
+  const signIns: NeededSignIn[] = [];
   if (!isObject(value)) return { commands, variables };
   const servers = value["mcpServers"];
   if (isObject(servers)) {
@@ -79,6 +91,9 @@ export function configNeeds(value: unknown): ConfigNeeds {
         collectVariables(entry[key], `mcpServers.${name}.${key}`, variables);
       }
       collectClientCredentials(entry, `mcpServers.${name}`, variables);
+      if (entry["oauth"] !== undefined) {
+        signIns.push({ server: name, url: typeof entry["url"] === "string" ? entry["url"] : "" });
+      }
     }
   }
   const apis = value["openapi"];
@@ -92,7 +107,7 @@ export function configNeeds(value: unknown): ConfigNeeds {
       if (isObject(entry)) collectClientCredentials(entry, `openapi.${name}`, variables);
     }
   }
-  return { commands, variables };
+  return { commands, variables, ...(signIns.length === 0 ? {} : { signIns }) };
 }
 
 /** The keys of an OpenAPI entry's `clientCredentials` that name variables. */
