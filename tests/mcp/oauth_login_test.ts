@@ -8,7 +8,8 @@
  *
  * Covered: a start without a sign-in (exit 2, "run magi-tools login NAME"); the first sign-in
  * (URL printed, nothing of the tokens shown, the store file 0600); reuse of the stored token in
- * a later process; an expiring token refreshed before the start (twice, rotation kept); a
+ * a later process; both tokens revoked, so the server answers 401 at the start and the refresh
+ * is refused (exit 2); an expiring token refreshed before the start (twice, rotation kept); a
  * revoked refresh token (exit 2, the same clear error); `logout`.
  */
 
@@ -141,6 +142,16 @@ async function login(world: World): Promise<{ code: number; stdout: string; stde
   return { code: status.code, stdout: await stdout, stderr };
 }
 
+/** Revoke `token` at the authorization server, as the public client `clientId`. */
+async function revoke(world: World, token: string, clientId: string): Promise<void> {
+  const revoked = await fetch(`${world.oidc.issuer}/token/revocation`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ token, client_id: clientId }).toString(),
+  });
+  assert.equal(revoked.status, 200, await revoked.text());
+}
+
 const NEEDS_SIGN_IN =
   /^magi-tools: MCP server remote needs a sign-in \((.+)\): run `magi-tools login remote`$/m;
 
@@ -185,6 +196,20 @@ Deno.test({
         unapproved.stderr,
       );
 
+      // The authorization server revokes both tokens: the server answers 401 at the start, the
+      // SDK's refresh is refused, and no browser opens: exit 2 naming login.
+      for (const token of [tokens.access_token, tokens.refresh_token]) {
+        await revoke(world, token, stored.servers[world.mcp.url].client.client_id);
+      }
+      const refused = await world.cli(["call", "remote_whoami", "{}"]);
+      assert.equal(refused.code, 2, refused.stderr);
+      assert.equal(
+        NEEDS_SIGN_IN.exec(refused.stderr)?.[1],
+        "the stored sign-in is missing or refused",
+        refused.stderr,
+      );
+      assert.ok(!refused.stderr.includes(tokens.access_token));
+
       const out = await world.cli(["logout", "remote"]);
       assert.equal(out.code, 0, out.stderr);
       assert.equal(out.stdout, "Signed out of remote\u0020(" + world.mcp.url + ")\n");
@@ -214,15 +239,7 @@ Deno.test({
 
       // The authorization server revokes the sign-in (an admin, a password change).
       const stored = JSON.parse(await Deno.readTextFile(world.storeFile)).servers[world.mcp.url];
-      const revoked = await fetch(`${world.oidc.issuer}/token/revocation`, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({
-          token: stored.tokens.refresh_token,
-          client_id: stored.client.client_id,
-        }).toString(),
-      });
-      assert.equal(revoked.status, 200, await revoked.text());
+      await revoke(world, stored.tokens.refresh_token, stored.client.client_id);
       const refused = await world.cli(["call", "remote_whoami", "{}"]);
       assert.equal(refused.code, 2, refused.stderr);
       assert.equal(refused.stdout, "");
