@@ -51,9 +51,8 @@ const verifier = {
 const app = express();
 app.use(express.json());
 // Protected resource metadata (RFC 9728): where clients that sign in find the authorization server.
-const oauthMetadata =
-  await (await fetch(`${options.issuer}/.well-known/openid-configuration`))
-    .json();
+const discovery = `${options.issuer}/.well-known/openid-configuration`;
+const oauthMetadata = await (await fetch(discovery)).json();
 app.use(
   mcpAuthMetadataRouter({ oauthMetadata, resourceServerUrl: new URL(url) }),
 );
