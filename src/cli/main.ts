@@ -101,6 +101,11 @@ export async function main(argv: string[]): Promise<number> {
         const { trustCommand } = await import("./commands/trust.ts");
         return await trustCommand(args);
       }
+      case "login":
+      case "logout": {
+        const { loginCommand } = await import("./commands/login.ts");
+        return await loginCommand(args);
+      }
       case "inspect": {
         const [{ inspectCommand }] = await Promise.all([
           import("../inspect/mod.ts"),

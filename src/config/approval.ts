@@ -176,6 +176,9 @@ export function describeNeeds(needs: ConfigNeeds): string[] {
       }`
     ),
     ...needs.variables.map((variable) => `  reads \$${variable.name} (${visible(variable.at)})`),
+    ...(needs.signIns ?? []).map((signIn) =>
+      `  uses your sign-in to ${visible(signIn.server)}: ${visible(signIn.url)} (magi-tools login)`
+    ),
   ];
 }
 

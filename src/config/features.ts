@@ -179,10 +179,21 @@ export interface OpenApiSourceModule {
       readonly onSkipped?: (skipped: SkippedOperationInfo) => void;
     },
   ): Promise<
-    { readonly tools: readonly ExternalTool[]; readonly baseUrl: string; close(): Promise<void> }
+    {
+      readonly tools: readonly ExternalTool[];
+      readonly baseUrl: string;
+      readonly tokenUrl?: string;
+      close(): Promise<void>;
+    }
   >;
-  /** Where one entry's requests and secret go, without starting it (src/openapi/source.ts). */
-  openApiDestination(api: OpenApiConfig, options: { readonly cwd?: string }): Promise<string>;
+  /**
+   * Where one entry's requests and secret go (`baseUrl`), and with client credentials where
+   * they go (`tokenUrl`), without starting it (src/openapi/source.ts).
+   */
+  openApiDestination(
+    api: OpenApiConfig,
+    options: { readonly cwd?: string },
+  ): Promise<{ readonly baseUrl: string; readonly tokenUrl?: string }>;
 }
 
 /**

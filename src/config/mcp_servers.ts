@@ -51,7 +51,36 @@ export type McpTransportConfig =
     readonly kind: "http";
     readonly url: string;
     readonly headers: Readonly<Record<string, string>>;
+    /** OAuth 2 client credentials: a bearer token asked for at `tokenUrl`, if any. */
+    readonly clientCredentials?: McpClientCredentials;
+    /** Interactive sign-in (`magi-tools login NAME`): the stored tokens are sent, if set. */
+    readonly oauth?: McpOAuth;
   };
+
+/** `oauth` of an HTTP server: sign in with `magi-tools login NAME` (authorization code + PKCE). */
+export interface McpOAuth {
+  /** Scopes asked for (none: what the server's metadata lists, else the server's default). */
+  readonly scopes: readonly string[];
+}
+
+/**
+ * OAuth 2 client credentials of an HTTP server (`clientCredentials`): the
+ * same shape as an OpenAPI entry's, with `tokenUrl` required (there is no
+ * document to read it from) and `resource` defaulting to the server's `url`
+ * (the MCP authorization spec's resource indicator).
+ */
+export interface McpClientCredentials {
+  /** The token endpoint. */
+  readonly tokenUrl: string;
+  /** The environment variable holding the client ID. */
+  readonly clientIdFromEnv: string;
+  /** The environment variable holding the client secret. */
+  readonly clientSecretFromEnv: string;
+  /** Scopes asked for (none: the server's default). */
+  readonly scopes: readonly string[];
+  /** The resource indicator asked for (RFC 8707). */
+  readonly resource: string;
+}
 
 /** One `mcpServers` entry, checked. */
 export interface McpServerConfig {
@@ -85,6 +114,8 @@ const SERVER_KEYS = [
   "cwd",
   "url",
   "headers",
+  "clientCredentials",
+  "oauth",
   "include",
   "exclude",
   "effects",
@@ -131,7 +162,7 @@ function parseServer(name: string, value: unknown, at: At, env: EnvGetter): McpS
     if (type !== undefined && type !== "stdio") {
       throw fail(child(at, "type"), `must be "stdio" with "command": ${type}`);
     }
-    for (const key of ["headers"]) {
+    for (const key of ["headers", "clientCredentials", "oauth"]) {
       if (entry[key] !== undefined) throw fail(child(at, key), 'is only for "url" servers');
     }
     const args = entry["args"] === undefined ? [] : strings(entry["args"], child(at, "args"), true);
@@ -172,6 +203,25 @@ function parseServer(name: string, value: unknown, at: At, env: EnvGetter): McpS
     const headers = entry["headers"] === undefined
       ? {}
       : stringMap(entry["headers"], child(at, "headers"));
+    const cc = entry["clientCredentials"] === undefined
+      ? undefined
+      : clientCredentialsOf(entry["clientCredentials"], child(at, "clientCredentials"), url);
+    let oauth: McpOAuth | undefined;
+    if (entry["oauth"] !== undefined) {
+      const oauthAt = child(at, "oauth");
+      if (cc !== undefined) throw fail(oauthAt, "cannot be used with clientCredentials");
+      const value = object(entry["oauth"], oauthAt);
+      knownKeys(value, ["scopes"], oauthAt);
+      const scopes = value["scopes"] === undefined
+        ? []
+        : strings(value["scopes"], child(oauthAt, "scopes"));
+      scopes.forEach((scope, index) => {
+        if (!SCOPE.test(scope)) {
+          throw fail(child(child(oauthAt, "scopes"), index), "must be an OAuth scope token");
+        }
+      });
+      oauth = Object.freeze({ scopes });
+    }
     transport = {
       kind: "http",
       url,
@@ -180,6 +230,8 @@ function parseServer(name: string, value: unknown, at: At, env: EnvGetter): McpS
           [key, text],
         ) => [key, expand(text, child(child(at, "headers"), key))]),
       ),
+      ...(cc === undefined ? {} : { clientCredentials: cc }),
+      ...(oauth === undefined ? {} : { oauth }),
     };
   }
   const include = entry["include"] === undefined
@@ -220,6 +272,58 @@ function parseServer(name: string, value: unknown, at: At, env: EnvGetter): McpS
     optional: entry["optional"] === undefined
       ? false
       : boolean(entry["optional"], child(at, "optional")),
+  });
+}
+
+const CLIENT_CREDENTIALS_KEYS = [
+  "tokenUrl",
+  "clientIdFromEnv",
+  "clientSecretFromEnv",
+  "scopes",
+  "resource",
+] as const;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const SCOPE = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
+
+/** The `clientCredentials` of an HTTP server at `url` (not expanded: no `${VAR}` in it). */
+function clientCredentialsOf(value: unknown, at: At, url: string): McpClientCredentials {
+  const entry = object(value, at);
+  knownKeys(entry, CLIENT_CREDENTIALS_KEYS, at);
+  const tokenAt = child(at, "tokenUrl");
+  const tokenUrl = string(entry["tokenUrl"], tokenAt);
+  const parsed = URL.parse(tokenUrl);
+  if (
+    parsed === null || (parsed.protocol !== "http:" && parsed.protocol !== "https:") ||
+    parsed.username !== "" || parsed.password !== "" || parsed.search !== "" || parsed.hash !== ""
+  ) {
+    throw fail(
+      tokenAt,
+      `must be an http(s) URL without credentials, query or fragment: ${tokenUrl}`,
+    );
+  }
+  const variable = (key: "clientIdFromEnv" | "clientSecretFromEnv") => {
+    const name = string(entry[key], child(at, key));
+    if (!ENV_NAME.test(name)) throw fail(child(at, key), "must be an environment variable name");
+    return name;
+  };
+  const scopes = entry["scopes"] === undefined ? [] : strings(entry["scopes"], child(at, "scopes"));
+  scopes.forEach((scope, index) => {
+    if (!SCOPE.test(scope)) {
+      throw fail(child(child(at, "scopes"), index), "must be an OAuth scope token");
+    }
+  });
+  const resource = entry["resource"] === undefined
+    ? url
+    : string(entry["resource"], child(at, "resource"));
+  if (!URL.canParse(resource) || resource.includes("#")) {
+    throw fail(child(at, "resource"), "must be an absolute URI without a fragment");
+  }
+  return Object.freeze({
+    tokenUrl: parsed.href,
+    clientIdFromEnv: variable("clientIdFromEnv"),
+    clientSecretFromEnv: variable("clientSecretFromEnv"),
+    scopes,
+    resource,
   });
 }
 

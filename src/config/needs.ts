@@ -2,7 +2,8 @@
  * What a config would do on the user's machine beyond reading itself: the
  * commands it starts (stdio MCP servers) and the environment variables it
  * reads (`${VAR}` in an MCP server's `command`, `args`, `env`, `cwd`, `url`
- * or `headers`; an OpenAPI entry's `auth.valueFromEnv`). Found in the
+ * or `headers`; an OpenAPI entry's `auth.valueFromEnv`; an OpenAPI entry's or
+ * HTTP MCP server's `clientCredentials.clientIdFromEnv` and `clientSecretFromEnv`). Found in the
  * JSONC value alone, before any key is checked or anything expanded, so the
  * approval of a project config (`approval.ts`) is decided before the
  * environment is read or a process started.
@@ -43,23 +44,35 @@ export interface NeededVariable {
   readonly at: string;
 }
 
+/** A sign-in of the user a config uses: an HTTP MCP server with `oauth`. */
+export interface NeededSignIn {
+  /** The `mcpServers` key. */
+  readonly server: string;
+  /** `url` as written. */
+  readonly url: string;
+}
+
 /** Everything in a config that needs approval when the config is a project's own. */
 export interface ConfigNeeds {
   /** Stdio MCP servers, in file order. */
   readonly commands: readonly NeededCommand[];
   /** Variables read, in file order. */
   readonly variables: readonly NeededVariable[];
+  /** The user's stored sign-ins it sends (`magi-tools login`), in file order. */
+  readonly signIns?: readonly NeededSignIn[];
 }
 
 /** Whether `needs` lists anything (a config without commands or variables needs no approval). */
 export function needsApproval(needs: ConfigNeeds): boolean {
-  return needs.commands.length > 0 || needs.variables.length > 0;
+  return needs.commands.length > 0 || needs.variables.length > 0 ||
+    (needs.signIns?.length ?? 0) > 0;
 }
 
 /** The commands and variables of a config's JSONC `value` (anything not an object: none). */
 export function configNeeds(value: unknown): ConfigNeeds {
   const commands: NeededCommand[] = [];
   const variables: NeededVariable[] = [];
+  const signIns: NeededSignIn[] = [];
   if (!isObject(value)) return { commands, variables };
   const servers = value["mcpServers"];
   if (isObject(servers)) {
@@ -77,6 +90,10 @@ export function configNeeds(value: unknown): ConfigNeeds {
       for (const key of EXPANDED_KEYS) {
         collectVariables(entry[key], `mcpServers.${name}.${key}`, variables);
       }
+      collectClientCredentials(entry, `mcpServers.${name}`, variables);
+      if (entry["oauth"] !== undefined) {
+        signIns.push({ server: name, url: typeof entry["url"] === "string" ? entry["url"] : "" });
+      }
     }
   }
   const apis = value["openapi"];
@@ -87,9 +104,26 @@ export function configNeeds(value: unknown): ConfigNeeds {
       if (typeof variable === "string") {
         variables.push({ name: variable, at: `openapi.${name}.auth.valueFromEnv` });
       }
+      if (isObject(entry)) collectClientCredentials(entry, `openapi.${name}`, variables);
     }
   }
-  return { commands, variables };
+  return { commands, variables, ...(signIns.length === 0 ? {} : { signIns }) };
+}
+
+/** The keys of an OpenAPI entry's `clientCredentials` that name variables. */
+const CLIENT_CREDENTIAL_KEYS = ["clientIdFromEnv", "clientSecretFromEnv"] as const;
+
+/** Add the variables an entry's `clientCredentials` names (`<at>.clientCredentials.<key>`). */
+function collectClientCredentials(
+  entry: Record<string, unknown>,
+  at: string,
+  into: NeededVariable[],
+): void {
+  const cc = entry["clientCredentials"];
+  for (const key of CLIENT_CREDENTIAL_KEYS) {
+    const value = isObject(cc) ? cc[key] : undefined;
+    if (typeof value === "string") into.push({ name: value, at: `${at}.clientCredentials.${key}` });
+  }
 }
 
 /** Add the `${VAR}`s of every string in `value` (array items and object values, not keys). */
@@ -110,9 +144,12 @@ function collectVariables(value: unknown, at: string, into: NeededVariable[]): v
  * `baseUrl`, an MCP server's `url` or `command`), except for an OpenAPI source
  * with `auth` and no `baseUrl`: there its document's first `servers` entry
  * does, which the config's hash does not cover (`to` is null until resolved).
+ * An OpenAPI source with `clientCredentials` has a second destination,
+ * `openapi.<name>.tokenUrl`, where the client ID and secret go (decided by the
+ * document's oauth2 flow when the config has no `tokenUrl`).
  */
 export interface SecretDestination {
-  /** The source's key path: `openapi.<name>` or `mcpServers.<name>`. */
+  /** The source's key path: `openapi.<name>`, `openapi.<name>.tokenUrl` or `mcpServers.<name>`. */
   readonly source: string;
   /** The variables whose values it is sent (names, in file order). */
   readonly variables: readonly string[];
@@ -143,32 +180,65 @@ export function secretDestinations(value: unknown): SecretDestination[] {
       if (!isObject(entry)) continue;
       const variables: NeededVariable[] = [];
       for (const key of EXPANDED_KEYS) collectVariables(entry[key], key, variables);
+      collectClientCredentials(entry, "", variables);
       if (variables.length === 0) continue;
       const url = typeof entry["url"] === "string" ? entry["url"] : undefined;
       const command = typeof entry["command"] === "string" ? entry["command"] : undefined;
+      const names = [...new Set(variables.map((variable) => variable.name))];
       found.push({
         source: `mcpServers.${name}`,
-        variables: [...new Set(variables.map((variable) => variable.name))],
+        variables: names,
         to: url ?? (command === undefined ? "(nothing)" : `the command ${command}`),
         decidedBy: `mcpServers.${name}.${url === undefined ? "command" : "url"}`,
       });
+      const cc = entry["clientCredentials"];
+      if (isObject(cc) && typeof cc["tokenUrl"] === "string") {
+        // The client ID and secret go to the token URL; the token they buy goes to the server.
+        found.push({
+          source: `mcpServers.${name}.tokenUrl`,
+          variables: CLIENT_CREDENTIAL_KEYS.map((key) => cc[key]).filter((v) =>
+            typeof v === "string"
+          ),
+          to: cc["tokenUrl"],
+          decidedBy: `mcpServers.${name}.clientCredentials.tokenUrl`,
+        });
+      }
     }
   }
   const apis = value["openapi"];
   if (isObject(apis)) {
     for (const [name, entry] of Object.entries(apis)) {
-      const auth = isObject(entry) ? entry["auth"] : undefined;
-      const variable = isObject(auth) ? auth["valueFromEnv"] : undefined;
-      if (!isObject(entry) || typeof variable !== "string") continue;
+      if (!isObject(entry)) continue;
+      const auth = entry["auth"];
+      const cc = entry["clientCredentials"];
+      const variables = isObject(auth) && typeof auth["valueFromEnv"] === "string"
+        ? [auth["valueFromEnv"]]
+        : isObject(cc)
+        ? CLIENT_CREDENTIAL_KEYS.map((key) => cc[key]).filter((v) => typeof v === "string")
+        : [];
+      if (variables.length === 0) continue;
       const baseUrl = typeof entry["baseUrl"] === "string" ? entry["baseUrl"] : undefined;
+      const spec = String(entry["spec"]);
       found.push({
         source: `openapi.${name}`,
-        variables: [variable],
+        variables,
         to: baseUrl ?? null,
         decidedBy: baseUrl === undefined
-          ? `the first servers entry of ${String(entry["spec"])}`
+          ? `the first servers entry of ${spec}`
           : `openapi.${name}.baseUrl`,
       });
+      if (isObject(cc)) {
+        // The client ID and secret go to the token URL; only the token they buy goes to the API.
+        const tokenUrl = typeof cc["tokenUrl"] === "string" ? cc["tokenUrl"] : undefined;
+        found.push({
+          source: `openapi.${name}.tokenUrl`,
+          variables,
+          to: tokenUrl ?? null,
+          decidedBy: tokenUrl === undefined
+            ? `the oauth2 clientCredentials flow of ${spec}`
+            : `openapi.${name}.clientCredentials.tokenUrl`,
+        });
+      }
     }
   }
   return found;

@@ -178,25 +178,35 @@ async function openApiPending(
  * `started`, unless the trust store approved the config and this API's
  * secret now goes somewhere else than recorded: then it is closed and the
  * start fails with "changed since you trusted it" (`approval.ts`). Only a
- * destination the config's text does not decide is checked (no `baseUrl`):
- * the approved hash covers the rest. Nothing is sent before this check.
+ * destination the config's text does not decide is checked (no `baseUrl`;
+ * with client credentials, no `tokenUrl`): the approved hash covers the rest.
+ * Nothing is sent before this check (a token is asked for at the first call).
  */
 async function pinned(
   config: HostConfig,
   api: OpenApiConfig,
-  started: Promise<Started & { readonly baseUrl: string }>,
+  started: Promise<Started & { readonly baseUrl: string; readonly tokenUrl?: string }>,
 ): Promise<Started> {
   const source = await started;
-  if (config.pins === undefined || api.auth === undefined || api.baseUrl !== undefined) {
-    return source;
-  }
+  const cc = api.clientCredentials;
+  if (config.pins === undefined || (api.auth === undefined && cc === undefined)) return source;
   try {
-    checkDestination(
-      config.pins,
-      `openapi.${api.name}`,
-      source.baseUrl,
-      `the first servers entry of ${api.spec}`,
-    );
+    if (api.baseUrl === undefined) {
+      checkDestination(
+        config.pins,
+        `openapi.${api.name}`,
+        source.baseUrl,
+        `the first servers entry of ${api.spec}`,
+      );
+    }
+    if (cc !== undefined && cc.tokenUrl === undefined && source.tokenUrl !== undefined) {
+      checkDestination(
+        config.pins,
+        `openapi.${api.name}.tokenUrl`,
+        source.tokenUrl,
+        `the oauth2 clientCredentials flow of ${api.spec}`,
+      );
+    }
   } catch (error) {
     await source.close().catch(() => {});
     throw error;

@@ -26,3 +26,10 @@ export {
 } from "npm:@modelcontextprotocol/sdk@1.32.2/types.js";
 export type { JSONRPCMessage, Tool } from "npm:@modelcontextprotocol/sdk@1.32.2/types.js";
 export { AjvJsonSchemaValidator } from "npm:@modelcontextprotocol/sdk@1.32.2/validation/ajv";
+export { auth, UnauthorizedError } from "npm:@modelcontextprotocol/sdk@1.32.2/client/auth.js";
+export type { OAuthClientProvider } from "npm:@modelcontextprotocol/sdk@1.32.2/client/auth.js";
+export type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from "npm:@modelcontextprotocol/sdk@1.32.2/shared/auth.js";

@@ -19,6 +19,8 @@
  */
 
 export { McpSourceError, type McpSourceOptions, startMcpSource } from "./source.ts";
+export { forgetSignIn, SignInRequiredError, signInStorePath } from "./oauth_login.ts";
+export { signIn, type SignInOptions } from "./login_flow.ts";
 export type { McpSource } from "./source.ts";
 export { createMcpServer, type McpServerOptions, mcpToolList, ProgressRoutes } from "./server.ts";
 export { type GuardedStdioOptions, GuardedStdioTransport } from "./stdio_server.ts";

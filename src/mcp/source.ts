@@ -26,6 +26,7 @@ import {
   McpError,
   StreamableHTTPClientTransport,
   type Tool as McpTool,
+  UnauthorizedError,
 } from "./_sdk.ts";
 import type { McpSource, McpSourceOptions } from "../config/features.ts";
 import type { McpServerConfig } from "../config/mod.ts";
@@ -37,6 +38,8 @@ import {
 } from "../host/external.ts";
 import { PACKAGE_VERSION } from "../host/version.ts";
 import { hostToolName, selected, TOOL_NAME } from "./names.ts";
+import { clientCredentialsFetch } from "./client_credentials.ts";
+import { signedInProvider, SignInRequiredError, type StoredOAuthProvider } from "./oauth_login.ts";
 import { type McpCallResult, resultText } from "./results.ts";
 import { ChildStdioTransport } from "./stdio_transport.ts";
 import { endMcpSpan, startMcpSpan, TELEMETRY } from "../telemetry/mod.ts";
@@ -69,6 +72,13 @@ export async function startMcpSource(
   config: McpServerConfig,
   options: McpSourceOptions,
 ): Promise<McpSource> {
+  let authProvider: StoredOAuthProvider | undefined;
+  try {
+    authProvider = await signedInProvider(config);
+  } catch (error) {
+    if (error instanceof SignInRequiredError) throw new McpSourceError(config.name, error.message);
+    throw error;
+  }
   const transport = config.transport.kind === "stdio"
     ? new ChildStdioTransport({
       command: config.transport.command,
@@ -78,6 +88,10 @@ export async function startMcpSource(
     })
     : new StreamableHTTPClientTransport(new URL(config.transport.url), {
       requestInit: { headers: { ...config.transport.headers } },
+      ...(config.transport.clientCredentials === undefined
+        ? {}
+        : { fetch: clientCredentialsFetch(config.transport.clientCredentials) }),
+      ...(authProvider === undefined ? {} : { authProvider }),
     });
   const client = new Client(
     { name: "magi-tools", version: PACKAGE_VERSION },
@@ -105,6 +119,13 @@ export async function startMcpSource(
   } catch (error) {
     state.closing = true;
     await client.close().catch(() => {});
+    if (error instanceof SignInRequiredError || error instanceof UnauthorizedError) {
+      // The server refused the stored sign-in (revoked, or another account's).
+      const reason = error instanceof SignInRequiredError
+        ? error.message
+        : new SignInRequiredError(config.name, "the server refused the token").message;
+      throw new McpSourceError(config.name, reason);
+    }
     throw new McpSourceError(config.name, startFailure(config, transport, error));
   }
   client.onclose = () => {

@@ -9,6 +9,11 @@
  *     "spec": "specs/tickets.yaml",            // path (relative to the config file) or http(s) URL
  *     "baseUrl": "http://127.0.0.1:8080/api",  // default: the document's first server
  *     "auth": { "header": "Authorization", "valueFromEnv": "TICKETS_TOKEN", "prefix": "Bearer " },
+ *     // or, instead of auth: OAuth 2 client credentials (tokenUrl default: the document's
+ *     // oauth2 securityScheme with a clientCredentials flow)
+ *     // "clientCredentials": { "tokenUrl": "https://id.example.com/token",
+ *     //   "clientIdFromEnv": "TICKETS_CLIENT_ID", "clientSecretFromEnv": "TICKETS_CLIENT_SECRET",
+ *     //   "scopes": ["tickets:read"], "resource": "http://127.0.0.1:8080/api" },
  *     "include": ["getTicket", "tickets/*"],   // operationIds or globs (default: all)
  *     "effects": { "closeTicket": "read" },    // per operationId or tool name
  *     "timeoutMs": 10000 } } }
@@ -50,10 +55,21 @@ function buildApiSchema() {
     prefix: z.string().refine((s) => !/[\r\n\0]/.test(s), "must not contain CR, LF or NUL")
       .optional(),
   });
+  const scope = z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]+$/, "must be an OAuth scope token");
+  const clientCredentialsSchema = z.strictObject({
+    tokenUrl: httpUrl("URL").optional(),
+    clientIdFromEnv: z.string().regex(ENV_NAME, "must be an environment variable name"),
+    clientSecretFromEnv: z.string().regex(ENV_NAME, "must be an environment variable name"),
+    scopes: z.array(scope).optional(),
+    resource: z.string().refine((s) => URL.canParse(s) && !s.includes("#"), {
+      message: "must be an absolute URI without a fragment",
+    }).optional(),
+  });
   return z.strictObject({
     spec: z.string().min(1, "must not be empty"),
     baseUrl: httpUrl("URL").optional(),
     auth: authSchema.optional(),
+    clientCredentials: clientCredentialsSchema.optional(),
     include: z.array(z.string().min(1, "must not be empty")).min(1, "must not be empty")
       .optional(),
     effects: z.record(z.string(), z.enum(["read", "write"])).optional(),
@@ -83,6 +99,24 @@ export interface OpenApiAuth {
   readonly prefix: string;
 }
 
+/**
+ * OAuth 2 client credentials (RFC 6749 §4.4): the host asks the token URL for
+ * an access token with the client ID and secret read from the environment,
+ * and sends it as `Authorization: Bearer <token>`.
+ */
+export interface ClientCredentialsAuth {
+  /** The token endpoint as configured; absent: the document's oauth2 clientCredentials flow. */
+  readonly tokenUrl?: string;
+  /** The environment variable holding the client ID. */
+  readonly clientIdFromEnv: string;
+  /** The environment variable holding the client secret; never copied anywhere but the token request. */
+  readonly clientSecretFromEnv: string;
+  /** Scopes asked for (none: the server's default). */
+  readonly scopes: readonly string[];
+  /** The resource indicator (RFC 8707) asked for, if any. */
+  readonly resource?: string;
+}
+
 /** One `openapi.<name>` entry, checked, with the document location resolved. */
 export interface OpenApiConfig {
   /** The entry's key. */
@@ -99,8 +133,10 @@ export interface OpenApiConfig {
   readonly specLocation: string;
   /** `baseUrl` as written, if given. */
   readonly baseUrl?: string;
-  /** Authentication, if any. */
+  /** Authentication with a header from one variable, if any. */
   readonly auth?: OpenApiAuth;
+  /** Authentication with OAuth 2 client credentials, if any (never with `auth`). */
+  readonly clientCredentials?: ClientCredentialsAuth;
   /** Operation selectors, if given (else every operation). */
   readonly include?: readonly string[];
   /** Effect overrides per operationId or tool name. */
@@ -144,6 +180,10 @@ export function parseOpenApiSection(value: unknown, configFile: string): OpenApi
       throw new OpenApiError(configFile, at + path, message);
     }
     const api = parsed.data;
+    if (api.auth !== undefined && api.clientCredentials !== undefined) {
+      throw new OpenApiError(configFile, `${at}.clientCredentials`, "cannot be used with auth");
+    }
+    const cc = api.clientCredentials;
     const remote = /^https?:\/\//i.test(api.spec);
     apis.push({
       name,
@@ -156,6 +196,15 @@ export function parseOpenApiSection(value: unknown, configFile: string): OpenApi
           header: api.auth.header,
           valueFromEnv: api.auth.valueFromEnv,
           prefix: api.auth.prefix ?? "",
+        },
+      }),
+      ...(cc === undefined ? {} : {
+        clientCredentials: {
+          ...(cc.tokenUrl === undefined ? {} : { tokenUrl: cc.tokenUrl }),
+          clientIdFromEnv: cc.clientIdFromEnv,
+          clientSecretFromEnv: cc.clientSecretFromEnv,
+          scopes: cc.scopes ?? [],
+          ...(cc.resource === undefined ? {} : { resource: cc.resource }),
         },
       }),
       ...(api.include === undefined ? {} : { include: api.include }),

@@ -18,7 +18,12 @@
 
 import { isAbsolute, resolve } from "node:path";
 import { CLIENT_TOOLS_LIMITS } from "../protocol/limits.ts";
-import { defineExternalTool, type ExternalTool, ExternalToolError } from "../host/external.ts";
+import {
+  defineExternalTool,
+  type ExternalTool,
+  type ExternalToolContext,
+  ExternalToolError,
+} from "../host/external.ts";
 import { MAX_TOOLS } from "../host/catalog.ts";
 import type { OpenApiConfig } from "./config.ts";
 import { readDocument, resolveOperations } from "./document.ts";
@@ -30,8 +35,10 @@ import {
   selectOperations,
   UnsupportedOperation,
 } from "./operations.ts";
+import { bearer, headerAuth, readEnv } from "./auth.ts";
+import { ClientCredentialsTokens, tokenUrlOf } from "./oauth.ts";
 import { SecretRedactor } from "./redact.ts";
-import { buildRequest } from "./request.ts";
+import { buildRequest, type HttpRequestSpec } from "./request.ts";
 import {
   type ExchangeSandbox,
   ExchangeTransport,
@@ -64,6 +71,8 @@ export interface OpenApiTools {
   readonly skipped: readonly SkippedOperation[];
   /** Each API's base URL (where its requests and its secret go), by config key. */
   readonly baseUrls: ReadonlyMap<string, string>;
+  /** Each API's token URL (where its client credentials go), by config key, when it has one. */
+  readonly tokenUrls: ReadonlyMap<string, string>;
   /** Stop and reap the sandboxed HTTP processes. */
   close(): Promise<void>;
 }
@@ -96,6 +105,7 @@ export async function loadOpenApiTools(
   const plans = new Map<string, OperationPlan & { baseUrl: string }>();
   const skipped: SkippedOperation[] = [];
   const baseUrls = new Map<string, string>();
+  const tokenUrls = new Map<string, string>();
   const owners = new Map<string, string>();
   const maxBytes = options.maxResponseBytes ?? CLIENT_TOOLS_LIMITS.result_bytes;
   for (const [index, api] of apis.entries()) {
@@ -118,6 +128,17 @@ export async function loadOpenApiTools(
     // From the document as read: `trust` finds the same destination without resolving $refs.
     const base = baseUrlOf(api, doc.root, display, remote ? location : undefined);
     baseUrls.set(api.name, base.href);
+    const tokenUrl = tokenUrlOf(api, doc.root, display, remote ? location : undefined);
+    let tokens: ClientCredentialsTokens | undefined;
+    if (tokenUrl !== undefined) {
+      tokenUrls.set(api.name, tokenUrl.href);
+      tokens = new ClientCredentialsTokens(
+        api.clientCredentials!,
+        tokenUrl,
+        readEnv,
+        api.timeoutMs,
+      );
+    }
     const sandbox: ExchangeSandbox = {
       // One warm pool per API in the shared runner: the index keeps cut names apart.
       name: `openapi${index}_${api.name}`.slice(0, 64),
@@ -169,7 +190,7 @@ export async function loadOpenApiTools(
         throw new OpenApiError(display, op.pointer, `the input schema does not compile: ${reason}`);
       }
       plans.set(plan.name, { ...plan, baseUrl: base.href });
-      tools.push(makeTool(api, plan, { base, sandbox, transport, validate, maxBytes }));
+      tools.push(makeTool(api, plan, { base, sandbox, transport, validate, maxBytes, tokens }));
     }
     for (const key of Object.keys(api.effects)) {
       if (!used.has(key)) {
@@ -181,27 +202,48 @@ export async function loadOpenApiTools(
       }
     }
   }
-  return { tools, plans, skipped, baseUrls, close: () => transport.close() };
+  return { tools, plans, skipped, baseUrls, tokenUrls, close: () => transport.close() };
+}
+
+/** Where one API's requests and secrets go. */
+export interface OpenApiDestination {
+  /** The base URL: requests, the `auth` header, the client credentials' access token. */
+  readonly baseUrl: string;
+  /** The token URL, with `clientCredentials`: the client ID and secret. */
+  readonly tokenUrl?: string;
 }
 
 /**
  * Where `api`'s requests (and its secret) go: its `baseUrl`, else the first
- * `servers` entry of its document, read as {@link loadOpenApiTools} reads it
- * (no `$ref` resolved, nothing started). `trust` records it.
+ * `servers` entry of its document, and with client credentials its token URL
+ * (`clientCredentials.tokenUrl`, else the document's oauth2 flow), read as
+ * {@link loadOpenApiTools} reads them (no `$ref` resolved, nothing started).
+ * `trust` records them.
  *
- * @throws {OpenApiError} naming the document or config key when it cannot be found.
+ * @throws {OpenApiError} naming the document or config key when one cannot be found.
  */
 export async function openApiDestination(
   api: OpenApiConfig,
   options: { readonly cwd?: string } = {},
-): Promise<string> {
-  if (api.baseUrl !== undefined) return new URL(api.baseUrl).href;
+): Promise<OpenApiDestination> {
+  const ccUrl = api.clientCredentials?.tokenUrl;
+  if (api.baseUrl !== undefined && (api.clientCredentials === undefined || ccUrl !== undefined)) {
+    return {
+      baseUrl: new URL(api.baseUrl).href,
+      ...(ccUrl === undefined ? {} : { tokenUrl: new URL(ccUrl).href }),
+    };
+  }
   const remote = /^https?:\/\//i.test(api.specLocation);
   const location = remote || isAbsolute(api.specLocation)
     ? api.specLocation
     : resolve(options.cwd ?? ".", api.specLocation);
   const doc = await readDocument(location, api.specLocation);
-  return baseUrlOf(api, doc.root, api.specLocation, remote ? location : undefined).href;
+  const documentUrl = remote ? location : undefined;
+  const tokenUrl = tokenUrlOf(api, doc.root, api.specLocation, documentUrl);
+  return {
+    baseUrl: baseUrlOf(api, doc.root, api.specLocation, documentUrl).href,
+    ...(tokenUrl === undefined ? {} : { tokenUrl: tokenUrl.href }),
+  };
 }
 
 /** Options of {@link startOpenApiSource}. */
@@ -220,13 +262,20 @@ export async function startOpenApiSource(
   api: OpenApiConfig,
   options: StartOpenApiOptions = {},
 ): Promise<
-  { readonly tools: readonly ExternalTool[]; readonly baseUrl: string; close(): Promise<void> }
+  {
+    readonly tools: readonly ExternalTool[];
+    readonly baseUrl: string;
+    readonly tokenUrl?: string;
+    close(): Promise<void>;
+  }
 > {
   const source = await loadOpenApiTools([api], options);
   for (const skipped of source.skipped) options.onSkipped?.(skipped);
+  const tokenUrl = source.tokenUrls.get(api.name);
   return {
     tools: source.tools,
     baseUrl: source.baseUrls.get(api.name)!,
+    ...(tokenUrl === undefined ? {} : { tokenUrl }),
     close: () => source.close(),
   };
 }
@@ -237,10 +286,43 @@ interface ToolWiring {
   readonly transport: ExchangeTransport;
   readonly validate: (args: unknown) => string | null;
   readonly maxBytes: number;
+  /** With client credentials: the API's access tokens. */
+  readonly tokens: ClientCredentialsTokens | undefined;
 }
 
 function makeTool(api: OpenApiConfig, plan: OperationPlan, wiring: ToolWiring): ExternalTool {
-  const { base, sandbox, transport, validate, maxBytes } = wiring;
+  const { base, sandbox, transport, validate, maxBytes, tokens } = wiring;
+  /**
+   * One exchange in the sandbox. The child redacts already; the host does again, over every
+   * text that reaches the model or the summaries, the sandbox's own failure messages included.
+   */
+  const exchangeOnce = async (
+    request: HttpRequestSpec,
+    auth: HttpExchange["auth"],
+    ctx: ExternalToolContext,
+  ) => {
+    const left = Math.max(1, Math.floor(Math.min(api.timeoutMs, ctx.deadline - Date.now())));
+    const exchange: HttpExchange = {
+      ...request,
+      baseUrl: base.href,
+      timeoutMs: left,
+      maxBytes,
+      ...(auth === undefined ? {} : { auth }),
+    };
+    const redactor = new SecretRedactor(auth?.secret);
+    try {
+      return await transport.exchange(sandbox, exchange, ctx);
+    } catch (error) {
+      if (error instanceof ExternalToolError) {
+        throw new ExternalToolError(error.code, redactor.redact(error.message));
+      }
+      if (error instanceof Error && !ctx.signal.aborted) {
+        error.message = redactor.redact(error.message);
+        if (error.stack !== undefined) error.stack = redactor.redact(error.stack);
+      }
+      throw error;
+    }
+  };
   return defineExternalTool({
     name: plan.name,
     description: plan.description,
@@ -255,58 +337,15 @@ function makeTool(api: OpenApiConfig, plan: OperationPlan, wiring: ToolWiring): 
         throw new ExternalToolError("invalid_arguments", `Invalid arguments: ${invalid}`);
       }
       const request = buildRequest(plan, args, base);
-      let auth: HttpExchange["auth"];
-      if (api.auth !== undefined) {
-        // Read now, not at startup: a rotated token is used by the next call.
-        let secret: string | undefined;
-        try {
-          secret = readEnv(api.auth.valueFromEnv);
-        } catch {
-          // Deno's NotCapable: the host was started without --allow-env for it.
-          throw new ExternalToolError(
-            "tool_failed",
-            `Authentication is not configured: the tool host may not read environment variable ${api.auth.valueFromEnv} (start it with --allow-env=…,${api.auth.valueFromEnv})`,
-          );
-        }
-        if (secret === undefined || secret === "") {
-          throw new ExternalToolError(
-            "tool_failed",
-            `Authentication is not configured: environment variable ${api.auth.valueFromEnv} is not set`,
-          );
-        }
-        // deno-lint-ignore no-control-regex -- a header value cannot hold these
-        if (/[\r\n\u0000]/.test(secret)) {
-          throw new ExternalToolError(
-            "tool_failed",
-            `Authentication is not configured: environment variable ${api.auth.valueFromEnv} holds CR, LF or NUL`,
-          );
-        }
-        auth = { header: api.auth.header, value: `${api.auth.prefix}${secret}`, secret };
+      let auth = tokens === undefined ? headerAuth(api) : await bearer(tokens);
+      let outcome = await exchangeOnce(request, auth, ctx);
+      if (tokens !== undefined && !outcome.ok && outcome.code === "http_401") {
+        // The token expired early or was revoked: one more try with a new one.
+        tokens.invalidate(auth!.secret);
+        auth = await bearer(tokens);
+        outcome = await exchangeOnce(request, auth, ctx);
       }
-      const left = Math.max(1, Math.floor(Math.min(api.timeoutMs, ctx.deadline - Date.now())));
-      const exchange: HttpExchange = {
-        ...request,
-        baseUrl: base.href,
-        timeoutMs: left,
-        maxBytes,
-        ...(auth === undefined ? {} : { auth }),
-      };
-      // The child redacts already; the host does again, over every text that reaches the
-      // model or the summaries, the sandbox's own failure messages included.
       const redactor = new SecretRedactor(auth?.secret);
-      let outcome;
-      try {
-        outcome = await transport.exchange(sandbox, exchange, ctx);
-      } catch (error) {
-        if (error instanceof ExternalToolError) {
-          throw new ExternalToolError(error.code, redactor.redact(error.message));
-        }
-        if (error instanceof Error && !ctx.signal.aborted) {
-          error.message = redactor.redact(error.message);
-          if (error.stack !== undefined) error.stack = redactor.redact(error.stack);
-        }
-        throw error;
-      }
       if (!outcome.ok) {
         throw new ExternalToolError(outcome.code, redactor.redact(outcome.message));
       }
@@ -350,12 +389,4 @@ function baseUrlOf(
   url.search = "";
   url.hash = "";
   return url;
-}
-
-/** An environment variable of the host (`Deno.env` or Node's `process.env`), or undefined. */
-function readEnv(name: string): string | undefined {
-  if (typeof Deno !== "undefined") return Deno.env.get(name);
-  const process = (globalThis as { process?: { env?: Record<string, string | undefined> } })
-    .process;
-  return process?.env?.[name];
 }

@@ -3,8 +3,9 @@
  * `init` writes), derived from its config so that no task line needs a hand
  * edit: the host's own grants (read, write, run, a few environment variables,
  * the loopback network for `inspect` and `mcp --http`) plus what the config
- * names — each `${VAR}` it expands and each OpenAPI `auth.valueFromEnv` (env),
- * and the host and port of each HTTP MCP server and OpenAPI `spec` URL (net).
+ * names — each `${VAR}` it expands, each OpenAPI `auth.valueFromEnv` and
+ * `clientCredentials` variable (env), and the host and port of each HTTP MCP
+ * server, OpenAPI `spec` URL and configured `clientCredentials.tokenUrl` (net).
  *
  * It never fails: a config that cannot be read or parsed yields the base
  * flags (and what was learned before the fault), so the command the task then
@@ -65,9 +66,22 @@ export function configGrants(config: HostConfig, envNames: Iterable<string> = []
     if (!server.enabled || server.transport.kind !== "http") continue;
     const target = hostPort(server.transport.url);
     if (target !== null) net.add(target);
+    const cc = server.transport.clientCredentials;
+    if (cc !== undefined) {
+      env.add(cc.clientIdFromEnv).add(cc.clientSecretFromEnv);
+      const token = hostPort(cc.tokenUrl);
+      if (token !== null) net.add(token);
+    }
   }
   for (const api of config.openapi) {
     if (api.auth !== undefined) env.add(api.auth.valueFromEnv);
+    const cc = api.clientCredentials;
+    if (cc !== undefined) {
+      env.add(cc.clientIdFromEnv).add(cc.clientSecretFromEnv);
+      // The host asks the token URL itself (one decided by the document: add it yourself).
+      const token = cc.tokenUrl === undefined ? null : hostPort(cc.tokenUrl);
+      if (token !== null) net.add(token);
+    }
     const target = hostPort(api.specLocation);
     if (target !== null) net.add(target);
   }

@@ -222,3 +222,35 @@ Deno.test("loadConfig() skips a magi-tools.jsonc it may not read, but not a --co
     /Cannot read config file: \/p\/x.jsonc: denied/,
   );
 });
+
+Deno.test("parseConfigText() reads an HTTP server's clientCredentials, resource default its url", () => {
+  const cc = '"clientIdFromEnv":"ID","clientSecretFromEnv":"SECRET"';
+  const config = parse(
+    `{"mcpServers":{"api":{"url":"https://mcp.example/mcp","clientCredentials":{"tokenUrl":"https://id.example/token",${cc},"scopes":["mcp:tools"]}}}}`,
+  );
+  const transport = config.mcpServers[0]!.transport;
+  assert.equal(transport.kind, "http");
+  assert.deepEqual(transport.kind === "http" ? transport.clientCredentials : undefined, {
+    tokenUrl: "https://id.example/token",
+    clientIdFromEnv: "ID",
+    clientSecretFromEnv: "SECRET",
+    scopes: ["mcp:tools"],
+    resource: "https://mcp.example/mcp",
+  });
+  rejects(
+    `{"mcpServers":{"fs":{"command":"x","clientCredentials":{}}}}`,
+    /mcpServers.fs.clientCredentials: is only for "url" servers/,
+  );
+  rejects(
+    `{"mcpServers":{"api":{"url":"http://a","clientCredentials":{${cc}}}}}`,
+    /mcpServers.api.clientCredentials.tokenUrl: /,
+  );
+  rejects(
+    `{"mcpServers":{"api":{"url":"http://a","clientCredentials":{"tokenUrl":"http://u:p@id/token",${cc}}}}}`,
+    /mcpServers.api.clientCredentials.tokenUrl: must be an http\(s\) URL without credentials/,
+  );
+  rejects(
+    `{"mcpServers":{"api":{"url":"http://a","clientCredentials":{"tokenUrl":"http://id/t","clientIdFromEnv":"ID","clientSecret":"inline"}}}}`,
+    /mcpServers.api.clientCredentials.clientSecret: unknown key/,
+  );
+});

@@ -48,3 +48,10 @@ Deno.test("configNeeds() counts a command that is not a string (the parser rejec
   const needs = configNeeds({ mcpServers: { x: { command: ["sh", "-c", "id"] } } });
   assert.deepEqual(needs.commands, [{ server: "x", command: '["sh","-c","id"]', args: [] }]);
 });
+
+Deno.test("configNeeds(): an HTTP server with oauth uses the user's sign-in: approval needed", () => {
+  const needs = configNeeds({ mcpServers: { gh: { url: "https://mcp.example/mcp", oauth: {} } } });
+  assert.deepEqual(needs.signIns, [{ server: "gh", url: "https://mcp.example/mcp" }]);
+  assert.equal(needsApproval(needs), true);
+  assert.equal(needsApproval(configNeeds({ mcpServers: { gh: { url: "https://x/mcp" } } })), false);
+});

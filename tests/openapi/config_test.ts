@@ -95,3 +95,41 @@ Deno.test("magi-tools.jsonc: the openapi section is parsed with the config, its 
     },
   );
 });
+
+Deno.test("parseOpenApiSection(): clientCredentials is checked, and never goes with auth", () => {
+  const [api] = parseOpenApiSection({
+    t: {
+      spec: "t.yaml",
+      clientCredentials: { clientIdFromEnv: "T_ID", clientSecretFromEnv: "T_SECRET" },
+    },
+  }, FILE);
+  assert.deepEqual(api!.clientCredentials, {
+    clientIdFromEnv: "T_ID",
+    clientSecretFromEnv: "T_SECRET",
+    scopes: [],
+  });
+  const cc = { clientIdFromEnv: "T_ID", clientSecretFromEnv: "T_SECRET" };
+  const cases: [unknown, string][] = [
+    [
+      { spec: "t.yaml", auth: { header: "X-Key", valueFromEnv: "K" }, clientCredentials: cc },
+      "/w/magi-tools.jsonc: openapi.t.clientCredentials: cannot be used with auth",
+    ],
+    [
+      { spec: "t.yaml", clientCredentials: { ...cc, tokenUrl: "ftp://id.example/token" } },
+      "/w/magi-tools.jsonc: openapi.t.clientCredentials.tokenUrl: must be an http(s) URL without credentials, query or fragment",
+    ],
+    [
+      { spec: "t.yaml", clientCredentials: { ...cc, scopes: ["a b"] } },
+      "/w/magi-tools.jsonc: openapi.t.clientCredentials.scopes[0]: must be an OAuth scope token",
+    ],
+    [
+      { spec: "t.yaml", clientCredentials: { clientIdFromEnv: "T_ID" } },
+      "/w/magi-tools.jsonc: openapi.t.clientCredentials.clientSecretFromEnv: required (string)",
+    ],
+    [
+      { spec: "t.yaml", clientCredentials: { ...cc, secret: "inline" } },
+      "/w/magi-tools.jsonc: openapi.t.clientCredentials: unknown key secret",
+    ],
+  ];
+  for (const [entry, message] of cases) assert.equal(failure({ t: entry }).message, message);
+});

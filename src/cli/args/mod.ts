@@ -15,11 +15,12 @@ import { type DemoArgs, parseDemoArgs, parseRunArgs, type RunArgs } from "./run.
 import { didYouMean } from "./suggest.ts";
 import { parseToolsArgs, type ToolsArgs } from "./tools.ts";
 import { parseTrustArgs, type TrustArgs } from "./trust.ts";
+import { type LoginArgs, parseLoginArgs } from "./login.ts";
 
 export type { ConfigArgs, ToolDirArgs } from "../../run/command_options.ts";
 export type { BatchArgs, ReportArgs };
 export type { CallArgs, InitArgs, InspectArgs } from "./loop.ts";
-export type { BrowseArgs, DemoArgs, McpArgs, RunArgs, ToolsArgs, TrustArgs };
+export type { BrowseArgs, DemoArgs, LoginArgs, McpArgs, RunArgs, ToolsArgs, TrustArgs };
 export { EFFORT_VALUES } from "./browse.ts";
 
 /** Parsed command line. */
@@ -33,6 +34,7 @@ export type CliArgs =
   | ReportArgs
   | LoopArgs
   | TrustArgs
+  | LoginArgs
   | { command: "help"; topic: string | undefined }
   | { command: "version" };
 
@@ -53,6 +55,8 @@ export const COMMANDS: readonly string[] = [
   "inspect",
   "help",
   "trust",
+  "login",
+  "logout",
 ];
 /** The options valid before a command. */
 const TOP_OPTIONS = ["--help", "--version", "-h", "-V"];
@@ -103,6 +107,9 @@ export function parseCli(argv: string[]): CliArgs {
       return parseLoopArgs(first, rest);
     case "trust":
       return parseTrustArgs(rest);
+    case "login":
+    case "logout":
+      return parseLoginArgs(first, rest);
     default:
       if (first.startsWith("-")) {
         throw new UsageError(`Unknown option '${first}'${didYouMean(first, TOP_OPTIONS)}`);

@@ -94,9 +94,10 @@ async function trust(file: string, store: string, records: TrustRecords): Promis
 }
 
 /**
- * Where each `openapi` entry with `auth` of the config `value` read from
- * `file` sends its secret (`openapi.<name>` → base URL), its document read
- * when the config has no `baseUrl`. A destination that cannot be found is an
+ * Where each `openapi` entry with `auth` or `clientCredentials` of the config
+ * `value` read from `file` sends its secret (`openapi.<name>` → base URL;
+ * `openapi.<name>.tokenUrl` → token URL), its document read when the config
+ * has no `baseUrl` (or no `clientCredentials.tokenUrl`). A destination that cannot be found is an
  * error: nothing is trusted without knowing where its secrets go.
  */
 async function resolveDestinations(
@@ -108,17 +109,21 @@ async function resolveDestinations(
     : undefined;
   if (section === undefined) return {};
   const apis: OpenApiConfig[] = parseOpenApi(section, { file, path: "openapi" })
-    .filter((api) => api.auth !== undefined);
+    .filter((api) => api.auth !== undefined || api.clientCredentials !== undefined);
   const resolved: Record<string, string> = {};
   for (const api of apis) {
-    // A baseUrl in the config decides it (its hash covers it): the document is not read.
-    if (api.baseUrl !== undefined) {
+    // A baseUrl (and tokenUrl) in the config decides it (its hash covers it): no document read.
+    const ccUrl = api.clientCredentials?.tokenUrl;
+    if (api.baseUrl !== undefined && (api.clientCredentials === undefined || ccUrl !== undefined)) {
       resolved[`openapi.${api.name}`] = new URL(api.baseUrl).href;
+      if (ccUrl !== undefined) resolved[`openapi.${api.name}.tokenUrl`] = new URL(ccUrl).href;
       continue;
     }
     const { openApiDestination } = await loadOpenApi();
     try {
-      resolved[`openapi.${api.name}`] = await openApiDestination(api, {});
+      const found = await openApiDestination(api, {});
+      resolved[`openapi.${api.name}`] = found.baseUrl;
+      if (found.tokenUrl !== undefined) resolved[`openapi.${api.name}.tokenUrl`] = found.tokenUrl;
     } catch (error) {
       if (!isHostError(error, "config")) throw error;
       throw new ConfigError(
@@ -154,7 +159,10 @@ async function listing(records: TrustRecords): Promise<string[]> {
     }
     lines.push(`${state.padEnd(8)}${record.trustedAt.padEnd(26)}${key}`);
     for (const [source, to] of Object.entries(record.destinations ?? {})) {
-      lines.push(`${" ".repeat(34)}${source} sends its secret to ${to}`);
+      const what = source.endsWith(".tokenUrl")
+        ? `${source.slice(0, -".tokenUrl".length)} sends its client credentials to`
+        : `${source} sends its secret to`;
+      lines.push(`${" ".repeat(34)}${what} ${to}`);
     }
   }
   return lines.length === 0 ? ["No trusted configs"] : lines;

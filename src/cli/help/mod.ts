@@ -8,6 +8,7 @@ import { BATCH_HELP, REPORT_HELP } from "./batch.ts";
 
 import { CALL_HELP, INIT_HELP, INSPECT_HELP } from "./loop.ts";
 import { TRUST_HELP } from "./trust.ts";
+import { LOGIN_HELP } from "./login.ts";
 
 const EXIT_CODES = `Exit codes:
   0    the turn completed (tools/demo: success)
@@ -44,6 +45,7 @@ Usage:
   magi-tools trust [FILE] | --list | --revoke [FILE]
                                       approve a project config that starts commands
                                       or reads \${VAR}s (default ./magi-tools.jsonc)
+  magi-tools login NAME | logout NAME sign in to (out of) an HTTP MCP server with oauth
   magi-tools inspect [--port N]       a local web inspector: tools, forms, live turns
   magi-tools sessions [--table]       list this workspace's saved sessions
   magi-tools history SESSION          print a session's whole history
@@ -333,6 +335,9 @@ export function helpText(topic: string | undefined): string {
       return INSPECT_HELP;
     case "trust":
       return TRUST_HELP;
+    case "login":
+    case "logout":
+      return LOGIN_HELP;
     default:
       return MAIN;
   }

@@ -12,9 +12,9 @@ export const TRUST_HELP = `Usage: magi-tools trust [FILE]
 A magi-tools.jsonc found in the working directory is the project's code: when it
 starts a command (a stdio MCP server) or reads an environment variable (\${VAR}
 in an MCP server's command, args, env, cwd, url or headers; an OpenAPI auth
-valueFromEnv), run, tools, call, mcp, inspect and batch refuse it (exit 2) until
-you approve it, and nothing from it starts or expands before that. Approve it
-with any of:
+valueFromEnv; an MCP server's or OpenAPI entry's clientCredentials variables),
+run, tools, call, mcp, inspect and batch refuse it (exit 2) until you approve
+it, and nothing from it starts or expands before that. Approve it with any of:
   magi-tools trust [FILE]      record FILE's path and the SHA-256 of its content
                                (FILE default ./magi-tools.jsonc), and where each
                                secret goes; a changed file needs trust again
@@ -25,7 +25,8 @@ with any of:
 trust prints where each secret goes and what decides it. An OpenAPI auth without
 a baseUrl sends its secret to the document's first servers entry: trust records
 that base URL, and a start that finds another one is refused (exit 2, "changed
-since you trusted it") until you trust again; --config and
+since you trusted it") until you trust again; so is the token URL of OpenAPI
+clientCredentials read from the document's securitySchemes; --config and
 MAGI_TOOLS_TRUST_CONFIG=1 take the document as it is.
 
 The trust store is trusted-configs.json in the per-user config directory
