@@ -86,7 +86,7 @@ export class ExchangeTransport {
   async exchange(
     sandbox: ExchangeSandbox,
     exchange: HttpExchange,
-    ctx: ToolContext,
+    ctx: Omit<ToolContext, "progress">,
   ): Promise<HttpOutcome> {
     const runner = await this.#processRunner();
     if (runner === null) {
