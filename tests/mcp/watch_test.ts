@@ -19,6 +19,13 @@ import { denoServer } from "./_config.ts";
 
 const CHANGING_SERVER = `${ROOT}tests/mcp/fixtures/changing_server.ts`;
 
+/** Put `text` at `path` in one step (a rename from the project root), never half written. */
+async function place(root: string, path: string, text: string): Promise<void> {
+  const temp = await Deno.makeTempFile({ dir: root, suffix: ".tmp" });
+  await Deno.writeTextFile(temp, text);
+  await Deno.rename(temp, path);
+}
+
 function tool(name: string): string {
   return toolSource(`export default defineTool({
   name: "${name}",
@@ -103,7 +110,7 @@ Deno.test("mcp --watch: a new tool file sends list_changed and tools/list shows 
       assert.equal(mcp.client.getServerCapabilities()?.tools?.listChanged, true);
       assert.deepEqual(await names(mcp.client), ["alpha"]);
       const changed = mcp.nextChange();
-      await Deno.writeTextFile(`${dir}/tools/beta.ts`, tool("beta"));
+      await place(dir, `${dir}/tools/beta.ts`, tool("beta"));
       await changed;
       assert.deepEqual(await names(mcp.client), ["alpha", "beta"]);
       const result = await mcp.client.callTool({ name: "beta", arguments: {} });
@@ -119,7 +126,7 @@ Deno.test("mcp --watch: a broken tool file keeps the old set, stderr names the f
     const mcp = await startWatch(dir, ["--no-config", "--tools", `${dir}/tools`]);
     let stderr = "";
     try {
-      await Deno.writeTextFile(`${dir}/tools/broken.ts`, "export default 42;\n");
+      await place(dir, `${dir}/tools/broken.ts`, "export default 42;\n");
       assert.ok(
         await eventually(() => /not reloaded/.test(mcp.stderr()), 60_000),
         mcp.stderr(),
@@ -143,7 +150,8 @@ Deno.test("mcp --watch: a config edit that needs approval is refused, the old se
     try {
       assert.deepEqual(await names(mcp.client), ["alpha"]);
       // Starting a command needs the user's approval, also when the file changes while served.
-      await Deno.writeTextFile(
+      await place(
+        dir,
         `${dir}/magi-tools.jsonc`,
         JSON.stringify({ mcpServers: { up: denoServer(CHANGING_SERVER) } }),
       );
