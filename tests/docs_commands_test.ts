@@ -97,7 +97,7 @@ const COMMANDS: Readonly<Record<string, Check>> = {
   // docs/inspect.md, docs/mcp.md: synopses written in sh blocks.
   "deno task start inspect [--tools DIR]... [--config FILE | --no-config] [--mcp-config FILE]... [--port N] [--agent CMD] [--cwd DIR]":
     { cannot: "a synopsis with placeholders; checked below with the other synopses" },
-  "deno task start mcp [--tools DIR]... [--config FILE] [--no-config] [--mcp-config FILE]... [--http PORT [--token TOKEN] [--max-sessions N] [--session-idle-timeout SECONDS]] [--approve deny|allow|ask] [--approve-timeout SECONDS]":
+  "deno task start mcp [--tools DIR]... [--config FILE] [--no-config] [--mcp-config FILE]... [--http PORT [--token TOKEN] [--max-sessions N] [--session-idle-timeout SECONDS]] [--approve deny|allow|ask] [--approve-timeout SECONDS] [--watch]":
     { cannot: "a synopsis with placeholders; checked below with the other synopses" },
   // docs/mcp.md.
   'deno task start run --config examples/mcp.jsonc \'everything_echo {"message":"hi"} everything_get-sum {"a":2,"b":3}\'':

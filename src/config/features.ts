@@ -117,13 +117,21 @@ export interface McpSourceOptions {
   readonly onExit?: (server: string, message: string) => void;
   /** Stops start-up (e.g. Ctrl-C). */
   readonly signal?: AbortSignal;
+  /**
+   * Called after the server sent `notifications/tools/list_changed` and its tools were listed
+   * again ({@link McpSource.tools} holds the new ones); a list that cannot be used keeps the
+   * old tools and is reported to `onListFailed`.
+   */
+  readonly onToolsChanged?: (server: string) => void;
+  /** A changed tool list that could not be used (the old tools stay); names the server. */
+  readonly onListFailed?: (server: string, message: string) => void;
 }
 
 /** A connected MCP server and its tools. */
 export interface McpSource {
   /** The `mcpServers` key. */
   readonly name: string;
-  /** Its kept tools, as external tools. */
+  /** Its kept tools, as external tools (the latest list after a `list_changed`). */
   readonly tools: readonly ExternalTool[];
   /** Disconnect and reap the server process. Never rejects. */
   close(): Promise<void>;

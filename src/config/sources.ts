@@ -13,6 +13,7 @@
  */
 
 import { HostError } from "../errors/mod.ts";
+import { writeStderrLine } from "../runtime/mod.ts";
 import type { ExternalTool } from "../host/external.ts";
 import { checkDestination } from "./approval.ts";
 import { loadMcp, loadOpenApi } from "./features.ts";
@@ -42,11 +43,17 @@ export interface StartSourcesOptions {
   readonly signal?: AbortSignal;
   /** Start time limit per source, ms (default: the source's own). */
   readonly startTimeoutMs?: number;
+  /**
+   * An MCP server changed its tools (`notifications/tools/list_changed`):
+   * {@link StartedSources.tools} holds the new ones. A list that cannot be used keeps the old
+   * tools, with the reason on stderr.
+   */
+  readonly onToolsChanged?: () => void;
 }
 
 /** The started sources: their tools and one way to stop them all. */
 export interface StartedSources {
-  /** Every started source's tools, in config order. */
+  /** Every started source's tools, in config order (the latest lists: see `onToolsChanged`). */
   readonly tools: readonly ExternalTool[];
   /** Stop every source and reap its processes. Never rejects. */
   close(): Promise<void>;
@@ -109,6 +116,8 @@ export async function startSources(
         cwd: options.cwd,
         onExit: (name, message) =>
           options.onWarning({ code: "source_exited", message, source: `mcp:${name}` }),
+        ...(options.onToolsChanged === undefined ? {} : { onToolsChanged: options.onToolsChanged }),
+        onListFailed: (_name, message) => writeStderrLine(`magi-tools: ${message}`),
         ...(options.signal === undefined ? {} : { signal: options.signal }),
         ...(options.startTimeoutMs === undefined ? {} : { startTimeoutMs: options.startTimeoutMs }),
       }),
@@ -145,7 +154,12 @@ export async function startSources(
     // A required source did not start; the message names it and the reason.
     throw new HostError("source_start", failure);
   }
-  return { tools: started.flatMap((source) => source.tools), close };
+  return {
+    get tools() {
+      return started.flatMap((source) => source.tools);
+    },
+    close,
+  };
 }
 
 /** One pending start per `openapi` entry (the OpenAPI modules load only when one is configured). */

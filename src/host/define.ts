@@ -98,6 +98,16 @@ export interface ToolContext {
    * joins the trace. Absent when telemetry is off.
    */
   readonly traceparent?: string;
+  /**
+   * Report progress: `done` so far, of `total` when known, with a short `message` (at most
+   * 256 UTF-8 bytes; longer is cut). It becomes a `tool.progress` record, an MCP
+   * `notifications/progress` (when the MCP client asked for progress), the terminal view's
+   * status and the inspector's timeline. Call it as often as you like: an unchanged update is
+   * dropped and at most 10 pass at once, then 10 a second; the newest waiting update is sent
+   * before the result. `done` should increase. Throws a `TypeError` for a `done` or `total`
+   * that is not a finite number or a `message` that is not a string.
+   */
+  progress(done: number, total?: number, message?: string): void;
 }
 
 /**

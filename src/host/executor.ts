@@ -35,7 +35,7 @@ import { requestFrame } from "../protocol/envelope.ts";
 import { encodedFrameBytes } from "../protocol/framing.ts";
 import { type ClientToolsLimits, ID_BYTES, INPUT_FRAME_BYTES } from "../protocol/limits.ts";
 import { utf8ByteLength } from "../protocol/utf8.ts";
-import { isTool, type ToolInfo } from "./define.ts";
+import { isTool, type ToolContext, type ToolInfo } from "./define.ts";
 import {
   type ExternalTool,
   type ExternalToolContext,
@@ -78,6 +78,7 @@ import { type Clock, REAL_CLOCK, type TimerId } from "../async/clock.ts";
 import { denialLine } from "./sandbox/denial.ts";
 import { argumentView, type CallApprover, schemaIssues } from "./call_approval.ts";
 import { LogBuffer, type ToolLog } from "./sandbox/log_buffer.ts";
+import { ProgressLimiter, progressUpdate } from "./progress.ts";
 import { isolationOf } from "./sandbox/permissions.ts";
 import type { KernelSupport } from "./sandbox/kernel_policy.ts";
 import type { IsolatedOutcome, ProcessRunner } from "./sandbox/process_runner.ts";
@@ -110,9 +111,9 @@ export interface ExecutorOptions {
   envelopeBytes?: number;
   /**
    * Receives each process-isolated call's captured output (console and
-   * stdout/stderr writes, at most 64 KiB plus a truncation marker), once per
-   * call that wrote anything, before `execute` resolves. Inline tools' output
-   * is not captured (it goes to the host's stderr).
+   * stdout/stderr writes, at most 64 KiB per call plus a truncation marker) while the call
+   * runs: coalesced, at most once per `LOG_FLUSH_MS` (200 ms), and what is left before
+   * `execute` resolves. Inline tools' output is not captured (it goes to the host's stderr).
    */
   onLog?: (log: ToolLog) => void;
   /**
@@ -125,8 +126,10 @@ export interface ExecutorOptions {
   /** The `deno` executable for tool processes; default `Deno.execPath()`. */
   denoPath?: string;
   /**
-   * Receives each progress notification of an external tool's call (e.g. MCP
-   * `notifications/progress`), with the call's ID and the tool's name.
+   * Receives each progress update of a call (a module tool's `ctx.progress`, an MCP server's
+   * `notifications/progress`), with the call's ID and the tool's name, bounded per call
+   * (`progress.ts`: unchanged updates dropped, 10 at once, then 10 a second; the newest held
+   * one before `execute` resolves). Nothing after the call was stopped.
    */
   onProgress?: (callId: string, name: string, progress: ToolProgress) => void;
   /**
@@ -429,8 +432,8 @@ export class ToolExecutor {
   ): Promise<Settled> {
     const { stop } = control;
     const { timeoutTimer, deadline } = armToolTimeout(tool.timeoutMs, control, this.#clock);
-    const onProgress = this.#onProgress;
-    const ctx: ExternalToolContext = Object.freeze({
+    const limiter = this.#progressLimiter(call, tool.name, stop.signal);
+    const base = {
       signal: stop.signal,
       callId: call.callId,
       sessionId: call.sessionId,
@@ -439,15 +442,17 @@ export class ToolExecutor {
       cwd: this.#cwd,
       attempt: call.attempt ?? 1,
       ...(call.traceparent === undefined ? {} : { traceparent: call.traceparent }),
-      progress: (update: ToolProgress) => {
-        if (stop.signal.aborted || onProgress === undefined) return;
-        try {
-          onProgress(call.callId, tool.name, update);
-        } catch (error) {
-          console.error(`Tool progress callback failed: ${errorText(error)}`);
-        }
-      },
-    });
+    };
+    // A module tool reports `ctx.progress(done, total?, message?)`; a source an update object.
+    const ctx: ToolContext | ExternalToolContext = Object.freeze(
+      isExternalTool(tool)
+        ? { ...base, progress: (update: ToolProgress) => limiter.push(update) }
+        : {
+          ...base,
+          progress: (done: number, total?: number, message?: string) =>
+            limiter.push(progressUpdate(done, total, message)),
+        },
+    );
     let graceTimer: TimerId | undefined;
     let onStop: (() => void) | undefined;
     try {
@@ -470,7 +475,21 @@ export class ToolExecutor {
       this.#clock.clearTimeout(timeoutTimer);
       this.#clock.clearTimeout(graceTimer);
       if (onStop !== undefined) stop.signal.removeEventListener("abort", onStop);
+      limiter.close();
     }
+  }
+
+  /** The bounded progress reporter of one call (`progress.ts`); silent once `signal` fired. */
+  #progressLimiter(call: ToolCallRequest, name: string, signal: AbortSignal): ProgressLimiter {
+    const onProgress = this.#onProgress;
+    return new ProgressLimiter((update) => {
+      if (signal.aborted || onProgress === undefined) return;
+      try {
+        onProgress(call.callId, name, update);
+      } catch (error) {
+        console.error(`Tool progress callback failed: ${errorText(error)}`);
+      }
+    }, this.#clock);
   }
 
   #processRunner(): Promise<ProcessRunner | null> {
@@ -512,7 +531,13 @@ export class ToolExecutor {
     }
     const { stop } = control;
     const { timeoutTimer, deadline } = armToolTimeout(entry.tool.timeoutMs, control, this.#clock);
-    const log = new LogBuffer();
+    const log = new LogBuffer(undefined, {
+      deliver: (piece) => this.#deliverLog(piece),
+      callId: call.callId,
+      name: entry.tool.name,
+      clock: this.#clock,
+    });
+    const limiter = this.#progressLimiter(call, entry.tool.name, stop.signal);
     let outcome: IsolatedOutcome;
     try {
       outcome = await runner.run({
@@ -532,11 +557,13 @@ export class ToolExecutor {
         signal: stop.signal,
         graceMs: this.#graceMs,
         log,
+        progress: (update) => limiter.push(update),
       });
     } finally {
       this.#clock.clearTimeout(timeoutTimer);
+      limiter.close();
     }
-    if (!log.empty) this.#deliverLog(log.toLog(call.callId, entry.tool.name));
+    log.finish();
     if (outcome.kind === "crashed" && outcome.interrupted === true && stop.signal.aborted) {
       // A Ctrl-C killed the process and the call's stop followed (the runner waited for it):
       // the caller answers `cancelled`; this is not reported as a crash.
@@ -655,7 +682,8 @@ function remoteError(message: string, stack: string | undefined): Error {
 interface InlineRunnable {
   readonly name: string;
   readonly timeoutMs?: number | undefined;
-  run(args: Record<string, unknown>, ctx: ExternalToolContext): unknown;
+  // deno-lint-ignore no-explicit-any -- a module tool's or a source's context (see #run)
+  run(args: Record<string, unknown>, ctx: any): unknown;
 }
 
 function isJsonObject(value: unknown): value is Record<string, unknown> {

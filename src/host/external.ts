@@ -57,7 +57,7 @@ export interface ToolProgress {
 }
 
 /** What {@link ExternalToolSpec.run} receives: the tool context plus a progress reporter. */
-export interface ExternalToolContext extends ToolContext {
+export interface ExternalToolContext extends Omit<ToolContext, "progress"> {
   /** Report progress; the host records it (`tool.progress`). Never throws. */
   progress(update: ToolProgress): void;
 }

@@ -465,6 +465,14 @@ function onRecord(r) {
     state.bars.set(r.call_id, { name: r.name, args: r.arguments_preview || "", start: performance.now(), end: 0, outcome: "" });
     layoutBars();
   }
+  if (r.type === "tool.progress") {
+    const bar = state.bars.get(r.call_id);
+    if (bar && !bar.end) {
+      bar.progress = r.progress + (r.total !== undefined ? "/" + r.total : "") +
+        (r.message !== undefined ? " " + r.message.slice(0, 40) : "");
+      layoutBars();
+    }
+  }
   if (r.type === "tool.result") {
     const bar = state.bars.get(r.call_id);
     if (bar) { bar.end = performance.now(); bar.outcome = r.outcome; bar.ms = r.duration_ms; }
@@ -518,7 +526,7 @@ function layoutBars() {
   const rowsEnd = [];
   tl.replaceChildren();
   for (const [id, b] of bars) {
-    const label = h("span", { class: "label", text: b.name + (b.ms !== undefined ? " " + b.ms + " ms" : " …") });
+    const label = h("span", { class: "label", text: b.name + (b.ms !== undefined ? " " + b.ms + " ms" : " " + (b.progress || "…")) });
     const el = h("div", { class: "bar " + b.outcome, "data-test": "bar", "data-call": id,
       title: b.name + " " + b.args }, label);
     const width = Math.max(0.5, ((b.end || now) - b.start) / span * 100);

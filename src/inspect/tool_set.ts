@@ -19,6 +19,7 @@ import type { ToolInfo } from "../host/define.ts";
 import { ToolExecutor } from "../host/executor.ts";
 import type { ExternalTool } from "../host/external.ts";
 import { ToolRegistry } from "../host/registry.ts";
+import { type Watch, watchPaths } from "../host/watch.ts";
 import { isHostError } from "../errors/mod.ts";
 import { formatToolPermissions, toolSandboxInfo } from "../host/sandbox/mod.ts";
 import type { ToolLog } from "../host/sandbox/log_buffer.ts";
@@ -103,7 +104,7 @@ export class ToolSet {
   #executor: ToolExecutor | null = null;
   #errors: LoadProblem[] = [];
   #version = 0;
-  #watcher: Deno.FsWatcher | null = null;
+  #watcher: Watch | null = null;
   #reloading: Promise<void> = Promise.resolve();
   #closed = false;
 
@@ -166,23 +167,11 @@ export class ToolSet {
   /** Reload whenever a file in a tool directory changes (until {@link ToolSet.close}). */
   watch(): void {
     if (this.#watcher !== null || this.#closed) return;
-    const watcher = Deno.watchFs([...this.#options.dirs], { recursive: true });
-    this.#watcher = watcher;
-    const debounceMs = this.#options.debounceMs ?? 200;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    (async () => {
-      try {
-        for await (const event of watcher) {
-          if (event.kind === "access") continue;
-          clearTimeout(timer);
-          timer = setTimeout(() => this.reload(), debounceMs);
-        }
-      } catch {
-        // Closed.
-      } finally {
-        clearTimeout(timer);
-      }
-    })();
+    this.#watcher = watchPaths(
+      { dirs: this.#options.dirs },
+      () => void this.reload(),
+      this.#options.debounceMs,
+    );
   }
 
   /** The page's view of the current state. */
@@ -231,11 +220,7 @@ export class ToolSet {
   /** Stop watching, wait for a reload in progress, and reap every tool process. */
   async close(): Promise<void> {
     this.#closed = true;
-    try {
-      this.#watcher?.close();
-    } catch {
-      // Already closed.
-    }
+    this.#watcher?.close();
     await this.#reloading.catch(() => {});
     await this.#executor?.close();
   }

@@ -23,6 +23,7 @@ export {
   ErrorCode,
   ListToolsRequestSchema,
   McpError,
+  ToolListChangedNotificationSchema,
 } from "npm:@modelcontextprotocol/sdk@1.32.2/types.js";
 export type { JSONRPCMessage, Tool } from "npm:@modelcontextprotocol/sdk@1.32.2/types.js";
 export { AjvJsonSchemaValidator } from "npm:@modelcontextprotocol/sdk@1.32.2/validation/ajv";

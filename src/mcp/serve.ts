@@ -10,7 +10,9 @@ import { CLIENT_TOOLS_LIMITS } from "../protocol/limits.ts";
 import { isAddrInUse, onInterrupt, writeStderrLine } from "../runtime/mod.ts";
 import { FairSlots } from "./_fair_slots.ts";
 import { serveMcpHttp } from "./http.ts";
-import { createMcpServer, ProgressRoutes } from "./server.ts";
+import { createMcpServer, mcpToolList, ProgressRoutes } from "./server.ts";
+import type { Server } from "./_sdk.ts";
+import type { ToolRegistry } from "../host/registry.ts";
 import type { McpServeModule, ServeOutcome, ServeRegistryOptions } from "./serve_api.ts";
 import { GuardedStdioTransport } from "./stdio_server.ts";
 
@@ -18,29 +20,47 @@ import { GuardedStdioTransport } from "./stdio_server.ts";
 export const serveRegistry: McpServeModule["serveRegistry"] = async (
   options: ServeRegistryOptions,
 ): Promise<ServeOutcome> => {
-  const { registry } = options;
   const routes = new ProgressRoutes();
-  const executor = new ToolExecutor(registry, {
-    limits: CLIENT_TOOLS_LIMITS,
-    cwd: options.cwd,
-    onProgress: routes.deliver,
-    onLog: options.onLog,
-    // A tool's expected failure (a thrown "File not found") is one line on stderr, which the
-    // agents show in their logs; the model gets the message as the result.
-    failureDetail: "line",
+  const executorOf = (registry: ToolRegistry) =>
+    new ToolExecutor(registry, {
+      limits: CLIENT_TOOLS_LIMITS,
+      cwd: options.cwd,
+      onProgress: routes.deliver,
+      onLog: options.onLog,
+      // A tool's expected failure (a thrown "File not found") is one line on stderr, which the
+      // agents show in their logs; the model gets the message as the result.
+      failureDetail: "line",
+    });
+  let served = new Generation(options.registry, executorOf(options.registry));
+  const retired: Promise<void>[] = [];
+  const servers = new Set<Server>();
+  options.updates?.subscribe((registry) => {
+    const old = served;
+    served = new Generation(registry, executorOf(registry));
+    retired.push(old.retire());
+    const before = JSON.stringify(mcpToolList(old.registry));
+    if (JSON.stringify(mcpToolList(registry)) === before) return;
+    for (const server of servers) {
+      server.sendToolListChanged().catch(() => servers.delete(server));
+    }
   });
   const concurrent = CLIENT_TOOLS_LIMITS.concurrent_calls;
   // Over HTTP every client shares the slots: none may take all of them.
   const slots = new FairSlots({ capacity: concurrent, perClient: Math.max(1, concurrent - 1) });
-  const create = (stop?: AbortSignal) =>
-    createMcpServer({
-      registry,
-      executor,
+  const create = (stop?: AbortSignal) => {
+    const server = createMcpServer({
+      registry: options.registry,
+      executor: served.executor,
+      ...(options.updates === undefined ? {} : { current: () => served }),
       routes,
       callTimeoutMs: CLIENT_TOOLS_LIMITS.call_timeout_ms,
       approval: options.approval,
       ...(stop === undefined ? { slots } : { stop }),
     });
+    servers.add(server);
+    server.onclose = () => servers.delete(server);
+    return server;
+  };
   let removeInterrupt = () => {};
   const interrupted = new Promise<void>((resolve) => {
     removeInterrupt = onInterrupt(() => resolve());
@@ -98,6 +118,51 @@ export const serveRegistry: McpServeModule["serveRegistry"] = async (
     return { kind: "done" };
   } finally {
     removeInterrupt();
-    await executor.close();
+    await Promise.all([served.retire(), ...retired]);
   }
 };
+
+/**
+ * One tool set and its executor. Once retired (a reload replaced it), the executor closes
+ * as soon as the calls it runs ended; calls that started on it finish on it.
+ */
+class Generation {
+  readonly registry: ToolRegistry;
+  readonly executor: Pick<ToolExecutor, "execute">;
+  readonly #executor: ToolExecutor;
+  #running = 0;
+  #retired: PromiseWithResolvers<void> | null = null;
+  #closing = false;
+
+  constructor(registry: ToolRegistry, executor: ToolExecutor) {
+    this.registry = registry;
+    this.#executor = executor;
+    this.executor = {
+      execute: async (call, signal) => {
+        this.#running++;
+        try {
+          return await executor.execute(call, signal);
+        } finally {
+          this.#running--;
+          if (this.#running === 0 && this.#retired !== null) this.#close();
+        }
+      },
+    };
+  }
+
+  /** Close the executor once no call runs on it; resolves when it closed. */
+  retire(): Promise<void> {
+    if (this.#retired === null) {
+      this.#retired = Promise.withResolvers<void>();
+      if (this.#running === 0) this.#close();
+    }
+    return this.#retired.promise;
+  }
+
+  #close(): void {
+    if (this.#closing) return;
+    this.#closing = true;
+    const done = this.#retired!;
+    this.#executor.close().then(done.resolve, done.resolve);
+  }
+}

@@ -38,10 +38,22 @@ export type ServeTransport =
     readonly onListening: (url: string, port: number) => void | Promise<void>;
   };
 
+/** New tool sets of `mcp --watch`, as they load. */
+export interface RegistryUpdates {
+  /** Call `listener` with each new registry (a reload that succeeded). */
+  subscribe(listener: (registry: ToolRegistry) => void): void;
+}
+
 /** Options of {@link McpServeModule.serveRegistry}. */
 export interface ServeRegistryOptions {
-  /** The tools to serve. */
+  /** The tools to serve (the first set, with {@link ServeRegistryOptions.updates}). */
   readonly registry: ToolRegistry;
+  /**
+   * `--watch`: later tool sets. Each replaces the served one (calls running keep theirs), and
+   * every connected client gets `notifications/tools/list_changed` when the list changed;
+   * `tools.listChanged: true` is advertised.
+   */
+  readonly updates?: RegistryUpdates;
   /** Working directory of tool calls. */
   readonly cwd: string;
   /** stdio or Streamable HTTP. */

@@ -17,7 +17,11 @@
  *   the call's connection or its session ending (`http.ts`).
  * - Calls take one of the shared {@link FairSlots} before the executor runs them: no client can
  *   hold every slot, and waiting calls are served round-robin between clients.
- * - Progress of external tools goes to the caller when it sent a `progressToken`.
+ * - Progress (a module tool's `ctx.progress`, an MCP server's) goes to the caller when it sent a
+ *   `progressToken`.
+ * - With {@link McpServerOptions.current} (`mcp --watch`) each request uses the tool set of the
+ *   moment, and `tools.listChanged: true` is advertised (the caller sends
+ *   `notifications/tools/list_changed` when the set changed).
  * - Keys a known client adds on its own (`wait_for_previous`, `client_keys.ts`) are dropped
  *   when the tool's schema does not declare them.
  * - A `write` tool runs only as the approval policy says (`approval.ts`: `--approve`,
@@ -108,12 +112,33 @@ export class ProgressRoutes {
   };
 }
 
-/** Options of {@link createMcpServer}. */
-export interface McpServerOptions {
+/** A tool set as served: the registry and what runs its calls. */
+export interface ServedTools {
   /** The registered tools. */
   readonly registry: ToolRegistry;
   /** Runs the calls (shared by every session). */
-  readonly executor: ToolExecutor;
+  readonly executor: Pick<ToolExecutor, "execute">;
+}
+
+const listCache = new WeakMap<ToolRegistry, McpToolEntry[]>();
+
+/** {@link mcpToolList}, computed once per registry. */
+function cachedList(registry: ToolRegistry): McpToolEntry[] {
+  let list = listCache.get(registry);
+  if (list === undefined) {
+    list = mcpToolList(registry);
+    listCache.set(registry, list);
+  }
+  return list;
+}
+
+/** Options of {@link createMcpServer}. */
+export interface McpServerOptions extends ServedTools {
+  /**
+   * The tool set of the moment, when it can change (`mcp --watch`; then `registry` and
+   * `executor` are unused, and `tools.listChanged: true` is advertised).
+   */
+  readonly current?: () => ServedTools;
   /** Per-call deadline when the tool declares no `timeoutMs`, ms. */
   readonly callTimeoutMs: number;
   /** Where the executor's progress goes (its `onProgress` must be `routes.deliver`). */
@@ -155,20 +180,24 @@ interface CallExtra {
 
 /** An MCP server (not connected) serving `options.registry`'s tools through `options.executor`. */
 export function createMcpServer(options: McpServerOptions): Server {
-  const { registry, executor, routes } = options;
+  const { routes } = options;
+  const served = options.current ?? (() => options);
   const approval = options.approval ?? DEFAULT_APPROVAL;
   const concurrent = CLIENT_TOOLS_LIMITS.concurrent_calls;
   const slots = options.slots ?? new FairSlots({ capacity: concurrent, perClient: concurrent });
   const server = new Server(
     { name: "magi-tools", version: PACKAGE_VERSION },
-    { capabilities: { tools: { listChanged: false } } },
+    { capabilities: { tools: { listChanged: options.current !== undefined } } },
   );
-  const list = mcpToolList(registry);
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: list }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: cachedList(served().registry),
+  }));
   server.setRequestHandler(
     CallToolRequestSchema,
     async (request: CallRequest, extra: CallExtra) => {
       const params = request.params;
+      // One tool set for the whole call, even when a reload swaps it meanwhile.
+      const { registry, executor } = served();
       const entry = registry.get(params.name);
       if (entry === undefined) {
         throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);

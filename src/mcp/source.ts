@@ -14,6 +14,9 @@
  *   deadline; progress notifications become `ctx.progress`.
  * - A server that exits mid-run: its calls answer `tool_unavailable` from
  *   then on (no restart), and `onExit` is called once.
+ * - `notifications/tools/list_changed` from the server: its tools are listed again and
+ *   `onToolsChanged` is called (a front door that reloads, `mcp --watch`, rebuilds its
+ *   registry); a new list that cannot be used keeps the old tools (`onListFailed`).
  *
  * @module
  */
@@ -26,6 +29,7 @@ import {
   McpError,
   StreamableHTTPClientTransport,
   type Tool as McpTool,
+  ToolListChangedNotificationSchema,
   UnauthorizedError,
 } from "./_sdk.ts";
 import type { McpSource, McpSourceOptions } from "../config/features.ts";
@@ -106,16 +110,7 @@ export async function startMcpSource(
   let listed: McpTool[];
   try {
     await client.connect(transport, requestOptions);
-    listed = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listTools(
-        cursor === undefined ? {} : { cursor },
-        requestOptions,
-      );
-      listed.push(...page.tools);
-      cursor = page.nextCursor;
-    } while (cursor !== undefined && listed.length < 10_000);
+    listed = await listAll(client, requestOptions);
   } catch (error) {
     state.closing = true;
     await client.close().catch(() => {});
@@ -141,15 +136,50 @@ export async function startMcpSource(
     await client.close().catch(() => {});
     throw error;
   }
+  // One relisting at a time; a notification during one asks for one more after it.
+  let relisting: Promise<void> = Promise.resolve();
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    relisting = relisting.then(async () => {
+      if (state.closing || state.dead !== null) return;
+      try {
+        tools = toolsOf(config, await listAll(client, { timeout }), client, state);
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        options.onListFailed?.(
+          config.name,
+          `MCP server ${config.name} changed its tools, and they cannot be used (the old ones stay): ${reason}`,
+        );
+        return;
+      }
+      options.onToolsChanged?.(config.name);
+    });
+  });
   return {
     name: config.name,
-    tools,
+    get tools() {
+      return tools;
+    },
     close: async () => {
       state.closing = true;
       await client.close().catch(() => {});
       if (transport instanceof ChildStdioTransport) await transport.close().catch(() => {});
     },
   };
+}
+
+/** Every page of the server's `tools/list` (at most 10,000 tools). */
+async function listAll(
+  client: Client,
+  options: { timeout: number; signal?: AbortSignal },
+): Promise<McpTool[]> {
+  const listed: McpTool[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor === undefined ? {} : { cursor }, options);
+    listed.push(...page.tools);
+    cursor = page.nextCursor;
+  } while (cursor !== undefined && listed.length < 10_000);
+  return listed;
 }
 
 function toolsOf(

@@ -87,7 +87,7 @@ export class ExchangeTransport {
   async exchange(
     sandbox: ExchangeSandbox,
     exchange: HttpExchange,
-    ctx: ToolContext,
+    ctx: Omit<ToolContext, "progress">,
   ): Promise<HttpOutcome> {
     // Telemetry on: a client span, its `traceparent` sent as a header (src/telemetry).
     const span = TELEMETRY ? startHttpSpan(exchange, ctx.traceparent) : undefined;
@@ -114,7 +114,7 @@ export class ExchangeTransport {
   async #exchange(
     sandbox: ExchangeSandbox,
     exchange: HttpExchange,
-    ctx: ToolContext,
+    ctx: Omit<ToolContext, "progress">,
   ): Promise<HttpOutcome> {
     const runner = await this.#processRunner();
     if (runner === null) {

@@ -110,6 +110,8 @@ export interface ConfiguredSourcesOptions {
   readonly approveConfig?: ApprovalCheck;
   /** `--start-timeout`: each source's start deadline, ms (default: the source's own, 60 s). */
   readonly startTimeoutMs?: number | undefined;
+  /** An MCP server changed its tools (`StartedSources.tools` holds the new ones). */
+  readonly onToolsChanged?: () => void;
 }
 
 /** Options of {@link planTools}: the config flags, `--tools` and the working directory. */
@@ -212,7 +214,7 @@ async function loadReported(
 /** Options of {@link startPlannedSources}. */
 export type PlannedSourcesOptions = Pick<
   ConfiguredSourcesOptions,
-  "cwd" | "onWarning" | "startTimeoutMs"
+  "cwd" | "onWarning" | "startTimeoutMs" | "onToolsChanged"
 >;
 
 /**
@@ -230,6 +232,7 @@ export async function startPlannedSources(
       cwd: options.cwd,
       onWarning: options.onWarning,
       ...(options.startTimeoutMs === undefined ? {} : { startTimeoutMs: options.startTimeoutMs }),
+      ...(options.onToolsChanged === undefined ? {} : { onToolsChanged: options.onToolsChanged }),
     });
   } catch (error) {
     if (isHostError(error, "config", "source_start", "feature_unavailable")) {

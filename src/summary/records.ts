@@ -271,8 +271,9 @@ export type ToolResultRecord = z.infer<typeof ToolResultRecordSchema>;
 
 /**
  * `tool.log`: a process-isolated call's captured output (console, stdout and
- * stderr writes), at most 64 KiB of `text` plus a `[… N bytes truncated]`
- * marker; emitted once per call that wrote anything, before its `tool.result`.
+ * stderr writes), streamed while the call runs (one record per 200 ms window of output, the
+ * rest before its `tool.result`); over a call's records at most 64 KiB of `text` plus a
+ * `[… N bytes truncated]` marker in the last.
  */
 export const ToolLogRecordSchema: z.ZodObject<
   {
@@ -292,8 +293,8 @@ export const ToolLogRecordSchema: z.ZodObject<
 export type ToolLogRecord = z.infer<typeof ToolLogRecordSchema>;
 
 /**
- * `tool.progress`: a progress notification of a running external call (an
- * MCP server's `notifications/progress`).
+ * `tool.progress`: a progress update of a running call (a module tool's `ctx.progress`, an
+ * MCP server's `notifications/progress`), bounded per call.
  */
 export const ToolProgressRecordSchema: z.ZodObject<
   {

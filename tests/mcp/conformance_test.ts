@@ -25,6 +25,7 @@ const SERVER_SCENARIOS = [
   "tools-call-error",
   "server-sse-multiple-streams",
   "json-schema-2020-12",
+  "tools-call-with-progress",
 ];
 
 /** The client scenarios the bridge passes. */

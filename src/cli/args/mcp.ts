@@ -1,8 +1,8 @@
 /**
  * `magi-tools mcp`'s command line: the tool and config flags every loading command takes, the
  * transport (`--http PORT`), the HTTP credential (`--token`), the HTTP session table
- * (`--max-sessions`, `--session-idle-timeout`) and the write-tool policy (`--approve`,
- * `--approve-timeout`).
+ * (`--max-sessions`, `--session-idle-timeout`), the write-tool policy (`--approve`,
+ * `--approve-timeout`) and live reload (`--watch`).
  *
  * @module
  */
@@ -46,6 +46,8 @@ export interface McpArgs extends ConfigArgs, ToolDirArgs {
   approveTimeoutMs: number;
   /** `--start-timeout` in milliseconds: each tool source's start deadline (default 60,000). */
   startTimeoutMs: number;
+  /** `--watch`: reload the tools and config on change, with `tools/list_changed` (default off). */
+  watch: boolean;
 }
 
 /** Parse `mcp`'s arguments (after the subcommand). */
@@ -58,6 +60,7 @@ export function parseMcpArgs(argv: string[]): McpArgs | { command: "help"; topic
     "session-idle-timeout": { type: "string" },
     approve: { type: "string" },
     "approve-timeout": { type: "string" },
+    watch: { type: "boolean" },
     ...START_TIMEOUT_OPTION,
     ...HELP_OPTION,
     ...CONFIG_OPTIONS,
@@ -94,6 +97,7 @@ export function parseMcpArgs(argv: string[]): McpArgs | { command: "help"; topic
       seconds(timeout, "--approve-timeout") ?? DEFAULT_APPROVE_TIMEOUT_SECONDS * 1000,
     ),
     startTimeoutMs: startTimeout(values),
+    watch: values.watch === true,
     ...configArgs(values),
   };
 }

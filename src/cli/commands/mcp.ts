@@ -26,6 +26,8 @@ import { EXIT, exitCode } from "../../run/exit_codes.ts";
 import { isHostError, isReported } from "../../errors/mod.ts";
 import { loadRegistry } from "../../run/host_run.ts";
 import { planTools, startPlannedSources } from "../../run/sources.ts";
+import { LiveTools } from "../../run/live_tools.ts";
+import type { ToolRegistry } from "../../host/registry.ts";
 
 /** Run `mcp` until stdin ends (stdio) or SIGINT; resolves with the exit code. */
 export async function mcpCommand(args: McpArgs): Promise<number> {
@@ -46,12 +48,16 @@ export async function mcpCommand(args: McpArgs): Promise<number> {
   try {
     const plan = await planTools({ ...args, cwd });
     if (isReported(plan)) return exitCode(plan.code);
+    // --watch: an MCP server's tools/list_changed reloads too (bound once `live` exists).
+    let live: LiveTools | null = null;
     const sources = await startPlannedSources(plan, {
       cwd,
       startTimeoutMs: args.startTimeoutMs,
       onWarning: (warning) => writeStderrLine(`magi-tools mcp: warning: ${warning.message}`),
+      ...(args.watch ? { onToolsChanged: () => live?.onToolsChanged() } : {}),
     });
     if (isReported(sources)) return exitCode(sources.code);
+    const listeners: ((registry: ToolRegistry) => void)[] = [];
     try {
       const registry = await loadRegistry(plan.toolDirs, {
         external: sources.tools,
@@ -66,8 +72,19 @@ export async function mcpCommand(args: McpArgs): Promise<number> {
         writeStderrLine(`magi-tools mcp: ${error.message}`);
         return exitCode(error.code);
       }
+      if (args.watch) {
+        live = new LiveTools({
+          planOptions: { ...args, cwd },
+          plan,
+          sources,
+          label: "magi-tools mcp",
+          onRegistry: (next) => listeners.forEach((listener) => listener(next)),
+        });
+        live.watch();
+      }
       const outcome = await mcp.serveRegistry({
         registry,
+        ...(args.watch ? { updates: { subscribe: (l) => void listeners.push(l) } } : {}),
         cwd,
         transport: args.http === undefined || credential === null
           ? { kind: "stdio", input: stdinStream(), write: guard!.writeStdout }
@@ -102,7 +119,8 @@ export async function mcpCommand(args: McpArgs): Promise<number> {
       // SIGTERM (a supervisor's stop) is a graceful stop too, but says which one it was.
       return stopSignal() === "SIGTERM" ? EXIT.terminated : EXIT.ok;
     } finally {
-      await sources.close();
+      // With --watch the live set owns the sources (the first ones or a reload's).
+      await ((live as LiveTools | null)?.close() ?? sources.close());
     }
   } finally {
     await (announced as Announced | null)?.remove();

@@ -255,6 +255,7 @@ const MCP = `Usage: magi-tools mcp [--tools DIR]... [--config FILE | --no-config
                       [--mcp-config FILE]... [--http PORT [--token TOKEN]
                       [--max-sessions N] [--session-idle-timeout SECONDS]]
                       [--approve deny|allow|ask] [--approve-timeout SECONDS]
+                      [--watch]
 
 Serves every tool run would register (tool modules and the config's sources)
 as an MCP server: over stdio (stdout carries MCP frames only), or with --http as
@@ -297,6 +298,11 @@ Options:
                        deadline of each tool source's start (an MCP server's
                        initialize and tools/list; default 60): past it the source
                        failed to start (exit 2 for a required one)
+  --watch              reload when a tool directory or the config changes, and
+                       when an MCP server sends tools/list_changed; clients get
+                       notifications/tools/list_changed. A broken edit keeps the
+                       old set (the error on stderr); a config edit is approved
+                       again like at startup. Default off
   -h, --help           this help
 
 Exit codes: 0 stopped (stdin EOF or SIGINT); 143 stopped by SIGTERM; 2 usage,

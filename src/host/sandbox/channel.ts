@@ -72,6 +72,14 @@ export type ChildMessage =
   | { readonly t: "ready" }
   | { readonly t: "load_error"; readonly message: string; readonly permission?: string }
   | { readonly t: "log"; readonly text: string }
+  /** `ctx.progress` of call `id` (already bounded by the child's own limiter; checked again). */
+  | {
+    readonly t: "progress";
+    readonly id: number;
+    readonly progress: number;
+    readonly total?: number;
+    readonly message?: string;
+  }
   | {
     readonly t: "result";
     readonly id: number;

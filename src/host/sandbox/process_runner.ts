@@ -14,6 +14,7 @@ import { waitWithin } from "../../async/deadline.ts";
 import type { ToolInfo } from "../define.ts";
 import type { CallMessage } from "./channel.ts";
 import type { LogBuffer } from "./log_buffer.ts";
+import type { ToolProgress } from "../external.ts";
 import { NO_INHERIT_FLAG, permissionFlags } from "./permissions.ts";
 import { sandboxFingerprint } from "./description.ts";
 import { toolConfigFlags } from "./module_config.ts";
@@ -75,6 +76,8 @@ export interface IsolatedCall {
   readonly graceMs: number;
   /** Receives the tool's output. */
   readonly log: LogBuffer;
+  /** Receives the tool's `ctx.progress` updates (checked, not yet rate-bounded). */
+  readonly progress?: (update: ToolProgress) => void;
 }
 
 /** Options of {@link ProcessRunner}. */
@@ -231,7 +234,7 @@ export class ProcessRunner {
     let killed = false;
     try {
       const outcome = await new Promise<IsolatedOutcome>((resolve) => {
-        proc.call(call.message, call.log).then(
+        proc.call(call.message, call.log, call.progress).then(
           resolve,
           (error: unknown) => resolve({ kind: "crashed", message: String(error) }),
         );

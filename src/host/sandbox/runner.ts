@@ -25,6 +25,7 @@ import { resultToText } from "../result.ts";
 import { utf8ByteLength } from "../../protocol/utf8.ts";
 import { invalidArgumentsText, invalidOutputText } from "../answers.ts";
 import { sandboxFingerprint } from "./description.ts";
+import { ProgressLimiter, progressUpdate } from "../progress.ts";
 import {
   type CallMessage,
   type ChildMessage,
@@ -127,6 +128,10 @@ async function runCall(message: CallMessage, loaded: Tool): Promise<void> {
   current = { id: message.id, controller };
   logBytes = 0;
   droppedLogBytes = 0;
+  // Bounded here too, so a tool calling it in a tight loop cannot flood the channel.
+  const progress = new ProgressLimiter((update) => {
+    if (current?.id === message.id) send({ t: "progress", id: message.id, ...update });
+  });
   const ctx: ToolContext = Object.freeze({
     signal: controller.signal,
     callId: message.callId,
@@ -136,12 +141,16 @@ async function runCall(message: CallMessage, loaded: Tool): Promise<void> {
     cwd: message.cwd,
     attempt: message.attempt ?? 1,
     ...(message.traceparent === undefined ? {} : { traceparent: message.traceparent }),
+    progress: (done: number, total?: number, text?: string) => {
+      progress.push(progressUpdate(done, total, text));
+    },
   });
   let reply: ChildMessage;
   try {
     const parsed = loaded.input.safeParse(message.args);
     if (!parsed.success) {
       current = undefined;
+      progress.discard();
       return send({
         t: "result",
         id: message.id,
@@ -185,6 +194,8 @@ async function runCall(message: CallMessage, loaded: Tool): Promise<void> {
       droppedLogBytes,
     };
   }
+  // The newest held update goes before the result.
+  progress.close();
   current = undefined;
   send(reply);
 }

@@ -15,6 +15,8 @@ import {
 } from "./channel.ts";
 import { settleWithin } from "../../async/deadline.ts";
 import type { LogBuffer } from "./log_buffer.ts";
+import type { ToolProgress } from "../external.ts";
+import { progressUpdate } from "../progress.ts";
 import { wrapped } from "./containment.ts";
 import { LAUNCH_ERROR_PREFIX, LAUNCH_FAILED } from "./kernel_policy.ts";
 import {
@@ -94,6 +96,7 @@ interface Pending {
   readonly id: number;
   readonly resolve: (outcome: ProcessOutcome) => void;
   readonly log: LogBuffer;
+  readonly progress: ((update: ToolProgress) => void) | undefined;
   cancelled: boolean;
   sent: boolean;
 }
@@ -197,13 +200,18 @@ export class ToolProcess {
 
   /**
    * Run one call: waits until the tool loaded, sends the call, resolves with
-   * its outcome (or `crashed` when the child dies). Output goes to `log`.
+   * its outcome (or `crashed` when the child dies). Output goes to `log`, the tool's
+   * `ctx.progress` updates (checked) to `progress`.
    */
-  async call(message: Omit<CallMessage, "t" | "id">, log: LogBuffer): Promise<ProcessOutcome> {
+  async call(
+    message: Omit<CallMessage, "t" | "id">,
+    log: LogBuffer,
+    progress?: (update: ToolProgress) => void,
+  ): Promise<ProcessOutcome> {
     if (this.#pending !== undefined) throw new Error("Tool process is busy");
     const id = this.#nextId++;
     const result = new Promise<ProcessOutcome>((resolve) => {
-      this.#pending = { id, resolve, log, cancelled: false, sent: false };
+      this.#pending = { id, resolve, log, progress, cancelled: false, sent: false };
     });
     const failed = await this.#ready;
     if (failed !== null) {
@@ -320,6 +328,8 @@ export class ToolProcess {
         return;
       case "log":
         return this.#log(message.text);
+      case "progress":
+        return this.#progress(message);
       case "crash":
         this.#crash = {
           message: message.message,
@@ -364,6 +374,19 @@ export class ToolProcess {
         return pending.resolve({ kind: "value", text: message.text ?? "" });
       }
     }
+  }
+
+  /** A progress frame of the running call, checked like `ctx.progress`'s arguments; else ignored. */
+  #progress(message: Extract<ChildMessage, { t: "progress" }>): void {
+    const pending = this.#pending;
+    if (pending?.progress === undefined || pending.id !== message.id) return;
+    let update: ToolProgress;
+    try {
+      update = progressUpdate(message.progress, message.total, message.message);
+    } catch {
+      return; // A forged or damaged frame: nothing to record.
+    }
+    pending.progress(update);
   }
 
   #exitOutcome(status: ExitInfo): ProcessOutcome {

@@ -186,7 +186,9 @@ Deno.test("parseCli() parses mcp with --tools and --http PORT", () => {
     config: undefined,
     noConfig: false,
     mcpConfigs: [],
+    watch: false,
   });
+  assert.equal((parseCli(["mcp", "--watch"]) as { watch?: boolean }).watch, true);
   const stdio = parseCli(["mcp"]);
   assert.ok(stdio.command === "mcp" && stdio.http === undefined);
   assert.deepEqual(stdio.toolDirs, ["./tools"]);
