@@ -136,7 +136,7 @@ async function plan(
       `  deno task test                          # the example tool's tests`,
       `  deno task call greet '{"name":"Ada"}'   # call a tool without an agent`,
       `  deno task inspect                       # try tools and turns in the browser`,
-      `  deno task start run "greet {\\"name\\":\\"Ada\\"}"  # one agent turn`,
+      `  deno task start run "greet {\\"name\\":\\"Ada\\"}"  # one agent turn (magi-code on PATH, or add --agent reference)`,
       `  deno task start --help                  # every command: run, mcp, batch, report, …`,
     ],
   };
