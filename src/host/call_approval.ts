@@ -38,8 +38,8 @@ export interface CallApproval {
   /** What the person is shown: {@link argumentView} of the arguments. */
   readonly view: ArgumentView;
   /**
-   * The most the person has to answer, ms (a `run`'s: the backend's `approval_expiry_ms`);
-   * absent: until the call's cancel or deadline.
+   * The most the person has to answer, ms: the executor gives the time left to the call's
+   * deadline; a `run` takes the backend's `approval_expiry_ms` when that is shorter.
    */
   readonly expiresInMs?: number;
 }

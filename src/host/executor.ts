@@ -372,6 +372,8 @@ export class ToolExecutor {
           name: call.name,
           arguments: args,
           view: argumentView(args),
+          // The person has until the call's deadline (the approver may give less).
+          expiresInMs: Math.max(0, deadlineMs - (this.#clock.now() - started)),
         }, stop.signal);
         if (stop.signal.aborted) return stopped(stop.signal.reason as Stop, null, this.#graceMs);
         if (!verdict.allow) return writeToolNotRun(call.name, verdict.why);

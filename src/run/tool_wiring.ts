@@ -136,7 +136,8 @@ function callApprover(
   return {
     asks: () => current()?.asksAtCall?.() === true,
     async decide(request, signal): Promise<CallVerdict> {
-      const expiresInMs = approvals.expiryMs;
+      // The backend's approval expiry, or the call's deadline when that comes first.
+      const expiresInMs = Math.min(approvals.expiryMs, request.expiresInMs ?? Infinity);
       const asked = { ...request, expiresInMs };
       const decided = await current()?.decideCall?.(asked, signal) ??
         { decision: "allow" as const, decidedBy: "flag" as const };

@@ -119,6 +119,9 @@ Deno.test("ToolExecutor asks about a write call only after its arguments are val
   assert.equal(ok.outcome, "success");
   assert.equal(asked.length, 1);
   assert.deepEqual(asked[0]!.view.lines, [{ path: "text", value: '"hi"', cutBytes: 0 }]);
+  // The person is told the time that is really left: at most the call's 60 s deadline.
+  const left = asked[0]!.expiresInMs;
+  assert.ok(left !== undefined && left > 0 && left <= 60_000, `expiresInMs ${left}`);
   assert.equal(ran(), 1);
 });
 
