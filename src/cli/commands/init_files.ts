@@ -120,13 +120,14 @@ const CONFIG = `// magi-tools project configuration (JSONC: comments and trailin
 }
 `;
 
-const TOOL = `import { z } from "zod";
+/** The example tool module; `where` says where it runs (doc comment lines). */
+function toolModule(where: string): string {
+  return `import { z } from "zod";
 import { defineTool } from "@magi/tools";
 
 /**
  * An example tool: the agent sees its name, description and input schema.
- * It runs in its own Deno process with no permissions (add a \`permissions\`
- * object, e.g. \`{ read: ["."] }\`, when it needs some).
+${where}
  */
 export default defineTool({
   name: "greet",
@@ -142,6 +143,12 @@ export default defineTool({
   },
 });
 `;
+}
+
+const TOOL = toolModule(
+  ` * It runs in its own Deno process with no permissions (add a \`permissions\`
+ * object, e.g. \`{ read: ["."] }\`, when it needs some).`,
+);
 
 const TEST = `import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
@@ -198,28 +205,10 @@ export function nodeProjectFiles(): ProjectFile[] {
   ];
 }
 
-const NODE_TOOL = `import { z } from "zod";
-import { defineTool } from "@magi/tools";
-
-/**
- * An example tool: the agent sees its name, description and input schema.
- * On Node.js it runs inside the host process: declared \`permissions\` are not
- * enforced (docs/packages.md); a Deno project runs each tool in its own sandbox.
- */
-export default defineTool({
-  name: "greet",
-  description: "Greet someone by name.",
-  input: z.strictObject({
-    name: z.string().min(1).describe("Who to greet"),
-    excited: z.boolean().optional().describe("End with an exclamation mark"),
-  }),
-  effect: "read", // "write" tools need the user's approval before each call
-  run({ name, excited }, ctx) {
-    ctx.signal.throwIfAborted(); // cancelled, past its deadline, or shutting down
-    return \`Hello, \${name}\${excited ? "!" : "."}\`;
-  },
-});
-`;
+const NODE_TOOL = toolModule(
+  ` * On Node.js it runs inside the host process: declared \`permissions\` are not
+ * enforced (docs/packages.md); a Deno project runs each tool in its own sandbox.`,
+);
 
 const NODE_TEST = `import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
