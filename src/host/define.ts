@@ -254,6 +254,8 @@ export const TITLE_BYTES = 128;
  * fetch model-given URLs; `sys: true` exposes only system information.
  */
 export const UNRESTRICTED_ALLOWED: ReadonlySet<string> = new Set(["net", "sys"]);
+/** The shortest prefix before `*` a process-isolated tool's `env` entry may have. */
+export const MIN_ENV_PREFIX = 3;
 // deno-lint-ignore no-control-regex -- matching control characters is the point
 const CONTROL_EXCEPT_LF_TAB = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/u;
 
@@ -422,6 +424,20 @@ function checkPermissions(name: string, permissions: unknown, inline: boolean): 
       throw new TypeError(
         `Tool permissions.${key} entries must not contain a comma: ${name}`,
       );
+    }
+    if (key === "env" && Array.isArray(grant) && !inline) {
+      // A prefix (`NAME_*`) too short is `env: true` by another name: every secret.
+      const wide = grant.find((entry: string) => {
+        const star = entry.indexOf("*");
+        return star !== -1 && (star !== entry.length - 1 || star < MIN_ENV_PREFIX);
+      });
+      if (wide !== undefined) {
+        throw new TypeError(
+          `Tool permissions.env entry ${
+            JSON.stringify(wide)
+          } of a process-isolated tool is too wide (it would match every secret in the environment): name the variables, or a prefix of at least ${MIN_ENV_PREFIX} characters ending in * (e.g. "MYAPP_*"): ${name}`,
+        );
+      }
     }
     if (grant === true && !inline && !UNRESTRICTED_ALLOWED.has(key)) {
       throw new TypeError(

@@ -109,12 +109,18 @@ async function readCheckedIndex(
   return entries;
 }
 
+/** A `backend.kind` as `host.ready` writes it (`magi-code`, `reference`, `other`). */
+const BACKEND_KIND = /^[a-z][a-z0-9_-]{0,31}$/;
+
 /** The `backend.kind` of an item's `host.ready` record (docs/summaries.md), or null. */
 export function backendOf(records: readonly Record<string, unknown>[]): string | null {
   for (const record of records) {
     if (record.type !== "host.ready") continue;
     const backend = record.backend as { kind?: unknown } | undefined;
-    return typeof backend?.kind === "string" ? backend.kind : null;
+    // Item files are input like the index (a CI shard, a committed folder): only a backend
+    // kind of the record's grammar is taken, anything else is "unknown".
+    if (typeof backend?.kind !== "string") return null;
+    return BACKEND_KIND.test(backend.kind) ? backend.kind : "unknown";
   }
   return null;
 }

@@ -72,7 +72,7 @@ export function backendLine(stats: Pick<ReportStats, "backends">): string {
   const entries = Object.entries(stats.backends).sort(([a], [b]) => (a < b ? -1 : 1));
   if (entries.length === 0) return "Backend: none.";
   return `Backend: ${
-    entries.map(([kind, n]) => `${kind} (${n} item${n === 1 ? "" : "s"})`).join(", ")
+    entries.map(([kind, n]) => `${cell(kind)} (${n} item${n === 1 ? "" : "s"})`).join(", ")
   }.`;
 }
 

@@ -171,3 +171,21 @@ Deno.test("defineTool() rejects a spec that is not an object", () => {
     message: "Tool spec must be an object",
   });
 });
+
+Deno.test("defineTool refuses an env prefix of a process tool that would match every variable", () => {
+  const spec = (env: string[], isolation?: "inline") => ({
+    name: "t",
+    description: "T.",
+    input: z.object({}),
+    effect: "read" as const,
+    ...(isolation === undefined ? {} : { isolation }),
+    permissions: { env },
+    run: () => "",
+  });
+  for (const wide of ["*", "A*", "AB*", "MY*APP", "*_TOKEN"]) {
+    assert.throws(() => defineTool(spec([wide])), /permissions\.env entry .* too wide/, wide);
+  }
+  assert.doesNotThrow(() => defineTool(spec(["MYAPP_*", "HOME"])));
+  // An inline tool is host code: its permissions are the host's anyway.
+  assert.doesNotThrow(() => defineTool(spec(["*"], "inline")));
+});
