@@ -22,6 +22,18 @@ import { utf8ByteLength } from "../protocol/utf8.ts";
 
 /** A value longer than this (UTF-8 bytes of its JSON) is cut in the view. */
 export const APPROVAL_VALUE_BYTES = 240;
+/** Nesting levels the view opens into separate fields; deeper values are shown whole. */
+export const APPROVAL_MAX_DEPTH = 16;
+
+/** JSON of `value`, or a note when it cannot be written (nested past the engine's stack). */
+function jsonOf(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? "null";
+  } catch {
+    return "(nested too deeply to show: do not approve what you cannot see)";
+  }
+}
+
 /** The view shows at most this many fields; a last line counts the rest. */
 export const APPROVAL_MAX_LINES = 200;
 
@@ -116,24 +128,28 @@ export function argumentView(args: Readonly<Record<string, unknown>>): ArgumentV
   let hidden = 0;
   const add = (path: string, value: unknown) => {
     if (lines.length >= APPROVAL_MAX_LINES) return void hidden++;
-    const json = JSON.stringify(value) ?? "null";
+    const json = jsonOf(value);
     const shown = cutAt(json, APPROVAL_VALUE_BYTES);
     lines.push({ path, value: shown, cutBytes: utf8ByteLength(json) - utf8ByteLength(shown) });
   };
-  const walk = (path: string, value: unknown): void => {
+  // Past APPROVAL_MAX_DEPTH levels a value is shown whole (as JSON, cut like any other).
+  const walk = (path: string, value: unknown, depth: number): void => {
+    if (depth >= APPROVAL_MAX_DEPTH) return add(path, value);
     if (Array.isArray(value)) {
       if (value.length === 0 || !value.some(isContainer)) return add(path, value);
-      value.forEach((item, index) => walk(`${path}[${index}]`, item));
+      value.forEach((item, index) => walk(`${path}[${index}]`, item, depth + 1));
       return;
     }
     if (!isContainer(value)) return add(path, value);
     const keys = Object.keys(value).sort();
     if (keys.length === 0) return add(path, value);
-    for (const key of keys) walk(keyPath(path, key), (value as Record<string, unknown>)[key]);
+    for (const key of keys) {
+      walk(keyPath(path, key), (value as Record<string, unknown>)[key], depth + 1);
+    }
   };
   const keys = Object.keys(args).sort();
   if (keys.length === 0) add("(no arguments)", {});
-  for (const key of keys) walk(keyPath("", key), args[key]);
+  for (const key of keys) walk(keyPath("", key), args[key], 1);
   return { lines, hidden };
 }
 

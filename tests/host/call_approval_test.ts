@@ -133,3 +133,12 @@ Deno.test("ToolExecutor answers approval_denied and does not run a write call th
   assert.match(result.text, /^Write tool not run: save: the user did not approve it/);
   assert.equal(ran(), 0);
 });
+
+Deno.test("argumentView() shows a value nested past its depth bound whole, and never throws on deep nesting", () => {
+  let deep: unknown = "bottom";
+  for (let i = 0; i < 100_000; i++) deep = [deep, 1];
+  const view = argumentView({ deep, other: "x" });
+  assert.equal(view.lines.length, 2 + 15, "16 levels opened, then the rest whole");
+  assert.ok(view.lines.some((line) => line.path === "other"), "a later key is still shown");
+  assert.ok(view.lines.every((line) => line.path.length < 200));
+});
