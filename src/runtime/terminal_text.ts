@@ -11,8 +11,11 @@
  * C0 and C1 control and DEL as visible text instead (`\x1b`, `\u009b`,
  * `\r`), except LF and tab, which keep their meaning; CR directly before LF
  * is shown as the line break it ends (Windows line ends), since it cannot
- * overwrite anything there. Everything else (non-ASCII text, emoji,
- * backslashes) is unchanged.
+ * overwrite anything there. The Unicode bidirectional embeddings, overrides
+ * and isolates (U+202A–U+202E, U+2066–U+2069), which reorder what a line
+ * shows ("Trojan Source": a call's arguments in an approval prompt must read
+ * as they are), are shown the same way (`\u202e`). Everything else
+ * (non-ASCII text, emoji, U+2028, backslashes) is unchanged.
  *
  * {@link terminalSafeJson} is `JSON.stringify` for JSON lines that may land
  * on a terminal (NDJSON on stdout): `JSON.stringify` escapes C0 controls but
@@ -26,7 +29,7 @@
  */
 
 // deno-lint-ignore no-control-regex -- matching control characters is the point
-const CONTROL = /\r\n|[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+const CONTROL = /\r\n|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 // DEL and C1, which JSON.stringify leaves raw.
 const RAW_IN_JSON = /[\u007f-\u009f]/g;
 
@@ -53,6 +56,7 @@ function visible(match: string): string {
  * console.assert(terminalText("\u009b2J") === "\\u009b2J");
  * console.assert(terminalText("ok\rforged") === "ok\\rforged");
  * console.assert(terminalText("a\tb\r\nc\nÄ ✓") === "a\tb\nc\nÄ ✓");
+ * console.assert(terminalText("ok\u202egnp.exe") === "ok\\u202egnp.exe");
  * ```
  */
 export function terminalText(text: string): string {

@@ -20,6 +20,7 @@ const CASES: readonly [string, string, string][] = [
   ["CR LF is a line break", "a\r\nb", "a\nb"],
   ["LF and tab stay", "a\n\tb", "a\n\tb"],
   ["non-ASCII stays", "Ä ✓ 日本 🙂 \u00a0 \u2028", "Ä ✓ 日本 🙂 \u00a0 \u2028"],
+  ["bidi overrides and isolates", "a\u202eb\u2066c\u2069", "a\\u202eb\\u2066c\\u2069"],
   ["backslashes stay", "C:\\tools\\x1b", "C:\\tools\\x1b"],
   ["empty", "", ""],
 ];
