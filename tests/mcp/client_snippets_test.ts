@@ -34,7 +34,7 @@ function closedPort(): number {
 async function initProject(root: string, port: number): Promise<string> {
   const project = `${root}/my project`;
   const init = await new Deno.Command(Deno.execPath(), {
-    args: ["run", ...FULL_CLI, "-A", `${ROOT}cli.ts`, "init", project],
+    args: ["run", ...FULL_CLI, "-A", `${ROOT}cli.ts`, "init", project, "--from", ROOT],
     cwd: root,
     stdin: "null",
     stdout: "piped",

@@ -34,10 +34,16 @@ async function sh(
   cwd: string,
   env: Record<string, string>,
 ): Promise<Output> {
+  // Run under `npx deno task test` (.ci/run), the environment holds npx's own `npm_config_*`
+  // settings (its registry among them), which would outrank the test's npmrc: leave them out.
+  const inherited = Object.fromEntries(
+    Object.entries(Deno.env.toObject()).filter(([key]) => !/^npm_config_/i.test(key)),
+  );
   const output = await new Deno.Command(command, {
     args,
     cwd,
-    env: { NO_COLOR: "1", ...env },
+    clearEnv: true,
+    env: { ...inherited, NO_COLOR: "1", ...env },
     stdin: "null",
     signal: AbortSignal.timeout(300_000),
   }).output();
