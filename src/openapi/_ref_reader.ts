@@ -22,7 +22,8 @@
  * @module
  */
 
-import { readFile, realpath } from "node:fs/promises";
+import { constants } from "node:fs";
+import { open, realpath } from "node:fs/promises";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CORE_SCHEMA, loadYaml, type RefParserOptions } from "./_deps.ts";
@@ -64,9 +65,16 @@ export function containedRefOptions(
   limits: RefReaderLimits,
 ): Pick<RefParserOptions, "resolve" | "parse"> {
   const remote = /^https?:\/\//i.test(location);
-  const read = remote
+  const reader = remote
     ? sameOriginReader(new URL(location).origin, limits)
     : sameDirectoryReader(dirname(resolve(location)), limits);
+  // The same options may resolve twice (count, then dereference): each file is read once.
+  const reads = new Map<string, Promise<Uint8Array>>();
+  const read = (file: RefFile): Promise<Uint8Array> => {
+    let bytes = reads.get(file.url);
+    if (bytes === undefined) reads.set(file.url, bytes = reader(file));
+    return bytes;
+  };
   return {
     resolve: {
       file: false,
@@ -118,14 +126,39 @@ function sameDirectoryReader(dir: string, limits: RefReaderLimits) {
         `${path} is a symlink to ${real}, outside the document's directory ${root}`,
       );
     }
-    const bytes = await readFile(real).catch((error: Error) => {
+    return await readRegularFile(real, path, limits.maxBytes);
+  };
+}
+
+/**
+ * The bytes of the regular file at `real` (`path` as named, for messages). It is opened without
+ * blocking and checked through the open handle: anything else (a FIFO, a device, a directory) or
+ * a file larger than `maxBytes` is refused before a byte is read, so a read cannot block or run
+ * out of memory.
+ */
+export async function readRegularFile(
+  real: string,
+  path: string,
+  maxBytes: number,
+): Promise<Uint8Array> {
+  let handle;
+  try {
+    handle = await open(real, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    throw new Error(`cannot read ${path}: ${(error as Error).message}`);
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) throw new Error(`${path} is not a regular file`);
+    if (info.size > maxBytes) throw new Error(`${path} is larger than ${maxBytes} bytes`);
+    const bytes = await handle.readFile().catch((error: Error) => {
       throw new Error(`cannot read ${path}: ${error.message}`);
     });
-    if (bytes.length > limits.maxBytes) {
-      throw new Error(`${path} is larger than ${limits.maxBytes} bytes`);
-    }
+    if (bytes.length > maxBytes) throw new Error(`${path} is larger than ${maxBytes} bytes`);
     return bytes;
-  };
+  } finally {
+    await handle.close();
+  }
 }
 
 function sameOriginReader(origin: string, limits: RefReaderLimits) {

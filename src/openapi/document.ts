@@ -9,15 +9,18 @@
  *
  * Pruning before resolution keeps the cost proportional to the selected
  * operations: GitHub's 13 MB description with two operations selected
- * resolves only the schemas those two reach.
+ * resolves only the schemas those two reach. Before `$ref`s are replaced,
+ * each operation's expanded size (YAML aliases and `$ref`s counted once per
+ * use, `_expansion.ts`) is bounded, so a small document cannot expand
+ * exponentially; a local file is read only if it is a regular file.
  *
  * @module
  */
 
-import { readFile } from "node:fs/promises";
 import { $RefParser, CORE_SCHEMA, loadYaml } from "./_deps.ts";
 import { jsonPointer, OpenApiError } from "./errors.ts";
-import { containedRefOptions, RefRefused } from "./_ref_reader.ts";
+import { containedRefOptions, readRegularFile, RefRefused } from "./_ref_reader.ts";
+import { ExpansionCounter, MAX_EXPANDED_NODES } from "./_expansion.ts";
 
 /** The HTTP methods an OpenAPI path item can hold, in document order. */
 export const HTTP_METHODS: readonly [
@@ -160,18 +163,72 @@ export async function resolveOperations(
     item[op.method] = source[op.method];
   }
   copyReachable(doc.root, pruned, display);
+  const options = {
+    continueOnError: true,
+    dereference: { circular: "ignore" as const },
+    // Files in the document's own directory, or URLs of its own origin (`_ref_reader.ts`);
+    // each read once, though the parser resolves twice.
+    ...containedRefOptions(doc.location, {
+      maxBytes: MAX_DOCUMENT_BYTES,
+      timeoutMs: DOCUMENT_FETCH_TIMEOUT_MS,
+    }),
+  };
   try {
-    return await $RefParser.dereference(doc.location, pruned, {
-      continueOnError: true,
-      dereference: { circular: "ignore" },
-      // Files in the document's own directory, or URLs of its own origin (`_ref_reader.ts`).
-      ...containedRefOptions(doc.location, {
-        maxBytes: MAX_DOCUMENT_BYTES,
-        timeoutMs: DOCUMENT_FETCH_TIMEOUT_MS,
-      }),
-    }) as Json;
+    // Read what the $refs reach, then count before anything walks the expansion.
+    const $refs = await new $RefParser().resolve(doc.location, pruned, options);
+    checkExpansion(pruned, selected, doc.location, display, $refs);
+    return await new $RefParser().dereference(doc.location, pruned, options) as Json;
   } catch (error) {
+    if (error instanceof OpenApiError) throw error;
     throw refError(error, doc.location, display);
+  }
+}
+
+/**
+ * Refuses an operation whose aliases and `$ref`s expand past {@link MAX_EXPANDED_NODES}
+ * (`_expansion.ts`), naming it, before the `$ref` parser walks the expansion.
+ */
+function checkExpansion(
+  pruned: Json,
+  selected: readonly OperationRef[],
+  location: string,
+  display: string,
+  $refs: { get(path: string): unknown },
+): void {
+  const fileOf = (url: URL) =>
+    url.protocol === "file:" ? url.pathname : url.href.replace(/#.*$/, "");
+  const main = fileOf(new URL(location, "file:///"));
+  // The document a file's $refs point into, as read (`$refs.get` would follow $refs on the way).
+  const rootOf = (file: string): unknown => {
+    if (file === main) return pruned;
+    for (const key of [file, decodeURI(file)]) {
+      try {
+        return $refs.get(key);
+      } catch {
+        // Not read (refused or missing): resolution reports it.
+      }
+    }
+    return undefined;
+  };
+  const counter = new ExpansionCounter((ref, base) => {
+    const url = URL.parse(ref, /^https?:/i.test(base) ? base : `file://${base}`);
+    if (url === null) return undefined;
+    const file = fileOf(url);
+    const value = lookup(rootOf(file), url.hash === "" ? "#" : url.hash);
+    return value === undefined ? undefined : { value, base: file };
+  });
+  const paths = pruned["paths"] as Json;
+  for (const op of selected) {
+    const item = paths[op.path] as Json;
+    const size = counter.size(item[op.method], main) + counter.size(item["parameters"], main);
+    if (size > MAX_EXPANDED_NODES) {
+      throw new OpenApiError(
+        display,
+        op.pointer,
+        `the operation is too large: its YAML aliases and $refs expand to more than ` +
+          `${MAX_EXPANDED_NODES} nodes`,
+      );
+    }
   }
 }
 
@@ -321,13 +378,11 @@ async function readText(location: string, display: string): Promise<string> {
   }
   let bytes: Uint8Array;
   try {
-    bytes = await readFile(location);
+    // A regular file only (not a FIFO that blocks a read forever), at most the largest size.
+    bytes = await readRegularFile(location, location, MAX_DOCUMENT_BYTES);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new OpenApiError(display, "", `cannot be read: ${reason}`);
-  }
-  if (bytes.length > MAX_DOCUMENT_BYTES) {
-    throw new OpenApiError(display, "", `is larger than ${MAX_DOCUMENT_BYTES} bytes`);
   }
   return new TextDecoder().decode(bytes);
 }

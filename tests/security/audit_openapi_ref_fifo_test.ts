@@ -38,8 +38,28 @@ Deno.test("audit: a $ref to a FIFO in the document's directory is refused, not r
       join(tmp.path, "magi-tools.jsonc"),
       JSON.stringify({ openapi: { t: { spec: "spec.yaml", baseUrl: "http://127.0.0.1:9/api" } } }),
     );
-    const run = await cli(["tools", "--json"], { cwd: tmp.path, killAfterMs: 15_000 });
+    // The kill is a hang guard (a 2-core machine under load), not a speed assertion.
+    const run = await cli(["tools", "--json"], { cwd: tmp.path, killAfterMs: 60_000 });
     assert.equal(run.code, 2, run.stderr);
+    assert.match(run.stderr, /sub\/fifo is not a regular file/);
+  } finally {
+    await tmp.remove();
+  }
+});
+
+Deno.test("audit: a spec that is a FIFO is refused, not read forever", async () => {
+  const tmp = await tempDir("magi-tools-audit-fifo-");
+  try {
+    const made = await new Deno.Command("mkfifo", { args: [join(tmp.path, "spec.yaml")] })
+      .output();
+    assert.equal(made.code, 0);
+    await Deno.writeTextFile(
+      join(tmp.path, "magi-tools.jsonc"),
+      JSON.stringify({ openapi: { t: { spec: "spec.yaml", baseUrl: "http://127.0.0.1:9/api" } } }),
+    );
+    const run = await cli(["tools", "--json"], { cwd: tmp.path, killAfterMs: 60_000 });
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(run.stderr, /spec\.yaml: cannot be read: .*spec\.yaml is not a regular file/);
   } finally {
     await tmp.remove();
   }
