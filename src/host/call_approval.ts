@@ -37,6 +37,8 @@ export interface CallApproval {
   readonly arguments: Readonly<Record<string, unknown>>;
   /** What the person is shown: {@link argumentView} of the arguments. */
   readonly view: ArgumentView;
+  /** The tool's source as approval rules name it: `module`, `mcp:<server>`, `openapi:<api>`. */
+  readonly source?: string;
   /**
    * The most the person has to answer, ms (a `run`'s: the backend's `approval_expiry_ms`);
    * absent: until the call's cancel or deadline.

@@ -77,6 +77,7 @@ import { SharedDeadlines } from "./_deadlines.ts";
 import { type Clock, REAL_CLOCK, type TimerId } from "../async/clock.ts";
 import { denialLine } from "./sandbox/denial.ts";
 import { argumentView, type CallApprover, schemaIssues } from "./call_approval.ts";
+import { sourceName } from "./approval_rules.ts";
 import { LogBuffer, type ToolLog } from "./sandbox/log_buffer.ts";
 import { isolationOf } from "./sandbox/permissions.ts";
 import type { KernelSupport } from "./sandbox/kernel_policy.ts";
@@ -369,6 +370,7 @@ export class ToolExecutor {
           name: call.name,
           arguments: args,
           view: argumentView(args),
+          source: sourceName(entry.source),
         }, stop.signal);
         if (stop.signal.aborted) return stopped(stop.signal.reason as Stop, null, this.#graceMs);
         if (!verdict.allow) return writeToolNotRun(call.name, verdict.why);

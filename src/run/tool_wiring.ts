@@ -147,6 +147,7 @@ function callApprover(
         summary: `Run write tool ${request.name} with the arguments shown`,
         decision: decided.decision,
         decided_by: decided.decidedBy,
+        ...(decided.rule === undefined ? {} : { rule: decided.rule }),
         recorded: true,
       });
       if (decided.decision === "allow") return { allow: true };
@@ -154,6 +155,8 @@ function callApprover(
         allow: false,
         why: decided.decidedBy === "expiry"
           ? { kind: "expired", ms: expiresInMs }
+          : decided.decidedBy !== "user" && decided.rule !== undefined
+          ? { kind: "rule", rule: decided.rule }
           : { kind: "declined" },
       };
     },
