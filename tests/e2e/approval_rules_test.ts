@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { ROOT, runCli } from "./_cli.ts";
 import { indexLines, runCli as runBatchCli, writeInput } from "../batch/_batch.ts";
+import { startMcpStdio } from "../mcp/_stdio.ts";
 
 const TOOLS = `${ROOT}tests/e2e/fixtures/policy_tools`;
 const BOTH = 'file_ticket {"text":"a"} and erase_all {"text":"b"}';
@@ -169,8 +170,17 @@ Deno.test("tools shows the effective approval rule of each write tool", async ()
       /^approval file_ticket: allow \(rule allow=module\/file_\* from the config\)$/m,
     );
     assert.match(run.stdout, /^approval erase_all: ask \(rule ask=erase_all from --approve\)$/m);
+    const defaulted = await runCli(
+      ["tools", "--no-config", "--tools", TOOLS, "--approve", "deny=file_ticket"],
+      { raw: true },
+    );
+    assert.match(
+      defaulted.stdout,
+      /^approval erase_all: default \(no rule: the command's default/m,
+    );
+    // Without rules the listing is as before.
     const plain = await runCli(["tools", "--no-config", "--tools", TOOLS], { raw: true });
-    assert.match(plain.stdout, /^approval erase_all: default \(no rule: the command's default/m);
+    assert.doesNotMatch(plain.stdout, /^approval /m);
   });
 });
 
@@ -198,4 +208,23 @@ Deno.test("batch: allow one write tool, deny the other; ask is refused (no perso
     assert.equal(ask.code, 2);
     assert.match(ask.stderr, /--approve ask is not available in batch .*"ask=erase_all"/);
   });
+});
+
+Deno.test("mcp --approve allow=file_ticket --approve deny: the rules decide each write tool", async () => {
+  const mcp = await startMcpStdio(TOOLS, ["--approve", "allow=file_ticket", "--approve", "deny"]);
+  try {
+    const call = async (name: string) =>
+      await mcp.client.callTool({ name, arguments: { text: "x" } }) as {
+        isError?: boolean;
+        content: { text: string }[];
+      };
+    const allowed = await call("file_ticket");
+    assert.notEqual(allowed.isError, true);
+    assert.equal(allowed.content[0]?.text, "file_ticket done x");
+    const denied = await call("erase_all");
+    assert.equal(denied.isError, true);
+    assert.match(denied.content[0]!.text, /^Write tool not run: erase_all: the approval rule deny/);
+  } finally {
+    await mcp.close();
+  }
 });

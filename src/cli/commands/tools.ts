@@ -61,6 +61,8 @@ function approvalLines(
   configRules: readonly ApprovalRule[],
 ): string[] {
   const policy = withConfigRules(args.approvals, configRules);
+  // Without any rule or given default every write tool gets the command's: nothing to show.
+  if (policy.rules.length === 0 && policy.fallbackOrigin === "command") return [];
   return tools.filter((entry) => entry.definition.effect === "write").map((entry) => {
     const decided = decideByPolicy(policy, entry.definition.name, sourceName(entry.source));
     const why = decided.origin === "command"

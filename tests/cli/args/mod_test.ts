@@ -183,6 +183,7 @@ Deno.test("parseCli() parses mcp with --tools and --http PORT", () => {
     maxSessions: 64,
     sessionIdleMs: 1_800_000,
     approve: "ask",
+    approvals: { rules: [], fallback: "ask", fallbackOrigin: "command" },
     approveTimeoutMs: 120_000,
     startTimeoutMs: 60_000,
     config: undefined,
