@@ -18,6 +18,7 @@
 import { waitWithin } from "../async/deadline.ts";
 import type { ApprovalRequestedData } from "../protocol/schemas/mod.ts";
 import { argumentViewText, type CallApproval } from "../host/call_approval.ts";
+import type { CallHooks } from "../host/call_hooks.ts";
 import { type NoTerminalReason, type Terminal, terminalText } from "../runtime/mod.ts";
 import {
   type ApprovalPolicy,
@@ -93,6 +94,8 @@ export interface Approver {
    * fires when the call is cancelled or its deadline passes.
    */
   decideCall?(request: CallApproval, signal: AbortSignal): Promise<ApprovalDecision>;
+  /** Hooks around each tool call of the turn (`host/call_hooks.ts`; `runOneTurn`'s). */
+  readonly callHooks?: CallHooks;
 }
 
 /**

@@ -83,9 +83,10 @@ export function wireTools(options: ToolWiringOptions): ToolWiring {
     limits: descriptor.limits,
     cwd: options.cwd,
     kernelSandbox: options.kernel,
-    ...(options.approvals === undefined
-      ? {}
-      : { approveCall: callApprover(options.approvals, options.records) }),
+    ...(options.approvals === undefined ? {} : {
+      approveCall: callApprover(options.approvals, options.records),
+      callHooks: () => options.approvals?.turn()?.callHooks,
+    }),
     ...(options.limits === null ? {} : { processLimits: options.limits }),
     onLog: (log) => {
       const runId = runOfCall.get(log.callId);
