@@ -104,7 +104,7 @@ const COMMANDS: Readonly<Record<string, Check>> = {
   'deno task start call text_stats \'{"text":"a b c"}\'': { run: { cwd: "root" } },
   'echo \'{"text":"a b c"}\' | deno task start call text_stats --json': { run: { cwd: "root" } },
   // docs/inspect.md, docs/mcp.md: synopses written in sh blocks.
-  "deno task start inspect [--tools DIR]... [--config FILE | --no-config] [--mcp-config FILE]... [--port N] [--agent CMD] [--cwd DIR]":
+  "deno task start inspect [--tools DIR]... [--config FILE | --no-config] [--mcp-config FILE]... [--port N] [--agent CMD] [--cwd DIR] [--approve RULE]...":
     { cannot: "a synopsis with placeholders; checked below with the other synopses" },
   "deno task start mcp [--tools DIR]... [--config FILE] [--no-config] [--mcp-config FILE]... [--http PORT [--token TOKEN] [--max-sessions N] [--session-idle-timeout SECONDS]] [--approve deny|allow|ask] [--approve-timeout SECONDS]":
     { cannot: "a synopsis with placeholders; checked below with the other synopses" },

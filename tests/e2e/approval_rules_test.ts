@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { ROOT, runCli } from "./_cli.ts";
 import { indexLines, runCli as runBatchCli, writeInput } from "../batch/_batch.ts";
 import { startMcpStdio } from "../mcp/_stdio.ts";
+import { startInspector } from "../inspect/_inspector.ts";
 
 const TOOLS = `${ROOT}tests/e2e/fixtures/policy_tools`;
 const BOTH = 'file_ticket {"text":"a"} and erase_all {"text":"b"}';
@@ -226,5 +227,45 @@ Deno.test("mcp --approve allow=file_ticket --approve deny: the rules decide each
     assert.match(denied.content[0]!.text, /^Write tool not run: erase_all: the approval rule deny/);
   } finally {
     await mcp.close();
+  }
+});
+
+Deno.test("inspect --approve deny=erase_* --approve allow: the rules decide, the page is not asked", async () => {
+  const inspector = await startInspector({
+    args: ["--tools", TOOLS, "--approve", "deny=erase_*", "--approve", "allow"],
+  });
+  try {
+    const q = `token=${inspector.token}`;
+    const events = await fetch(`${inspector.base}/api/events?${q}`);
+    const turn = await fetch(`${inspector.base}/api/turn?${q}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ prompt: BOTH }),
+    });
+    assert.equal(turn.status, 200, await turn.text());
+    const seen: Rec[] = [];
+    const reader = events.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = "";
+    while (!seen.some((e) => e.type === "turn" && e.state === "finished")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += value;
+      let end: number;
+      while ((end = buffer.indexOf("\n\n")) >= 0) {
+        const data = buffer.slice(0, end).split("\n").find((l) => l.startsWith("data: "));
+        buffer = buffer.slice(end + 2);
+        if (data !== undefined) seen.push(JSON.parse(data.slice(6)) as Rec);
+      }
+    }
+    await reader.cancel();
+    const records = seen.filter((e) => e.type === "record").map((e) => e.record as Rec);
+    const calls = byTool(records);
+    assert.equal(calls.get("erase_all")?.outcome, "approval_denied");
+    assert.equal(calls.get("erase_all")?.approval.rule, "deny=erase_*");
+    assert.equal(calls.get("file_ticket")?.outcome, "success");
+    assert.equal(calls.get("file_ticket")?.approval.rule, "allow");
+    assert.ok(!seen.some((e) => e.type === "approval" && e.call !== undefined), "page not asked");
+  } finally {
+    assert.equal(await inspector.stop(), 130);
   }
 });
