@@ -208,6 +208,21 @@ Deno.test("batch: allow one write tool, deny the other; ask is refused (no perso
     const ask = await runBatchCli([...common, "--approve", "ask=erase_all"]);
     assert.equal(ask.code, 2);
     assert.match(ask.stderr, /--approve ask is not available in batch .*"ask=erase_all"/);
+    // An ask rule of the config is refused too, naming the rule.
+    const config = `${dir}/magi-tools.jsonc`;
+    await Deno.writeTextFile(config, JSON.stringify({ approvals: [{ decision: "ask" }] }));
+    const configured = await runBatchCli([
+      "batch",
+      input,
+      "--out",
+      `${dir}/out2`,
+      "--tools",
+      TOOLS,
+      "--config",
+      config,
+    ]);
+    assert.equal(configured.code, 2);
+    assert.match(configured.stderr, /The config's approvals say ask \(its default\)/);
   });
 });
 
