@@ -119,6 +119,18 @@ export { type Clock, REAL_CLOCK, type TimerId } from "./src/async/mod.ts";
  */
 export { runOneTurn } from "./src/run/one_turn.ts";
 export type { OneTurnOptions, OneTurnResult } from "./src/run/one_turn.ts";
+export {
+  type ApprovalCall,
+  ApprovalRuleError,
+  HookError,
+  type OnApproval,
+} from "./src/run/library_hooks.ts";
+export {
+  type BeforeCallVerdict,
+  CallRefusedError,
+  type HookedCall,
+  type HookedResult,
+} from "./src/host/call_hooks.ts";
 export { UsageError } from "./src/run/exit_codes.ts";
 export {
   HostError,

@@ -64,6 +64,15 @@ const COMMANDS: Readonly<Record<string, Check>> = {
   },
   'deno task call greet \'{"name":"Ada"}\'': { run: { cwd: "project" } },
   "deno task test": { run: { cwd: "project" } },
+  // docs/tools.md: approval rules (run in tests/e2e/approval_rules_test.ts).
+  'deno task start run --approve allow=file_ticket --approve deny "file a ticket"': {
+    parse: "needs tools named in the rules; run, batch and mcp with rules run in tests/e2e/",
+  },
+  "deno task start batch items.jsonl --out out --approve 'allow=module/file_*' --approve deny=mcp:github":
+    { parse: "a user's items.jsonl; batch with rules runs in tests/e2e/approval_rules_test.ts" },
+  "deno task start mcp --approve allow=file_ticket --approve 'ask=mcp:*' --approve deny": {
+    parse: "a server that runs until stdin ends; mcp with rules runs in tests/e2e/",
+  },
   "deno task inspect": { parse: "a web server that runs until Ctrl-C (tests/inspect/)" },
   'deno task start run "greet {\\"name\\":\\"Ada\\"}"': { run: { cwd: "project" } },
   // README.md: MCP, batch, report, the backend by hand.
@@ -95,7 +104,7 @@ const COMMANDS: Readonly<Record<string, Check>> = {
   'deno task start call text_stats \'{"text":"a b c"}\'': { run: { cwd: "root" } },
   'echo \'{"text":"a b c"}\' | deno task start call text_stats --json': { run: { cwd: "root" } },
   // docs/inspect.md, docs/mcp.md: synopses written in sh blocks.
-  "deno task start inspect [--tools DIR]... [--config FILE | --no-config] [--mcp-config FILE]... [--port N] [--agent CMD] [--cwd DIR]":
+  "deno task start inspect [--tools DIR]... [--config FILE | --no-config] [--mcp-config FILE]... [--port N] [--agent CMD] [--cwd DIR] [--approve RULE]...":
     { cannot: "a synopsis with placeholders; checked below with the other synopses" },
   "deno task start mcp [--tools DIR]... [--config FILE] [--no-config] [--mcp-config FILE]... [--http PORT [--token TOKEN] [--max-sessions N] [--session-idle-timeout SECONDS]] [--approve deny|allow|ask] [--approve-timeout SECONDS] [--watch]":
     { cannot: "a synopsis with placeholders; checked below with the other synopses" },

@@ -11,6 +11,12 @@
  * @module
  */
 
+import {
+  type ApprovalPolicy,
+  ruleText,
+  uniformPolicy,
+  withConfigRules,
+} from "../host/approval_rules.ts";
 import process from "node:process";
 import { type AgentCommand, resolveAgentCommand } from "../run/agent.ts";
 import { ApprovalDecider } from "../run/approvals.ts";
@@ -93,6 +99,24 @@ interface ItemsToRun {
   started: (run: BatchRun) => void;
 }
 
+/**
+ * The flags' approval rules, then the config's; a config rule or default of `ask` is an error
+ * (no person answers in a batch).
+ */
+function batchPolicy(args: BatchOptions, host: BatchHost): ApprovalPolicy {
+  const flags = args.approvals ?? uniformPolicy(args.approve);
+  const policy = withConfigRules(flags, host.approvalRules ?? []);
+  const ask = policy.rules.find((rule) => rule.decision === "ask");
+  if (ask !== undefined || policy.fallback === "ask") {
+    const what = ask === undefined ? "its default" : `rule ${ruleText(ask)}`;
+    throw new UsageError(
+      `The config's approvals say ask (${what}), which batch cannot do (no person answers ` +
+        "there): give that tool a decision with --approve allow=TOOL or --approve deny=TOOL",
+    );
+  }
+  return policy;
+}
+
 /** Run the pending items on `host`'s shared tools, with the progress bar when asked. */
 async function runItems(
   args: BatchOptions,
@@ -112,7 +136,7 @@ async function runItems(
     agent: items.agent,
     cwd,
     cwdOf: (item) => cwds.get(item.id) ?? cwd,
-    approvals: new ApprovalDecider(args.approve, null),
+    approvals: new ApprovalDecider(batchPolicy(args, host), null),
     deltas: args.deltas,
     failOnToolError: args.failOnToolError,
     ...(host.recordArguments === undefined ? {} : { recordArguments: host.recordArguments }),

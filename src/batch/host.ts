@@ -15,6 +15,7 @@
  * @module
  */
 
+import type { ApprovalRule } from "../host/approval_rules.ts";
 import { loadRegistry } from "../run/host_run.ts";
 import { kernelRequirementError, startKernelProbe } from "../run/kernel_sandbox.ts";
 import { type ArgumentsRecorder, recorderFor } from "../run/record_args.ts";
@@ -40,6 +41,8 @@ export interface BatchHost {
   kernel: KernelSupport;
   /** `--record-args` or the config's `records.arguments`: the arguments recorder. */
   recordArguments?: ArgumentsRecorder;
+  /** The config's approval rules (`approvals`), checked after the flags' (none: absent). */
+  approvalRules?: readonly ApprovalRule[];
 }
 
 /**
@@ -133,5 +136,13 @@ export async function prepareBatchHost(
     return isReported(registry) ? registry : reported("kernel_required");
   }
   const recordArguments = recorderFor(args.recordArgs, plan.config);
-  return { registry, toolDirs, sources, kernel, ...(recordArguments ? { recordArguments } : {}) };
+  const approvalRules = plan.config.approvals;
+  return {
+    registry,
+    toolDirs,
+    sources,
+    kernel,
+    ...(recordArguments ? { recordArguments } : {}),
+    ...(approvalRules === undefined ? {} : { approvalRules }),
+  };
 }

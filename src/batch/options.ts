@@ -5,6 +5,7 @@
  * @module
  */
 
+import type { ApprovalPolicy } from "../host/approval_rules.ts";
 import type { TurnFlags } from "../run/command_options.ts";
 import type { Shard } from "./shard.ts";
 
@@ -22,6 +23,8 @@ export interface BatchOptions extends TurnFlags {
   retryFailed: boolean;
   /** `--approve` (`deny` or `allow`; `ask` needs one terminal per turn, so not here). */
   approve: "deny" | "allow";
+  /** Every `--approve` value: approval rules and the default (absent: `approve` for every tool). */
+  approvals?: ApprovalPolicy;
   /** `--progress`: force the progress bar on (`always`), off (`never`) or on a terminal. */
   progress: "auto" | "always" | "never";
 }

@@ -179,6 +179,9 @@ export function describeNeeds(needs: ConfigNeeds): string[] {
     ...(needs.signIns ?? []).map((signIn) =>
       `  uses your sign-in to ${visible(signIn.server)}: ${visible(signIn.url)} (magi-tools login)`
     ),
+    ...(needs.allows ?? []).map((rule) =>
+      `  allows write tools without asking: ${visible(rule)} (approvals)`
+    ),
   ];
 }
 
@@ -194,7 +197,8 @@ function unapprovedMessage(file: string, needs: ConfigNeeds, reason: string): st
   const width = Math.max(...ways.map(([way]) => way.length)) + 3;
   return [
     `Project config is not approved: ${visible(file)}: ${reason}`,
-    "It would run commands or read environment variables, and a project cannot approve itself:",
+    "It would run commands, read environment variables or allow write tools, and a project cannot " +
+    "approve itself:",
     ...describeNeeds(needs),
     "Approve it with one of:",
     ...ways.map(([way, what]) => `  ${way.padEnd(width)}${what}`),

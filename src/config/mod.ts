@@ -45,6 +45,8 @@ import {
 import { configNeeds, needsApproval } from "./needs.ts";
 import { type EnvGetter, type McpServerConfig, parseMcpServers } from "./mcp_servers.ts";
 import { type OpenApiConfig, parseOpenApi } from "./openapi.ts";
+import { parseApprovals } from "./approvals.ts";
+import type { ApprovalRule } from "../host/approval_rules.ts";
 
 export { ConfigError } from "./errors.ts";
 export {
@@ -111,6 +113,8 @@ export interface HostConfig {
    * redacted) on its `tool.call` record, as `--record-args` does. Absent: false.
    */
   readonly recordArguments?: boolean;
+  /** `approvals`: approval rules for write tools, in order (`approvals.ts`). Absent: none. */
+  readonly approvals?: readonly ApprovalRule[];
 }
 
 /** What a section parser gets besides its value. */
@@ -135,6 +139,7 @@ export const CONFIG_SECTIONS: Readonly<Record<string, SectionParser>> = Object.f
   mcpServers: (value, at, context) => ({ mcpServers: parseMcpServers(value, at, context.env) }),
   openapi: (value, at) => ({ openapi: parseOpenApi(value, at) }),
   records: (value, at) => ({ recordArguments: parseRecords(value, at) }),
+  approvals: (value, at) => ({ approvals: parseApprovals(value, at) }),
 });
 
 /** The `records` section: `{ "arguments": boolean }`. */
@@ -311,9 +316,16 @@ export function mergeConfigs(configs: readonly HostConfig[]): HostConfig {
     mcpServers: servers,
     // Only the project config has an `openapi` section (an --mcp-config file never does).
     openapi: configs.flatMap((config) => config.openapi),
+    // Only the project config has an `approvals` section.
+    ...approvalsOf(configs),
     // Only the project config has a `records` section.
     ...(configs.some((config) => config.recordArguments === true) ? { recordArguments: true } : {}),
   });
+}
+
+function approvalsOf(configs: readonly HostConfig[]): { approvals?: readonly ApprovalRule[] } {
+  const rules = configs.flatMap((config) => config.approvals ?? []);
+  return rules.length === 0 ? {} : { approvals: rules };
 }
 
 function resolvePath(cwd: string, file: string): string {

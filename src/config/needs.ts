@@ -60,12 +60,14 @@ export interface ConfigNeeds {
   readonly variables: readonly NeededVariable[];
   /** The user's stored sign-ins it sends (`magi-tools login`), in file order. */
   readonly signIns?: readonly NeededSignIn[];
+  /** Its `approvals` rules that allow write tools without asking (`allow=file_ticket`). */
+  readonly allows?: readonly string[];
 }
 
 /** Whether `needs` lists anything (a config without commands or variables needs no approval). */
 export function needsApproval(needs: ConfigNeeds): boolean {
   return needs.commands.length > 0 || needs.variables.length > 0 ||
-    (needs.signIns?.length ?? 0) > 0;
+    (needs.signIns?.length ?? 0) > 0 || (needs.allows?.length ?? 0) > 0;
 }
 
 /** The commands and variables of a config's JSONC `value` (anything not an object: none). */
@@ -107,7 +109,28 @@ export function configNeeds(value: unknown): ConfigNeeds {
       if (isObject(entry)) collectClientCredentials(entry, `openapi.${name}`, variables);
     }
   }
-  return { commands, variables, ...(signIns.length === 0 ? {} : { signIns }) };
+  const allows = allowRules(value["approvals"]);
+  return {
+    commands,
+    variables,
+    ...(signIns.length === 0 ? {} : { signIns }),
+    ...(allows.length === 0 ? {} : { allows }),
+  };
+}
+
+/** The `approvals` entries with `"decision": "allow"`, as flags write them (as written). */
+function allowRules(value: unknown): string[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter((rule) => isObject(rule) && rule["decision"] === "allow").map((rule) => {
+    const { tool, source } = rule as Record<string, unknown>;
+    const text = (part: unknown) => typeof part === "string" ? part : JSON.stringify(part);
+    const target = source === undefined
+      ? tool === undefined ? "" : text(tool)
+      : tool === undefined
+      ? text(source)
+      : `${text(source)}/${text(tool)}`;
+    return target === "" ? "allow" : `allow=${target}`;
+  });
 }
 
 /** The keys of an OpenAPI entry's `clientCredentials` that name variables. */

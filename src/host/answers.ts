@@ -189,7 +189,9 @@ export type WriteNotRun =
   /** No answer within `ms`. */
   | { readonly kind: "expired"; readonly ms: number }
   /** The client answered the request with an error (`message`). */
-  | { readonly kind: "failed"; readonly message: string };
+  | { readonly kind: "failed"; readonly message: string }
+  /** An approval rule denies it (`rule`: as `--approve` writes it). */
+  | { readonly kind: "rule"; readonly rule: string };
 
 /** A write tool called over MCP was not run; the text says why and how to allow it. */
 export function writeToolNotRun(name: string, why: WriteNotRun): Answer {
@@ -208,6 +210,9 @@ export function writeToolNotRun(name: string, why: WriteNotRun): Answer {
     failed: `the approval request failed: ${
       why.kind === "failed" ? truncateText(why.message, MESSAGE_BYTES) : ""
     }`,
+    rule: `the approval rule ${
+      why.kind === "rule" ? truncateText(why.rule, 200) : ""
+    } denies it (--approve or the config's approvals)`,
   };
   return error("approval_denied", `Write tool not run: ${tool}: ${reason[why.kind]}`);
 }

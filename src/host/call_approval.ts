@@ -49,6 +49,8 @@ export interface CallApproval {
   readonly arguments: Readonly<Record<string, unknown>>;
   /** What the person is shown: {@link argumentView} of the arguments. */
   readonly view: ArgumentView;
+  /** The tool's source as approval rules name it: `module`, `mcp:<server>`, `openapi:<api>`. */
+  readonly source?: string;
   /**
    * The most the person has to answer, ms: the executor gives the time left to the call's
    * deadline; a `run` takes the backend's `approval_expiry_ms` when that is shorter.

@@ -77,6 +77,18 @@ import { SharedDeadlines } from "./_deadlines.ts";
 import { type Clock, REAL_CLOCK, type TimerId } from "../async/clock.ts";
 import { denialLine } from "./sandbox/denial.ts";
 import { argumentView, type CallApprover, schemaIssues } from "./call_approval.ts";
+import { sourceName } from "./approval_rules.ts";
+import {
+  afterCallAnswer,
+  beforeCallAnswer,
+  type CallHooks,
+  type HookedCall,
+} from "./call_hooks.ts";
+
+/** A call as the hooks see it. */
+function hookedCall(call: ToolCallRequest): HookedCall {
+  return { callId: call.callId, runId: call.runId, name: call.name, arguments: call.arguments };
+}
 import { LogBuffer, type ToolLog } from "./sandbox/log_buffer.ts";
 import { ProgressLimiter, progressUpdate } from "./progress.ts";
 import { isolationOf } from "./sandbox/permissions.ts";
@@ -146,6 +158,11 @@ export interface ExecutorOptions {
    * asking (the backend's approval was the gate).
    */
   approveCall?: CallApprover;
+  /**
+   * The current hooks around each call (`call_hooks.ts`): `beforeCall` may refuse a call before
+   * it runs, `afterCall` may rewrite its result's text. Called per call; undefined: none.
+   */
+  callHooks?: () => CallHooks | undefined;
   /**
    * What stderr gets when a tool throws: `"stack"` (default) the error's first line and the
    * tool's own stack frames, for tool authors; `"line"` one line naming the tool, its file and
@@ -229,6 +246,7 @@ export class ToolExecutor {
   readonly #failureDetail: "stack" | "line";
   readonly #processLimits: ProcessLimits | undefined;
   readonly #approveCall: CallApprover | undefined;
+  readonly #callHooks: (() => CallHooks | undefined) | undefined;
   #runner: Promise<ProcessRunner | null> | undefined;
   #closed = false;
 
@@ -248,6 +266,7 @@ export class ToolExecutor {
     this.#failureDetail = options.failureDetail ?? "stack";
     this.#processLimits = options.processLimits;
     this.#approveCall = options.approveCall;
+    this.#callHooks = options.callHooks;
     this.#clock = options.clock ?? REAL_CLOCK;
     this.#deadlines = new SharedDeadlines(this.#clock);
   }
@@ -302,12 +321,22 @@ export class ToolExecutor {
     // Telemetry off: one boolean check, no span and no lookup (src/telemetry).
     const span = TELEMETRY ? startCallSpan(call, this.#registry.get(call.name)) : undefined;
     let answer: Answer;
+    const hooks = this.#callHooks?.();
     try {
-      answer = await this.#answer(
-        span === undefined ? call : { ...call, traceparent: span.traceparent },
-        signal,
-        started,
-      );
+      const hooked = hooks === undefined ? undefined : hookedCall(call);
+      answer = (hooked === undefined ? null : await beforeCallAnswer(hooks!, hooked)) ??
+        await this.#answer(
+          span === undefined ? call : { ...call, traceparent: span.traceparent },
+          signal,
+          started,
+        );
+      if (hooked !== undefined) {
+        const rewritten = await afterCallAnswer(hooks!, hooked, answer);
+        const bytes = rewritten === answer ? 0 : utf8ByteLength(rewritten.text);
+        answer = bytes > this.#limits.result_bytes
+          ? resultTooLarge(bytes, this.#limits.result_bytes)
+          : rewritten;
+      }
     } catch (error) {
       // Only a host bug gets here; still answer.
       console.error(errorText(error));
@@ -374,6 +403,7 @@ export class ToolExecutor {
           view: argumentView(args),
           // The person has until the call's deadline (the approver may give less).
           expiresInMs: Math.max(0, deadlineMs - (this.#clock.now() - started)),
+          source: sourceName(entry.source),
         }, stop.signal);
         if (stop.signal.aborted) return stopped(stop.signal.reason as Stop, null, this.#graceMs);
         if (!verdict.allow) return writeToolNotRun(call.name, verdict.why);

@@ -28,6 +28,7 @@ import {
   writeStdout,
 } from "../runtime/mod.ts";
 import { newToken } from "./security.ts";
+import { type ApprovalPolicy, parseApproveFlags, withConfigRules } from "../host/approval_rules.ts";
 import { InspectServer } from "./server.ts";
 import { ToolSet } from "./tool_set.ts";
 import { Turns } from "./turns.ts";
@@ -46,6 +47,8 @@ export interface InspectOptions extends ConfigArgs, ToolDirArgs {
   cwd: string | undefined;
   /** `--start-timeout`, ms: the sources' and each turn's backend's start deadline (default 60 s). */
   startTimeoutMs?: number;
+  /** `--approve` rules (absent: the page decides every write tool call). */
+  approvals?: ApprovalPolicy;
 }
 
 /** Run `inspect` until SIGINT; resolves with the exit code. */
@@ -75,10 +78,23 @@ export async function inspectCommand(args: InspectOptions): Promise<number> {
     plan,
     cwd,
     (external) =>
-      serve({ ...args, toolDirs: plan.toolDirs }, cwd, agent, {
-        external,
-        configFiles: plan.config.files,
-      }),
+      serve(
+        {
+          ...args,
+          toolDirs: plan.toolDirs,
+          // The flags' approval rules first, then the config's; the default asks the page.
+          approvals: withConfigRules(
+            args.approvals ?? parseApproveFlags([], "ask"),
+            plan.config.approvals ?? [],
+          ),
+        },
+        cwd,
+        agent,
+        {
+          external,
+          configFiles: plan.config.files,
+        },
+      ),
     args.startTimeoutMs,
   );
 }
@@ -110,6 +126,7 @@ async function serve(
     cwd,
     toolDirs: args.toolDirs,
     config: args,
+    ...(args.approvals === undefined ? {} : { approvals: args.approvals }),
     ...(args.startTimeoutMs === undefined ? {} : { startTimeoutMs: args.startTimeoutMs }),
     onEvent: (event) => server?.broadcast(event.type, event),
   });

@@ -19,6 +19,7 @@ import {
 } from "../run/approvals.ts";
 import type { ArgumentLine, CallApproval } from "../host/call_approval.ts";
 import type { ConfigArgs } from "../run/command_options.ts";
+import { type ApprovalPolicy, decideByPolicy } from "../host/approval_rules.ts";
 import { runHost } from "../run/host_run.ts";
 import { SourceWarnings, startConfiguredSources } from "../run/sources.ts";
 import type { ApprovalRequestedData } from "../protocol/schemas/mod.ts";
@@ -56,6 +57,8 @@ export interface TurnsOptions {
   readonly onEvent: (event: TurnEvent) => void;
   /** `--start-timeout`, ms: each turn's backend and sources start deadline (default 60 s). */
   readonly startTimeoutMs?: number;
+  /** Approval rules (`--approve`, the config's): what they allow or deny is not put to the page. */
+  readonly approvals?: ApprovalPolicy;
 }
 
 interface Pending {
@@ -69,12 +72,16 @@ class PageApprover implements Approver {
 
   readonly #announceCall: (request: CallApproval) => void;
 
+  readonly #policy: ApprovalPolicy | undefined;
+
   constructor(
     announce: (data: ApprovalRequestedData) => void,
     announceCall: (request: CallApproval) => void,
+    policy?: ApprovalPolicy,
   ) {
     this.#announce = announce;
     this.#announceCall = announceCall;
+    this.#policy = policy;
   }
 
   /** The page decides every write tool call, shown with its arguments. */
@@ -85,6 +92,16 @@ class PageApprover implements Approver {
   /** Wait for the page's answer about `request`; the call's cancel or deadline denies. */
   decideCall(request: CallApproval, signal: AbortSignal): Promise<ApprovalDecision> {
     if (signal.aborted) return Promise.resolve({ decision: "deny", decidedBy: "expiry" });
+    const ruled = this.#policy === undefined
+      ? null
+      : decideByPolicy(this.#policy, request.name, request.source);
+    if (ruled !== null && ruled.decision !== "ask") {
+      return Promise.resolve({
+        decision: ruled.decision,
+        decidedBy: ruled.origin === "config" ? "config" : "flag",
+        rule: ruled.rule,
+      });
+    }
     const id = `call:${request.callId}`;
     return new Promise<ApprovalDecision>((resolve) => {
       const done = (decision: ApprovalDecision) => {
@@ -181,6 +198,7 @@ export class Turns {
           expires_in_ms: request.expiresInMs ?? null,
           call: { name: request.name, arguments: request.view.lines, hidden: request.view.hidden },
         }),
+      this.#options.approvals,
     );
     let partial = "";
     const decoder = new TextDecoder();

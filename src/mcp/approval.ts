@@ -30,6 +30,7 @@ import {
 } from "../host/answers.ts";
 import { argumentView, argumentViewText, schemaIssues } from "../host/call_approval.ts";
 import { ElicitResultSchema, ErrorCode, McpError } from "./_sdk.ts";
+import { type ApprovalPolicy, decideByPolicy } from "../host/approval_rules.ts";
 
 /** How write tools are answered (the `mcp --approve` value). */
 export type McpApproveMode = "deny" | "allow" | "ask";
@@ -43,6 +44,36 @@ export interface McpApproval {
   readonly mode: McpApproveMode;
   /** `--approve-timeout`: the most `ask` waits for an answer, ms (capped by the call's deadline). */
   readonly timeoutMs: number;
+  /**
+   * Approval rules (`--approve allow=TOOL`, the config's `approvals`): decide each write tool by
+   * its name and source (`host/approval_rules.ts`); absent: `mode` for every write tool.
+   */
+  readonly policy?: ApprovalPolicy;
+}
+
+/**
+ * The policy for one write tool: `policy`'s decision for `name` of `source` (with the rule when
+ * a rule or the config decided), or `policy` itself without rules.
+ *
+ * @example
+ * ```ts
+ * import { approvalFor } from "./approval.ts";
+ * import { parseApproveFlags } from "../host/approval_rules.ts";
+ * const policy = { mode: "ask" as const, timeoutMs: 1000, policy: parseApproveFlags(["allow=a"], "ask") };
+ * console.assert(approvalFor(policy, "a", "module").mode === "allow");
+ * console.assert(approvalFor(policy, "b", "module").mode === "ask");
+ * ```
+ */
+export function approvalFor(
+  approval: McpApproval,
+  name: string,
+  source: string,
+): McpApproval & { readonly rule?: string } {
+  const policy = approval.policy;
+  if (policy === undefined) return approval;
+  const decided = decideByPolicy(policy, name, source);
+  const ruled = policy.rules.length > 0 || decided.origin === "config";
+  return { ...approval, mode: decided.decision, ...(ruled ? { rule: decided.rule } : {}) };
 }
 
 /** The default policy: ask, for at most {@link DEFAULT_APPROVAL_TIMEOUT_MS}. */
@@ -75,7 +106,7 @@ export const APPROVE_FIELD = "approve";
  * caller returns instead (an `isError` result).
  */
 export async function approveWrite(
-  policy: McpApproval,
+  policy: McpApproval & { readonly rule?: string },
   call: {
     readonly name: string;
     readonly args: Record<string, unknown>;
@@ -86,7 +117,11 @@ export async function approveWrite(
 ): Promise<Answer | null> {
   if (policy.mode === "allow") return null;
   const refuse = (why: WriteNotRun) => writeToolNotRun(call.name, why);
-  if (policy.mode === "deny") return refuse({ kind: "deny" });
+  if (policy.mode === "deny") {
+    return refuse(
+      policy.rule === undefined ? { kind: "deny" } : { kind: "rule", rule: policy.rule },
+    );
+  }
   if (context.capabilities?.elicitation?.form === undefined) return refuse({ kind: "cannot_ask" });
   // Never put an invalid call to the user: the usual invalid_arguments answer instead.
   const issues = call.schema === undefined ? null : schemaIssues(call.schema, call.args);

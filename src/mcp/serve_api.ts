@@ -7,6 +7,7 @@
  * @module
  */
 
+import type { ApprovalPolicy } from "../host/approval_rules.ts";
 import type { ToolLog } from "../host/sandbox/log_buffer.ts";
 import type { ToolRegistry } from "../host/registry.ts";
 
@@ -64,6 +65,8 @@ export interface ServeRegistryOptions {
   readonly approval: {
     readonly mode: "deny" | "allow" | "ask";
     readonly timeoutMs: number;
+    /** The approval rules (`--approve allow=TOOL`, the config's `approvals`); absent: `mode`. */
+    readonly policy?: ApprovalPolicy;
   };
 }
 

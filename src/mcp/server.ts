@@ -30,6 +30,7 @@
  * @module
  */
 
+import { sourceName } from "../host/approval_rules.ts";
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -39,6 +40,7 @@ import {
 } from "./_sdk.ts";
 import {
   type ApprovalContext,
+  approvalFor,
   approveWrite,
   DEFAULT_APPROVAL,
   type McpApproval,
@@ -214,7 +216,8 @@ export function createMcpServer(options: McpServerOptions): Server {
         const span = TELEMETRY ? startApprovalSpan(traceparent, params.name) : undefined;
         let refused: Awaited<ReturnType<typeof approveWrite>> | undefined;
         try {
-          refused = await approveWrite(approval, { name: params.name, args, schema }, {
+          const own = approvalFor(approval, params.name, sourceName(entry.source));
+          refused = await approveWrite(own, { name: params.name, args, schema }, {
             capabilities: server.getClientCapabilities(),
             sendRequest: extra.sendRequest,
             signal,

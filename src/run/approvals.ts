@@ -18,21 +18,35 @@
 import { waitWithin } from "../async/deadline.ts";
 import type { ApprovalRequestedData } from "../protocol/schemas/mod.ts";
 import { argumentViewText, type CallApproval } from "../host/call_approval.ts";
+import type { CallHooks } from "../host/call_hooks.ts";
 import { type NoTerminalReason, type Terminal, terminalText } from "../runtime/mod.ts";
+import {
+  type ApprovalPolicy,
+  decideByPolicy,
+  type PolicyDecision,
+  uniformPolicy,
+} from "../host/approval_rules.ts";
 
 /** How approvals are answered. */
 export type ApproveMode = "deny" | "allow" | "ask";
+
+/** Whether `policy` can put a call to a person (a rule or the default says `ask`). */
+export function policyAsks(policy: ApprovalPolicy): boolean {
+  return policy.fallback === "ask" || policy.rules.some((rule) => rule.decision === "ask");
+}
 
 /** How one approval was decided. */
 export interface ApprovalDecision {
   /** Allow or deny. */
   decision: "allow" | "deny";
   /**
-   * `flag` (--approve), `user` (the person's answer), `expiry` (no answer in time) or `host`
-   * (an approval of this host's own client tool, allowed because the person decides at call
-   * time).
+   * `flag` (--approve), `config` (a rule of the config's `approvals`), `user` (the person's
+   * answer), `expiry` (no answer in time) or `host` (an approval of this host's own client tool,
+   * allowed because the person or the approval rules decide at call time).
    */
-  decidedBy: "flag" | "user" | "expiry" | "host";
+  decidedBy: "flag" | "config" | "user" | "expiry" | "host";
+  /** The approval rule that decided it (`allow=file_ticket`; a bare decision: the default). */
+  rule?: string;
 }
 
 /** What {@link Approver.decide} knows of the host. */
@@ -80,6 +94,8 @@ export interface Approver {
    * fires when the call is cancelled or its deadline passes.
    */
   decideCall?(request: CallApproval, signal: AbortSignal): Promise<ApprovalDecision>;
+  /** Hooks around each tool call of the turn (`host/call_hooks.ts`; `runOneTurn`'s). */
+  readonly callHooks?: CallHooks;
 }
 
 /**
@@ -89,16 +105,32 @@ export interface Approver {
  */
 export class ApprovalDecider implements Approver {
   #mode: ApproveMode;
+  #policy: ApprovalPolicy;
   #terminal: Terminal | null;
   #chain: Promise<unknown> = Promise.resolve();
 
-  /** Create a decider; `terminal` is required for `ask`. */
-  constructor(mode: ApproveMode, terminal: Terminal | null) {
-    if (mode === "ask" && terminal === null) {
+  /**
+   * Create a decider of one mode for every write tool, or of approval rules
+   * (`host/approval_rules.ts`, decided per tool at call time); `terminal` is required when
+   * anything says `ask`.
+   */
+  constructor(mode: ApproveMode | ApprovalPolicy, terminal: Terminal | null) {
+    const policy = typeof mode === "string" ? uniformPolicy(mode) : mode;
+    if (policyAsks(policy) && terminal === null) {
       throw new TypeError("Approval mode ask needs a terminal");
     }
-    this.#mode = mode;
+    this.#policy = policy;
+    this.#mode = policy.fallback;
     this.#terminal = terminal;
+  }
+
+  /** With rules: the decision of the rules for a call no person decides. */
+  #byRule(decided: PolicyDecision): ApprovalDecision {
+    return {
+      decision: decided.decision === "allow" ? "allow" : "deny",
+      decidedBy: decided.origin === "config" ? "config" : "flag",
+      rule: decided.rule,
+    };
   }
 
   /**
@@ -110,15 +142,22 @@ export class ApprovalDecider implements Approver {
     signal?: AbortSignal,
     context?: ApprovalContext,
   ): Promise<ApprovalDecision> {
+    const rules = this.#policy.rules.length > 0;
+    if (
+      (rules || this.asksAtCall()) &&
+      clientToolOf(data.summary, context?.clientTools ?? new Set()) !== null
+    ) {
+      // The rules or the person decide when the call arrives (with its source and arguments).
+      return Promise.resolve({ decision: "allow", decidedBy: "host" });
+    }
+    if (rules && this.#mode !== "ask") {
+      return Promise.resolve(this.#byRule(decideByPolicy(this.#policy, undefined, undefined)));
+    }
     if (this.#mode !== "ask" || this.#terminal === null) {
       return Promise.resolve({
         decision: this.#mode === "allow" ? "allow" : "deny",
         decidedBy: "flag",
       });
-    }
-    if (clientToolOf(data.summary, context?.clientTools ?? new Set()) !== null) {
-      // The person is asked when the call arrives, with its arguments.
-      return Promise.resolve({ decision: "allow", decidedBy: "host" });
     }
     // No answer before the backend's expiry (less a margin) or the run's end: deny by expiry.
     return this.#ask(
@@ -137,12 +176,18 @@ export class ApprovalDecider implements Approver {
    * flag answered the backend's approval) the flag's decision.
    */
   decideCall(request: CallApproval, signal: AbortSignal): Promise<ApprovalDecision> {
-    if (!this.asksAtCall()) {
+    const rules = this.#policy.rules.length > 0;
+    const decided = rules ? decideByPolicy(this.#policy, request.name, request.source) : null;
+    if (decided !== null && decided.decision !== "ask") {
+      return Promise.resolve(this.#byRule(decided));
+    }
+    if (decided === null && !this.asksAtCall()) {
       return Promise.resolve({
         decision: this.#mode === "allow" ? "allow" : "deny",
         decidedBy: "flag",
       });
     }
+    const rule = decided === null ? {} : { rule: decided.rule };
     const lines = argumentViewText(request.view).map((line) => `  ${terminalText(line)}`);
     const expiry = request.expiresInMs;
     return this.#ask(
@@ -151,11 +196,15 @@ export class ApprovalDecider implements Approver {
       }\n[y/N]${expiry === undefined ? "" : ` (expires in ${Math.round(expiry / 1000)}s)`}: `,
       expiry ?? null,
       signal,
-    );
+    ).then((answer) => ({ ...answer, ...rule }));
   }
 
-  /** True with `ask`: every write tool call is put to the person when it arrives. */
+  /**
+   * True with `ask`: every write tool call is put to the person when it arrives; with approval
+   * rules: every write tool call is decided when it arrives, by its rule.
+   */
   asksAtCall(): boolean {
+    if (this.#policy.rules.length > 0) return this.#terminal !== null || !policyAsks(this.#policy);
     return this.#mode === "ask" && this.#terminal !== null;
   }
 

@@ -83,9 +83,10 @@ export function wireTools(options: ToolWiringOptions): ToolWiring {
     limits: descriptor.limits,
     cwd: options.cwd,
     kernelSandbox: options.kernel,
-    ...(options.approvals === undefined
-      ? {}
-      : { approveCall: callApprover(options.approvals, options.records) }),
+    ...(options.approvals === undefined ? {} : {
+      approveCall: callApprover(options.approvals, options.records),
+      callHooks: () => options.approvals?.turn()?.callHooks,
+    }),
     ...(options.limits === null ? {} : { processLimits: options.limits }),
     onLog: (log) => {
       const runId = runOfCall.get(log.callId);
@@ -148,6 +149,7 @@ function callApprover(
         summary: `Run write tool ${request.name} with the arguments shown`,
         decision: decided.decision,
         decided_by: decided.decidedBy,
+        ...(decided.rule === undefined ? {} : { rule: decided.rule }),
         recorded: true,
       });
       if (decided.decision === "allow") return { allow: true };
@@ -155,6 +157,8 @@ function callApprover(
         allow: false,
         why: decided.decidedBy === "expiry"
           ? { kind: "expired", ms: expiresInMs }
+          : decided.decidedBy !== "user" && decided.rule !== undefined
+          ? { kind: "rule", rule: decided.rule }
           : { kind: "declined" },
       };
     },

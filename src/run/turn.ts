@@ -187,6 +187,7 @@ async function answerApproval(
     summary: data.summary,
     decision: decidedBy === "expiry" && !recorded ? "deny" : decision.decision,
     decided_by: decidedBy,
+    ...(decision.rule === undefined || decidedBy === "expiry" ? {} : { rule: decision.rule }),
     recorded,
   });
 }

@@ -137,7 +137,9 @@ function build() {
     call_id: z.exactOptional(Id),
     summary: z.string(),
     decision: z.enum(["allow", "deny"]),
-    decided_by: z.enum(["flag", "user", "expiry", "host"]),
+    decided_by: z.enum(["flag", "config", "user", "expiry", "host"]),
+    /** The approval rule that decided it (`allow=file_ticket`), with approval rules. */
+    rule: z.exactOptional(z.string()),
     recorded: z.boolean(),
   });
   const ToolCallRecordSchema = z.strictObject({

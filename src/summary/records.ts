@@ -208,7 +208,10 @@ export const ApprovalRecordSchema: z.ZodObject<
     call_id: z.ZodExactOptional<z.ZodString>;
     summary: z.ZodString;
     decision: z.ZodEnum<{ allow: "allow"; deny: "deny" }>;
-    decided_by: z.ZodEnum<{ flag: "flag"; user: "user"; expiry: "expiry"; host: "host" }>;
+    decided_by: z.ZodEnum<
+      { flag: "flag"; config: "config"; user: "user"; expiry: "expiry"; host: "host" }
+    >;
+    rule: z.ZodExactOptional<z.ZodString>;
     recorded: z.ZodBoolean;
     ts: z.ZodString;
     v: z.ZodLiteral<1>;

@@ -249,8 +249,11 @@ export class TextView {
       case "approval": {
         const allowed = record.decision === "allow";
         if (!allowed) this.#denied++;
+        const rule = record.rule === undefined ? "" : ` ${record.rule}`;
         const by = record.decided_by === "flag"
-          ? "by --approve"
+          ? `by --approve${rule}`
+          : record.decided_by === "config"
+          ? `by the config's approvals rule${rule}`
           : record.decided_by === "user"
           ? "by you"
           : record.decided_by === "host"

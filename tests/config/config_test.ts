@@ -61,7 +61,7 @@ Deno.test("parseConfigText() reads the per-server options", () => {
 Deno.test("parseConfigText() names the key path of an unknown key or a bad value", () => {
   rejects(
     `{"mcpServer":{}}`,
-    /^magi-tools.jsonc: mcpServer: unknown key \(known: \$schema, mcpServers, openapi, records\)/,
+    /^magi-tools.jsonc: mcpServer: unknown key \(known: \$schema, mcpServers, openapi, records, approvals\)/,
   );
   rejects(`{"openapi":{"t":{}}}`, /^magi-tools.jsonc: openapi.t.spec: required/);
   rejects(
@@ -144,7 +144,13 @@ Deno.test("parseConfigText() expands ${VAR} and ${VAR:-default}, and names an un
 });
 
 Deno.test("CONFIG_SECTIONS is the table of top-level keys", () => {
-  assert.deepEqual(Object.keys(CONFIG_SECTIONS), ["$schema", "mcpServers", "openapi", "records"]);
+  assert.deepEqual(Object.keys(CONFIG_SECTIONS), [
+    "$schema",
+    "mcpServers",
+    "openapi",
+    "records",
+    "approvals",
+  ]);
 });
 
 Deno.test('parseConfigText() reads "records": { "arguments": true } and names a bad value', () => {

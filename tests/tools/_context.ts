@@ -21,6 +21,7 @@ export async function runTool(
     deadline: Date.now() + 60_000,
     cwd: options.cwd ?? Deno.cwd(),
     attempt: 1,
+    progress: () => {},
   };
   return await tool.run(tool.input.parse(args), ctx);
 }

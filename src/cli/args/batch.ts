@@ -10,7 +10,7 @@ import { parseShard, type Shard } from "../../batch/shard.ts";
 import type { ReportOptions } from "../../report/command.ts";
 import { UsageError } from "../../run/exit_codes.ts";
 import { integer, oneOf, optionalString as text, parseFlags } from "./_flags.ts";
-import { HELP_OPTION, TURN_OPTIONS, turnFlags } from "./host.ts";
+import { approvePolicy, HELP_OPTION, TURN_OPTIONS, turnFlags } from "./host.ts";
 
 /** Largest `--jobs`. */
 export const MAX_JOBS = 64;
@@ -57,9 +57,13 @@ export function parseBatchArgs(argv: string[]): BatchArgs | { command: "help"; t
       throw new UsageError((error as Error).message);
     }
   }
-  if (values.approve === "ask") {
-    throw new UsageError("Option --approve ask is not available in batch: use deny or allow");
-  }
+  // No person watches a batch: ask (as the default or in a rule) is a usage error.
+  const approvals = approvePolicy(
+    values,
+    "deny",
+    ["allow", "deny"],
+    " in batch (no person answers there)",
+  );
   return {
     command: "batch",
     input,
@@ -67,7 +71,8 @@ export function parseBatchArgs(argv: string[]): BatchArgs | { command: "help"; t
     jobs,
     shard,
     retryFailed: values["retry-failed"] === true,
-    approve: oneOf(values.approve, "--approve", ["deny", "allow"], "deny"),
+    approve: approvals.fallback === "allow" ? "allow" : "deny",
+    approvals,
     progress: oneOf(values.progress, "--progress", ["auto", "always", "never"], "auto"),
     ...flags,
   };

@@ -18,6 +18,44 @@ import {
   type TurnFlags,
 } from "../../run/command_options.ts";
 import { optionalString, seconds, type Values } from "./_flags.ts";
+import {
+  type ApprovalPolicy,
+  ApprovalRuleError,
+  parseApproveFlags,
+  RULE_DECISIONS,
+  type RuleDecision,
+} from "../../host/approval_rules.ts";
+
+/**
+ * The approval rules of repeated `--approve` values (`allow=file_ticket`, a bare decision is
+ * the default, `fallback` when none); an invalid value is a usage error naming it.
+ *
+ * @example
+ * ```ts
+ * import { approvePolicy } from "./host.ts";
+ * const policy = approvePolicy({ approve: ["allow=write_a", "deny"] }, "deny");
+ * console.assert(policy.rules[0]?.tool === "write_a" && policy.fallback === "deny");
+ * ```
+ */
+export function approvePolicy(
+  values: Values,
+  fallback: RuleDecision,
+  allowed: readonly RuleDecision[] = RULE_DECISIONS,
+  why = "",
+): ApprovalPolicy {
+  const given = values.approve;
+  const list = given === undefined
+    ? []
+    : Array.isArray(given)
+    ? given.map(String)
+    : [String(given)];
+  try {
+    return parseApproveFlags(list, fallback, allowed, why);
+  } catch (error) {
+    if (error instanceof ApprovalRuleError) throw new UsageError(error.message);
+    throw error;
+  }
+}
 
 /** parseArgs options of {@link ConfigArgs}. */
 export const CONFIG_OPTIONS = {
@@ -43,7 +81,7 @@ export const TURN_OPTIONS = {
   ...TOOLS_OPTION,
   agent: { type: "string" },
   cwd: { type: "string" },
-  approve: { type: "string" },
+  approve: { type: "string", multiple: true },
   deltas: { type: "boolean" },
   timeout: { type: "string" },
   "start-timeout": { type: "string" },

@@ -11,6 +11,7 @@ import { UsageError } from "../../run/exit_codes.ts";
 import type { ConfigArgs, ToolDirArgs } from "../../run/command_options.ts";
 import { integer, optionalString as text, parseFlags as parse } from "./_flags.ts";
 import {
+  approvePolicy,
   CONFIG_OPTIONS,
   configArgs,
   HELP_OPTION,
@@ -117,11 +118,14 @@ export function parseLoopArgs(
         port: { type: "string" },
         agent: { type: "string" },
         cwd: { type: "string" },
+        approve: { type: "string", multiple: true },
         ...START_TIMEOUT_OPTION,
         ...HELP_OPTION,
         ...CONFIG_OPTIONS,
       });
       if (values.help) return { command: "help", topic: "inspect" };
+      // Approval rules; the default is ask: the page decides what no rule does.
+      const approvals = approvePolicy(values, "ask");
       if (positionals.length > 0) throw new UsageError(`Unexpected argument: ${positionals[0]}`);
       return {
         command,
@@ -130,6 +134,9 @@ export function parseLoopArgs(
         agent: text(values.agent, "--agent"),
         cwd: text(values.cwd, "--cwd"),
         startTimeoutMs: startTimeout(values),
+        ...(approvals.rules.length === 0 && approvals.fallbackOrigin === "command"
+          ? {}
+          : { approvals }),
         ...configArgs(values),
       };
     }

@@ -11,8 +11,10 @@ import { checkToken } from "../../mcp/http_token.ts";
 import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_SECONDS } from "../../mcp/serve_api.ts";
 import { UsageError } from "../../run/exit_codes.ts";
 import type { ConfigArgs, ToolDirArgs } from "../../run/command_options.ts";
-import { integer, oneOf, optionalString, parseFlags, seconds } from "./_flags.ts";
+import { integer, optionalString, parseFlags, seconds } from "./_flags.ts";
+import type { ApprovalPolicy } from "../../host/approval_rules.ts";
 import {
+  approvePolicy,
   CONFIG_OPTIONS,
   configArgs,
   HELP_OPTION,
@@ -40,8 +42,10 @@ export interface McpArgs extends ConfigArgs, ToolDirArgs {
   maxSessions: number;
   /** `--session-idle-timeout` in ms (HTTP only): close a session idle this long; 0: never. */
   sessionIdleMs: number;
-  /** `--approve`: what write tools do (default `ask`). */
+  /** `--approve`: what write tools do (default `ask`); with rules, what no rule decides. */
   approve: "deny" | "allow" | "ask";
+  /** Every `--approve` value: the approval rules in order and the default. */
+  approvals: ApprovalPolicy;
   /** `--approve-timeout` in milliseconds (default 120,000). */
   approveTimeoutMs: number;
   /** `--start-timeout` in milliseconds: each tool source's start deadline (default 60,000). */
@@ -58,7 +62,7 @@ export function parseMcpArgs(argv: string[]): McpArgs | { command: "help"; topic
     token: { type: "string" },
     "max-sessions": { type: "string" },
     "session-idle-timeout": { type: "string" },
-    approve: { type: "string" },
+    approve: { type: "string", multiple: true },
     "approve-timeout": { type: "string" },
     watch: { type: "boolean" },
     ...START_TIMEOUT_OPTION,
@@ -82,7 +86,7 @@ export function parseMcpArgs(argv: string[]): McpArgs | { command: "help"; topic
       throw new UsageError(`Option ${flag} needs --http (stdio has one session)`);
     }
   }
-  const approve = oneOf(values.approve, "--approve", ["deny", "allow", "ask"], "ask");
+  const approvals = approvePolicy(values, "ask");
   const timeout = optionalString(values["approve-timeout"], "--approve-timeout");
   return {
     command: "mcp",
@@ -91,7 +95,8 @@ export function parseMcpArgs(argv: string[]): McpArgs | { command: "help"; topic
     token,
     maxSessions: maxSessions ?? DEFAULT_MAX_SESSIONS,
     sessionIdleMs: idle ?? DEFAULT_SESSION_IDLE_SECONDS * 1000,
-    approve,
+    approve: approvals.fallback,
+    approvals,
     approveTimeoutMs: Math.max(
       1,
       seconds(timeout, "--approve-timeout") ?? DEFAULT_APPROVE_TIMEOUT_SECONDS * 1000,

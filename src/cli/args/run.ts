@@ -9,7 +9,8 @@ import type { ApproveMode } from "../../run/approvals.ts";
 import { UsageError } from "../../run/exit_codes.ts";
 import type { TurnFlags } from "../../run/command_options.ts";
 import { oneOf, optionalSession, optionalString, parseFlags } from "./_flags.ts";
-import { HELP_OPTION, TURN_OPTIONS, turnFlags } from "./host.ts";
+import { approvePolicy, HELP_OPTION, TURN_OPTIONS, turnFlags } from "./host.ts";
+import type { ApprovalPolicy } from "../../host/approval_rules.ts";
 
 /** `run` options. */
 export interface RunArgs extends TurnFlags {
@@ -19,8 +20,10 @@ export interface RunArgs extends TurnFlags {
   prompt: string | undefined;
   /** `--session`. */
   session: string | undefined;
-  /** `--approve`. */
+  /** `--approve`: the default for a write tool no rule matches. */
   approve: ApproveMode;
+  /** Every `--approve` value: the rules in order and the default. */
+  approvals: ApprovalPolicy;
   /** `--last-message`. */
   lastMessage: string | undefined;
   /** `--format`: `text` (a transcript) or `ndjson`; undefined → text only when stdout is a terminal. */
@@ -56,11 +59,12 @@ export function parseRunArgs(argv: string[]): RunArgs | { command: "help"; topic
   if (positionals.length > 1) {
     throw new UsageError(`Unexpected argument: ${positionals[1]} (quote the prompt)`);
   }
-  const approve = oneOf(values.approve, "--approve", ["deny", "allow", "ask"], "deny");
+  const approvals = approvePolicy(values, "deny");
   return {
     command: "run",
     prompt: positionals[0],
-    approve,
+    approve: approvals.fallback,
+    approvals,
     ...turnFlags(values),
     session: optionalSession(values.session),
     lastMessage: optionalString(values["last-message"], "--last-message"),

@@ -7,7 +7,15 @@
 import { UsageError } from "../../run/exit_codes.ts";
 import type { ConfigArgs, ToolDirArgs } from "../../run/command_options.ts";
 import { optionalString, parseFlags } from "./_flags.ts";
-import { CONFIG_OPTIONS, configArgs, HELP_OPTION, toolDirArgs, TOOLS_OPTION } from "./host.ts";
+import {
+  approvePolicy,
+  CONFIG_OPTIONS,
+  configArgs,
+  HELP_OPTION,
+  toolDirArgs,
+  TOOLS_OPTION,
+} from "./host.ts";
+import type { ApprovalPolicy } from "../../host/approval_rules.ts";
 
 /** `tools` options. */
 export interface ToolsArgs extends ConfigArgs, ToolDirArgs {
@@ -23,6 +31,8 @@ export interface ToolsArgs extends ConfigArgs, ToolDirArgs {
   taskFlags: boolean;
   /** `--agent` command line (for `--deno-flags`). */
   agent: string | undefined;
+  /** `--approve` rules to show the effect of, over the config's (as `run` would apply them). */
+  approvals: ApprovalPolicy;
 }
 
 /** Parse the arguments after `tools`. */
@@ -34,6 +44,7 @@ export function parseToolsArgs(argv: string[]): ToolsArgs | { command: "help"; t
     "deno-flags": { type: "boolean" },
     "task-flags": { type: "boolean" },
     agent: { type: "string" },
+    approve: { type: "string", multiple: true },
     ...HELP_OPTION,
     ...CONFIG_OPTIONS,
   });
@@ -57,6 +68,7 @@ export function parseToolsArgs(argv: string[]): ToolsArgs | { command: "help"; t
     denoFlags: values["deno-flags"] === true,
     taskFlags: values["task-flags"] === true,
     agent,
+    approvals: approvePolicy(values, "deny"),
     ...configArgs(values),
   };
 }

@@ -11,6 +11,7 @@
  * @module
  */
 
+import { withConfigRules } from "../../host/approval_rules.ts";
 import { loadFeature } from "../../config/features.ts";
 import { guardOutput, type OutputGuard } from "../../host/output_guard.ts";
 import type { McpServeModule } from "../../mcp/serve_api.ts";
@@ -104,7 +105,12 @@ export async function mcpCommand(args: McpArgs): Promise<number> {
             },
           },
         onLog: (log) => writeStderrLine(`[${log.name} ${log.callId}] ${log.text.trimEnd()}`),
-        approval: { mode: args.approve, timeoutMs: args.approveTimeoutMs },
+        approval: {
+          mode: args.approve,
+          timeoutMs: args.approveTimeoutMs,
+          // The flags' approval rules first, then the config's (`host/approval_rules.ts`).
+          policy: withConfigRules(args.approvals, plan.config.approvals ?? []),
+        },
       });
       if (outcome.kind === "port_taken") {
         writeStderrLine(`magi-tools mcp: Port ${args.http} is taken: 127.0.0.1:${args.http}`);

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { withConfigRules } from "../../host/approval_rules.ts";
 import { guardOutput } from "../../host/output_guard.ts";
 import { PROMPT_BYTES } from "../../protocol/limits.ts";
 import {
@@ -25,7 +26,7 @@ import type { SummaryWriter } from "../../summary/writer.ts";
 import type { TextView } from "../../summary/text_view.ts";
 import { resolveAgentCommand } from "../../run/agent.ts";
 import { type ArgumentsRecorder, recorderFor } from "../../run/record_args.ts";
-import { ApprovalDecider, noTerminalMessage } from "../../run/approvals.ts";
+import { ApprovalDecider, noTerminalMessage, policyAsks } from "../../run/approvals.ts";
 import { discardBackend, startBackend } from "../../run/backend_start.ts";
 import type { RunArgs } from "../args/mod.ts";
 import { exitAfterOutput, summaryWriter, textView } from "./_output.ts";
@@ -72,6 +73,19 @@ async function readPrompt(args: RunArgs): Promise<string> {
   return checkPrompt(prompt);
 }
 
+/** The terminal `ask` prompts on, or a usage error saying why there is none. */
+function askTerminal(args: RunArgs): Terminal {
+  const opened = openTerminal();
+  if (opened.terminal === null) {
+    throw new UsageError(noTerminalMessage(opened.reason, {
+      promptOnStdin: args.prompt === undefined && !stdinIsTerminal(),
+      stdin: stdinIsTerminal(),
+      stderr: stderrIsTerminal(),
+    }));
+  }
+  return opened.terminal;
+}
+
 /** `run`: one turn with the given tools; resolves with the exit code. */
 export async function runCommand(args: RunArgs): Promise<number> {
   // Load the host (client, schemas, executor) while the prompt is read and the agent resolved.
@@ -86,18 +100,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
   }
   // Before anything starts: a file that cannot be written would lose the answer after the turn.
   if (args.lastMessage !== undefined) await checkWritableFile(args.lastMessage, "--last-message");
-  let terminal: Terminal | null = null;
-  if (args.approve === "ask") {
-    const opened = openTerminal();
-    if (opened.terminal === null) {
-      throw new UsageError(noTerminalMessage(opened.reason, {
-        promptOnStdin: args.prompt === undefined && !stdinIsTerminal(),
-        stdin: stdinIsTerminal(),
-        stderr: stderrIsTerminal(),
-      }));
-    }
-    terminal = opened.terminal;
-  }
+  let terminal: Terminal | null = policyAsks(args.approvals) ? askTerminal(args) : null;
   try {
     const prompt = await readPrompt(args);
     const agent = await resolveAgentCommand(args.agent);
@@ -113,6 +116,16 @@ export async function runCommand(args: RunArgs): Promise<number> {
     if (isReported(plan)) {
       await discardBackend(backend);
       return exitCode(plan.code);
+    }
+    // The flags' approval rules first, then the config's (`host/approval_rules.ts`).
+    const policy = withConfigRules(args.approvals, plan.config.approvals ?? []);
+    if (terminal === null && policyAsks(policy)) {
+      try {
+        terminal = askTerminal(args);
+      } catch (error) {
+        await discardBackend(backend);
+        throw error;
+      }
     }
     const tools = import("../../host/discovery.ts").then(({ prepareToolDirs }) =>
       prepareToolDirs(plan.toolDirs)
@@ -154,7 +167,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
       cwd,
       session: args.session,
       approvals: new ApprovalDecider(
-        args.approve,
+        policy,
         view === null || terminal === null ? terminal : promptsAbove(terminal, view, writer),
       ),
       // The terminal view streams the assistant text and shows the calls' arguments.

@@ -9,6 +9,13 @@
  * @module
  */
 
+import {
+  type ApprovalRule,
+  decideByPolicy,
+  sourceName,
+  withConfigRules,
+} from "../../host/approval_rules.ts";
+import type { RegisteredTool } from "../../host/registry.ts";
 import type { ToolInfo } from "../../host/define.ts";
 import { formatToolPermissions, toolSandboxInfo } from "../../host/sandbox/mod.ts";
 import {
@@ -42,6 +49,29 @@ const encoder = new TextEncoder();
 function flagsLine(flags: readonly string[]): string {
   const line = flags.join(" ") + "\n";
   return stdoutIsTerminal() ? terminalText(line) : line;
+}
+
+/**
+ * One line per write tool: what the approval rules (`--approve`, then the config's `approvals`)
+ * decide for it and which rule says so; a tool no rule decides gets the command's default.
+ */
+function approvalLines(
+  tools: readonly RegisteredTool[],
+  args: ToolsArgs,
+  configRules: readonly ApprovalRule[],
+): string[] {
+  const policy = withConfigRules(args.approvals, configRules);
+  // Without any rule or given default every write tool gets the command's: nothing to show.
+  if (policy.rules.length === 0 && policy.fallbackOrigin === "command") return [];
+  return tools.filter((entry) => entry.definition.effect === "write").map((entry) => {
+    const decided = decideByPolicy(policy, entry.definition.name, sourceName(entry.source));
+    const why = decided.origin === "command"
+      ? "no rule: the command's default, run and batch deny, mcp and inspect ask"
+      : `rule ${decided.rule} from ${decided.origin === "flag" ? "--approve" : "the config"}`;
+    return `approval ${entry.definition.name}: ${
+      decided.origin === "command" ? "default" : decided.decision
+    } (${why})`;
+  });
 }
 
 /** Run `tools`; returns the exit code. */
@@ -149,6 +179,7 @@ export async function toolsCommand(args: ToolsArgs): Promise<number> {
       } through ${own.map((wire) => wire.name).join(", ")}`,
     );
   }
+  lines.push(...approvalLines(registry.tools, args, plan.config.approvals ?? []));
   lines.push(
     `${registry.tools.length} tool(s); initialize request ${budget.usedBytes} of ${budget.frameBytes} bytes; ${budget.remainingBytes} bytes left`,
   );

@@ -30,7 +30,8 @@ Options:
   --agent CMD          backend command line (as for run)
   --cwd DIR            working directory of items without their own cwd; every
                        item's cwd must lie inside it
-  --approve MODE       deny | allow (default deny)
+  --approve MODE       deny | allow (default deny); repeatable, rules per tool as
+                       for run (allow=file_ticket --approve deny); ask is refused
   --deltas             also record message.delta
   --timeout SECONDS    deadline of each item's turn (as run's --timeout); a backend
                        start has its own deadline, --start-timeout

@@ -84,6 +84,9 @@ Options:
   --port N             port, 0-65535 (default 0: a free one)
   --agent CMD          backend command line for turns (default as for run)
   --cwd DIR            working directory of the backend and the tools
+  --approve RULE       approval rules of write tools in turns, as for run
+                       (allow=file_ticket, deny=mcp:github; repeatable); what no
+                       rule decides the page asks, unless a bare allow or deny
   --start-timeout SECONDS
                        deadline of each backend start (spawn to its initialize
                        answer) and of each tool source's start (default 60)

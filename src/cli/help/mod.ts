@@ -86,7 +86,10 @@ Options:
                        with every argument, to you when it arrives: on stderr, reading
                        the answer from stdin when both are a terminal (else /dev/tty,
                        which Deno opens only with --allow-all), and is a usage error
-                       saying why when it cannot ask
+                       saying why when it cannot ask. Repeatable, as rules per tool:
+                       --approve allow=file_ticket --approve deny (DECISION=TOOL,
+                       =SOURCE or =SOURCE/TOOL; globs; first match wins; a bare
+                       decision is the default; before the config's approvals)
   --deltas             also emit message.delta records
   --format FORMAT      text (a readable transcript) | ndjson; default text when stdout
                        is a terminal, else ndjson
@@ -290,7 +293,8 @@ Options:
                        stream open; default 1800, 0: never)
   --approve MODE       write tools: ask (default: the user approves each call
                        through the client's MCP elicitation; a client without it
-                       gets a tool error), allow, or deny. Read tools always run
+                       gets a tool error), allow, or deny. Read tools always run.
+                       Repeatable, as rules per tool (as for run): allow=TOOL ...
   --approve-timeout SECONDS
                        how long ask waits for an answer (default 120); no
                        answer: the tool does not run
