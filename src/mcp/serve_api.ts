@@ -7,6 +7,7 @@
  * @module
  */
 
+import type { ExecutorOptions } from "../host/executor.ts";
 import type { ToolLog } from "../host/sandbox/log_buffer.ts";
 import type { ToolRegistry } from "../host/registry.ts";
 
@@ -65,6 +66,8 @@ export interface ServeRegistryOptions {
     readonly mode: "deny" | "allow" | "ask";
     readonly timeoutMs: number;
   };
+  /** `--max-result-bytes` and `--overflow`: for tools that declare no bound or policy. */
+  readonly resultDefaults?: ExecutorOptions["resultDefaults"];
 }
 
 /** How {@link McpServeModule.serveRegistry} ended. */

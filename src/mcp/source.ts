@@ -252,6 +252,8 @@ function toolsOf(
       inputSchema,
       effect,
       ...(config.timeoutMs === undefined ? {} : { timeoutMs: config.timeoutMs }),
+      ...(config.maxResultBytes === undefined ? {} : { maxResultBytes: config.maxResultBytes }),
+      ...(config.overflow === undefined ? {} : { overflow: config.overflow }),
       source: { kind: "mcp", name: config.name },
       validate: check,
       run: (args, ctx) =>

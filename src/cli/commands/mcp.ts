@@ -105,6 +105,10 @@ export async function mcpCommand(args: McpArgs): Promise<number> {
           },
         onLog: (log) => writeStderrLine(`[${log.name} ${log.callId}] ${log.text.trimEnd()}`),
         approval: { mode: args.approve, timeoutMs: args.approveTimeoutMs },
+        resultDefaults: {
+          ...(args.maxResultBytes === undefined ? {} : { maxResultBytes: args.maxResultBytes }),
+          ...(args.overflow === undefined ? {} : { overflow: args.overflow }),
+        },
       });
       if (outcome.kind === "port_taken") {
         writeStderrLine(`magi-tools mcp: Port ${args.http} is taken: 127.0.0.1:${args.http}`);
