@@ -7,6 +7,7 @@
  * @module
  */
 
+import type { ContentPart } from "./content.ts";
 import type { ResultOverflowInfo, ToolCallOutcome, ToolErrorCode } from "./call.ts";
 import { formatIssues, type IssueLike, truncateText } from "./text.ts";
 
@@ -26,6 +27,8 @@ export interface Answer {
   readonly killed?: boolean;
   /** A success over the tool's `maxResultBytes`, cut or spilled (see `ToolCallResult`). */
   readonly overflow?: ResultOverflowInfo;
+  /** A rich result's checked parts (`text` is their text form). */
+  readonly content?: readonly ContentPart[];
 }
 
 /** Bound on a tool's own message in an answer, UTF-8 bytes. */

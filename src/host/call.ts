@@ -8,6 +8,8 @@
  * @module
  */
 
+import type { ContentPart } from "./content.ts";
+
 /** One tool call, as a front door hands it to the executor. */
 export interface ToolCallRequest {
   /** The backend's `call_id`. */
@@ -72,6 +74,11 @@ export interface ToolCallResult {
   readonly killed: boolean;
   /** Present when the result was over the tool's `maxResultBytes` and was cut or spilled. */
   readonly overflow?: ResultOverflowInfo;
+  /**
+   * A rich result's parts (text, image, audio, resource link; `content.ts`): `mcp` sends them as
+   * MCP content; `text` is their text form (media named by their saved files, or described).
+   */
+  readonly content?: readonly ContentPart[];
 }
 
 /** How a result over the tool's `maxResultBytes` was made to fit. */

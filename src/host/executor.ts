@@ -74,7 +74,15 @@ import {
 } from "./answers.ts";
 import type { ToolCallRequest, ToolCallResult } from "./call.ts";
 import type { ResultOverflow } from "./define.ts";
-import { type CutResult, spillResult, truncateResult } from "./overflow.ts";
+import { type CutResult, saveMedia, spillResult, truncateResult } from "./overflow.ts";
+import {
+  checkContent,
+  type ContentPart,
+  decodeBase64,
+  isRichResult,
+  partBytes,
+  RICH_MARK,
+} from "./content.ts";
 import { Slots } from "./_slots.ts";
 import { SharedDeadlines } from "./_deadlines.ts";
 import { type Clock, REAL_CLOCK, type TimerId } from "../async/clock.ts";
@@ -174,6 +182,12 @@ export interface ExecutorOptions {
    * `output` schema keeps `"error"`.
    */
   resultDefaults?: { readonly maxResultBytes?: number; readonly overflow?: ResultOverflow };
+  /**
+   * Save each image or audio part of a rich result to a file under `.magi-tools/results/` and
+   * name it in the result text (default true: the `client.tools` path carries text only). Off
+   * for `mcp`, which sends the parts as MCP content.
+   */
+  saveMedia?: boolean;
 }
 
 const MAX_TIMER_MS = 2_147_483_647;
@@ -240,6 +254,7 @@ export class ToolExecutor {
   readonly #processLimits: ProcessLimits | undefined;
   readonly #approveCall: CallApprover | undefined;
   readonly #resultDefaults: ExecutorOptions["resultDefaults"];
+  readonly #saveMedia: boolean;
   #runner: Promise<ProcessRunner | null> | undefined;
   #closed = false;
 
@@ -260,6 +275,7 @@ export class ToolExecutor {
     this.#processLimits = options.processLimits;
     this.#approveCall = options.approveCall;
     this.#resultDefaults = options.resultDefaults;
+    this.#saveMedia = options.saveMedia ?? true;
     this.#clock = options.clock ?? REAL_CLOCK;
     this.#deadlines = new SharedDeadlines(this.#clock);
   }
@@ -593,6 +609,7 @@ export class ToolExecutor {
   }
 
   async #success(value: unknown, entry: RegisteredTool, callId: string): Promise<Answer> {
+    if (isRichResult(value)) return await this.#richSuccess(value.content, entry, callId);
     let text: string;
     try {
       text = resultToText(value);
@@ -643,6 +660,50 @@ export class ToolExecutor {
     };
   }
 
+  /**
+   * A rich result (`content(...)`): its parts checked and bounded (decoded bytes, all parts
+   * together, within the tool's bound), and its text for the `client.tools` path: each image or
+   * audio part saved to a file (unless `saveMedia` is off) and named in a line.
+   */
+  async #richSuccess(given: unknown, entry: RegisteredTool, callId: string): Promise<Answer> {
+    const parts = checkContent(given);
+    if (typeof parts === "string") return resultNotText(parts);
+    const { maxBytes } = this.#boundsOf(entry);
+    const total = parts.reduce((sum, part) => sum + partBytes(part), 0);
+    if (total > maxBytes) return resultTooLarge(total, maxBytes);
+    const lines: string[] = [];
+    try {
+      for (const part of parts) lines.push(await this.#partText(part, callId));
+    } catch (error) {
+      return resultNotText(`Saving the result's media to a file failed: ${errorText(error)}`);
+    }
+    const text = lines.join("\n\n");
+    const split = splitSizedResultText(text, this.#splitOptions());
+    if (split.parts.length > this.#limits.result_parts) {
+      return resultTooManyParts(split.bytes, split.parts.length, this.#limits.result_parts);
+    }
+    return { outcome: "success", text, split, content: parts };
+  }
+
+  async #partText(part: ContentPart, callId: string): Promise<string> {
+    switch (part.type) {
+      case "text":
+        return part.text;
+      case "resource_link":
+        return `[resource link: ${part.name} ${part.uri}]`;
+      case "image":
+      case "audio": {
+        const about = `${part.type}: ${part.mimeType}, ${partBytes(part)} bytes`;
+        if (!this.#saveMedia) return `[${about}]`;
+        const file = await saveMedia(decodeBase64(part.data), part.mimeType, {
+          cwd: this.#cwd,
+          callId,
+        });
+        return `[${about}, saved to the file ${file}]`;
+      }
+    }
+  }
+
   /** A tool's result bound (at most `result_bytes`) and overflow policy. */
   #boundsOf(entry: RegisteredTool): { maxBytes: number; overflow: ResultOverflow } {
     const own = entry.tool as { maxResultBytes?: number; overflow?: ResultOverflow };
@@ -680,6 +741,7 @@ export class ToolExecutor {
       abandoned: answer.abandoned ?? false,
       killed: answer.killed ?? false,
       ...(answer.overflow === undefined ? {} : { overflow: answer.overflow }),
+      ...(answer.content === undefined ? {} : { content: answer.content }),
       ...(answer.errorCode === undefined ? {} : { errorCode: answer.errorCode }),
     };
     return Object.freeze(result);
@@ -699,6 +761,9 @@ function settledOf(
       return outcome;
     case "value":
       return { kind: "value", value: outcome.text };
+    case "content":
+      // Checked with the parts' bounds in `#success`, as an inline tool's.
+      return { kind: "value", value: { [RICH_MARK]: true, content: outcome.parts } };
     case "too_large":
       return { kind: "answer", answer: resultTooLarge(outcome.bytes, resultBytes) };
     case "invalid":

@@ -109,3 +109,34 @@ function boundaryUp(bytes: Uint8Array, at: number): number {
   while (i < bytes.length && (bytes[i]! & 0xc0) === 0x80) i++;
   return i;
 }
+
+const EXTENSIONS: Readonly<Record<string, string>> = {
+  "image/png": "png",
+  "image/jpeg": "jpg",
+  "image/gif": "gif",
+  "image/webp": "webp",
+  "image/svg+xml": "svg",
+  "audio/mpeg": "mp3",
+  "audio/wav": "wav",
+  "audio/ogg": "ogg",
+};
+
+/**
+ * Write an image's or audio's `bytes` to a new file under {@link SPILL_DIR} (named after the
+ * call, extension from `mimeType`, else `.bin`); returns its absolute path.
+ */
+export async function saveMedia(
+  bytes: Uint8Array,
+  mimeType: string,
+  target: SpillTarget,
+): Promise<string> {
+  const dir = join(target.cwd, SPILL_DIR);
+  await mkdir(dir, { recursive: true });
+  const id = target.callId.replace(/[^A-Za-z0-9_.-]/g, "_").replace(/^\.+/, "_").slice(0, 80);
+  const file = join(
+    dir,
+    `${id}-${crypto.randomUUID().slice(0, 8)}.${EXTENSIONS[mimeType] ?? "bin"}`,
+  );
+  await writeFile(file, bytes, { flag: "wx", mode: 0o600 });
+  return file;
+}
