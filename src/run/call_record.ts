@@ -49,6 +49,11 @@ export interface CallRecord {
    * written to a file (`spill`): the policy, the whole result's bytes, the bytes kept, the file.
    */
   overflow?: { policy: "truncate" | "spill"; bytes: number; kept: number; file?: string };
+  /**
+   * Only for a rich result (`content(...)`): its parts, images and audio with their base64
+   * `data` (`text` is their text form, naming the saved files).
+   */
+  content?: Record<string, unknown>[];
 }
 
 /** The `--json` record of `result`. */
@@ -75,6 +80,7 @@ export function callRecord(
     log,
   };
   if (result.overflow !== undefined) record.overflow = { ...result.overflow };
+  if (result.content !== undefined) record.content = result.content.map((part) => ({ ...part }));
   if (typed) {
     // The executor validated it against the output schema (an object) before it left.
     record.structured = result.outcome === "success"
