@@ -76,8 +76,19 @@ export * from "./src/protocol/schemas/mod.ts";
 export type { JsonObject, JsonValue } from "./src/protocol/json.ts";
 export type { ExitInfo } from "./src/runtime/types.ts";
 export { defineTool, TOOL_MARK } from "./src/host/define.ts";
+/** Rich results: `return content("Chart:", image(pngBytes, "image/png"))` (docs/tools.md). */
+export {
+  audio,
+  content,
+  type ContentPart,
+  image,
+  resourceLink,
+  RICH_MARK,
+  type RichResult,
+} from "./src/host/content.ts";
 export type {
   PermissionGrant,
+  ResultOverflow,
   Tool,
   ToolAnnotations,
   ToolContext,

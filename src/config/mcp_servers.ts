@@ -33,6 +33,7 @@ import {
   stringMap,
   strings,
 } from "./_check.ts";
+import { CLIENT_TOOLS_LIMITS, MIN_RESULT_BYTES } from "../protocol/limits.ts";
 
 /** How the host reaches a server. */
 export type McpTransportConfig =
@@ -98,6 +99,10 @@ export interface McpServerConfig {
   readonly descriptions: Readonly<Record<string, string>>;
   /** Each tool's own limit per call, ms (1,000–600,000). */
   readonly timeoutMs?: number;
+  /** Each tool's result bound, UTF-8 bytes (1,024–1,048,576; `defineTool`'s `maxResultBytes`). */
+  readonly maxResultBytes?: number;
+  /** What a result over the bound becomes (`defineTool`'s `overflow`). */
+  readonly overflow?: "error" | "truncate" | "spill";
   /** Prefix of the host tool names; default `<name>_`. */
   readonly prefix: string;
   /** `false` → the server is not started. Default true. */
@@ -121,6 +126,8 @@ const SERVER_KEYS = [
   "effects",
   "descriptions",
   "timeoutMs",
+  "maxResultBytes",
+  "overflow",
   "prefix",
   "enabled",
   "optional",
@@ -257,9 +264,27 @@ function parseServer(name: string, value: unknown, at: At, env: EnvGetter): McpS
   const timeoutMs = entry["timeoutMs"] === undefined
     ? undefined
     : integer(entry["timeoutMs"], child(at, "timeoutMs"), 1_000, 600_000);
+  const maxResultBytes = entry["maxResultBytes"] === undefined ? undefined : integer(
+    entry["maxResultBytes"],
+    child(at, "maxResultBytes"),
+    MIN_RESULT_BYTES,
+    CLIENT_TOOLS_LIMITS.result_bytes,
+  );
+  const overflow = entry["overflow"];
+  if (
+    overflow !== undefined && overflow !== "error" && overflow !== "truncate" &&
+    overflow !== "spill"
+  ) {
+    throw fail(
+      child(at, "overflow"),
+      `must be "error", "truncate" or "spill": ${String(overflow)}`,
+    );
+  }
   return Object.freeze({
     name,
     transport: Object.freeze(transport),
+    ...(maxResultBytes === undefined ? {} : { maxResultBytes }),
+    ...(overflow === undefined ? {} : { overflow }),
     ...(include === undefined ? {} : { include }),
     exclude: entry["exclude"] === undefined ? [] : strings(entry["exclude"], child(at, "exclude")),
     effects: effects as Record<string, "read" | "write">,

@@ -7,7 +7,8 @@
  * @module
  */
 
-import type { ToolCallOutcome, ToolErrorCode } from "./call.ts";
+import type { ContentPart } from "./content.ts";
+import type { ResultOverflowInfo, ToolCallOutcome, ToolErrorCode } from "./call.ts";
 import { formatIssues, type IssueLike, truncateText } from "./text.ts";
 
 /** The executor's answer to one call before it is split into parts. */
@@ -24,6 +25,10 @@ export interface Answer {
   readonly abandoned?: boolean;
   /** A process tool ignored its signal and its process was killed. */
   readonly killed?: boolean;
+  /** A success over the tool's `maxResultBytes`, cut or spilled (see `ToolCallResult`). */
+  readonly overflow?: ResultOverflowInfo;
+  /** A rich result's checked parts (`text` is their text form). */
+  readonly content?: readonly ContentPart[];
 }
 
 /** Bound on a tool's own message in an answer, UTF-8 bytes. */

@@ -8,6 +8,8 @@
  * @module
  */
 
+import type { ContentPart } from "./content.ts";
+
 /** One tool call, as a front door hands it to the executor. */
 export interface ToolCallRequest {
   /** The backend's `call_id`. */
@@ -70,6 +72,25 @@ export interface ToolCallResult {
   readonly abandoned: boolean;
   /** A process-isolated tool ignored its signal past the grace period and its process was killed. */
   readonly killed: boolean;
+  /** Present when the result was over the tool's `maxResultBytes` and was cut or spilled. */
+  readonly overflow?: ResultOverflowInfo;
+  /**
+   * A rich result's parts (text, image, audio, resource link; `content.ts`): `mcp` sends them as
+   * MCP content; `text` is their text form (media named by their saved files, or described).
+   */
+  readonly content?: readonly ContentPart[];
+}
+
+/** How a result over the tool's `maxResultBytes` was made to fit. */
+export interface ResultOverflowInfo {
+  /** The tool's overflow policy that applied. */
+  readonly policy: "truncate" | "spill";
+  /** UTF-8 bytes of the whole result. */
+  readonly bytes: number;
+  /** Bytes of the result the text holds. */
+  readonly kept: number;
+  /** `spill`: the file holding the whole result (absolute path). */
+  readonly file?: string;
 }
 
 /** Runs calls (`ToolExecutor` implements it). */

@@ -24,9 +24,18 @@
  */
 
 import { z } from "zod";
-import { CLIENT_TOOL_MIN_TIMEOUT_MS, CLIENT_TOOLS_LIMITS } from "../protocol/limits.ts";
+import {
+  CLIENT_TOOL_MIN_TIMEOUT_MS,
+  CLIENT_TOOLS_LIMITS,
+  MIN_RESULT_BYTES,
+} from "../protocol/limits.ts";
 import { utf8ByteLength } from "../protocol/utf8.ts";
 import { TOOL_NAME_PATTERN } from "../protocol/schemas/client_tools.ts";
+
+/** What a result over a tool's `maxResultBytes` becomes (see {@link ToolSpec.overflow}). */
+export type ResultOverflow = "error" | "truncate" | "spill";
+
+export { MIN_RESULT_BYTES };
 
 /** `read`: no side effects, runs without approval. `write`: the backend asks for approval first. */
 export type ToolEffect = "read" | "write";
@@ -164,6 +173,20 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject = z.ZodOb
    */
   memoryMb?: number;
   /**
+   * Largest result the model gets from this tool, UTF-8 bytes of its text: an integer from
+   * {@link MIN_RESULT_BYTES} to the protocol's `result_bytes` (1,048,576, also the default).
+   * What happens to a larger result is {@link ToolSpec.overflow}.
+   */
+  maxResultBytes?: number;
+  /**
+   * What a result over {@link ToolSpec.maxResultBytes} becomes: `"error"` (default) the error
+   * `result_too_large`; `"truncate"` its head and tail with a marker between them saying how many
+   * bytes were cut; `"spill"` the whole text written to `.magi-tools/results/<call>.txt` under
+   * the working directory and a text naming the file, its size and its head. A tool with an
+   * `output` schema may only use `"error"` (a cut value would not match it).
+   */
+  overflow?: ResultOverflow;
+  /**
    * Do the work. Return a string (sent as-is) or any JSON value (sent as JSON
    * text); throw an `Error` to report a failure (the model sees its message).
    */
@@ -235,6 +258,8 @@ const SPEC_KEYS = new Set([
   "permissions",
   "isolation",
   "memoryMb",
+  "maxResultBytes",
+  "overflow",
   "run",
 ]);
 const PERMISSION_KEYS = new Set(["read", "write", "net", "env", "run", "sys", "ffi"]);
@@ -339,6 +364,7 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject = z.ZodO
   if (memoryMb !== undefined && isolation === "inline") {
     throw new TypeError(`Tool memoryMb needs process isolation, not inline: ${name}`);
   }
+  checkResultBounds(name, spec);
   if (typeof spec.run !== "function") throw new TypeError(`Tool run must be a function: ${name}`);
 
   const tool = { ...spec, [TOOL_MARK]: true as const };
@@ -368,6 +394,43 @@ function checkDescription(name: string, description: unknown): void {
   if (CONTROL_EXCEPT_LF_TAB.test(description)) {
     throw new TypeError(
       `Tool description must not contain control characters other than LF and TAB: ${name}`,
+    );
+  }
+}
+
+/** Check `maxResultBytes` and `overflow` (shared with the config's API and server entries). */
+export function checkResultBounds(
+  name: string,
+  spec: {
+    readonly maxResultBytes?: unknown;
+    readonly overflow?: unknown;
+    readonly output?: unknown;
+  },
+): void {
+  const max = CLIENT_TOOLS_LIMITS.result_bytes;
+  const bytes = spec.maxResultBytes;
+  if (
+    bytes !== undefined &&
+    (!Number.isInteger(bytes) || (bytes as number) < MIN_RESULT_BYTES || (bytes as number) > max)
+  ) {
+    throw new TypeError(
+      `Tool maxResultBytes must be an integer from ${MIN_RESULT_BYTES} to ${max}: ${name}: ${
+        show(bytes)
+      }`,
+    );
+  }
+  const overflow = spec.overflow;
+  if (
+    overflow !== undefined && overflow !== "error" && overflow !== "truncate" &&
+    overflow !== "spill"
+  ) {
+    throw new TypeError(
+      `Tool overflow must be "error", "truncate" or "spill": ${name}: ${show(overflow)}`,
+    );
+  }
+  if (spec.output !== undefined && overflow !== undefined && overflow !== "error") {
+    throw new TypeError(
+      `Tool overflow must be "error" for a tool with an output schema (a cut result would not match it): ${name}`,
     );
   }
 }

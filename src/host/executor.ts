@@ -36,6 +36,7 @@ import { encodedFrameBytes } from "../protocol/framing.ts";
 import { type ClientToolsLimits, ID_BYTES, INPUT_FRAME_BYTES } from "../protocol/limits.ts";
 import { utf8ByteLength } from "../protocol/utf8.ts";
 import { isTool, type ToolContext, type ToolInfo } from "./define.ts";
+import { isDescribedTool } from "./sandbox/description.ts";
 import {
   type ExternalTool,
   type ExternalToolContext,
@@ -72,6 +73,16 @@ import {
   writeToolNotRun,
 } from "./answers.ts";
 import type { ToolCallRequest, ToolCallResult } from "./call.ts";
+import type { ResultOverflow } from "./define.ts";
+import { type CutResult, saveMedia, spillResult, truncateResult } from "./overflow.ts";
+import {
+  checkContent,
+  type ContentPart,
+  decodeBase64,
+  isRichResult,
+  partBytes,
+  RICH_MARK,
+} from "./content.ts";
 import { Slots } from "./_slots.ts";
 import { SharedDeadlines } from "./_deadlines.ts";
 import { type Clock, REAL_CLOCK, type TimerId } from "../async/clock.ts";
@@ -181,6 +192,19 @@ export interface ExecutorOptions {
    * keep the real timers. `ctx.deadline` stays wall-clock time (`Date.now()`).
    */
   clock?: Clock;
+  /**
+   * The result bound and overflow policy of tools that declare none (`mcp --max-result-bytes`,
+   * `--overflow`); default the protocol's `result_bytes` and `"error"`. A tool's own
+   * `maxResultBytes`/`overflow` (or its API's or server's in the config) win; a tool with an
+   * `output` schema keeps `"error"`.
+   */
+  resultDefaults?: { readonly maxResultBytes?: number; readonly overflow?: ResultOverflow };
+  /**
+   * Save each image or audio part of a rich result to a file under `.magi-tools/results/` and
+   * name it in the result text (default true: the `client.tools` path carries text only). Off
+   * for `mcp`, which sends the parts as MCP content.
+   */
+  saveMedia?: boolean;
 }
 
 const MAX_TIMER_MS = 2_147_483_647;
@@ -247,6 +271,8 @@ export class ToolExecutor {
   readonly #processLimits: ProcessLimits | undefined;
   readonly #approveCall: CallApprover | undefined;
   readonly #callHooks: (() => CallHooks | undefined) | undefined;
+  readonly #resultDefaults: ExecutorOptions["resultDefaults"];
+  readonly #saveMedia: boolean;
   #runner: Promise<ProcessRunner | null> | undefined;
   #closed = false;
 
@@ -267,6 +293,8 @@ export class ToolExecutor {
     this.#processLimits = options.processLimits;
     this.#approveCall = options.approveCall;
     this.#callHooks = options.callHooks;
+    this.#resultDefaults = options.resultDefaults;
+    this.#saveMedia = options.saveMedia ?? true;
     this.#clock = options.clock ?? REAL_CLOCK;
     this.#deadlines = new SharedDeadlines(this.#clock);
   }
@@ -444,9 +472,9 @@ export class ToolExecutor {
         if (tool !== null && tool.output !== undefined && external === null) {
           const checked = tool.output.safeParse(settled.value);
           if (!checked.success) return invalidOutput(checked.error.issues);
-          return this.#success(checked.data);
+          return await this.#success(checked.data, entry, call.callId);
         }
-        return this.#success(settled.value);
+        return await this.#success(settled.value, entry, call.callId);
       } finally {
         release();
       }
@@ -612,7 +640,8 @@ export class ToolExecutor {
     }
   }
 
-  #success(value: unknown): Answer {
+  async #success(value: unknown, entry: RegisteredTool, callId: string): Promise<Answer> {
+    if (isRichResult(value)) return await this.#richSuccess(value.content, entry, callId);
     let text: string;
     try {
       text = resultToText(value);
@@ -623,13 +652,103 @@ export class ToolExecutor {
     // UTF-8 never has fewer bytes than UTF-16 units: a text longer than the limit in units is
     // too large without splitting it; otherwise one pass splits and sizes it.
     if (text.length > limit) return resultTooLarge(utf8ByteLength(text), limit);
-    const { parts: split, bytes } = splitSizedResultText(text, this.#splitOptions());
-    if (bytes > limit) return resultTooLarge(bytes, limit);
-    const parts = split.length;
-    if (parts > this.#limits.result_parts) {
-      return resultTooManyParts(bytes, parts, this.#limits.result_parts);
+    let split = splitSizedResultText(text, this.#splitOptions());
+    if (split.bytes > limit) return resultTooLarge(split.bytes, limit);
+    // The tool's own bound, within the protocol's.
+    const { maxBytes, overflow } = this.#boundsOf(entry);
+    let cut: CutResult | undefined;
+    if (split.bytes > maxBytes) {
+      if (overflow === "error") return resultTooLarge(split.bytes, maxBytes);
+      try {
+        cut = overflow === "truncate"
+          ? truncateResult(text, maxBytes)
+          : await spillResult(text, maxBytes, { cwd: this.#cwd, callId });
+      } catch (error) {
+        return resultNotText(
+          `Result too large: ${split.bytes} bytes exceeds the limit of ${maxBytes} bytes, and writing it to a file failed: ${
+            errorText(error)
+          }`,
+        );
+      }
+      text = cut.text;
+      split = splitSizedResultText(text, this.#splitOptions());
     }
-    return { outcome: "success", text, split: { parts: split, bytes } };
+    const parts = split.parts.length;
+    if (parts > this.#limits.result_parts) {
+      return resultTooManyParts(split.bytes, parts, this.#limits.result_parts);
+    }
+    return {
+      outcome: "success",
+      text,
+      split,
+      ...(cut === undefined ? {} : {
+        overflow: {
+          policy: overflow as "truncate" | "spill",
+          bytes: cut.bytes,
+          kept: cut.kept,
+          ...(cut.file === undefined ? {} : { file: cut.file }),
+        },
+      }),
+    };
+  }
+
+  /**
+   * A rich result (`content(...)`): its parts checked and bounded (decoded bytes, all parts
+   * together, within the tool's bound), and its text for the `client.tools` path: each image or
+   * audio part saved to a file (unless `saveMedia` is off) and named in a line.
+   */
+  async #richSuccess(given: unknown, entry: RegisteredTool, callId: string): Promise<Answer> {
+    const parts = checkContent(given);
+    if (typeof parts === "string") return resultNotText(parts);
+    const { maxBytes } = this.#boundsOf(entry);
+    const total = parts.reduce((sum, part) => sum + partBytes(part), 0);
+    if (total > maxBytes) return resultTooLarge(total, maxBytes);
+    const lines: string[] = [];
+    try {
+      for (const part of parts) lines.push(await this.#partText(part, callId));
+    } catch (error) {
+      return resultNotText(`Saving the result's media to a file failed: ${errorText(error)}`);
+    }
+    const text = lines.join("\n\n");
+    const split = splitSizedResultText(text, this.#splitOptions());
+    if (split.parts.length > this.#limits.result_parts) {
+      return resultTooManyParts(split.bytes, split.parts.length, this.#limits.result_parts);
+    }
+    return { outcome: "success", text, split, content: parts };
+  }
+
+  async #partText(part: ContentPart, callId: string): Promise<string> {
+    switch (part.type) {
+      case "text":
+        return part.text;
+      case "resource_link":
+        return `[resource link: ${part.name} ${part.uri}]`;
+      case "image":
+      case "audio": {
+        const about = `${part.type}: ${part.mimeType}, ${partBytes(part)} bytes`;
+        if (!this.#saveMedia) return `[${about}]`;
+        const file = await saveMedia(decodeBase64(part.data), part.mimeType, {
+          cwd: this.#cwd,
+          callId,
+        });
+        return `[${about}, saved to the file ${file}]`;
+      }
+    }
+  }
+
+  /** A tool's result bound (at most `result_bytes`) and overflow policy. */
+  #boundsOf(entry: RegisteredTool): { maxBytes: number; overflow: ResultOverflow } {
+    const own = entry.tool as { maxResultBytes?: number; overflow?: ResultOverflow };
+    const typed = isTool(entry.tool)
+      ? entry.tool.output !== undefined
+      : isDescribedTool(entry.tool) && entry.tool.outputSchema !== undefined;
+    const defaults = this.#resultDefaults;
+    const maxBytes = Math.min(
+      own.maxResultBytes ?? defaults?.maxResultBytes ?? this.#limits.result_bytes,
+      this.#limits.result_bytes,
+    );
+    const overflow = typed ? "error" : own.overflow ?? defaults?.overflow ?? "error";
+    return { maxBytes, overflow };
   }
 
   #split(text: string): string[] {
@@ -653,6 +772,8 @@ export class ToolExecutor {
       durationMs: Math.round(this.#clock.now() - started),
       abandoned: answer.abandoned ?? false,
       killed: answer.killed ?? false,
+      ...(answer.overflow === undefined ? {} : { overflow: answer.overflow }),
+      ...(answer.content === undefined ? {} : { content: answer.content }),
       ...(answer.errorCode === undefined ? {} : { errorCode: answer.errorCode }),
     };
     return Object.freeze(result);
@@ -672,6 +793,9 @@ function settledOf(
       return outcome;
     case "value":
       return { kind: "value", value: outcome.text };
+    case "content":
+      // Checked with the parts' bounds in `#success`, as an inline tool's.
+      return { kind: "value", value: { [RICH_MARK]: true, content: outcome.parts } };
     case "too_large":
       return { kind: "answer", answer: resultTooLarge(outcome.bytes, resultBytes) };
     case "invalid":

@@ -74,6 +74,10 @@ export interface ExternalToolSpec {
   readonly effect: ToolEffect;
   /** The tool's own limit per call, 1,000–600,000 ms; also sent as `timeout_ms`. */
   readonly timeoutMs?: number;
+  /** The tool's result bound, UTF-8 bytes (as `defineTool`'s `maxResultBytes`). */
+  readonly maxResultBytes?: number;
+  /** What a result over the bound becomes (as `defineTool`'s `overflow`). */
+  readonly overflow?: "error" | "truncate" | "spill";
   /** Which source it came from. */
   readonly source: ExternalToolSource;
   /**

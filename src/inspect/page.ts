@@ -256,6 +256,20 @@ function renderDetail() {
   );
 }
 
+// A rich result's images, shown from data: URLs (the host checked each MIME type).
+function media(content) {
+  const box = h("div", { "data-test": "result-media" });
+  for (const part of content) {
+    if (part.type === "image") {
+      box.append(h("div", { class: "part" },
+        h("div", { class: "muted", text: "image · " + part.mimeType }),
+        h("img", { "data-test": "result-image", alt: "image result (" + part.mimeType + ")",
+          src: "data:" + part.mimeType + ";base64," + part.data })));
+    }
+  }
+  return box.childElementCount === 0 ? null : box;
+}
+
 function showResult(el, r) {
   const parts = h("div", {});
   r.part_texts.forEach((text, i) => parts.append(
@@ -267,6 +281,7 @@ function showResult(el, r) {
       text: r.outcome + (r.error_code ? " · " + r.error_code : "") }),
     h("span", { class: "muted", "data-test": "duration", text: " " + r.duration_ms + " ms · " + r.bytes + " bytes · " + r.parts + " part(s)" }),
     parts,
+    r.content ? media(r.content) : null,
     r.log === null ? null : h("div", {}, h("div", { class: "muted", text: "tool.log" }),
       h("pre", { "data-test": "tool-log", text: r.log })),
   ].filter((node) => node !== null));

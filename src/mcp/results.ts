@@ -24,6 +24,8 @@ export interface McpCallResult {
   readonly toolResult?: unknown;
 }
 
+import { type ContentPart, RICH_MARK, type RichResult } from "../host/content.ts";
+
 /**
  * The model-visible text of `result`.
  *
@@ -47,6 +49,38 @@ export function resultText(result: McpCallResult): string {
     );
   }
   return parts.join("\n\n");
+}
+
+/**
+ * `result` as a rich result (`content.ts`) when it holds an image, audio or resource link, so
+ * they pass through without being flattened to text: text items as text, images, audio and
+ * links as they are, anything else as {@link resultText} writes it. Null for a text-only result.
+ */
+export function richResultOf(result: McpCallResult): RichResult | null {
+  const content = result.content ?? [];
+  const rich = content.some((item) =>
+    item["type"] === "image" || item["type"] === "audio" || item["type"] === "resource_link"
+  );
+  if (!rich) return null;
+  const parts = content.map((item) => {
+    switch (item["type"]) {
+      case "image":
+      case "audio":
+        return { type: item["type"], data: item["data"], mimeType: item["mimeType"] };
+      case "resource_link":
+        return {
+          type: "resource_link",
+          uri: item["uri"],
+          name: item["name"],
+          ...(typeof item["mimeType"] === "string" ? { mimeType: item["mimeType"] } : {}),
+          ...(typeof item["description"] === "string" ? { description: item["description"] } : {}),
+        };
+      default:
+        return { type: "text", text: itemText(item) };
+    }
+  });
+  // Checked (and bounded) by the executor like a module tool's.
+  return { [RICH_MARK]: true, content: parts as unknown as ContentPart[] };
 }
 
 function itemText(item: Record<string, unknown>): string {

@@ -30,6 +30,9 @@ export const serveRegistry: McpServeModule["serveRegistry"] = async (
       // A tool's expected failure (a thrown "File not found") is one line on stderr, which the
       // agents show in their logs; the model gets the message as the result.
       failureDetail: "line",
+      // Images and audio go to the client as MCP content, not to files.
+      saveMedia: false,
+      ...(options.resultDefaults === undefined ? {} : { resultDefaults: options.resultDefaults }),
     });
   let served = new Generation(options.registry, executorOf(options.registry));
   const retired: Promise<void>[] = [];

@@ -8,6 +8,7 @@
  */
 
 import type { ApprovalPolicy } from "../host/approval_rules.ts";
+import type { ExecutorOptions } from "../host/executor.ts";
 import type { ToolLog } from "../host/sandbox/log_buffer.ts";
 import type { ToolRegistry } from "../host/registry.ts";
 
@@ -68,6 +69,8 @@ export interface ServeRegistryOptions {
     /** The approval rules (`--approve allow=TOOL`, the config's `approvals`); absent: `mode`. */
     readonly policy?: ApprovalPolicy;
   };
+  /** `--max-result-bytes` and `--overflow`: for tools that declare no bound or policy. */
+  readonly resultDefaults?: ExecutorOptions["resultDefaults"];
 }
 
 /** How {@link McpServeModule.serveRegistry} ended. */

@@ -272,10 +272,18 @@ export function createMcpServer(options: McpServerOptions): Server {
         if (result.outcome !== "success") {
           return { isError: true, content: [{ type: "text", text: result.text }] };
         }
-        const structured = jsonObject(result.text);
+        if (result.content !== undefined) {
+          // A rich result: its parts as MCP content (images and audio as they are).
+          return { content: result.content.map((part) => ({ ...part })) };
+        }
+        // A cut or spilled result is not the tool's value: no structuredContent.
+        const structured = result.overflow === undefined ? jsonObject(result.text) : null;
         return {
           content: [{ type: "text", text: result.text }],
           ...(structured === null ? {} : { structuredContent: structured }),
+          ...(result.overflow === undefined
+            ? {}
+            : { _meta: { "magi-tools/overflow": { ...result.overflow } } }),
         };
       } finally {
         release?.();

@@ -44,7 +44,8 @@ import { PACKAGE_VERSION } from "../host/version.ts";
 import { hostToolName, selected, TOOL_NAME } from "./names.ts";
 import { clientCredentialsFetch } from "./client_credentials.ts";
 import { signedInProvider, SignInRequiredError, type StoredOAuthProvider } from "./oauth_login.ts";
-import { type McpCallResult, resultText } from "./results.ts";
+import { type McpCallResult, resultText, richResultOf } from "./results.ts";
+import type { RichResult } from "../host/content.ts";
 import { ChildStdioTransport } from "./stdio_transport.ts";
 import { endMcpSpan, startMcpSpan, TELEMETRY } from "../telemetry/mod.ts";
 
@@ -252,6 +253,8 @@ function toolsOf(
       inputSchema,
       effect,
       ...(config.timeoutMs === undefined ? {} : { timeoutMs: config.timeoutMs }),
+      ...(config.maxResultBytes === undefined ? {} : { maxResultBytes: config.maxResultBytes }),
+      ...(config.overflow === undefined ? {} : { overflow: config.overflow }),
       source: { kind: "mcp", name: config.name },
       validate: check,
       run: (args, ctx) =>
@@ -270,7 +273,7 @@ async function tracedCallTool(
   which: { server: string; tool: string },
   args: Record<string, unknown>,
   ctx: ExternalToolContext,
-): Promise<string> {
+): Promise<string | RichResult> {
   const span = startMcpSpan(which.server, which.tool, ctx.traceparent);
   let done = false;
   try {
@@ -289,7 +292,7 @@ async function callTool(
   args: Record<string, unknown>,
   ctx: ExternalToolContext,
   traceparent?: string,
-): Promise<string> {
+): Promise<string | RichResult> {
   if (state.dead !== null) throw new ExternalToolError("tool_unavailable", state.dead);
   const remaining = Math.max(1, ctx.deadline - Date.now());
   const request = traceparent === undefined
@@ -336,7 +339,8 @@ async function callTool(
       text.trim() === "" ? `MCP tool ${which.tool} failed without a message` : text,
     );
   }
-  return text;
+  // Images, audio and links pass through as a rich result.
+  return richResultOf(result) ?? text;
 }
 
 /** Ajv's `data/x must be string` as `x: must be string`. */

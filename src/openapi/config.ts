@@ -24,7 +24,11 @@
 
 import { z } from "zod";
 import { dirname, isAbsolute, join } from "node:path";
-import { CLIENT_TOOL_MIN_TIMEOUT_MS, CLIENT_TOOLS_LIMITS } from "../protocol/limits.ts";
+import {
+  CLIENT_TOOL_MIN_TIMEOUT_MS,
+  CLIENT_TOOLS_LIMITS,
+  MIN_RESULT_BYTES,
+} from "../protocol/limits.ts";
 import { OpenApiError } from "./errors.ts";
 
 /** How an API entry is named: like a tool name, so it can appear in messages and listings. */
@@ -75,6 +79,9 @@ function buildApiSchema() {
     effects: z.record(z.string(), z.enum(["read", "write"])).optional(),
     timeoutMs: z.int().min(CLIENT_TOOL_MIN_TIMEOUT_MS).max(CLIENT_TOOLS_LIMITS.max_timeout_ms)
       .optional(),
+    maxResultBytes: z.int().min(MIN_RESULT_BYTES).max(CLIENT_TOOLS_LIMITS.result_bytes)
+      .optional(),
+    overflow: z.enum(["error", "truncate", "spill"]).optional(),
   });
 }
 
@@ -143,6 +150,10 @@ export interface OpenApiConfig {
   readonly effects: Readonly<Record<string, "read" | "write">>;
   /** Each tool's own timeout, ms. */
   readonly timeoutMs: number;
+  /** Each tool's result bound, UTF-8 bytes (`defineTool`'s `maxResultBytes`). */
+  readonly maxResultBytes?: number;
+  /** What a result over the bound becomes (`defineTool`'s `overflow`). */
+  readonly overflow?: "error" | "truncate" | "spill";
 }
 
 /**
@@ -210,6 +221,8 @@ export function parseOpenApiSection(value: unknown, configFile: string): OpenApi
       ...(api.include === undefined ? {} : { include: api.include }),
       effects: api.effects ?? {},
       timeoutMs: api.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      ...(api.maxResultBytes === undefined ? {} : { maxResultBytes: api.maxResultBytes }),
+      ...(api.overflow === undefined ? {} : { overflow: api.overflow }),
     });
   }
   return apis;

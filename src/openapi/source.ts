@@ -329,6 +329,8 @@ function makeTool(api: OpenApiConfig, plan: OperationPlan, wiring: ToolWiring): 
     inputSchema: plan.inputSchema,
     effect: plan.effect,
     timeoutMs: api.timeoutMs,
+    ...(api.maxResultBytes === undefined ? {} : { maxResultBytes: api.maxResultBytes }),
+    ...(api.overflow === undefined ? {} : { overflow: api.overflow }),
     source: { kind: "openapi", name: api.name },
     validate,
     async run(args, ctx) {

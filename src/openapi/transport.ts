@@ -149,6 +149,8 @@ export class ExchangeTransport {
       case "invalid":
       case "invalid_output":
         throw new ExternalToolError("tool_failed", `HTTP sandbox: ${outcome.text}`);
+      case "content":
+        throw new ExternalToolError("tool_failed", "HTTP sandbox: an unexpected answer");
       case "thrown":
         throw new ExternalToolError("tool_failed", `HTTP sandbox: ${outcome.message}`);
     }

@@ -263,3 +263,9 @@ export const TOOL_CARDS_LIMITS: {
 export type ClientToolsLimits = { readonly [K in keyof typeof CLIENT_TOOLS_LIMITS]: number };
 /** Initialization limits type. */
 export type Limits = { readonly [K in keyof typeof LIMITS]: number };
+
+/**
+ * Least `maxResultBytes` of a tool (`defineTool`, an OpenAPI API or MCP server in the config,
+ * `mcp --max-result-bytes`): room for a truncation marker and a useful head.
+ */
+export const MIN_RESULT_BYTES = 1024;

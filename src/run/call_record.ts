@@ -44,6 +44,16 @@ export interface CallRecord {
    * when the call did not succeed.
    */
   structured?: Record<string, unknown> | null;
+  /**
+   * Only when the result was over the tool's `maxResultBytes` and was cut (`truncate`) or
+   * written to a file (`spill`): the policy, the whole result's bytes, the bytes kept, the file.
+   */
+  overflow?: { policy: "truncate" | "spill"; bytes: number; kept: number; file?: string };
+  /**
+   * Only for a rich result (`content(...)`): its parts, images and audio with their base64
+   * `data` (`text` is their text form, naming the saved files).
+   */
+  content?: Record<string, unknown>[];
 }
 
 /** The `--json` record of `result`. */
@@ -69,6 +79,8 @@ export function callRecord(
     part_texts: [...result.parts],
     log,
   };
+  if (result.overflow !== undefined) record.overflow = { ...result.overflow };
+  if (result.content !== undefined) record.content = result.content.map((part) => ({ ...part }));
   if (typed) {
     // The executor validated it against the output schema (an object) before it left.
     record.structured = result.outcome === "success"

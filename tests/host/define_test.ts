@@ -99,6 +99,26 @@ const rejected: [string, Record<string, unknown>, RegExp][] = [
   ],
   ["a zero memoryMb", { memoryMb: 0 }, /^Tool memoryMb must be a positive integer: echo: 0$/],
   [
+    "a maxResultBytes under 1024",
+    { maxResultBytes: 1000 },
+    /^Tool maxResultBytes must be an integer from 1024 to 1048576: echo: 1000$/,
+  ],
+  [
+    "a maxResultBytes over the protocol bound",
+    { maxResultBytes: 2_000_000 },
+    /^Tool maxResultBytes must be an integer from 1024 to 1048576: echo: 2000000$/,
+  ],
+  [
+    "an unknown overflow",
+    { overflow: "cut" },
+    /^Tool overflow must be "error", "truncate" or "spill": echo: cut$/,
+  ],
+  [
+    "overflow truncate with an output schema",
+    { overflow: "truncate", output: z.object({ n: z.number() }) },
+    /^Tool overflow must be "error" for a tool with an output schema .*: echo$/,
+  ],
+  [
     "a memoryMb under the Deno baseline",
     { memoryMb: 63 },
     /^Tool memoryMb must be at least 64 \(a Deno process alone holds about 40–60 MiB\): echo: 63$/,

@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { ROOT } from "../e2e/_cli.ts";
 import { startMcpStdio } from "./_stdio.ts";
+import { eventually } from "../_wait.ts";
 
 const LIVE_TOOLS = `${ROOT}tests/e2e/fixtures/live_tools`;
 
@@ -19,6 +20,9 @@ for (const name of ["steps", "steps_inline"]) {
         { onprogress: (progress: (typeof seen)[number]) => seen.push(progress) },
       );
       assert.equal(result.isError, undefined);
+      // The server writes every notification before the result; the SDK client dispatches
+      // notifications a microtask later than responses, so the last may land just after.
+      await eventually(() => seen.length >= 3, 5_000);
       assert.deepEqual(seen.map((p) => [p.progress, p.total]), [[1, 3], [2, 3], [3, 3]]);
       assert.ok(seen.every((p) => typeof p.message === "string" && p.message !== ""));
     } finally {

@@ -63,7 +63,8 @@ Deno.test("run calls server-everything tools: echo, sum, image, resource links, 
   const text = reply(records);
   assert.match(text, /^everything_echo → Echo: hi$/m);
   assert.match(text, /^everything_get-sum → The sum of 2 and 3 is 5\.$/m);
-  assert.match(text, /\[image: image\/png, [\d,]+ bytes\]/);
+  // The image passes through as a rich result: saved to a file the text names (issue 35 item 3).
+  assert.match(text, /\[image: image\/png, \d+ bytes, saved to the file \S+\.png\]/);
   assert.ok(!/iVBOR/.test(text), "no base64 in the model's context");
   assert.match(text, /\[resource link: [^\]]+ demo:\/\/resource\/[^\]]+\]/);
   assert.match(text, /"conditions"/);

@@ -8,10 +8,11 @@
  */
 
 import { checkToken } from "../../mcp/http_token.ts";
+import { CLIENT_TOOLS_LIMITS, MIN_RESULT_BYTES } from "../../protocol/limits.ts";
 import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_SECONDS } from "../../mcp/serve_api.ts";
 import { UsageError } from "../../run/exit_codes.ts";
 import type { ConfigArgs, ToolDirArgs } from "../../run/command_options.ts";
-import { integer, optionalString, parseFlags, seconds } from "./_flags.ts";
+import { integer, oneOf, optionalString, parseFlags, seconds } from "./_flags.ts";
 import type { ApprovalPolicy } from "../../host/approval_rules.ts";
 import {
   approvePolicy,
@@ -52,6 +53,10 @@ export interface McpArgs extends ConfigArgs, ToolDirArgs {
   startTimeoutMs: number;
   /** `--watch`: reload the tools and config on change, with `tools/list_changed` (default off). */
   watch: boolean;
+  /** `--max-result-bytes N`: the result bound of tools that declare none (default: 1 MiB). */
+  maxResultBytes: number | undefined;
+  /** `--overflow POLICY`: what a result over the bound becomes for tools that declare none. */
+  overflow: "error" | "truncate" | "spill" | undefined;
 }
 
 /** Parse `mcp`'s arguments (after the subcommand). */
@@ -65,6 +70,8 @@ export function parseMcpArgs(argv: string[]): McpArgs | { command: "help"; topic
     approve: { type: "string", multiple: true },
     "approve-timeout": { type: "string" },
     watch: { type: "boolean" },
+    "max-result-bytes": { type: "string" },
+    overflow: { type: "string" },
     ...START_TIMEOUT_OPTION,
     ...HELP_OPTION,
     ...CONFIG_OPTIONS,
@@ -103,6 +110,23 @@ export function parseMcpArgs(argv: string[]): McpArgs | { command: "help"; topic
     ),
     startTimeoutMs: startTimeout(values),
     watch: values.watch === true,
+    ...resultFlags(values),
     ...configArgs(values),
   };
+}
+
+/** `--max-result-bytes` and `--overflow`. */
+function resultFlags(
+  values: { "max-result-bytes"?: string | undefined; overflow?: string | undefined },
+): Pick<McpArgs, "maxResultBytes" | "overflow"> {
+  const maxResultBytes = integer(
+    values["max-result-bytes"],
+    "--max-result-bytes",
+    MIN_RESULT_BYTES,
+    CLIENT_TOOLS_LIMITS.result_bytes,
+  );
+  const overflow = values.overflow === undefined
+    ? undefined
+    : oneOf(values.overflow, "--overflow", ["error", "truncate", "spill"], "error");
+  return { maxResultBytes, overflow };
 }

@@ -111,6 +111,10 @@ export async function mcpCommand(args: McpArgs): Promise<number> {
           // The flags' approval rules first, then the config's (`host/approval_rules.ts`).
           policy: withConfigRules(args.approvals, plan.config.approvals ?? []),
         },
+        resultDefaults: {
+          ...(args.maxResultBytes === undefined ? {} : { maxResultBytes: args.maxResultBytes }),
+          ...(args.overflow === undefined ? {} : { overflow: args.overflow }),
+        },
       });
       if (outcome.kind === "port_taken") {
         writeStderrLine(`magi-tools mcp: Port ${args.http} is taken: 127.0.0.1:${args.http}`);

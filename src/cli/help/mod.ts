@@ -258,7 +258,8 @@ const MCP = `Usage: magi-tools mcp [--tools DIR]... [--config FILE | --no-config
                       [--mcp-config FILE]... [--http PORT [--token TOKEN]
                       [--max-sessions N] [--session-idle-timeout SECONDS]]
                       [--approve deny|allow|ask] [--approve-timeout SECONDS]
-                      [--watch]
+                      [--watch] [--max-result-bytes N]
+                      [--overflow error|truncate|spill]
 
 Serves every tool run would register (tool modules and the config's sources)
 as an MCP server: over stdio (stdout carries MCP frames only), or with --http as
@@ -307,6 +308,14 @@ Options:
                        notifications/tools/list_changed. A broken edit keeps the
                        old set (the error on stderr); a config edit is approved
                        again like at startup. Default off
+  --max-result-bytes N the result bound, UTF-8 bytes (1024 to 1048576), of tools
+                       that declare no maxResultBytes (default 1048576). 80000
+                       keeps a result under Claude Code's 25,000-token cap
+  --overflow POLICY    what a result over the bound becomes, for tools that
+                       declare no overflow: error (default: result_too_large),
+                       truncate (head and tail with a marker saying what was
+                       cut) or spill (the whole result in a file under
+                       ./.magi-tools/results, its name and head sent)
   -h, --help           this help
 
 Exit codes: 0 stopped (stdin EOF or SIGINT); 143 stopped by SIGTERM; 2 usage,

@@ -88,6 +88,8 @@ export type ChildMessage =
     readonly text?: string;
     /** UTF-8 bytes of the result text when it was too large to send. */
     readonly tooLargeBytes?: number;
+    /** A rich result's parts (`content(...)`), instead of `text`; checked by the host. */
+    readonly content?: readonly unknown[];
     /** Tool output bytes the child dropped (over {@link LOG_BYTES}). */
     readonly droppedLogBytes: number;
   }

@@ -67,6 +67,8 @@ const DescriptionSchema = z.object({
   }).strict().optional(),
   isolation: z.enum(["process", "inline"]).optional(),
   memoryMb: z.number().optional(),
+  maxResultBytes: z.number().optional(),
+  overflow: z.enum(["error", "truncate", "spill"]).optional(),
   title: z.string().optional(),
   annotations: z.object({
     readOnlyHint: z.boolean().optional(),

@@ -31,6 +31,8 @@ export interface ToolDescription {
   readonly permissions?: ToolPermissions;
   readonly isolation?: "process" | "inline";
   readonly memoryMb?: number;
+  readonly maxResultBytes?: number;
+  readonly overflow?: "error" | "truncate" | "spill";
   readonly title?: string;
   readonly annotations?: ToolAnnotations;
   /** `z.toJSONSchema(input, { target: "draft-2020-12", io: "input" })`, or its error message. */
@@ -179,6 +181,8 @@ export function describeTool(tool: Tool): ToolDescription {
     ...(tool.timeoutMs === undefined ? {} : { timeoutMs: tool.timeoutMs }),
     ...(tool.title === undefined ? {} : { title: tool.title }),
     ...(tool.annotations === undefined ? {} : { annotations: { ...tool.annotations } }),
+    ...(tool.maxResultBytes === undefined ? {} : { maxResultBytes: tool.maxResultBytes }),
+    ...(tool.overflow === undefined ? {} : { overflow: tool.overflow }),
     input: inputSchemaOf(tool.input),
     ...(tool.output === undefined ? {} : { output: outputSchemaOf(tool.output) }),
   };
@@ -228,6 +232,10 @@ export function describedTool(description: ToolDescription): DescribedTool {
     isolation: description.isolation ?? "process",
     ...(description.memoryMb === undefined ? {} : { memoryMb: description.memoryMb }),
     ...(description.title === undefined ? {} : { title: description.title }),
+    ...(description.maxResultBytes === undefined
+      ? {}
+      : { maxResultBytes: description.maxResultBytes }),
+    ...(description.overflow === undefined ? {} : { overflow: description.overflow }),
     ...(description.annotations === undefined
       ? {}
       : { annotations: Object.freeze({ ...description.annotations }) }),

@@ -20,6 +20,7 @@
  * @module
  */
 
+import { isRichResult } from "../content.ts";
 import { isTool, type Tool, type ToolContext } from "../define.ts";
 import { resultToText } from "../result.ts";
 import { utf8ByteLength } from "../../protocol/utf8.ts";
@@ -176,11 +177,22 @@ async function runCall(message: CallMessage, loaded: Tool): Promise<void> {
       }
       value = checked.data;
     }
-    const text = resultToText(value);
-    const bytes = utf8ByteLength(text);
-    reply = bytes > message.resultBytes
-      ? { t: "result", id: message.id, ok: true, tooLargeBytes: bytes, droppedLogBytes }
-      : { t: "result", id: message.id, ok: true, text, droppedLogBytes };
+    if (isRichResult(value)) {
+      // Parts go as they are; the host checks them and their bounds.
+      reply = {
+        t: "result",
+        id: message.id,
+        ok: true,
+        content: [...value.content],
+        droppedLogBytes,
+      };
+    } else {
+      const text = resultToText(value);
+      const bytes = utf8ByteLength(text);
+      reply = bytes > message.resultBytes
+        ? { t: "result", id: message.id, ok: true, tooLargeBytes: bytes, droppedLogBytes }
+        : { t: "result", id: message.id, ok: true, text, droppedLogBytes };
+    }
   } catch (error) {
     const permission = deniedPermission(error);
     reply = {

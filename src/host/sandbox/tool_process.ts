@@ -30,6 +30,7 @@ import {
 /** How a call on a process ended (before the runner applies grace and kill). */
 export type ProcessOutcome =
   | { readonly kind: "value"; readonly text: string }
+  | { readonly kind: "content"; readonly parts: readonly unknown[] }
   | { readonly kind: "too_large"; readonly bytes: number }
   | { readonly kind: "invalid"; readonly text: string }
   | { readonly kind: "invalid_output"; readonly text: string }
@@ -370,6 +371,9 @@ export class ToolProcess {
         }
         if (message.tooLargeBytes !== undefined) {
           return pending.resolve({ kind: "too_large", bytes: message.tooLargeBytes });
+        }
+        if (message.content !== undefined) {
+          return pending.resolve({ kind: "content", parts: message.content });
         }
         return pending.resolve({ kind: "value", text: message.text ?? "" });
       }

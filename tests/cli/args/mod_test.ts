@@ -190,7 +190,20 @@ Deno.test("parseCli() parses mcp with --tools and --http PORT", () => {
     noConfig: false,
     mcpConfigs: [],
     watch: false,
+    maxResultBytes: undefined,
+    overflow: undefined,
   });
+  const bounded = parseCli(["mcp", "--max-result-bytes", "80000", "--overflow", "truncate"]) as {
+    maxResultBytes?: number;
+    overflow?: string;
+  };
+  assert.equal(bounded.maxResultBytes, 80_000);
+  assert.equal(bounded.overflow, "truncate");
+  assert.throws(
+    () => parseCli(["mcp", "--max-result-bytes", "100"]),
+    /^UsageError: Option --max-result-bytes must be an integer from 1024 to 1048576: 100$/,
+  );
+  assert.throws(() => parseCli(["mcp", "--overflow", "cut"]), /--overflow/);
   assert.equal((parseCli(["mcp", "--watch"]) as { watch?: boolean }).watch, true);
   const stdio = parseCli(["mcp"]);
   assert.ok(stdio.command === "mcp" && stdio.http === undefined);
