@@ -39,6 +39,8 @@ import {
   type ExternalTool,
   type ExternalToolContext,
   ExternalToolError,
+  SIGN_IN_REQUIRED,
+  signInRequiredMessage,
 } from "../host/external.ts";
 import { PACKAGE_VERSION } from "../host/version.ts";
 import { hostToolName, selected, TOOL_NAME } from "./names.ts";
@@ -311,6 +313,15 @@ async function callTool(
     }) as McpCallResult;
   } catch (error) {
     if (state.dead !== null) throw new ExternalToolError("tool_unavailable", state.dead);
+    if (error instanceof SignInRequiredError || error instanceof UnauthorizedError) {
+      // 401 mid-session and the refresh refused (tokens revoked since the start).
+      throw new ExternalToolError(
+        SIGN_IN_REQUIRED,
+        error instanceof SignInRequiredError
+          ? error.message
+          : signInRequiredMessage(which.server, "the server refused the token"),
+      );
+    }
     if (error instanceof McpError) {
       // The SDK's error type reaches this checker untyped: name the fields used.
       const { code, message } = error as { code: number; message: string };
