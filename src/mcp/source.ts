@@ -57,11 +57,14 @@ import { endMcpSpan, startMcpSpan, TELEMETRY } from "../telemetry/mod.ts";
 export class McpSourceError extends HostError<"source_start"> {
   /** The `mcpServers` key. */
   readonly server: string;
+  /** Whether the server needs `magi-tools login NAME` (the message says so). */
+  readonly signIn: boolean;
   /** Message as given. */
-  constructor(server: string, message: string) {
+  constructor(server: string, message: string, signIn = false) {
     super("source_start", message);
     this.name = "McpSourceError";
     this.server = server;
+    this.signIn = signIn;
   }
 }
 
@@ -82,7 +85,9 @@ export async function startMcpSource(
   try {
     authProvider = await signedInProvider(config);
   } catch (error) {
-    if (error instanceof SignInRequiredError) throw new McpSourceError(config.name, error.message);
+    if (error instanceof SignInRequiredError) {
+      throw new McpSourceError(config.name, error.message, true);
+    }
     throw error;
   }
   const transport = config.transport.kind === "stdio"
@@ -121,7 +126,7 @@ export async function startMcpSource(
       const reason = error instanceof SignInRequiredError
         ? error.message
         : new SignInRequiredError(config.name, "the server refused the token").message;
-      throw new McpSourceError(config.name, reason);
+      throw new McpSourceError(config.name, reason, true);
     }
     throw new McpSourceError(config.name, startFailure(config, transport, error));
   }

@@ -17,6 +17,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ROOT, runCli } from "../e2e/_cli.ts";
 import { browserTestIgnored, launchBrowser } from "../_browser.ts";
+import { startInspector } from "../inspect/_inspector.ts";
 import {
   type OidcServer,
   oidcUnavailable,
@@ -339,3 +340,34 @@ for (const command of ["run", "batch"] as const) {
     },
   });
 }
+
+Deno.test({
+  name: "MCP sign-in: inspect starts without the server that needs a sign-in and shows `login`",
+  ignore: unavailable !== null,
+  fn: () =>
+    withWorld(3600, async (world) => {
+      const inspector = await startInspector({
+        cwd: world.dir,
+        env: {
+          XDG_STATE_HOME: join(world.dir, "state"),
+          XDG_CONFIG_HOME: join(world.dir, "config"),
+          MAGI_TOOLS_TRUST_CONFIG: "1",
+        },
+      });
+      try {
+        const answer = await fetch(`${inspector.base}/api/tools`, {
+          headers: { authorization: `Bearer ${inspector.token}` },
+        });
+        assert.equal(answer.status, 200);
+        const view = await answer.json();
+        const message =
+          "MCP server remote needs a sign-in (not signed in): run `magi-tools login remote`";
+        assert.deepEqual(view.errors, [{ file: "mcp:remote", reason: message }]);
+        // The other tools are there (the fixture tools of the inspector's --tools).
+        assert.ok(view.tools.some((tool: { name: string }) => tool.name === "form_echo"));
+        assert.ok(inspector.stderr().includes(`magi-tools: ${message}`), inspector.stderr());
+      } finally {
+        assert.equal(await inspector.stop(), 130); // SIGINT
+      }
+    }),
+});
