@@ -165,16 +165,19 @@ export interface ProtectedMcpServer {
 
 /**
  * Start the MCP server (official SDK, Streamable HTTP, `requireBearerAuth`) whose tokens are
- * introspected at `oidc` as the client `id`:`secret`, and must be for its own URL.
+ * introspected at `oidc` as the client `id`:`secret`, and must be for its own URL. Its `whoami`
+ * with `note: "hook"` POSTs to `hook` and answers only after the hook did.
  */
 export async function startProtectedMcp(
   oidc: OidcServer,
   id: string,
   secret: string,
+  hook?: string,
 ): Promise<ProtectedMcpServer> {
   const running = await runScript("mcp_server.mjs", {
     issuer: oidc.issuer,
     introspectionClient: [id, secret],
+    ...(hook === undefined ? {} : { hook }),
   });
   return {
     url: String(running.listening["url"]),

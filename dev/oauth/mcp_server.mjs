@@ -3,7 +3,8 @@
 // authorization server's introspection endpoint (tests/_oidc.ts starts both). Run by node from
 // .tools/oauth/.
 //
-// argv[2]: { "issuer": …, "introspectionClient": [id, secret] }
+// argv[2]: { "issuer": …, "introspectionClient": [id, secret], "hook"?: URL }: `whoami` with
+// `note: "hook"` POSTs to `hook` and waits for its answer before answering (a test's pause).
 // stdout: {"event":"listening","url":…} first, then {"event":"call","status":…} per MCP request.
 import { createServer } from "node:http";
 import express from "express";
@@ -77,15 +78,20 @@ app.post(
     mcp.registerTool("whoami", {
       description: "Who the bearer token was issued to",
       inputSchema: { note: z.string().optional() },
-    }, (_args, extra) => ({
-      content: [{
-        type: "text",
-        // A signed-in user's token names the user; a client credentials token only the client.
-        text: extra.authInfo?.extra?.sub === undefined
-          ? `client ${extra.authInfo?.clientId}`
-          : `user ${extra.authInfo.extra.sub}`,
-      }],
-    }));
+    }, async (args, extra) => {
+      if (args.note === "hook" && typeof options.hook === "string") {
+        await (await fetch(options.hook, { method: "POST" })).text();
+      }
+      return {
+        content: [{
+          type: "text",
+          // A signed-in user's token names the user; a client credentials token only the client.
+          text: extra.authInfo?.extra?.sub === undefined
+            ? `client ${extra.authInfo?.clientId}`
+            : `user ${extra.authInfo.extra.sub}`,
+        }],
+      };
+    });
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
     });

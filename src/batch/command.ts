@@ -274,6 +274,8 @@ async function runOpened(args: BatchOptions, opened: Opened): Promise<number> {
     exitCode = exitCodeOf(
       interrupted
         ? "interrupted"
+        : totals?.signInRequired != null
+        ? "sign_in_required"
         : failedTotal > 0 || finished < selected.length
         ? "run_failed"
         : "ok",

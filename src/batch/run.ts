@@ -90,6 +90,11 @@ export interface BatchTotals {
   abandoned: string | null;
   /** Why the output could not be written (the batch stopped), or null. */
   fault: string | null;
+  /**
+   * An item ended because an MCP server needs a sign-in (`host.error` `sign_in_required`): the
+   * batch stopped (exit 2); the message naming `magi-tools login NAME`, or null.
+   */
+  signInRequired: string | null;
 }
 
 /** One slot: a backend connection reused from item to item. */
@@ -111,6 +116,7 @@ export class BatchRun {
   /** Items whose backend failed to start after the batch was abandoned: left not run. */
   readonly #afterAbandon = new Set<string>();
   #fault: string | null = null;
+  #signInRequired: string | null = null;
   #running = 0;
   #completed = 0;
   #failed = 0;
@@ -163,6 +169,7 @@ export class BatchRun {
       interrupted: this.#interrupts > 0,
       abandoned: this.#abandoned,
       fault: this.#fault,
+      signInRequired: this.#signInRequired,
     };
   }
 
@@ -225,6 +232,11 @@ export class BatchRun {
       await options.store.commit(item.id, bytes, entry);
       if (code === exitCode("ok")) this.#completed++;
       else this.#failed++;
+      if (entry.error?.startsWith(SIGN_IN_PREFIX) === true && this.#signInRequired === null) {
+        // Every later item would meet the same refusal: stop, naming the sign-in to run.
+        this.#signInRequired = entry.error.slice(SIGN_IN_PREFIX.length);
+        this.#stop(this.#signInRequired);
+      }
     }
     options.onChange?.();
   }
@@ -353,6 +365,9 @@ export class BatchRun {
     this.#stopping = true;
   }
 }
+
+/** An index entry's `error` of an item that ended because a source needs a sign-in. */
+const SIGN_IN_PREFIX = "sign_in_required: ";
 
 function concat(chunks: readonly Uint8Array[]): Uint8Array {
   const size = chunks.reduce((sum, chunk) => sum + chunk.length, 0);

@@ -49,6 +49,11 @@ export interface StartSourcesOptions {
    * tools, with the reason on stderr.
    */
   readonly onToolsChanged?: () => void;
+  /**
+   * When given, a required MCP server that needs `magi-tools login NAME` does not fail the start:
+   * it is left out and reported here (`inspect` shows it on its page).
+   */
+  readonly onSignInNeeded?: (source: string, message: string) => void;
 }
 
 /** The started sources: their tools and one way to stop them all. */
@@ -136,7 +141,12 @@ export async function startSources(
     const message = outcome.reason instanceof Error
       ? outcome.reason.message
       : String(outcome.reason);
-    if (entry.optional) {
+    if (
+      !entry.optional && options.onSignInNeeded !== undefined &&
+      (outcome.reason as { signIn?: unknown } | null)?.signIn === true
+    ) {
+      options.onSignInNeeded(entry.source, message);
+    } else if (entry.optional) {
       options.onWarning({
         code: "source_unavailable",
         message: `${message}; it is optional, so its tools are absent`,

@@ -21,6 +21,7 @@ export const RECORD_ERROR_CODES = [
   "client_closed",
   "interrupted",
   "request_budget_exhausted",
+  "sign_in_required",
 ] as const;
 
 /**

@@ -46,6 +46,18 @@ export class ExternalToolError extends Error {
   }
 }
 
+/**
+ * The `error_code` of an external call refused because its source needs a sign-in (an MCP
+ * server signed in with `magi-tools login` answered 401 and the refresh was refused): `run`
+ * and `batch` end the turn with a `host.error` (exit 2), `mcp` answers a tool error.
+ */
+export const SIGN_IN_REQUIRED = "sign_in_required";
+
+/** "MCP server NAME needs a sign-in (REASON): run `magi-tools login NAME`". */
+export function signInRequiredMessage(server: string, reason: string): string {
+  return `MCP server ${server} needs a sign-in (${reason}): run \`magi-tools login ${server}\``;
+}
+
 /** One progress notification of a running external call (MCP `notifications/progress`). */
 export interface ToolProgress {
   /** Progress so far (increases with each notification). */

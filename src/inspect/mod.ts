@@ -30,7 +30,7 @@ import {
 import { newToken } from "./security.ts";
 import { type ApprovalPolicy, parseApproveFlags, withConfigRules } from "../host/approval_rules.ts";
 import { InspectServer } from "./server.ts";
-import { ToolSet } from "./tool_set.ts";
+import { type LoadProblem, ToolSet } from "./tool_set.ts";
 import { Turns } from "./turns.ts";
 
 export { checkRequest, newToken } from "./security.ts";
@@ -73,7 +73,9 @@ export async function inspectCommand(args: InspectOptions): Promise<number> {
   }
   const agent = await resolveAgentCommand(args.agent, { missing: "magi-code" });
   // The config's sources (MCP servers) start once, for the Tools view; each turn starts its own,
-  // as run does. Edits of the config file need a restart.
+  // as run does. Edits of the config file need a restart. A server that needs a sign-in is left
+  // out and shown on the page with the `login` command to run (then restart the inspector).
+  const sourceProblems: LoadProblem[] = [];
   return await withPlannedSources(
     plan,
     cwd,
@@ -93,9 +95,14 @@ export async function inspectCommand(args: InspectOptions): Promise<number> {
         {
           external,
           configFiles: plan.config.files,
+          problems: sourceProblems,
         },
       ),
     args.startTimeoutMs,
+    (source, message) => {
+      writeStderrLine(`magi-tools: ${message}`);
+      sourceProblems.push({ file: source, reason: message });
+    },
   );
 }
 
@@ -103,18 +110,23 @@ async function serve(
   args: InspectOptions,
   cwd: string,
   agent: AgentCommand,
-  sources: { external: readonly ExternalTool[]; configFiles: readonly string[] },
+  sources: {
+    external: readonly ExternalTool[];
+    configFiles: readonly string[];
+    problems: readonly LoadProblem[];
+  },
 ): Promise<number> {
   let server: InspectServer | null = null;
   const tools = new ToolSet({
     dirs: args.toolDirs,
     external: sources.external,
+    sourceProblems: sources.problems,
     configFiles: sources.configFiles,
     cwd,
     onLog: (log) => server?.log(log.callId, log.text),
     onChange: (view) => {
       server?.broadcast("tools", view);
-      for (const error of view.errors) {
+      for (const error of view.errors.slice(sources.problems.length)) {
         writeStderrLine(`magi-tools: Tool set not reloaded: ${error.file}: ${error.reason}`);
       }
     },

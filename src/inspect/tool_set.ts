@@ -85,6 +85,11 @@ export interface ToolSetOptions {
   readonly dirs: readonly string[];
   /** The config's external tools (MCP, OpenAPI), started once by the caller. */
   readonly external?: readonly ExternalTool[];
+  /**
+   * Sources left out at the start, shown first among the errors on every view (an MCP server
+   * that needs `magi-tools login NAME`: `file` is `mcp:NAME`, the reason names the command).
+   */
+  readonly sourceProblems?: readonly LoadProblem[];
   /** Working directory of the tools (`ctx.cwd`). */
   readonly cwd: string;
   /** The config files in use: host inputs no tool may write (`sandbox/host_inputs.ts`). */
@@ -202,7 +207,7 @@ export class ToolSet {
           tool_id: entry.toolId,
         };
       }),
-      errors: this.#errors,
+      errors: [...this.#options.sourceProblems ?? [], ...this.#errors],
       budget: {
         used: budget?.usedBytes ?? 0,
         frame: budget?.frameBytes ?? 0,

@@ -21,6 +21,7 @@ import { chmod, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises"
 import { dirname, join } from "node:path";
 import { userDir } from "../runtime/mod.ts";
 import type { McpServerConfig } from "../config/mod.ts";
+import { signInRequiredMessage } from "../host/external.ts";
 import { auth } from "./_sdk.ts";
 import type {
   OAuthClientInformationMixed,
@@ -49,9 +50,7 @@ interface StoredSignIn {
 export class SignInRequiredError extends Error {
   /** `server`: the `mcpServers` key; `reason`: why (no sign-in yet, refresh refused…). */
   constructor(server: string, reason: string) {
-    super(
-      `MCP server ${server} needs a sign-in (${reason}): run \`magi-tools login ${server}\``,
-    );
+    super(signInRequiredMessage(server, reason));
     this.name = "SignInRequiredError";
   }
 }

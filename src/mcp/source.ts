@@ -39,6 +39,8 @@ import {
   type ExternalTool,
   type ExternalToolContext,
   ExternalToolError,
+  SIGN_IN_REQUIRED,
+  signInRequiredMessage,
 } from "../host/external.ts";
 import { PACKAGE_VERSION } from "../host/version.ts";
 import { hostToolName, selected, TOOL_NAME } from "./names.ts";
@@ -56,11 +58,14 @@ import { endMcpSpan, startMcpSpan, TELEMETRY } from "../telemetry/mod.ts";
 export class McpSourceError extends HostError<"source_start"> {
   /** The `mcpServers` key. */
   readonly server: string;
+  /** Whether the server needs `magi-tools login NAME` (the message says so). */
+  readonly signIn: boolean;
   /** Message as given. */
-  constructor(server: string, message: string) {
+  constructor(server: string, message: string, signIn = false) {
     super("source_start", message);
     this.name = "McpSourceError";
     this.server = server;
+    this.signIn = signIn;
   }
 }
 
@@ -81,7 +86,9 @@ export async function startMcpSource(
   try {
     authProvider = await signedInProvider(config);
   } catch (error) {
-    if (error instanceof SignInRequiredError) throw new McpSourceError(config.name, error.message);
+    if (error instanceof SignInRequiredError) {
+      throw new McpSourceError(config.name, error.message, true);
+    }
     throw error;
   }
   const transport = config.transport.kind === "stdio"
@@ -120,7 +127,7 @@ export async function startMcpSource(
       const reason = error instanceof SignInRequiredError
         ? error.message
         : new SignInRequiredError(config.name, "the server refused the token").message;
-      throw new McpSourceError(config.name, reason);
+      throw new McpSourceError(config.name, reason, true);
     }
     throw new McpSourceError(config.name, startFailure(config, transport, error));
   }
@@ -314,6 +321,15 @@ async function callTool(
     }) as McpCallResult;
   } catch (error) {
     if (state.dead !== null) throw new ExternalToolError("tool_unavailable", state.dead);
+    if (error instanceof SignInRequiredError || error instanceof UnauthorizedError) {
+      // 401 mid-session and the refresh refused (tokens revoked since the start).
+      throw new ExternalToolError(
+        SIGN_IN_REQUIRED,
+        error instanceof SignInRequiredError
+          ? error.message
+          : signInRequiredMessage(which.server, "the server refused the token"),
+      );
+    }
     if (error instanceof McpError) {
       // The SDK's error type reaches this checker untyped: name the fields used.
       const { code, message } = error as { code: number; message: string };

@@ -66,6 +66,7 @@ const EXIT_OF: Readonly<Record<Exclude<ExitCause, "backend_exited">, ExitCode>> 
   usage: EXIT.usage,
   config: EXIT.usage,
   source_start: EXIT.usage,
+  sign_in_required: EXIT.usage,
   feature_unavailable: EXIT.usage,
   tool_load: EXIT.usage,
   registry: EXIT.usage,

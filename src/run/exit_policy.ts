@@ -52,7 +52,7 @@ export type TurnExit = Pick<TurnFinishedRecord, "exit_code" | "exit_reason" | "c
  */
 export function turnExit(end: TurnEnd): TurnExit {
   const cause = end.outcome === "cancelled" ? end.stopCause : null;
-  const cancelledBy = cause === "output" || cause === "budget" ? null : cause;
+  const cancelledBy = cause === "output" || cause === "budget" || cause === "source" ? null : cause;
   const code = end.outcome === "completed"
     ? exitCode("ok")
     : cancelledBy === "signal"

@@ -17,6 +17,7 @@ import { LocalAgentClient } from "../client/client.ts";
 import { BackendExited, ClientClosed, type RequestBudgetExhausted } from "../client/errors.ts";
 import type { AgentEvent } from "../client/events.ts";
 import type { ToolExecutor } from "../host/executor.ts";
+import { signInRequiredMessage } from "../host/external.ts";
 import type { ToolCallSession } from "../host/session.ts";
 import { ProtocolError } from "../protocol/errors.ts";
 import type { ClientToolsDescriptor, InitializeResult } from "../protocol/schemas/mod.ts";
@@ -130,6 +131,8 @@ export class HostRun {
   #failed = false;
   #stopped = false;
   #budgetError: RequestBudgetExhausted | null = null;
+  /** A tool source's failure for good (an MCP server needs a sign-in): ends the turn. */
+  #sourceFailure: HostError<"sign_in_required"> | null = null;
   #init: InitializeResult | null = null;
   #descriptor: ClientToolsDescriptor | null = null;
   #ready: Omit<HostReadyRecord, "ts" | "v"> | null = null;
@@ -180,7 +183,7 @@ export class HostRun {
   /** Whether more turns can run on this connection (no failure, no hard stop). */
   get healthy(): boolean {
     return !this.#failed && !this.#stop.hard.signal.aborted && this.#client.failure === null &&
-      this.#budgetError === null;
+      this.#budgetError === null && this.#sourceFailure === null;
   }
 
   /** Whether {@link HostRun.stop} was called (nothing more can run). */
@@ -263,6 +266,15 @@ export class HostRun {
         this.#budgetError = error;
         this.#stop.budgetExhausted();
       },
+      onSignInRequired: (tool) => {
+        if (this.#sourceFailure !== null) return;
+        const server = this.#parts.registry.get(tool)?.source.name ?? tool;
+        this.#sourceFailure = new HostError(
+          "sign_in_required",
+          signInRequiredMessage(server, "the server refused the token during the run"),
+        );
+        this.#stop.sourceFailed();
+      },
     });
     this.#executor = wiring.executor;
     this.#calls = wiring.calls;
@@ -309,6 +321,7 @@ export class HostRun {
         admitted: () => this.#turnsStarted++,
         stalled: () => this.#stalled ? this.#stalledFailure() : null,
         budgetError: () => this.#budgetError,
+        sourceFailure: () => this.#sourceFailure,
         stoppedBeforeTurn: (writer) => this.#stoppedBeforeTurn(writer),
       }, turn);
     } finally {

@@ -54,6 +54,8 @@ export interface TurnConnection {
   admitted(): void;
   /** The liveness probe's failure when the backend stalled, else null. */
   stalled(): HostFailure | null;
+  /** The tool source failure that stopped the turn (a sign-in is needed), or null. */
+  sourceFailure(): HostFailure | null;
   /** Why the request-ID budget ran out, or null. */
   budgetError(): RequestBudgetExhausted | null;
   /** The exit code (or the failure thrown) of a stop before the turn was admitted. */
@@ -221,6 +223,8 @@ async function finishTurn(
       `${budgetError.message}; the turn was cancelled (run.finished ${finished.outcome})`,
     );
   }
+  const sourceFailure = conn.sourceFailure();
+  if (stop.cause === "source" && sourceFailure !== null) throw sourceFailure;
   // Written before turn.finished, so the record's exit_code is the process's.
   let lastMessageUnwritable = false;
   if (turn.lastMessage !== undefined) {

@@ -21,6 +21,7 @@ import {
   type SourceWarning,
   type StartedSources,
   startSources,
+  type StartSourcesOptions,
 } from "../config/sources.ts";
 import type { ExternalTool, ToolProgress } from "../host/external.ts";
 import { writeStderrLine } from "../runtime/mod.ts";
@@ -212,10 +213,12 @@ async function loadReported(
 }
 
 /** Options of {@link startPlannedSources}. */
-export type PlannedSourcesOptions = Pick<
-  ConfiguredSourcesOptions,
-  "cwd" | "onWarning" | "startTimeoutMs" | "onToolsChanged"
->;
+export type PlannedSourcesOptions =
+  & Pick<
+    ConfiguredSourcesOptions,
+    "cwd" | "onWarning" | "startTimeoutMs" | "onToolsChanged"
+  >
+  & Pick<StartSourcesOptions, "onSignInNeeded">;
 
 /**
  * Start the sources of `plan`'s config. A required source that does not
@@ -233,6 +236,7 @@ export async function startPlannedSources(
       onWarning: options.onWarning,
       ...(options.startTimeoutMs === undefined ? {} : { startTimeoutMs: options.startTimeoutMs }),
       ...(options.onToolsChanged === undefined ? {} : { onToolsChanged: options.onToolsChanged }),
+      ...(options.onSignInNeeded === undefined ? {} : { onSignInNeeded: options.onSignInNeeded }),
     });
   } catch (error) {
     if (isHostError(error, "config", "source_start", "feature_unavailable")) {
@@ -297,8 +301,14 @@ export async function withPlannedSources(
   cwd: string,
   use: (tools: readonly ExternalTool[]) => Promise<number>,
   startTimeoutMs?: number,
+  onSignInNeeded?: StartSourcesOptions["onSignInNeeded"],
 ): Promise<number> {
-  const sources = await startPlannedSources(plan, { cwd, onWarning: warnOnStderr, startTimeoutMs });
+  const sources = await startPlannedSources(plan, {
+    cwd,
+    onWarning: warnOnStderr,
+    startTimeoutMs,
+    ...(onSignInNeeded === undefined ? {} : { onSignInNeeded }),
+  });
   if (isReported(sources)) return exitCode(sources.code);
   try {
     return await use(sources.tools);

@@ -30,9 +30,10 @@ export interface StopStateOptions {
 
 /**
  * Why the invocation is stopping (`output`: the summaries cannot be written to
- * stdout; `budget`: the connection's request-ID budget cannot take more tool results).
+ * stdout; `budget`: the connection's request-ID budget cannot take more tool results;
+ * `source`: a tool source failed for good, e.g. an MCP server needs a sign-in).
  */
-export type StopCause = "signal" | "timeout" | "output" | "budget";
+export type StopCause = "signal" | "timeout" | "output" | "budget" | "source";
 
 /**
  * Soft and hard stop state shared by the run steps.
@@ -117,6 +118,11 @@ export class StopState {
   /** The request-ID budget ran out: no tool result can be sent, so stop the turn. */
   budgetExhausted(): void {
     if (this.#cause === null) this.#softStop("budget");
+  }
+
+  /** A tool source failed for good (a sign-in is needed): stop the turn. */
+  sourceFailed(): void {
+    if (this.#cause === null) this.#softStop("source");
   }
 
   /** Hard stop. */

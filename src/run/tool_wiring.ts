@@ -14,6 +14,7 @@ import type { AgentEvent } from "../client/events.ts";
 import type { ToolInfo } from "../host/define.ts";
 import { CatalogExecutor } from "../host/catalog_executor.ts";
 import { ToolExecutor } from "../host/executor.ts";
+import { SIGN_IN_REQUIRED } from "../host/external.ts";
 import type { CallApprover, CallVerdict } from "../host/call_approval.ts";
 import type { Approver } from "./approvals.ts";
 import { sayKernelMissing } from "./kernel_sandbox.ts";
@@ -61,6 +62,8 @@ export interface ToolWiringOptions {
   readonly approvals?: { readonly turn: () => Approver | null; readonly expiryMs: number };
   /** No further tool result can be sent: the connection cancels the turn. */
   readonly onRequestBudgetExhausted: (error: RequestBudgetExhausted) => void;
+  /** Tool `name`'s source needs a sign-in (`sign_in_required`): the connection ends the turn. */
+  readonly onSignInRequired?: (name: string) => void;
 }
 
 /** The wired executor and call session; `unsubscribe` detaches the session from the events. */
@@ -116,6 +119,9 @@ export function wireTools(options: ToolWiringOptions): ToolWiring {
       if (record.type === "tool.call") runOfCall.set(record.call_id, record.run_id);
       options.records().emit(record);
       if (record.type === "tool.result") runOfCall.delete(record.call_id);
+      if (record.type === "tool.result" && record.error_code === SIGN_IN_REQUIRED) {
+        options.onSignInRequired?.(record.name);
+      }
     },
     // No further tool result can be sent: cancel the turn (turn.cancel uses the
     // connection's reserved IDs), then end with one host.error (exit 1).

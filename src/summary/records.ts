@@ -418,6 +418,7 @@ export const HostErrorRecordSchema: z.ZodObject<
         client_closed: "client_closed";
         interrupted: "interrupted";
         request_budget_exhausted: "request_budget_exhausted";
+        sign_in_required: "sign_in_required";
       }
     >;
     message: z.ZodString;

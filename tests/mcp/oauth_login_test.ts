@@ -17,6 +17,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ROOT, runCli } from "../e2e/_cli.ts";
 import { browserTestIgnored, launchBrowser } from "../_browser.ts";
+import { startInspector } from "../inspect/_inspector.ts";
 import {
   type OidcServer,
   oidcUnavailable,
@@ -43,7 +44,11 @@ interface World {
   cli(args: string[], env?: Record<string, string>): ReturnType<typeof runCli>;
 }
 
-async function withWorld(ttl: number, fn: (world: World) => Promise<void>): Promise<void> {
+async function withWorld(
+  ttl: number,
+  fn: (world: World) => Promise<void>,
+  hook?: string,
+): Promise<void> {
   const oidc = await startOidc({
     clients: [{
       client_id: SERVER_CLIENT,
@@ -56,7 +61,7 @@ async function withWorld(ttl: number, fn: (world: World) => Promise<void>): Prom
     anyResourceScope: "mcp:tools",
     accessTokenTTL: ttl,
   });
-  const mcp = await startProtectedMcp(oidc, SERVER_CLIENT, SERVER_SECRET);
+  const mcp = await startProtectedMcp(oidc, SERVER_CLIENT, SERVER_SECRET, hook);
   const dir = await Deno.makeTempDir({ prefix: "magi-tools-mcp-login-" });
   try {
     const config = {
@@ -248,5 +253,121 @@ Deno.test({
         "the refresh token was refused",
         refused.stderr,
       );
+    }),
+});
+
+/** Two calls: the first pauses on the MCP server's hook (where the test revokes), then one more. */
+const MID_SESSION_SCENARIO = {
+  turns: [{
+    match: "SIGNIN",
+    steps: [
+      { call: { tool: "remote_whoami", arguments: { note: "hook" } } },
+      { call: { tool: "remote_whoami", arguments: {} } },
+      { say: "{{results}}" },
+    ],
+  }],
+};
+
+const MID_RUN_MESSAGE = "MCP server remote needs a sign-in (the server refused the token " +
+  "during the run): run `magi-tools login remote`";
+
+for (const command of ["run", "batch"] as const) {
+  Deno.test({
+    name:
+      `MCP sign-in: a 401 mid-run with the refresh refused ends \`${command}\` (CI) with exit 2 naming login`,
+    ignore,
+    async fn() {
+      // The hook: while the first call runs, the authorization server revokes both tokens.
+      let revokeNow: () => Promise<void> = () => Promise.reject(new Error("no world yet"));
+      let hooked = 0;
+      const hook = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async () => {
+        hooked++;
+        await revokeNow();
+        return new Response("revoked");
+      });
+      try {
+        await withWorld(3600, async (world) => {
+          const signed = await login(world);
+          assert.equal(signed.code, 0, signed.stderr);
+          const stored =
+            JSON.parse(await Deno.readTextFile(world.storeFile)).servers[world.mcp.url];
+          revokeNow = async () => {
+            for (const token of [stored.tokens.access_token, stored.tokens.refresh_token]) {
+              await revoke(world, token, stored.client.client_id);
+            }
+          };
+          const scenario = join(world.dir, "scenario.json");
+          await Deno.writeTextFile(scenario, JSON.stringify(MID_SESSION_SCENARIO));
+          await Deno.writeTextFile(
+            join(world.dir, "in.jsonl"),
+            '{"id":"one","prompt":"SIGNIN"}\n{"id":"two","prompt":"SIGNIN"}\n',
+          );
+          const args = command === "run"
+            ? ["run", "--approve", "allow=remote_whoami", "--timeout", "60", "SIGNIN"]
+            : ["batch", "in.jsonl", "--out", "out", "--approve", "allow=remote_whoami"];
+          const ran = await world.cli(args, { CI: "true", MAGI_SCENARIO: scenario });
+          const shown = `${ran.code}\n${ran.stdout}\n${ran.stderr}`;
+          assert.equal(hooked, 1, shown);
+          assert.equal(ran.code, 2, shown);
+          const output = command === "run"
+            ? ran.stdout
+            : await Deno.readTextFile(join(world.dir, "out", "items", "one.ndjson"));
+          const records = output.trim().split("\n").map((line) => JSON.parse(line));
+          const results = records.filter((r) => r.type === "tool.result");
+          assert.deepEqual(
+            results.map((r) => [r.name, r.outcome, r.error_code]),
+            [["remote_whoami", "success", null], ["remote_whoami", "error", "sign_in_required"]],
+          );
+          const last = records.at(-1);
+          assert.equal(last.type, "host.error", output);
+          assert.equal(last.code, "sign_in_required");
+          assert.equal(last.exit_code, 2);
+          assert.equal(last.message, MID_RUN_MESSAGE);
+          assert.ok(records.every((r) => r.type !== "turn.finished"), output);
+          if (command === "batch") {
+            // The batch stops: the next item would meet the same refusal.
+            assert.ok(ran.stderr.includes(`Batch stopped: ${MID_RUN_MESSAGE}`), ran.stderr);
+            const summary = JSON.parse(ran.stdout.trim().split("\n").at(-1)!);
+            assert.equal(summary.exit_code, 2);
+            assert.equal(summary.not_run, 1);
+          }
+          assert.ok(!ran.stdout.includes(stored.tokens.access_token));
+          assert.ok(!ran.stderr.includes(stored.tokens.access_token));
+        }, `http://127.0.0.1:${hook.addr.port}/`);
+      } finally {
+        await hook.shutdown();
+      }
+    },
+  });
+}
+
+Deno.test({
+  name: "MCP sign-in: inspect starts without the server that needs a sign-in and shows `login`",
+  ignore: unavailable !== null,
+  fn: () =>
+    withWorld(3600, async (world) => {
+      const inspector = await startInspector({
+        cwd: world.dir,
+        env: {
+          XDG_STATE_HOME: join(world.dir, "state"),
+          XDG_CONFIG_HOME: join(world.dir, "config"),
+          MAGI_TOOLS_TRUST_CONFIG: "1",
+        },
+      });
+      try {
+        const answer = await fetch(`${inspector.base}/api/tools`, {
+          headers: { authorization: `Bearer ${inspector.token}` },
+        });
+        assert.equal(answer.status, 200);
+        const view = await answer.json();
+        const message =
+          "MCP server remote needs a sign-in (not signed in): run `magi-tools login remote`";
+        assert.deepEqual(view.errors, [{ file: "mcp:remote", reason: message }]);
+        // The other tools are there (the fixture tools of the inspector's --tools).
+        assert.ok(view.tools.some((tool: { name: string }) => tool.name === "form_echo"));
+        assert.ok(inspector.stderr().includes(`magi-tools: ${message}`), inspector.stderr());
+      } finally {
+        assert.equal(await inspector.stop(), 130); // SIGINT
+      }
     }),
 });

@@ -11,6 +11,7 @@ const TABLE: Record<ExitCause, number> = {
   usage: 2,
   config: 2,
   source_start: 2,
+  sign_in_required: 2,
   feature_unavailable: 2,
   tool_load: 2,
   registry: 2,
