@@ -94,26 +94,36 @@ function npmSubpath(mapped: ReadonlyMap<string, string>, path: string): string |
   return best === undefined ? undefined : mapped.get(best)! + path.slice(best.length);
 }
 
-function packagePlugin(config: DenoConfig, used: Map<string, string>): esbuild.Plugin {
+/** The folders of the optional features (src/config/features.ts): their npm packages are optional. */
+const FEATURE_DIRS = [join(ROOT, "src/mcp/"), join(ROOT, "src/openapi/")];
+
+/** npm packages the bundle imports: name → range, and the names imported outside the features. */
+interface UsedPackages {
+  readonly ranges: Map<string, string>;
+  readonly core: Set<string>;
+}
+
+function packagePlugin(config: DenoConfig, used: UsedPackages): esbuild.Plugin {
   const mapped = new Map<string, string>();
   for (const [key, value] of Object.entries(config.imports)) mapped.set(key, value);
-  const external = (specifier: string) => {
+  const external = (specifier: string, importer: string) => {
     const npm = parseNpmSpecifier(specifier);
     if (npm === null) throw new BuildError(`Unsupported import in the npm build: ${specifier}`);
-    used.set(npm.name, npm.range);
+    used.ranges.set(npm.name, npm.range);
+    if (!FEATURE_DIRS.some((dir) => importer.startsWith(dir))) used.core.add(npm.name);
     return { path: npm.name + npm.subpath, external: true };
   };
   return {
     name: "magi-tools-npm",
     setup(build) {
-      build.onResolve({ filter: /^npm:/ }, (args) => external(args.path));
+      build.onResolve({ filter: /^npm:/ }, (args) => external(args.path, args.importer));
       build.onResolve({ filter: /^[^./]/ }, (args) => {
         if (args.path.startsWith("node:")) return { path: args.path, external: true };
         const target = mapped.get(args.path) ?? npmSubpath(mapped, args.path);
         if (target === undefined) {
           throw new BuildError(`Import not in the deno.json import map: ${args.path}`);
         }
-        return external(target);
+        return external(target, args.importer);
       });
       build.onResolve({ filter: /runtime\/mod\.ts$/ }, (args) => {
         const path = resolve(args.resolveDir, args.path);
@@ -127,13 +137,13 @@ function packagePlugin(config: DenoConfig, used: Map<string, string>): esbuild.P
   };
 }
 
-/** Bundle the exports; returns the source files bundled and the npm dependencies used. */
+/** Bundle the exports; returns the source files bundled and the npm packages used. */
 async function bundle(config: DenoConfig, out: string): Promise<{
   inputs: string[];
-  dependencies: Map<string, string>;
+  dependencies: UsedPackages;
 }> {
   const esbuild = await import("npm:esbuild@^0.25");
-  const used = new Map<string, string>();
+  const used: UsedPackages = { ranges: new Map(), core: new Set() };
   const entryPoints = Object.values(config.exports).map((target) => ({
     in: join(ROOT, target),
     out: outName(target),
@@ -268,8 +278,15 @@ async function denoSources(config: DenoConfig, out: string): Promise<void> {
   await walk(join(ROOT, "src"));
 }
 
-/** `package.json` for `npm/`, exports mirroring `deno.json`'s. */
-function packageJson(config: DenoConfig, dependencies: Map<string, string>) {
+/**
+ * `package.json` for `npm/`, exports mirroring `deno.json`'s. The packages only the optional
+ * features import (the MCP SDK; the OpenAPI parser, YAML and validator) are optional peer
+ * dependencies: neither npm nor Deno installs them with the package, and a project that uses an
+ * MCP or OpenAPI source adds them (src/config/features.ts names them and the command).
+ */
+function packageJson(config: DenoConfig, used: UsedPackages) {
+  const sorted = [...used.ranges].sort(([a], [b]) => a < b ? -1 : 1);
+  const optional = sorted.filter(([name]) => !used.core.has(name));
   const exports: Record<string, { types: string; deno: string; import: string }> = {};
   for (const [key, target] of Object.entries(config.exports)) {
     // Deno matches `deno` before `import` (Node.js never matches `deno`).
@@ -289,7 +306,9 @@ function packageJson(config: DenoConfig, dependencies: Map<string, string>) {
     bin: { [BIN_NAME]: `./bin/${BIN_NAME}.js` },
     files: ["esm", "deno", "types", "bin", "README.md", "LICENSE"],
     engines: { node: ">=20" },
-    dependencies: Object.fromEntries([...dependencies].sort(([a], [b]) => a < b ? -1 : 1)),
+    dependencies: Object.fromEntries(sorted.filter(([name]) => used.core.has(name))),
+    peerDependencies: Object.fromEntries(optional),
+    peerDependenciesMeta: Object.fromEntries(optional.map(([name]) => [name, { optional: true }])),
   };
 }
 

@@ -132,6 +132,19 @@ const COMMANDS: Readonly<Record<string, Check>> = {
     cannot: "needs the installed npm package (tests/npm/registry_test.ts runs it)",
   },
   "npm install @magi/tools zod": { cannot: "installs the published npm package into a user's app" },
+  // docs/packages.md: the optional features' packages (tests/npm/registry_test.ts installs them
+  // from a Verdaccio registry as the error message says, on Node.js and Deno).
+  "npm install @modelcontextprotocol/sdk@1.32.2": {
+    cannot: "adds the MCP SDK to a user's app (tests/npm/registry_test.ts, smoke.ts)",
+  },
+  "npm install '@apidevtools/json-schema-ref-parser@^16.0.5' 'ajv@^8.20.0' 'js-yaml@^5.5.0'": {
+    cannot: "adds the OpenAPI packages to a user's app (tests/npm/registry_test.ts, smoke.ts)",
+  },
+  "deno add npm:@modelcontextprotocol/sdk@1.32.2": {
+    cannot: "adds the MCP SDK to a user's Deno project's deno.json",
+  },
+  "deno add 'npm:@apidevtools/json-schema-ref-parser@^16.0.5' 'npm:ajv@^8.20.0' 'npm:js-yaml@^5.5.0'":
+    { cannot: "adds the OpenAPI packages to a user's Deno project (tests/npm/registry_test.ts)" },
   'npx magi-tools run --agent "magi-code serve --stdio" "Summarize the open tickets"': {
     cannot: "needs the installed npm package and a real magi-code",
   },

@@ -17,6 +17,11 @@
  * of local files is checked against `--allow-read`. {@link loadFeature} turns both into a
  * {@link FeatureUnavailableError} (exit 2) that says what to do (docs/packages.md).
  *
+ * The npm package declares the features' packages ({@link FEATURE_PACKAGES}) as optional peer
+ * dependencies, which neither npm nor Deno installs with it: when one is missing, loading the
+ * feature fails with a {@link FeatureUnavailableError} (`packages`) naming the packages and the
+ * `npm install` or `deno add` command for the runtime.
+ *
  * @module
  */
 
@@ -35,8 +40,50 @@ const NEEDS: Readonly<Record<Feature, string>> = {
   openapi: "the OpenAPI packages (src/openapi/_deps.ts)",
 };
 
-/** Why a feature could not load: its packages are not locked, or its modules may not be read. */
-export type FeatureProblem = "lockfile" | "read_permission";
+/**
+ * The npm packages of each feature, as `name@range` (the pinned specifiers of src/mcp/_sdk.ts and
+ * src/openapi/_deps.ts; `tests/config/features_test.ts` keeps them equal). The npm package
+ * declares them as optional peer dependencies: a project that uses the feature installs them.
+ */
+export const FEATURE_PACKAGES: Readonly<Record<Feature, readonly string[]>> = {
+  mcp: ["@modelcontextprotocol/sdk@1.32.2"],
+  openapi: ["@apidevtools/json-schema-ref-parser@^16.0.5", "ajv@^8.20.0", "js-yaml@^5.5.0"],
+};
+
+/**
+ * Why a feature could not load: its packages are not locked, its modules may not be read, or
+ * (the npm package) its optional packages are not installed.
+ */
+export type FeatureProblem = "lockfile" | "read_permission" | "packages";
+
+/** The command that installs `feature`'s packages into the project, for this runtime. */
+export function featureInstallCommand(feature: Feature): string {
+  const quote = (spec: string) => /[\^~<>|* ]/.test(spec) ? `'${spec}'` : spec;
+  return "Deno" in globalThis
+    ? `deno add ${FEATURE_PACKAGES[feature].map((spec) => quote(`npm:${spec}`)).join(" ")}`
+    : `npm install ${FEATURE_PACKAGES[feature].map(quote).join(" ")}`;
+}
+
+/** The message of {@link FeatureUnavailableError}. */
+function problemMessage(feature: Feature, problem: FeatureProblem, cause: unknown): string {
+  switch (problem) {
+    case "lockfile":
+      return `${title(feature)} needs ${NEEDS[feature]}, which is not in the ` +
+        "lockfile this process runs with. In a magi-tools checkout deno.lock holds only the " +
+        "demo's packages: run the full CLI with `deno task start …` (it uses deno.full.lock), " +
+        "or add --lock=deno.full.lock to `deno run` (docs/packages.md)";
+    case "read_permission":
+      return `${title(feature)} is loaded from ${sourceDir()} on first use, and this process may ` +
+        `not read it (${cause instanceof Error ? cause.message : String(cause)}): add ` +
+        `${sourceDir()} to --allow-read (docs/packages.md)`;
+    case "packages":
+      return `${title(feature)} needs the npm package${
+        FEATURE_PACKAGES[feature].length > 1 ? "s" : ""
+      } ${FEATURE_PACKAGES[feature].join(", ")}, optional dependencies of @magi/tools that ` +
+        `this project has not installed: run \`${featureInstallCommand(feature)}\` in the ` +
+        "project (docs/packages.md)";
+  }
+}
 
 /** The name of `feature` in messages. */
 function title(feature: Feature): string {
@@ -63,18 +110,7 @@ export class FeatureUnavailableError extends HostError<"feature_unavailable"> {
 
   /** `feature` failed to load for `problem`; `cause` is the runtime's error. */
   constructor(feature: Feature, problem: FeatureProblem, cause: unknown) {
-    super(
-      "feature_unavailable",
-      problem === "lockfile"
-        ? `${title(feature)} needs ${NEEDS[feature]}, which is not in the ` +
-          "lockfile this process runs with. In a magi-tools checkout deno.lock holds only the " +
-          "demo's packages: run the full CLI with `deno task start …` (it uses deno.full.lock), " +
-          "or add --lock=deno.full.lock to `deno run` (docs/packages.md)"
-        : `${title(feature)} is loaded from ${sourceDir()} on first use, and this process may ` +
-          `not read it (${cause instanceof Error ? cause.message : String(cause)}): add ` +
-          `${sourceDir()} to --allow-read (docs/packages.md)`,
-      { cause },
-    );
+    super("feature_unavailable", problemMessage(feature, problem, cause), { cause });
     this.name = "FeatureUnavailableError";
     this.feature = feature;
     this.problem = problem;
@@ -82,10 +118,18 @@ export class FeatureUnavailableError extends HostError<"feature_unavailable"> {
 }
 
 /** What went wrong, when `error` is one of the runtime's errors {@link loadFeature} explains. */
-function problemOf(error: unknown): FeatureProblem | null {
+function problemOf(feature: Feature, error: unknown): FeatureProblem | null {
   if (!(error instanceof Error)) return null;
   if (/lockfile is out of date/i.test(error.message)) return "lockfile";
   if (/^Requires read access to /.test(error.message)) return "read_permission";
+  // Node.js: ERR_MODULE_NOT_FOUND "Cannot find package 'x' imported from …"; Deno (the package
+  // from npm): "Could not find package 'x' …" / "… not found" naming the package.
+  const names = FEATURE_PACKAGES[feature].map((spec) => spec.replace(/(?<=.)@.*$/, ""));
+  if (
+    /cannot find (package|module)|could not find|not found|ERR_MODULE_NOT_FOUND/i.test(
+      error.message + String((error as { code?: unknown }).code ?? ""),
+    ) && names.some((name) => error.message.includes(name))
+  ) return "packages";
   return null;
 }
 
@@ -101,7 +145,7 @@ export async function loadFeature(feature: Feature): Promise<unknown> {
   try {
     return await importFeature(feature);
   } catch (error) {
-    const problem = problemOf(error);
+    const problem = problemOf(feature, error);
     if (problem !== null) throw new FeatureUnavailableError(feature, problem, error);
     throw error;
   }

@@ -156,7 +156,10 @@ class Generation {
   /** Close the executor once no call runs on it; resolves when it closed. */
   retire(): Promise<void> {
     if (this.#retired === null) {
-      this.#retired = Promise.withResolvers<void>();
+      // Not Promise.withResolvers: the npm package runs this on Node.js 20, which lacks it.
+      let resolve!: () => void;
+      const promise = new Promise<void>((done) => resolve = done);
+      this.#retired = { promise, resolve, reject: () => {} };
       if (this.#running === 0) this.#close();
     }
     return this.#retired.promise;

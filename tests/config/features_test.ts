@@ -4,7 +4,13 @@
  * lockfile diff (src/config/features.ts).
  */
 import assert from "node:assert/strict";
-import type { McpSourceModule, OpenApiSourceModule } from "../../src/config/features.ts";
+import {
+  FEATURE_PACKAGES,
+  featureInstallCommand,
+  FeatureUnavailableError,
+  type McpSourceModule,
+  type OpenApiSourceModule,
+} from "../../src/config/features.ts";
 import * as mcp from "../../src/mcp/mod.ts";
 import type { McpServeModule } from "../../src/mcp/serve_api.ts";
 import * as openapi from "../../src/openapi/mod.ts";
@@ -133,4 +139,31 @@ Deno.test("an OpenAPI source without read access to src/: exit 2 naming the dire
   const escaped = `${ROOT}src/`.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   assert.match(stderr, new RegExp(`add ${escaped} to --allow-read`));
   assert.doesNotMatch(stderr, /Uncaught/);
+});
+
+Deno.test("FEATURE_PACKAGES names exactly the npm specifiers of src/mcp/_sdk.ts and src/openapi/_deps.ts", async () => {
+  const specs = async (file: string) => {
+    const text = await Deno.readTextFile(`${ROOT}${file}`);
+    const found = [...text.matchAll(/"npm:((?:@[^/@"]+\/)?[^/@"]+@[^/"]+)/g)].map((m) => m[1]!);
+    return [...new Set(found)].sort();
+  };
+  assert.deepEqual([...FEATURE_PACKAGES.mcp].sort(), await specs("src/mcp/_sdk.ts"));
+  assert.deepEqual([...FEATURE_PACKAGES.openapi].sort(), await specs("src/openapi/_deps.ts"));
+});
+
+Deno.test("a feature's missing optional packages: the error names them and the install command", () => {
+  const missing = new Error(
+    "Cannot find package '@modelcontextprotocol/sdk' imported from /app/node_modules/x.js",
+  );
+  const error = new FeatureUnavailableError("mcp", "packages", missing);
+  assert.equal(error.code, "feature_unavailable");
+  // Under Deno (this test) the command is `deno add`; Node.js gets `npm install`.
+  assert.match(
+    error.message,
+    /^MCP needs the npm package @modelcontextprotocol\/sdk@1\.32\.2, .* run `deno add npm:@modelcontextprotocol\/sdk@1\.32\.2`/,
+  );
+  assert.equal(
+    featureInstallCommand("openapi"),
+    "deno add 'npm:@apidevtools/json-schema-ref-parser@^16.0.5' 'npm:ajv@^8.20.0' 'npm:js-yaml@^5.5.0'",
+  );
 });

@@ -75,11 +75,19 @@ Deno.test({
       assert.equal(pkg.version, deno.version);
       assert.equal(pkg.name, deno.name);
       assert.equal(pkg.dependencies.zod, "^4");
-      // The optional features' packages (src/mcp/_sdk.ts, src/openapi/_deps.ts) are declared.
-      assert.equal(pkg.dependencies["@modelcontextprotocol/sdk"], "1.32.2");
-      assert.equal(pkg.dependencies["js-yaml"], "^5.5.0");
-      assert.equal(pkg.dependencies["ajv"], "^8.20.0");
-      assert.equal(pkg.dependencies["@apidevtools/json-schema-ref-parser"], "^16.0.5");
+      assert.deepEqual(Object.keys(pkg.dependencies).sort(), ["jsonc-parser", "zod"]);
+      // The optional features' packages (src/mcp/_sdk.ts, src/openapi/_deps.ts) are optional
+      // peers: not installed with the package, named by the feature's error when missing.
+      const peers = {
+        "@apidevtools/json-schema-ref-parser": "^16.0.5",
+        "@modelcontextprotocol/sdk": "1.32.2",
+        "ajv": "^8.20.0",
+        "js-yaml": "^5.5.0",
+      };
+      assert.deepEqual(pkg.peerDependencies, peers);
+      for (const name of Object.keys(peers)) {
+        assert.deepEqual(pkg.peerDependenciesMeta[name], { optional: true });
+      }
       assert.equal(exportsMismatch(deno.exports, pkg), null);
       const bundle = await Deno.readTextFile(`${out}/esm/cli.js`);
       assert.doesNotMatch(bundle, /from "npm:/, "npm: specifiers are rewritten");

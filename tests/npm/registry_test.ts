@@ -65,6 +65,14 @@ function records(stdout: string): Record<string, unknown>[] {
   return stdout.trim().split("\n").map((line) => JSON.parse(line));
 }
 
+/** The packages npm installed into `dir` (its `node_modules/.package-lock.json`). */
+async function installedPackages(dir: string): Promise<string[]> {
+  const lock = JSON.parse(await Deno.readTextFile(join(dir, "node_modules/.package-lock.json")));
+  return Object.keys(lock.packages as Record<string, unknown>)
+    .filter((path) => path.startsWith("node_modules/"))
+    .map((path) => path.replace(/^.*node_modules\//, ""));
+}
+
 /** A tool that reads any path it is given, but declares read access to `data/` only. */
 const PEEK = `import { z } from "zod";
 import { defineTool } from "@magi/tools";
@@ -121,6 +129,11 @@ Deno.test({
         await Deno.mkdir(dir);
         const env = { ...npmEnv, MC_HOME: join(scratch, "mc-node") };
         await ok("npm", ["install", "--no-audit", "--no-fund", "@magi/tools", "zod"], dir, env);
+        // The MCP and OpenAPI stacks are optional peers: the install holds a handful of
+        // packages, not the ~100 of the SDK and the OpenAPI parser, YAML and validator.
+        const installed = await installedPackages(dir);
+        assert.ok(installed.length < 10, `installed ${installed.length}: ${installed.join(", ")}`);
+        assert.ok(!installed.includes("@modelcontextprotocol/sdk"), installed.join(", "));
         const version = await ok("npx", ["magi-tools", "--version"], dir, env);
         assert.equal(version.stdout, `magi-tools ${VERSION}\n`);
         const init = await ok("npx", ["magi-tools", "init"], dir, env);
@@ -140,6 +153,26 @@ Deno.test({
         );
         const result = records(run.stdout).find((r) => r.type === "tool.result");
         assert.equal(result?.outcome, "success", run.stdout);
+
+        // An OpenAPI source without its packages: exit 2 with the command; after it, it works.
+        await Deno.copyFile(`${ROOT}examples/openapi/tickets.yaml`, join(dir, "tickets.yaml"));
+        const apiConfig = join(dir, "api.jsonc");
+        await Deno.writeTextFile(
+          apiConfig,
+          JSON.stringify({
+            openapi: { tickets: { spec: "tickets.yaml", include: ["getTicket"] } },
+          }),
+        );
+        const listApi = ["magi-tools", "tools", "--config", apiConfig];
+        const missing = await sh("npx", listApi, dir, env);
+        assert.equal(missing.code, 2, missing.stderr);
+        const command = /run `(npm install [^`]+)`/.exec(missing.stderr)?.[1];
+        assert.ok(command !== undefined, missing.stderr);
+        assert.match(command, /@apidevtools\/json-schema-ref-parser@\^16/);
+        const args = command.split(" ").slice(2).map((arg) => arg.replace(/^'(.*)'$/, "$1"));
+        await ok("npm", ["install", "--no-audit", "--no-fund", ...args], dir, env);
+        const api = await ok("npx", listApi, dir, env);
+        assert.match(api.stdout, /^getTicket\tread\t/m);
       });
 
       await t.step(
@@ -221,6 +254,26 @@ Deno.test({
           assert.match(String(greet?.sandbox), /^(kernel\+deno|deno)$/, run.stdout);
           assert.equal((ready?.backend as { kind?: string } | undefined)?.kind, "reference");
           assert.equal(all.find((r) => r.type === "tool.result")?.outcome, "success", run.stdout);
+
+          // The OpenAPI packages are optional peers here too: exit 2 with the `deno add`
+          // command; after it, the source's tools are listed.
+          await Deno.copyFile(`${ROOT}examples/openapi/tickets.yaml`, join(dir, "tickets.yaml"));
+          await Deno.writeTextFile(
+            join(dir, "api.jsonc"),
+            JSON.stringify({
+              openapi: { tickets: { spec: "tickets.yaml", include: ["getTicket"] } },
+            }),
+          );
+          const listApi = ["task", "-q", "tools", "--config", "api.jsonc"];
+          const missing = await sh(Deno.execPath(), listApi, dir, env);
+          assert.equal(missing.code, 2, missing.stderr);
+          const command = /run `deno (add [^`]+)`/.exec(missing.stderr)?.[1];
+          assert.ok(command !== undefined, missing.stderr);
+          assert.match(command, /npm:@apidevtools\/json-schema-ref-parser@\^16/);
+          const args = command.split(" ").map((arg) => arg.replace(/^'(.*)'$/, "$1"));
+          await ok(Deno.execPath(), args, dir, env);
+          const api = await ok(Deno.execPath(), listApi, dir, env);
+          assert.match(api.stdout, /^getTicket\tread\t/m);
         },
       );
     } finally {

@@ -310,8 +310,9 @@ export async function smokeTest(options: SmokeOptions): Promise<SmokeReport> {
       `a .ts tool under Node.js: exit ${typed.code}, stderr ${JSON.stringify(typed.stderr)}`,
       [],
     );
-    // The optional features load under Node.js from the package's declared dependencies: an
-    // OpenAPI source (the reference parser, YAML, the validator) and the MCP server (the SDK).
+    // The optional features load under Node.js once their optional peer dependencies are
+    // installed: an OpenAPI source (the reference parser, YAML, the validator) and the MCP
+    // server (the SDK).
     await Deno.mkdir(join(app, "api"));
     await Deno.copyFile(
       join(options.root, "examples", "openapi", "tickets.yaml"),
@@ -321,14 +322,38 @@ export async function smokeTest(options: SmokeOptions): Promise<SmokeReport> {
       join(app, "api", "magi-tools.jsonc"),
       JSON.stringify({ openapi: { tickets: { spec: "tickets.yaml", include: ["getTicket"] } } }),
     );
-    const openapi = await run("node", [
-      "node_modules/.bin/magi-tools",
-      "tools",
-      "--config",
-      "api/magi-tools.jsonc",
-      "--tools",
-      "guarded",
-    ], { cwd: app, env: { NO_COLOR: "1" } });
+    const listApi = () =>
+      run("node", [
+        "node_modules/.bin/magi-tools",
+        "tools",
+        "--config",
+        "api/magi-tools.jsonc",
+        "--tools",
+        "guarded",
+      ], { cwd: app, env: { NO_COLOR: "1" } });
+    // The features' packages are optional peers, not installed with the package: exit 2 naming
+    // the command that installs them; then install them as the message says.
+    const missing = await listApi();
+    expect(
+      missing.code === 2 &&
+        /OpenAPI needs the npm packages .*: run `npm install '@apidevtools\/json-schema-ref-parser@\^16[^`]*`/
+          .test(missing.stderr),
+      `an OpenAPI source without its packages: exit ${missing.code}, stderr ${
+        JSON.stringify(missing.stderr.slice(-2000))
+      }`,
+      [],
+    );
+    const peers = JSON.parse(
+      await Deno.readTextFile(join(app, "node_modules", "@magi", "tools", "package.json")),
+    ).peerDependencies as Record<string, string>;
+    await mustRun("npm", [
+      "install",
+      "--no-audit",
+      "--no-fund",
+      "--silent",
+      ...Object.entries(peers).map(([name, range]) => `${name}@${range}`),
+    ], { cwd: app });
+    const openapi = await listApi();
     expect(
       openapi.code === 0 && /^getTicket\tread\t/m.test(openapi.stdout),
       `an OpenAPI source under Node.js: exit ${openapi.code}, stdout ${
