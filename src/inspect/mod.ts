@@ -159,8 +159,10 @@ async function serve(
     }
     throw error;
   }
-  const stopped = Promise.withResolvers<void>();
-  const removeInterrupt = onInterrupt(() => stopped.resolve());
+  // Not Promise.withResolvers: the npm package runs this on Node.js 20, which lacks it.
+  let stop = () => {};
+  const stopped = { promise: new Promise<void>((resolve) => (stop = resolve)) };
+  const removeInterrupt = onInterrupt(() => stop());
   await writeStdout(
     new TextEncoder().encode(
       `magi-tools inspect: ${server.url}\n(open it in a browser; Ctrl-C stops the inspector)\n`,
