@@ -138,10 +138,12 @@ export {
 } from "./src/run/library_hooks.ts";
 export {
   type BeforeCallVerdict,
+  type CallHooks,
   CallRefusedError,
   type HookedCall,
   type HookedResult,
 } from "./src/host/call_hooks.ts";
+export type { ToolCallOutcome } from "./src/host/call.ts";
 export { UsageError } from "./src/run/exit_codes.ts";
 export {
   HostError,
