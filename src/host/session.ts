@@ -25,7 +25,7 @@ import { REQUEST_ID_RESERVE } from "../client/connection.ts";
 import { RequestBudgetExhausted } from "../client/errors.ts";
 import { argumentsPreview } from "./text.ts";
 import type { SummaryInput } from "../summary/records.ts";
-import type { CallExecutor } from "./call.ts";
+import type { CallExecutor, ToolCallResult } from "./call.ts";
 
 export type { CallExecutor } from "./call.ts";
 
@@ -60,6 +60,12 @@ export interface ToolCallSessionOptions {
    * (which redacts the configured secrets: `--record-args`); default: not recorded.
    */
   recordArguments?: (args: Readonly<Record<string, unknown>>) => Record<string, unknown>;
+  /**
+   * With {@link ToolCallSessionOptions.recordArguments}: whether tool `name` declares an output
+   * schema; its validated value then goes on the `tool.result` record as `structured`, through
+   * the same redaction.
+   */
+  typed?: (name: string) => boolean;
 }
 
 const EARLY_CANCELS = 1024;
@@ -92,6 +98,7 @@ export class ToolCallSession {
   /** The attempt of the current turn's unit of work, given to each call (`ctx.attempt`). */
   attempt = 1;
   #recordArguments: ToolCallSessionOptions["recordArguments"];
+  #typed: ToolCallSessionOptions["typed"];
 
   /** Create the session over `sender` (the client) and `executor`. */
   constructor(sender: ResultSender, executor: CallExecutor, options: ToolCallSessionOptions = {}) {
@@ -101,6 +108,7 @@ export class ToolCallSession {
     this.#onExhausted = options.onRequestBudgetExhausted ?? (() => {});
     this.#argumentsPreview = options.argumentsPreview === true;
     this.#recordArguments = options.recordArguments;
+    this.#typed = options.typed;
   }
 
   /** Why calls are no longer run and answered, or null. */
@@ -245,7 +253,24 @@ export class ToolCallSession {
       killed: result.killed,
       delivery,
       delivery_error: deliveryError,
+      ...this.#structured(route?.name ?? data.name, result),
     });
+  }
+
+  /** `{structured}` for a typed tool's success under `--record-args`, else nothing. */
+  #structured(name: string, result: ToolCallResult): { structured?: Record<string, unknown> } {
+    const record = this.#recordArguments;
+    if (record === undefined || result.outcome !== "success" || this.#typed?.(name) !== true) {
+      return {};
+    }
+    try {
+      // The executor validated it against the output schema (an object) before it left.
+      const value: unknown = JSON.parse(result.text);
+      if (typeof value !== "object" || value === null || Array.isArray(value)) return {};
+      return { structured: record(value as Record<string, unknown>) };
+    } catch {
+      return {};
+    }
   }
 
   /** Whether `parts` more results fit the sender's budget; marks it exhausted if not. */

@@ -115,6 +115,7 @@ export function wireTools(options: ToolWiringOptions): ToolWiring {
   const calls = new ToolCallSession(client, routed, {
     argumentsPreview: options.argumentsPreview,
     ...(options.recordArguments === undefined ? {} : { recordArguments: options.recordArguments }),
+    typed: (name) => registry.get(name)?.outputSchema !== undefined,
     onRecord: (record) => {
       if (record.type === "tool.call") runOfCall.set(record.call_id, record.run_id);
       options.records().emit(record);

@@ -164,6 +164,8 @@ function build() {
     name: z.string(),
     via: z.exactOptional(z.string()),
     outcome: z.enum(["success", "error", "cancelled"]),
+    /** With `--record-args`, a tool with an output schema: its validated value, redacted. */
+    structured: z.exactOptional(z.record(z.string(), z.unknown())),
     error_code: NullableString,
     bytes: Count,
     parts: Count,

@@ -255,6 +255,7 @@ export const ToolResultRecordSchema: z.ZodObject<
     name: z.ZodString;
     via: z.ZodExactOptional<z.ZodString>;
     outcome: z.ZodEnum<{ error: "error"; success: "success"; cancelled: "cancelled" }>;
+    structured: z.ZodExactOptional<z.ZodRecord<z.ZodString, z.ZodUnknown>>;
     error_code: z.ZodNullable<z.ZodString>;
     bytes: z.ZodInt;
     parts: z.ZodInt;

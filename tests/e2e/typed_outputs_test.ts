@@ -137,3 +137,16 @@ Deno.test("mcp: the SDK client sees outputSchema, title and annotations, and val
     await client.close();
   }
 });
+
+Deno.test("run --record-args puts a typed tool's validated value on its tool.result as structured; off by default", async () => {
+  const prompt = 'count_words {"text":"a b c"}';
+  const recorded = await runCli(["run", "--tools", TOOLS, "--record-args", prompt]);
+  assert.equal(recorded.code, 0, recorded.stderr);
+  const result = recorded.records.find((r) => r.type === "tool.result");
+  // Validated against the output schema: the tool's extra key is not there.
+  assert.deepEqual((result as { structured?: unknown } | undefined)?.structured, { words: 3 });
+  const plain = await runCli(["run", "--tools", TOOLS, prompt]);
+  assert.equal(plain.code, 0, plain.stderr);
+  const bare = plain.records.find((r) => r.type === "tool.result");
+  assert.ok(bare !== undefined && !("structured" in bare), JSON.stringify(bare));
+});

@@ -43,7 +43,8 @@ Options:
   --progress WHEN      auto | always | never (default auto: when stderr is a terminal)
   --fail-on-tool-error an item with a tool error or denial exits 1 (as for run)
   --record-args        put each call's arguments, configured secrets redacted, on
-                       its tool.call record (also: "records": {"arguments": true})
+                       its tool.call record, and a typed tool's value on its tool.result
+                       (also: "records": {"arguments": true})
 
 Exit codes:
   0    every item of the input (or shard) completed

@@ -117,7 +117,8 @@ Options:
   --fail-on-tool-error exit 1 when any tool call ended in error or was denied
                        (turn.finished exit_reason "tool_errors"), for CI jobs
   --record-args        put each call's arguments, configured secrets redacted, on
-                       its tool.call record (also: "records": {"arguments": true})
+                       its tool.call record, and a typed tool's value on its tool.result
+                       (also: "records": {"arguments": true})
   --require-kernel-sandbox
                        exit 2 at startup unless every tool runs at kernel+deno (its own
                        process under Landlock, Linux); the message names the others and why
