@@ -20,6 +20,7 @@
  */
 
 import type { ToolContext, ToolEffect } from "./define.ts";
+import { HostError } from "../errors/mod.ts";
 
 /** Where an external tool comes from, as `host.ready`, `tools` and the inspector show it. */
 export interface ExternalToolSource {
@@ -56,6 +57,14 @@ export const SIGN_IN_REQUIRED = "sign_in_required";
 /** "MCP server NAME needs a sign-in (REASON): run `magi-tools login NAME`". */
 export function signInRequiredMessage(server: string, reason: string): string {
   return `MCP server ${server} needs a sign-in (${reason}): run \`magi-tools login ${server}\``;
+}
+
+/** The `host.error` of a run whose MCP server `server` refused its token during the run. */
+export function signInRequiredError(server: string): HostError<"sign_in_required"> {
+  return new HostError(
+    "sign_in_required",
+    signInRequiredMessage(server, "the server refused the token during the run"),
+  );
 }
 
 /** One progress notification of a running external call (MCP `notifications/progress`). */

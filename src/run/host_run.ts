@@ -17,7 +17,7 @@ import { LocalAgentClient } from "../client/client.ts";
 import { BackendExited, ClientClosed, type RequestBudgetExhausted } from "../client/errors.ts";
 import type { AgentEvent } from "../client/events.ts";
 import type { ToolExecutor } from "../host/executor.ts";
-import { signInRequiredMessage } from "../host/external.ts";
+import { signInRequiredError } from "../host/external.ts";
 import type { ToolCallSession } from "../host/session.ts";
 import { ProtocolError } from "../protocol/errors.ts";
 import type { ClientToolsDescriptor, InitializeResult } from "../protocol/schemas/mod.ts";
@@ -81,23 +81,17 @@ export async function runHost(options: HostRunOptions): Promise<number> {
 }
 
 /**
- * One backend connection of the host, in phases: {@link HostRun.start} (the
- * registry and the spawned backend), {@link HostRun.initialize} (handshake,
- * descriptor check, executor, `host.ready`), {@link HostRun.turn} (a session
- * and one turn; `run` does one, a batch slot many, a new session each) and
- * {@link HostRun.stop} (shutdown, tool processes stopped, child reaped).
- * A failure of any phase is turned into its `host.error` by
- * {@link HostRun.failure}; after one, the connection is not
- * {@link HostRun.healthy} and only `stop` is left.
- *
- * Each turn has its own stop state, made by {@link HostRun.turn} (initialize
- * and the first turn share the first one); stop requests go through
- * {@link HostRun.interrupt}, {@link HostRun.timeout} and
- * {@link HostRun.watchOutput}.
+ * One backend connection of the host, in phases: {@link HostRun.start} (registry, spawned
+ * backend), {@link HostRun.initialize} (handshake, descriptor check, executor, `host.ready`),
+ * {@link HostRun.turn} (a session and one turn; `run` does one, a batch slot many) and
+ * {@link HostRun.stop} (shutdown, tool processes stopped, child reaped). {@link HostRun.failure}
+ * turns a failed phase into its `host.error`; then the connection is not {@link HostRun.healthy}
+ * and only `stop` is left. Each turn has its own stop state, made by {@link HostRun.turn}
+ * (initialize and the first turn share the first one); stop requests go through
+ * {@link HostRun.interrupt}, {@link HostRun.timeout} and {@link HostRun.watchOutput}.
  */
 export class HostRun {
-  /** Stop state of the current turn. */
-  #stop: StopState = new StopState();
+  #stop: StopState = new StopState(); // The current turn's.
   /** turn() calls so far; a turn in progress; a SIGINT that came after the last turn ended. */
   #turns = 0;
   #turning = false;
@@ -131,8 +125,7 @@ export class HostRun {
   #failed = false;
   #stopped = false;
   #budgetError: RequestBudgetExhausted | null = null;
-  /** A tool source's failure for good (an MCP server needs a sign-in): ends the turn. */
-  #sourceFailure: HostError<"sign_in_required"> | null = null;
+  #sourceFailure: HostError<"sign_in_required"> | null = null; // A source failed for good.
   #init: InitializeResult | null = null;
   #descriptor: ClientToolsDescriptor | null = null;
   #ready: Omit<HostReadyRecord, "ts" | "v"> | null = null;
@@ -269,10 +262,7 @@ export class HostRun {
       onSignInRequired: (tool) => {
         if (this.#sourceFailure !== null) return;
         const server = this.#parts.registry.get(tool)?.source.name ?? tool;
-        this.#sourceFailure = new HostError(
-          "sign_in_required",
-          signInRequiredMessage(server, "the server refused the token during the run"),
-        );
+        this.#sourceFailure = signInRequiredError(server);
         this.#stop.sourceFailed();
       },
     });
@@ -405,8 +395,6 @@ export class HostRun {
   }
 }
 
-/** How long to wait for the backend's exit status after its pipe broke. */
-const EXIT_STATUS_WAIT_MS = 2_000;
+const EXIT_STATUS_WAIT_MS = 2_000; // For the backend's exit status after its pipe broke.
 
-/** How long calls ended by the executor's close may take to record their results. */
-const CALLS_SETTLE_MS = 1_000;
+const CALLS_SETTLE_MS = 1_000; // For calls ended by the executor's close to record results.
