@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { indexLines, ROOT, runCli, spawnCli, summaryOf, writeInput } from "./_batch.ts";
 import { FULL_CLI, REFERENCE_AGENT } from "../e2e/_cli.ts";
+import { eventually } from "../_wait.ts";
 
 const STAMP_TOOLS = `${ROOT}tests/batch/fixtures/attempt_tools`;
 
@@ -19,13 +20,9 @@ async function withDir(body: (dir: string) => Promise<void>): Promise<void> {
   }
 }
 
-/** Wait (polling every 25 ms, at most 60 s) until `check` holds. */
+/** Wait (at most 60 s) until `check` holds. */
 async function until(what: string, check: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 2_400; i++) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`Timed out waiting for ${what}`);
+  if (!await eventually(check, 60_000)) throw new Error(`Timed out waiting for ${what}`);
 }
 
 async function text(path: string): Promise<string> {
