@@ -120,6 +120,15 @@ export function splitSizedResultText(text: string, options: SplitOptions): Sized
       `Result part bounds cannot hold one character: partBytes ${partBytes}, ${escapedBudget} bytes left in the frame`,
     );
   }
+  // An all-ASCII text whose parts cannot reach the frame bound, even if each of their characters
+  // takes the most bytes it can escaped, is cut every `partBytes` characters, as the loop below
+  // would: one native encoding pass and, unless the budget allows six bytes a character, one
+  // search for the controls that escape to six (bench/notes.md, "The result split's ASCII path").
+  if (partBytes * ESCAPED_SHORT_MAX <= escapedBudget && isAscii(text)) {
+    if (partBytes * ESCAPED_MAX <= escapedBudget || !LONG_ESCAPE.test(text)) {
+      return { parts: cutEvery(text, partBytes), bytes: text.length };
+    }
+  }
   const parts: string[] = [];
   let start = 0;
   let bytes = 0;
@@ -183,6 +192,40 @@ export function splitSizedResultText(text: string, options: SplitOptions): Sized
   }
   parts.push(text.slice(start));
   return { parts, bytes: total };
+}
+
+/** The most bytes one ASCII character takes escaped in JSON (`\u00XX`). */
+const ESCAPED_MAX = 6;
+/** The most bytes one ASCII character other than {@link LONG_ESCAPE}'s takes escaped (`\"`, `\n`). */
+const ESCAPED_SHORT_MAX = 2;
+/** The ASCII characters `JSON.stringify` escapes as `\u00XX`: controls without a short escape. */
+// deno-lint-ignore no-control-regex
+const LONG_ESCAPE = /[\x00-\x07\x0b\x0e-\x1f]/;
+/** Chunk of {@link isAscii}'s reused buffer. */
+const ASCII_CHUNK = 64 * 1024;
+const asciiScratch = new Uint8Array(ASCII_CHUNK);
+const asciiEncoder = new TextEncoder();
+
+/**
+ * Whether every unit of `text` is ASCII: each chunk is encoded into a reused buffer of its
+ * length, which holds it exactly when no unit needed more than one byte (a non-ASCII
+ * character, and a surrogate pair cut at a chunk edge, take two or more).
+ */
+function isAscii(text: string): boolean {
+  for (let from = 0; from < text.length; from += ASCII_CHUNK) {
+    const chunk = text.length <= ASCII_CHUNK ? text : text.slice(from, from + ASCII_CHUNK);
+    const { read, written } = asciiEncoder.encodeInto(chunk, asciiScratch);
+    if (read !== chunk.length || written !== chunk.length) return false;
+  }
+  return true;
+}
+
+/** `text` in slices of `size` units (`[""]` for `""`). */
+function cutEvery(text: string, size: number): string[] {
+  if (text.length <= size) return [text];
+  const parts: string[] = [];
+  for (let from = 0; from < text.length; from += size) parts.push(text.slice(from, from + size));
+  return parts;
 }
 
 /** Any character that is not printable ASCII other than `"` and `\\`. */

@@ -218,3 +218,41 @@ Deno.test("splitResultText() splits a 1 MiB ASCII text into parts of exactly par
   assert.ok(parts.every((part) => part.length === 16_384));
   assert.equal(parts.join(""), text);
 });
+
+Deno.test("splitResultText() cuts ASCII text with escapes where the per-character rule does", () => {
+  // The ASCII fast path: where the frame budget holds 2 (no control escaped as \u00XX in the
+  // text) or 6 bytes per part byte, only the part bound cuts; the rounds also cover budgets and
+  // texts where it does not apply, and texts long enough to span several encoding chunks.
+  const short = ["a", " ", "~", '"', "\\", "\n", "\t", "\u007f"];
+  const long = [...short, "\u0001", "\u000b", "\u001f"];
+  let seed = 11;
+  const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+  for (let round = 0; round < 60; round++) {
+    const alphabet = round % 2 === 0 ? short : long;
+    const length = round < 40 ? Math.floor(random() * 200) : 65_536 + Math.floor(random() * 70_000);
+    let text = "";
+    for (let n = 0; n < length; n++) text += alphabet[Math.floor(random() * alphabet.length)];
+    const partBytes = 4 + Math.floor(random() * 5_000);
+    const budget = Math.max(6, Math.floor(partBytes * (1 + random() * 6)));
+    const split = splitSizedResultText(text, {
+      partBytes,
+      frameBytes: 100 + budget,
+      envelopeBytes: 100,
+    });
+    assert.deepEqual(split.parts, referenceSplit(text, partBytes, budget), `round ${round}`);
+    assert.equal(split.bytes, text.length);
+  }
+});
+
+Deno.test("splitResultText() takes the careful path for non-ASCII text past an encoding chunk", () => {
+  // One "é" after the first 64 KiB chunk: parts are cut by UTF-8 bytes, not by characters.
+  const text = "a".repeat(70_000) + "é" + "b".repeat(10);
+  const split = splitSizedResultText(text, {
+    partBytes: 16_384,
+    frameBytes: 1_048_576,
+    envelopeBytes: 500,
+  });
+  assert.equal(split.bytes, 70_012);
+  assert.deepEqual(split.parts, referenceSplit(text, 16_384, 1_048_576 - 500));
+  assert.ok(split.parts.every((part) => utf8(part) <= 16_384));
+});
