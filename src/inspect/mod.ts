@@ -7,7 +7,9 @@
  * Parts: `security.ts` (the request gate), `tool_set.ts` (registry,
  * executor, live reload), `turns.ts` (turns as `run` makes them, approvals
  * and cancel from the page), `sessions.ts` (sessions and history),
- * `server.ts` (HTTP API and the event stream), `page.ts` (the page).
+ * `server.ts` (HTTP API and the event stream), `page.ts` (the page),
+ * `sign_in.ts` and `sign_in_page.ts` (the sign-in button of an MCP server that
+ * needs one).
  *
  * @module
  */
@@ -31,6 +33,8 @@ import { newToken } from "./security.ts";
 import { type ApprovalPolicy, parseApproveFlags, withConfigRules } from "../host/approval_rules.ts";
 import { InspectServer } from "./server.ts";
 import { type LoadProblem, ToolSet } from "./tool_set.ts";
+import { SignIns } from "./sign_in.ts";
+import type { McpServerConfig } from "../config/mod.ts";
 import { Turns } from "./turns.ts";
 
 export { checkRequest, newToken } from "./security.ts";
@@ -74,8 +78,9 @@ export async function inspectCommand(args: InspectOptions): Promise<number> {
   const agent = await resolveAgentCommand(args.agent, { missing: "magi-code" });
   // The config's sources (MCP servers) start once, for the Tools view; each turn starts its own,
   // as run does. Edits of the config file need a restart. A server that needs a sign-in is left
-  // out and shown on the page with the `login` command to run (then restart the inspector).
+  // out and shown on the page with the `login` command to run and a sign-in button (sign_in.ts).
   const sourceProblems: LoadProblem[] = [];
+  const needSignIn: McpServerConfig[] = [];
   return await withPlannedSources(
     plan,
     cwd,
@@ -96,12 +101,15 @@ export async function inspectCommand(args: InspectOptions): Promise<number> {
           external,
           configFiles: plan.config.files,
           problems: sourceProblems,
+          needSignIn,
         },
       ),
     args.startTimeoutMs,
     (source, message) => {
       writeStderrLine(`magi-tools: ${message}`);
       sourceProblems.push({ file: source, reason: message });
+      const server = plan.config.mcpServers.find((entry) => `mcp:${entry.name}` === source);
+      if (server !== undefined) needSignIn.push(server);
     },
   );
 }
@@ -114,19 +122,28 @@ async function serve(
     external: readonly ExternalTool[];
     configFiles: readonly string[];
     problems: readonly LoadProblem[];
+    needSignIn: readonly McpServerConfig[];
   },
 ): Promise<number> {
   let server: InspectServer | null = null;
-  const tools = new ToolSet({
+  const signIns = new SignIns({
+    servers: sources.needSignIn,
+    cwd,
+    startTimeoutMs: args.startTimeoutMs,
+    onSignedIn: (source, added) => tools.addSource(source, added),
+    onChange: () => server?.broadcast("tools", tools.view()),
+  });
+  const tools: ToolSet = new ToolSet({
     dirs: args.toolDirs,
     external: sources.external,
     sourceProblems: sources.problems,
     configFiles: sources.configFiles,
     cwd,
     onLog: (log) => server?.log(log.callId, log.text),
+    signIns: () => signIns.view(),
     onChange: (view) => {
       server?.broadcast("tools", view);
-      for (const error of view.errors.slice(sources.problems.length)) {
+      for (const error of view.errors.filter((error) => !sources.problems.includes(error))) {
         writeStderrLine(`magi-tools: Tool set not reloaded: ${error.file}: ${error.reason}`);
       }
     },
@@ -148,11 +165,13 @@ async function serve(
       token: newToken(),
       tools,
       turns,
+      signIns,
       agent,
       cwd,
       agentLabel: agent.label,
     });
   } catch (error) {
+    await signIns.close();
     await tools.close();
     if (error instanceof Deno.errors.AddrInUse) {
       throw new UsageError(`Option --port is in use: ${args.port}`);
@@ -174,6 +193,7 @@ async function serve(
     removeInterrupt();
     await turns.close();
     await server.close();
+    await signIns.close();
     await tools.close();
   }
   return exitCode("interrupted");

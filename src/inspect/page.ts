@@ -3,10 +3,13 @@
  * response, no dependencies, no build step, nothing fetched from elsewhere
  * (works offline). Untrusted text (tool descriptions, results, model output)
  * is only ever set as `textContent`, never parsed as HTML; the script and
- * style carry the per-server CSP nonce.
+ * style carry the per-server CSP nonce. The sign-in button's part is in
+ * `sign_in_page.ts`.
  *
  * @module
  */
+
+import { SIGN_IN_SCRIPT, SIGN_IN_STYLE } from "./sign_in_page.ts";
 
 /** The page, with `nonce` on its script and style and `agent` shown in the header. */
 export function pageHtml(nonce: string, agent: string): string {
@@ -18,7 +21,7 @@ export function pageHtml(nonce: string, agent: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>magi-tools inspect</title>
 <link rel="icon" href="data:,">
-<style nonce="${nonce}">${STYLE}</style>
+<style nonce="${nonce}">${STYLE}${SIGN_IN_STYLE}</style>
 </head>
 <body>
 <header>
@@ -67,7 +70,7 @@ export function pageHtml(nonce: string, agent: string): string {
     </div>
   </section>
 </main>
-<script nonce="${nonce}">${SCRIPT}</script>
+<script nonce="${nonce}">${SCRIPT}${SIGN_IN_SCRIPT}</script>
 </body>
 </html>
 `;
@@ -166,7 +169,8 @@ function showTools(view) {
       const lf = e.reason.indexOf("\n");
       errors.append(h("div", { "data-test": "load-error" },
         h("code", { text: e.file }), ": " + (lf < 0 ? e.reason : e.reason.slice(0, lf)),
-        lf < 0 ? null : h("pre", { "data-test": "load-error-where", text: e.reason.slice(lf + 1) })));
+        lf < 0 ? null : h("pre", { "data-test": "load-error-where", text: e.reason.slice(lf + 1) }),
+        signInControls(e)));
     }
   }
   $("budget").textContent = view.budget.tools + " tool(s) · initialize " + view.budget.used +

@@ -1,7 +1,8 @@
 /**
  * The inspector's HTTP server (`Deno.serve` on 127.0.0.1): the page, a JSON
  * API and one Server-Sent Events stream. Every request passes the gate of
- * `security.ts` first (token, Host, Origin). No endpoint runs a command the
+ * `security.ts` first (token, Host, Origin; `POST /api/sign-in` must also
+ * carry an `Origin`, as a page's `fetch` does). No endpoint runs a command the
  * request names: tools come from the tool directories and turns go to the
  * backend fixed at start.
  *
@@ -15,6 +16,7 @@
  * | `POST /api/approval`       | `{approval_id, allow}`                                 |
  * | `GET /api/sessions`        | the backend's sessions                                 |
  * | `GET /api/history?session=`| one session's history                                  |
+ * | `POST /api/sign-in`        | `{server}` → `{status, authorization_url?}` (`sign_in.ts`) |
  * | `GET /api/events`          | SSE: `tools`, `turn`, `record`, `approval`, `log`      |
  *
  * @module
@@ -34,6 +36,7 @@ import { pageHtml } from "./page.ts";
 import { listSessions, sessionHistory } from "./sessions.ts";
 import type { ToolSet } from "./tool_set.ts";
 import type { Turns } from "./turns.ts";
+import { SignInRefusal, type SignIns } from "./sign_in.ts";
 import type { AgentCommand } from "../run/agent.ts";
 
 /** What the server serves. */
@@ -46,6 +49,8 @@ export interface ServerOptions {
   readonly tools: ToolSet;
   /** The turns. */
   readonly turns: Turns;
+  /** The sign-ins the page can start (none: `POST /api/sign-in` answers 404). */
+  readonly signIns?: SignIns;
   /** The backend (for sessions and history). */
   readonly agent: AgentCommand;
   /** Working directory of the backend. */
@@ -212,6 +217,8 @@ export class InspectServer {
         }
         case "GET /api/events":
           return this.#events();
+        case "POST /api/sign-in":
+          return await this.#signIn(request);
         default:
           return problem(404, `No such endpoint: ${route}`);
       }
@@ -259,6 +266,26 @@ export class InspectServer {
       throw error;
     } finally {
       logs.delete(callId);
+    }
+  }
+
+  /**
+   * Start (or join) a sign-in. Besides the gate's checks the request must name its `Origin`
+   * (the gate refused any other than the inspector's): a browser's `fetch` POST always does.
+   */
+  async #signIn(request: Request): Promise<Response> {
+    if (request.headers.get("origin") === null) {
+      return problem(403, "A sign-in must come from the inspector page (no Origin)");
+    }
+    const body = await readBody(request);
+    if (typeof body.server !== "string") return problem(400, "server must be a string");
+    const signIns = this.#options.signIns;
+    if (signIns === undefined) return problem(404, `No sign-in for ${body.server}`);
+    try {
+      return json(await signIns.start(body.server));
+    } catch (error) {
+      if (error instanceof SignInRefusal) return problem(error.status, error.message);
+      return problem(502, error instanceof Error ? error.message : String(error));
     }
   }
 

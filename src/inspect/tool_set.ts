@@ -26,6 +26,7 @@ import type { ToolLog } from "../host/sandbox/log_buffer.ts";
 import { CLIENT_TOOLS_LIMITS } from "../protocol/limits.ts";
 import { utf8ByteLength } from "../protocol/utf8.ts";
 import { REQUIRED_CAPABILITIES } from "../run/host_run.ts";
+import type { SignInView } from "./sign_in.ts";
 
 /** One load error as the page shows it. */
 export interface LoadProblem {
@@ -77,6 +78,8 @@ export interface ToolSetView {
   readonly budget: { used: number; frame: number; remaining: number; tools: number };
   /** `client.tools` bounds a definition counts against. */
   readonly limits: { description_bytes: number; schema_bytes: number; tools: number };
+  /** The MCP servers that can be signed in from the page (`sign_in.ts`), in config order. */
+  readonly sign_ins: readonly SignInView[];
 }
 
 /** Options of {@link ToolSet}. */
@@ -87,7 +90,8 @@ export interface ToolSetOptions {
   readonly external?: readonly ExternalTool[];
   /**
    * Sources left out at the start, shown first among the errors on every view (an MCP server
-   * that needs `magi-tools login NAME`: `file` is `mcp:NAME`, the reason names the command).
+   * that needs `magi-tools login NAME`: `file` is `mcp:NAME`, the reason names the command),
+   * until {@link ToolSet.addSource} adds that source.
    */
   readonly sourceProblems?: readonly LoadProblem[];
   /** Working directory of the tools (`ctx.cwd`). */
@@ -100,11 +104,17 @@ export interface ToolSetOptions {
   readonly onChange?: (view: ToolSetView) => void;
   /** Quiet time after a file change before reloading, ms; default 200. */
   readonly debounceMs?: number;
+  /** The sign-ins the page can start (shown in every view); default none. */
+  readonly signIns?: () => readonly SignInView[];
 }
 
 /** The current registry and executor, reloaded on change. */
 export class ToolSet {
   readonly #options: ToolSetOptions;
+  /** The config's external tools: the options' and those of sources added later. */
+  readonly #external: ExternalTool[];
+  /** The options' source problems less those of sources added since. */
+  #sourceProblems: readonly LoadProblem[];
   #registry: ToolRegistry | null = null;
   #executor: ToolExecutor | null = null;
   #errors: LoadProblem[] = [];
@@ -116,6 +126,8 @@ export class ToolSet {
   /** A tool set over `options.dirs` (call {@link ToolSet.reload} to load it). */
   constructor(options: ToolSetOptions) {
     this.#options = options;
+    this.#external = [...options.external ?? []];
+    this.#sourceProblems = options.sourceProblems ?? [];
   }
 
   /** The current registry and executor, or null when no set ever loaded. */
@@ -141,7 +153,7 @@ export class ToolSet {
       });
       registry = ToolRegistry.fromLoaded(loaded, {
         requiredCapabilities: REQUIRED_CAPABILITIES,
-        external: this.#options.external ?? [],
+        external: this.#external,
       });
     } catch (error) {
       if (error instanceof ToolLoadError) {
@@ -167,6 +179,16 @@ export class ToolSet {
     this.#options.onChange?.(this.view());
     // Calls still running on the old set end as tool_crashed; its processes are reaped.
     await old?.close();
+  }
+
+  /**
+   * Add the tools of `source` (`mcp:NAME`, started after its sign-in), drop its problem, and
+   * reload; resolves when the new set is loaded (or its errors are shown).
+   */
+  addSource(source: string, tools: readonly ExternalTool[]): Promise<void> {
+    this.#external.push(...tools);
+    this.#sourceProblems = this.#sourceProblems.filter((problem) => problem.file !== source);
+    return this.reload();
   }
 
   /** Reload whenever a file in a tool directory changes (until {@link ToolSet.close}). */
@@ -207,7 +229,7 @@ export class ToolSet {
           tool_id: entry.toolId,
         };
       }),
-      errors: [...this.#options.sourceProblems ?? [], ...this.#errors],
+      errors: [...this.#sourceProblems, ...this.#errors],
       budget: {
         used: budget?.usedBytes ?? 0,
         frame: budget?.frameBytes ?? 0,
@@ -219,6 +241,7 @@ export class ToolSet {
         schema_bytes: CLIENT_TOOLS_LIMITS.schema_bytes,
         tools: CLIENT_TOOLS_LIMITS.tools,
       },
+      sign_ins: this.#options.signIns?.() ?? [],
     };
   }
 

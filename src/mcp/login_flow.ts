@@ -1,10 +1,13 @@
 /**
- * The browser part of `magi-tools login NAME`: a loopback redirect listener
+ * The browser part of `magi-tools login NAME` and of the inspector's sign-in
+ * button (`src/inspect/sign_in.ts`): a loopback redirect listener
  * on `127.0.0.1` (a free port, path `/callback`), the MCP SDK's `auth()`
  * (discovery, dynamic registration, authorization code + PKCE with a `state`
  * checked on return), the authorization URL handed to `open` (which prints
  * it, and opens a browser where there is one), then the code exchanged and
  * the tokens stored (`oauth_login.ts`). Nothing of the tokens is printed.
+ * An abort of `signal` stops the SDK's requests and the wait, and closes the
+ * listener.
  *
  * @module
  */
@@ -12,33 +15,26 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { auth } from "./_sdk.ts";
+import type { SignInRequest } from "./login_api.ts";
 import { StoredOAuthProvider } from "./oauth_login.ts";
 
-/** What {@link signIn} needs. */
-export interface SignInOptions {
-  /** The `mcpServers` key. */
-  readonly server: string;
-  /** The server's URL. */
-  readonly serverUrl: string;
-  /** The sign-in store. */
-  readonly storePath: string;
-  /** Scopes to ask for. */
-  readonly scopes: readonly string[];
-  /** Show the authorization URL (print it, open a browser). */
-  readonly open: (url: URL) => void | Promise<void>;
-  /** Give up waiting for the browser after this long, ms. */
-  readonly timeoutMs: number;
-}
+/** What {@link signIn} needs (declared without the SDK in `login_api.ts`). */
+export type SignInOptions = SignInRequest;
 
 /**
  * Sign in to one server; resolves when its tokens are stored.
  *
- * @throws {Error} saying why (the authorization server's `error`, a wrong `state`, no answer in time).
+ * @throws {Error} saying why (the authorization server's `error`, a wrong `state`, no answer in
+ * time, `options.signal`'s reason).
  */
 export async function signIn(options: SignInOptions): Promise<void> {
+  const { signal } = options;
+  signal?.throwIfAborted();
   const state = crypto.randomUUID();
   let settle: { resolve: (code: string) => void; reject: (error: Error) => void } | undefined;
   const code = new Promise<string>((resolve, reject) => settle = { resolve, reject });
+  // A redirect, the timeout or an abort may come before the code is awaited: never unhandled.
+  code.catch(() => {});
   const listener = createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://127.0.0.1");
     if (url.pathname !== "/callback") {
@@ -55,7 +51,7 @@ export async function signIn(options: SignInOptions): Promise<void> {
       settle?.reject(new Error("the redirect's state does not match this login"));
     } else if (error !== null || given === null) {
       const description = url.searchParams.get("error_description");
-      page(400, "Sign-in failed; see the terminal.");
+      page(400, "Sign-in failed; magi-tools says why (in the terminal, or on the inspector page).");
       settle?.reject(
         new Error(
           `the authorization server answered ${error ?? "no code"}${
@@ -74,6 +70,8 @@ export async function signIn(options: SignInOptions): Promise<void> {
     () => settle?.reject(new Error(`no answer from the browser within ${options.timeoutMs} ms`)),
     options.timeoutMs,
   );
+  const onAbort = () => settle?.reject(abortReason(signal!));
+  signal?.addEventListener("abort", onAbort, { once: true });
   try {
     const provider = new StoredOAuthProvider({
       server: options.server,
@@ -85,14 +83,34 @@ export async function signIn(options: SignInOptions): Promise<void> {
     });
     // A new registration for this redirect port; the old sign-in goes once this one succeeds.
     await provider.invalidateCredentials("client");
-    const first = await auth(provider, { serverUrl: options.serverUrl });
+    const fetchFn = signal === undefined ? {} : { fetchFn: abortableFetch(signal) };
+    const first = await auth(provider, { serverUrl: options.serverUrl, ...fetchFn });
     if (first === "AUTHORIZED") return;
     const authorizationCode = await code;
-    const second = await auth(provider, { serverUrl: options.serverUrl, authorizationCode });
+    const second = await auth(provider, {
+      serverUrl: options.serverUrl,
+      authorizationCode,
+      ...fetchFn,
+    });
     if (second !== "AUTHORIZED") throw new Error("the authorization server gave no tokens");
   } finally {
+    signal?.removeEventListener("abort", onAbort);
     clearTimeout(timer);
     listener.closeAllConnections();
     await new Promise<void>((resolve) => listener.close(() => resolve()));
   }
+}
+
+/** `signal`'s reason as an error (an abort without a reason says the sign-in was cancelled). */
+function abortReason(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new Error("the sign-in was cancelled");
+}
+
+/** `fetch` that also stops when `signal` aborts (the SDK's discovery, registration, token calls). */
+function abortableFetch(signal: AbortSignal) {
+  return (url: string | URL, init?: RequestInit): Promise<Response> =>
+    fetch(url, {
+      ...init,
+      signal: init?.signal == null ? signal : AbortSignal.any([init.signal, signal]),
+    });
 }

@@ -11,9 +11,12 @@
  *   fair slots (`_fair_slots.ts`) and are cancelled when their client is gone; `serve.ts` runs
  *   it for the `mcp` command. See docs/mcp.md.
  *
+ * - Signing in to an HTTP server (`oauth`): `oauth_login.ts` keeps the sign-in store and sends
+ *   the stored token; `login_flow.ts` runs the browser part for `login` and `inspect`.
+ *
  * The rest of the CLI loads this folder on first use (`src/config/features.ts`) and knows it
  * only through interfaces declared without the SDK (`McpSourceModule` in the config layer,
- * `serve_api.ts` here); the SDK's modules are imported in `_sdk.ts` only.
+ * `serve_api.ts` and `login_api.ts` here); the SDK's modules are imported in `_sdk.ts` only.
  *
  * @module
  */
@@ -21,6 +24,7 @@
 export { McpSourceError, type McpSourceOptions, startMcpSource } from "./source.ts";
 export { forgetSignIn, SignInRequiredError, signInStorePath } from "./oauth_login.ts";
 export { signIn, type SignInOptions } from "./login_flow.ts";
+export { LOGIN_TIMEOUT_MS, type McpLoginModule, type SignInRequest } from "./login_api.ts";
 export type { McpSource } from "./source.ts";
 export { createMcpServer, type McpServerOptions, mcpToolList, ProgressRoutes } from "./server.ts";
 export { type GuardedStdioOptions, GuardedStdioTransport } from "./stdio_server.ts";

@@ -13,6 +13,7 @@ import {
 } from "../../src/config/features.ts";
 import * as mcp from "../../src/mcp/mod.ts";
 import type { McpServeModule } from "../../src/mcp/serve_api.ts";
+import type { McpLoginModule } from "../../src/mcp/login_api.ts";
 import * as openapi from "../../src/openapi/mod.ts";
 import { ROOT } from "../e2e/_cli.ts";
 
@@ -21,9 +22,11 @@ Deno.test("src/mcp/mod.ts and src/openapi/mod.ts provide the interfaces the core
   // packages, the feature modules implement them.
   const sources: McpSourceModule = mcp;
   const serve: McpServeModule = mcp;
+  const login: McpLoginModule = mcp;
   const apis: OpenApiSourceModule = openapi;
   assert.equal(typeof sources.startMcpSource, "function");
   assert.equal(typeof serve.serveRegistry, "function");
+  assert.equal(typeof login.signIn, "function");
   assert.equal(typeof apis.startOpenApiSource, "function");
 });
 

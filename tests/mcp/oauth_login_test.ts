@@ -15,96 +15,28 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { ROOT, runCli } from "../e2e/_cli.ts";
+import { ROOT } from "../e2e/_cli.ts";
 import { browserTestIgnored, launchBrowser } from "../_browser.ts";
 import { startInspector } from "../inspect/_inspector.ts";
 import {
-  type OidcServer,
-  oidcUnavailable,
-  type ProtectedMcpServer,
-  startOidc,
-  startProtectedMcp,
-} from "../_oidc.ts";
+  completeProviderLogin,
+  OIDC_UNAVAILABLE as unavailable,
+  USER,
+  withWorld,
+  type World,
+} from "./_oauth_world.ts";
 
-const unavailable = await oidcUnavailable();
 if (unavailable !== null) {
   console.error(`IGNORED: MCP sign-in tests: oidc-provider unavailable: ${unavailable}`);
 }
 const ignore = unavailable !== null || browserTestIgnored("MCP sign-in tests (login)");
-
-const SERVER_CLIENT = "mcp-server";
-const SERVER_SECRET = "mcp-server-secret-1c2d3e4f";
-const USER = "ada";
-
-interface World {
-  readonly dir: string;
-  readonly oidc: OidcServer;
-  readonly mcp: ProtectedMcpServer;
-  readonly storeFile: string;
-  cli(args: string[], env?: Record<string, string>): ReturnType<typeof runCli>;
-}
-
-async function withWorld(
-  ttl: number,
-  fn: (world: World) => Promise<void>,
-  hook?: string,
-): Promise<void> {
-  const oidc = await startOidc({
-    clients: [{
-      client_id: SERVER_CLIENT,
-      client_secret: SERVER_SECRET,
-      grant_types: [],
-      redirect_uris: [],
-      response_types: [],
-    }],
-    resources: {},
-    anyResourceScope: "mcp:tools",
-    accessTokenTTL: ttl,
-  });
-  const mcp = await startProtectedMcp(oidc, SERVER_CLIENT, SERVER_SECRET, hook);
-  const dir = await Deno.makeTempDir({ prefix: "magi-tools-mcp-login-" });
-  try {
-    const config = {
-      mcpServers: { remote: { url: mcp.url, oauth: { scopes: ["openid", "mcp:tools"] } } },
-    };
-    await Deno.writeTextFile(join(dir, "magi-tools.jsonc"), JSON.stringify(config, null, 2));
-    await fn({
-      dir,
-      oidc,
-      mcp,
-      storeFile: join(dir, "state", "magi-tools", "oauth-sessions.json"),
-      cli: (args, env = {}) =>
-        runCli(args, {
-          cwd: dir,
-          raw: true,
-          env: {
-            XDG_STATE_HOME: join(dir, "state"),
-            XDG_CONFIG_HOME: join(dir, "config"),
-            MAGI_TOOLS_TRUST_CONFIG: "1",
-            DISPLAY: "",
-            ...env,
-          },
-        }),
-    });
-  } finally {
-    await mcp.close();
-    await oidc.close();
-    await Deno.remove(dir, { recursive: true });
-  }
-}
 
 /** `login remote` in `world`, the browser part done by headless Chromium. */
 async function login(world: World): Promise<{ code: number; stdout: string; stderr: string }> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", `--lock=${ROOT}deno.full.lock`, "-A", `${ROOT}cli.ts`, "login", "remote"],
     cwd: world.dir,
-    env: {
-      NO_COLOR: "1",
-      XDG_STATE_HOME: join(world.dir, "state"),
-      XDG_CONFIG_HOME: join(world.dir, "config"),
-      MAGI_TOOLS_TRUST_CONFIG: "1",
-      DISPLAY: "",
-    },
+    env: { NO_COLOR: "1", ...world.env },
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
@@ -132,13 +64,7 @@ async function login(world: World): Promise<{ code: number; stdout: string; stde
   try {
     const page = await browser.newPage();
     await page.goto(url);
-    // oidc-provider's development interactions: a login form, then a consent form.
-    await page.fill("input[name=login]", USER);
-    await page.fill("input[name=password]", "any");
-    await page.click("button[type=submit]");
-    await page.waitForSelector("text=/Authorize|Continue|consent/i");
-    await Promise.all([page.waitForURL(/\/callback\?/), page.click("button[type=submit]")]);
-    assert.match(await page.textContent("body") ?? "", /Signed in to magi-tools/);
+    await completeProviderLogin(page);
   } finally {
     await browser.close();
   }
@@ -348,11 +274,7 @@ Deno.test({
     withWorld(3600, async (world) => {
       const inspector = await startInspector({
         cwd: world.dir,
-        env: {
-          XDG_STATE_HOME: join(world.dir, "state"),
-          XDG_CONFIG_HOME: join(world.dir, "config"),
-          MAGI_TOOLS_TRUST_CONFIG: "1",
-        },
+        env: world.env,
       });
       try {
         const answer = await fetch(`${inspector.base}/api/tools`, {

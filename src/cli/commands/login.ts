@@ -27,27 +27,7 @@ import {
   writeStdout,
 } from "../../runtime/mod.ts";
 import type { LoginArgs } from "../args/login.ts";
-
-/**
- * What `login` uses of `src/mcp/` (`oauth_login.ts`, `login_flow.ts`), declared here without the
- * MCP SDK's types: the feature is loaded through `loadFeature` so that the SDK stays out of the
- * module graph of every other command (`src/config/features.ts`).
- */
-interface McpLoginModule {
-  signInStorePath(): string | null;
-  forgetSignIn(file: string, serverUrl: string): Promise<boolean>;
-  signIn(options: {
-    readonly server: string;
-    readonly serverUrl: string;
-    readonly storePath: string;
-    readonly scopes: readonly string[];
-    readonly open: (url: URL) => void | Promise<void>;
-    readonly timeoutMs: number;
-  }): Promise<void>;
-}
-
-/** How long `login` waits for the browser, ms. */
-const LOGIN_TIMEOUT_MS = 600_000;
+import { LOGIN_TIMEOUT_MS, type McpLoginModule } from "../../mcp/login_api.ts";
 
 /** Run `login` or `logout`; resolves with the exit code. */
 export async function loginCommand(args: LoginArgs): Promise<number> {
