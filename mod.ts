@@ -8,6 +8,10 @@
  * `LocalAgentClient` (`docs/library.md`). As a program (`deno run -A mod.ts run "prompt"`, or the
  * `./cli` export): the tool host CLI (`docs/cli.md`).
  *
+ * Two more entries: `@magi/tools/protocol` (the wire contract: bounds, error codes, the type of
+ * every method's params and result and every event's data) and `@magi/tools/records` (the
+ * summary records' types and `parseRecord`).
+ *
  * @example Define a tool
  * ```ts
  * import { z } from "zod";
@@ -44,48 +48,14 @@
  * await Deno.remove(home, { recursive: true });
  * ```
  *
- * @example Bounds and error codes of the protocol
- * ```ts
- * import { isErrorCode, LIMITS } from "@magi/tools";
- * console.assert(LIMITS.input_frame_bytes === 65_536 && isErrorCode("busy"));
- * ```
- *
  * @module
  */
 
-export * from "./src/protocol/limits.ts";
-export * from "./src/protocol/errors.ts";
-export {
-  AgentConnection,
-  BackendExited,
-  ClientClosed,
-  LocalAgentClient,
-  ProtocolViolation,
-  Reconciler,
-} from "./src/client/mod.ts";
-export type {
-  AgentEvent,
-  AgentTransport,
-  ClientOptions,
-  EventDataMap,
-  EventListener,
-  ReconciledMessage,
-  RequestOptions,
-} from "./src/client/mod.ts";
-export * from "./src/protocol/schemas/mod.ts";
-export type { JsonObject, JsonValue } from "./src/protocol/json.ts";
-export type { ExitInfo } from "./src/runtime/types.ts";
+/*
+ * Tools: `defineTool` and what a tool and its context are (docs/tools.md); rich results:
+ * `return content("Chart:", image(pngBytes, "image/png"))`.
+ */
 export { defineTool, TOOL_MARK } from "./src/host/define.ts";
-/** Rich results: `return content("Chart:", image(pngBytes, "image/png"))` (docs/tools.md). */
-export {
-  audio,
-  content,
-  type ContentPart,
-  image,
-  resourceLink,
-  RICH_MARK,
-  type RichResult,
-} from "./src/host/content.ts";
 export type {
   PermissionGrant,
   ResultOverflow,
@@ -97,36 +67,18 @@ export type {
   ToolPermissions,
   ToolSpec,
 } from "./src/host/define.ts";
-/*
- * The tool sandbox's public helpers: a tool's isolation and permissions as
- * text (`formatToolPermissions`) or data (`toolSandboxInfo`), one tool's
- * `--allow-*` flags (`permissionFlags`), and the least `deno run` flags a
- * host needs for a tool set (`hostDenoFlags`, or `denoFlagsForHost` with an
- * explicit Deno path). Each symbol's own JSDoc is in src/host/sandbox/.
- */
 export {
-  denoFlagsForHost,
-  formatToolPermissions,
-  hostDenoFlags,
-  isolationOf,
-  PERMISSION_NAMES,
-  permissionFlags,
-  toolSandboxInfo,
-} from "./src/host/sandbox/mod.ts";
-export type {
-  FormatPermissionsOptions,
-  HostFlagOptions,
-  PermissionName,
-  ToolLog,
-  ToolSandboxInfo,
-  ToolSet,
-} from "./src/host/sandbox/mod.ts";
-export * from "./src/summary/mod.ts";
-/* The timers that writers and the executor take (`clock` options; tests pass a fake one). */
-export { type Clock, REAL_CLOCK, type TimerId } from "./src/async/mod.ts";
+  audio,
+  content,
+  type ContentPart,
+  image,
+  resourceLink,
+  RICH_MARK,
+  type RichResult,
+} from "./src/host/content.ts";
 /*
  * `run` as a function: one turn with the tools of some directories, the
- * summary records returned instead of printed (docs/library.md).
+ * summary records returned instead of printed, with its hooks (docs/library.md).
  */
 export { runOneTurn } from "./src/run/one_turn.ts";
 export type { OneTurnOptions, OneTurnResult } from "./src/run/one_turn.ts";
@@ -144,7 +96,20 @@ export {
   type HookedResult,
 } from "./src/host/call_hooks.ts";
 export type { ToolCallOutcome } from "./src/host/call.ts";
-export { UsageError } from "./src/run/exit_codes.ts";
+export type { SummaryRecord } from "./src/summary/records.ts";
+/* The typed client over any child with piped stdin/stdout (docs/library.md). */
+export { AgentConnection, LocalAgentClient, Reconciler } from "./src/client/mod.ts";
+export type {
+  AgentEvent,
+  AgentTransport,
+  ClientOptions,
+  EventDataMap,
+  EventListener,
+  ReconciledMessage,
+  RequestOptions,
+} from "./src/client/mod.ts";
+export type { ExitInfo } from "./src/runtime/types.ts";
+/* Errors: the host's one type with its codes, its named subclasses, and the wire's own. */
 export {
   HostError,
   type HostErrorCode,
@@ -154,6 +119,9 @@ export {
   RECORD_ERROR_CODES,
   type RecordErrorCode,
 } from "./src/errors/mod.ts";
+export { UsageError } from "./src/run/exit_codes.ts";
+export { BackendExited, ClientClosed, ProtocolViolation } from "./src/client/mod.ts";
+export { type ErrorCode, ProtocolError } from "./src/protocol/errors.ts";
 
 if (import.meta.main) {
   const { main } = await import("./src/cli/main.ts");

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
-const ENTRIES = ["mod.ts", "cli.ts"];
+const ENTRIES = ["mod.ts", "cli.ts", "protocol.ts", "records.ts"];
 
 /** One `deno doc --lint` diagnostic. */
 interface Finding {

@@ -74,22 +74,31 @@ writeFileSync(process.env.OUT, JSON.stringify({ exitCode, types: records.map((r)
 const TS_TOOL = `export default 1 as number;
 `;
 
-const LIBRARY_CHECK = `import { defineTool, LIMITS, SummaryRecordSchema } from "@magi/tools";
+const LIBRARY_CHECK = `import { defineTool } from "@magi/tools";
 import { main } from "@magi/tools/cli";
+import { LIMITS, parseParams } from "@magi/tools/protocol";
+import { parseRecord } from "@magi/tools/records";
 import { z } from "zod";
 const tool = defineTool({
   name: "noop", description: "Nothing.", input: z.object({}), effect: "read", run: () => "",
 });
 if (tool.name !== "noop" || LIMITS.input_frame_bytes !== 65536) throw new Error("library API");
-if (typeof main !== "function" || typeof SummaryRecordSchema.parse !== "function") {
-  throw new Error("cli API");
+if (typeof main !== "function") throw new Error("cli API");
+const warning = parseRecord(
+  '{"type":"host.warning","ts":"2026-01-02T03:04:05Z","v":1,"code":"x","message":"m"}',
+);
+if (warning.type !== "host.warning") throw new Error("records API");
+if (parseParams("turn.start", { session_id: "s1", prompt: "hi" }).prompt !== "hi") {
+  throw new Error("protocol API");
 }
 console.log("library ok");
 `;
 
 const TYPED_CONSUMER = `import { z } from "zod";
-import { defineTool, LIMITS, LocalAgentClient, type SummaryRecord } from "@magi/tools";
+import { defineTool, LocalAgentClient, type SummaryRecord } from "@magi/tools";
 import { main } from "@magi/tools/cli";
+import { type InitializeResult, LIMITS } from "@magi/tools/protocol";
+import type { ToolResultRecord } from "@magi/tools/records";
 
 export const tool = defineTool({
   name: "typed",
@@ -103,7 +112,9 @@ const exit: Promise<number> = main(["--version"]);
 export type Init = Awaited<ReturnType<LocalAgentClient["initialize"]>>;
 const frameBytes = (init: Init): number => init.limits.input_frame_bytes;
 const kind = (record: SummaryRecord): string => record.type;
-export { bound, exit, frameBytes, kind };
+const outcome = (record: ToolResultRecord): string => record.outcome;
+const same = (init: Init): InitializeResult => init;
+export { bound, exit, frameBytes, kind, outcome, same };
 `;
 
 /** Type-check a TypeScript consumer of the installed package against its `.d.ts` files. */

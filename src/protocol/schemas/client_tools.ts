@@ -1,6 +1,7 @@
 /**
- * `client.tools` extension schemas (`shared/spec/client-tools.md`): tool
- * definitions, the descriptor, call/cancel event data and `client.tool.result`.
+ * `client.tools` extension (`shared/spec/client-tools.md`): tool definitions, the
+ * descriptor, call/cancel event data and `client.tool.result`, as object types with their
+ * schemas typed as them.
  *
  * @module
  */
@@ -26,6 +27,90 @@ export const TOOL_NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 
 /** A client tool name. */
 export const ToolNameSchema: z.ZodString = z.string().regex(TOOL_NAME_PATTERN);
+
+/** A tool's effect: `read` runs without approval, `write` goes through approval. */
+export type ToolEffect = "read" | "write";
+
+/** One client tool definition in `initialize` params `client_tools`. */
+export type ClientToolDefinition = {
+  name: string;
+  /** 1–1024 UTF-8 bytes, no control characters but LF and tab. */
+  description: string;
+  /** A JSON Schema object with root `"type":"object"`, bounded in bytes and depth. */
+  input_schema: Record<string, unknown>;
+  effect: ToolEffect;
+  timeout_ms?: number;
+};
+/** The `client_tools` list: at most 32 definitions with unique names. */
+export type ClientToolDefinitions = ClientToolDefinition[];
+
+/** `client.tools` descriptor limits: every name of `CLIENT_TOOLS_LIMITS`, integers. */
+export type ClientToolsLimitsObject = { -readonly [K in keyof typeof CLIENT_TOOLS_LIMITS]: number };
+
+/** One registered tool in the descriptor. */
+export type RegisteredClientTool = {
+  name: string;
+  tool_id: string;
+};
+
+/** `descriptors["client.tools"]` of the initialization result. */
+export type ClientToolsDescriptor = {
+  version: 1;
+  tools: RegisteredClientTool[];
+  limits: ClientToolsLimitsObject;
+};
+
+/**
+ * `client.tool.call` event data. `arguments` is what the model produced, not validated by the
+ * backend; at most the protocol's default `arguments_bytes` (clients check the advertised
+ * value with {@link clientToolCallDataSchema}).
+ */
+export type ClientToolCallData = {
+  session_id: string;
+  run_id: string;
+  call_id: string;
+  name: string;
+  tool_id: string;
+  arguments: Record<string, unknown>;
+  deadline_ms: number;
+};
+/** The schema of {@link ClientToolCallData}. */
+export type ClientToolCallDataShape = z.ZodType<ClientToolCallData>;
+
+/** Why the backend cancels a call. */
+export type ClientToolCancelReason = "run_cancelled" | "deadline" | "shutdown" | "run_failed";
+
+/** `client.tool.cancel` event data. */
+export type ClientToolCancelData = {
+  session_id: string;
+  run_id: string;
+  call_id: string;
+  reason: ClientToolCancelReason;
+};
+
+/** Outcome of a client tool call. */
+export type ClientToolOutcome = "success" | "error" | "cancelled";
+
+/**
+ * `client.tool.result` params. `error_code` only with `outcome:"error"`. `part`
+ * has no upper bound here: exceeding `result_parts` is `result_limit`, not a shape error.
+ */
+export type ClientToolResultParams = {
+  session_id: string;
+  run_id: string;
+  call_id: string;
+  part: number;
+  last_part: boolean;
+  outcome: ClientToolOutcome;
+  error_code?: string;
+  text: string;
+};
+
+/** `client.tool.result` result. */
+export type ClientToolResultResult = {
+  recorded: true;
+  complete: boolean;
+};
 
 /** A tool definition's `input_schema`: a JSON Schema object with root `"type":"object"`, bounded. */
 export const ToolInputSchemaSchema: z.ZodRecord<z.ZodString, z.ZodUnknown> = JsonObjectSchema.check(
@@ -58,158 +143,70 @@ export const ToolInputSchemaSchema: z.ZodRecord<z.ZodString, z.ZodUnknown> = Jso
   },
 );
 
-/** A tool's effect: `read` runs without approval, `write` goes through approval. */
-export const ToolEffectSchema: z.ZodEnum<{ read: "read"; write: "write" }> = z.enum([
-  "read",
-  "write",
-]);
-/** A tool's effect. */
-export type ToolEffect = z.infer<typeof ToolEffectSchema>;
-
-/** One client tool definition in `initialize` params `client_tools`. */
-export const ClientToolDefinitionSchema: z.ZodObject<
-  {
-    name: z.ZodString;
-    description: z.ZodString;
-    input_schema: z.ZodRecord<z.ZodString, z.ZodUnknown>;
-    effect: z.ZodEnum<{ read: "read"; write: "write" }>;
-    timeout_ms: z.ZodExactOptional<z.ZodInt>;
-  },
-  z.core.$strict
-> = z.strictObject({
-  name: ToolNameSchema,
-  description: boundedString(CLIENT_TOOLS_LIMITS.description_bytes, {
-    minBytes: 1,
-    controls: "except_lf_tab",
-  }),
-  input_schema: ToolInputSchemaSchema,
-  effect: ToolEffectSchema,
-  timeout_ms: z.exactOptional(
-    z.int().min(CLIENT_TOOL_MIN_TIMEOUT_MS).max(CLIENT_TOOLS_LIMITS.max_timeout_ms),
-  ),
-});
-/** One client tool definition. */
-export type ClientToolDefinition = z.infer<typeof ClientToolDefinitionSchema>;
-
-/** `client_tools`: at most 32 definitions with unique names (an empty list is allowed). */
-export const ClientToolDefinitionsSchema: z.ZodArray<typeof ClientToolDefinitionSchema> = z.array(
-  ClientToolDefinitionSchema,
-)
-  .max(CLIENT_TOOLS_LIMITS.tools)
-  .check((ctx) => {
-    const seen = new Set<string>();
-    ctx.value.forEach((tool, index) => {
-      if (seen.has(tool.name)) {
-        ctx.issues.push({
-          code: "custom",
-          message: `Duplicate client tool name: ${tool.name}`,
-          input: ctx.value,
-          path: [index, "name"],
-        });
-      }
-      seen.add(tool.name);
-    });
+/** The definitions: what `initialize` sends. */
+function definitions() {
+  const ToolEffectSchema = z.enum(["read", "write"]);
+  const ClientToolDefinitionSchema = z.strictObject({
+    name: ToolNameSchema,
+    description: boundedString(CLIENT_TOOLS_LIMITS.description_bytes, {
+      minBytes: 1,
+      controls: "except_lf_tab",
+    }),
+    input_schema: ToolInputSchemaSchema,
+    effect: ToolEffectSchema,
+    timeout_ms: z.exactOptional(
+      z.int().min(CLIENT_TOOL_MIN_TIMEOUT_MS).max(CLIENT_TOOLS_LIMITS.max_timeout_ms),
+    ),
   });
-/** The `client_tools` list. */
-export type ClientToolDefinitions = z.infer<typeof ClientToolDefinitionsSchema>;
+  const ClientToolDefinitionsSchema = z.array(ClientToolDefinitionSchema)
+    .max(CLIENT_TOOLS_LIMITS.tools)
+    .check((ctx) => {
+      const seen = new Set<string>();
+      ctx.value.forEach((tool, index) => {
+        if (seen.has(tool.name)) {
+          ctx.issues.push({
+            code: "custom",
+            message: `Duplicate client tool name: ${tool.name}`,
+            input: ctx.value,
+            path: [index, "name"],
+          });
+        }
+        seen.add(tool.name);
+      });
+    });
+  return { ToolEffectSchema, ClientToolDefinitionSchema, ClientToolDefinitionsSchema };
+}
 
-const positiveInt: z.ZodInt = z.int().min(1);
+/** The descriptor: what `initialize` answers. */
+function descriptor() {
+  const positiveInt = z.int().min(1);
+  const ClientToolsLimitsSchema = z.strictObject({
+    tools: z.int().min(0),
+    name_bytes: positiveInt,
+    description_bytes: positiveInt,
+    schema_bytes: positiveInt,
+    schema_depth: positiveInt,
+    arguments_bytes: positiveInt,
+    result_part_bytes: positiveInt,
+    result_bytes: positiveInt,
+    result_parts: positiveInt,
+    call_timeout_ms: positiveInt,
+    max_timeout_ms: positiveInt,
+    concurrent_calls: positiveInt,
+    calls_per_run: positiveInt,
+    cancel_grace_ms: z.int().min(0),
+  });
+  const RegisteredClientToolSchema = z.strictObject({ name: ToolNameSchema, tool_id: Hex64Schema });
+  const ClientToolsDescriptorSchema = z.strictObject({
+    version: z.literal(1),
+    tools: z.array(RegisteredClientToolSchema).max(CLIENT_TOOLS_LIMITS.tools),
+    limits: ClientToolsLimitsSchema,
+  });
+  return { ClientToolsLimitsSchema, RegisteredClientToolSchema, ClientToolsDescriptorSchema };
+}
 
-/** `client.tools` descriptor limits: every name of `CLIENT_TOOLS_LIMITS`, integers. */
-export const ClientToolsLimitsSchema: z.ZodObject<
-  {
-    tools: z.ZodInt;
-    name_bytes: z.ZodInt;
-    description_bytes: z.ZodInt;
-    schema_bytes: z.ZodInt;
-    schema_depth: z.ZodInt;
-    arguments_bytes: z.ZodInt;
-    result_part_bytes: z.ZodInt;
-    result_bytes: z.ZodInt;
-    result_parts: z.ZodInt;
-    call_timeout_ms: z.ZodInt;
-    max_timeout_ms: z.ZodInt;
-    concurrent_calls: z.ZodInt;
-    calls_per_run: z.ZodInt;
-    cancel_grace_ms: z.ZodInt;
-  },
-  z.core.$strict
-> = z.strictObject({
-  tools: z.int().min(0),
-  name_bytes: positiveInt,
-  description_bytes: positiveInt,
-  schema_bytes: positiveInt,
-  schema_depth: positiveInt,
-  arguments_bytes: positiveInt,
-  result_part_bytes: positiveInt,
-  result_bytes: positiveInt,
-  result_parts: positiveInt,
-  call_timeout_ms: positiveInt,
-  max_timeout_ms: positiveInt,
-  concurrent_calls: positiveInt,
-  calls_per_run: positiveInt,
-  cancel_grace_ms: z.int().min(0),
-});
-/** `client.tools` descriptor limits. */
-export type ClientToolsLimitsObject = z.infer<typeof ClientToolsLimitsSchema>;
-
-/** One registered tool in the descriptor. */
-export const RegisteredClientToolSchema: z.ZodObject<
-  { name: z.ZodString; tool_id: z.ZodString },
-  z.core.$strict
-> = z.strictObject({
-  name: ToolNameSchema,
-  tool_id: Hex64Schema,
-});
-/** One registered tool in the descriptor. */
-export type RegisteredClientTool = z.infer<typeof RegisteredClientToolSchema>;
-
-/** `descriptors["client.tools"]` of the initialization result. */
-export const ClientToolsDescriptorSchema: z.ZodObject<
-  {
-    version: z.ZodLiteral<1>;
-    tools: z.ZodArray<typeof RegisteredClientToolSchema>;
-    limits: typeof ClientToolsLimitsSchema;
-  },
-  z.core.$strict
-> = z.strictObject({
-  version: z.literal(1),
-  tools: z.array(RegisteredClientToolSchema).max(CLIENT_TOOLS_LIMITS.tools),
-  limits: ClientToolsLimitsSchema,
-});
-/** `descriptors["client.tools"]`. */
-export type ClientToolsDescriptor = z.infer<typeof ClientToolsDescriptorSchema>;
-
-/** The shape of {@link ClientToolCallDataSchema}. */
-export type ClientToolCallDataShape = z.ZodObject<
-  {
-    session_id: z.ZodString;
-    run_id: z.ZodString;
-    call_id: z.ZodString;
-    name: z.ZodString;
-    tool_id: z.ZodString;
-    arguments: z.ZodRecord<z.ZodString, z.ZodUnknown>;
-    deadline_ms: z.ZodInt;
-  },
-  z.core.$strict
->;
-
-/**
- * `client.tool.call` event data with `arguments` of at most `argumentsBytes` serialized
- * bytes — a client passes the `arguments_bytes` its backend advertised.
- *
- * @example
- * ```ts
- * import { clientToolCallDataSchema } from "./client_tools.ts";
- * const schema = clientToolCallDataSchema(16);
- * const data = {
- *   session_id: "s1", run_id: "r1", call_id: "c1", name: "lookup",
- *   tool_id: "0".repeat(64), arguments: { q: "a long question" }, deadline_ms: 1000,
- * };
- * console.assert(!schema.safeParse(data).success);
- * ```
- */
-export function clientToolCallDataSchema(argumentsBytes: number): ClientToolCallDataShape {
+/** `client.tool.call` data with `arguments` of at most `argumentsBytes` serialized bytes. */
+function callData(argumentsBytes: number) {
   return z.strictObject({
     session_id: SessionIdSchema,
     run_id: WireIdSchema,
@@ -230,104 +227,109 @@ export function clientToolCallDataSchema(argumentsBytes: number): ClientToolCall
   });
 }
 
+/** The calls: the events that ask and cancel, and the result the client sends. */
+function calls() {
+  const ClientToolCancelReasonSchema = z.enum([
+    "run_cancelled",
+    "deadline",
+    "shutdown",
+    "run_failed",
+  ]);
+  const ClientToolOutcomeSchema = z.enum(["success", "error", "cancelled"]);
+  return {
+    ClientToolCallDataSchema: callData(CLIENT_TOOLS_LIMITS.arguments_bytes),
+    ClientToolCancelReasonSchema,
+    ClientToolCancelDataSchema: z.strictObject({
+      session_id: SessionIdSchema,
+      run_id: WireIdSchema,
+      call_id: WireIdSchema,
+      reason: ClientToolCancelReasonSchema,
+    }),
+    ClientToolOutcomeSchema,
+    ClientToolResultParamsSchema: z.strictObject({
+      session_id: SessionIdSchema,
+      run_id: WireIdSchema,
+      call_id: WireIdSchema,
+      part: z.int().min(0),
+      last_part: z.boolean(),
+      outcome: ClientToolOutcomeSchema,
+      error_code: z.exactOptional(CodeSchema),
+      text: boundedString(CLIENT_TOOLS_LIMITS.result_part_bytes),
+    }).check((ctx) => {
+      if (ctx.value.error_code !== undefined && ctx.value.outcome !== "error") {
+        ctx.issues.push({
+          code: "custom",
+          message: 'error_code is allowed only with outcome "error"',
+          input: ctx.value,
+          path: ["error_code"],
+        });
+      }
+    }),
+    ClientToolResultResultSchema: z.strictObject({
+      recorded: z.literal(true),
+      complete: z.boolean(),
+    }),
+  };
+}
+
+function build() {
+  return { ...definitions(), ...descriptor(), ...calls() };
+}
+
+/** The schemas with the types zod infers (what the type tests compare). */
+export type ClientToolSchemas = ReturnType<typeof build>;
+const built: ClientToolSchemas = build();
+
+/** A tool's effect. */
+export const ToolEffectSchema: z.ZodType<ToolEffect> = built.ToolEffectSchema;
+/** One client tool definition. */
+export const ClientToolDefinitionSchema: z.ZodType<ClientToolDefinition> =
+  built.ClientToolDefinitionSchema;
+/** `client_tools`: at most 32 definitions with unique names (an empty list is allowed). */
+export const ClientToolDefinitionsSchema: z.ZodType<ClientToolDefinitions> =
+  built.ClientToolDefinitionsSchema;
+/** `client.tools` descriptor limits. */
+export const ClientToolsLimitsSchema: z.ZodType<ClientToolsLimitsObject> =
+  built.ClientToolsLimitsSchema;
+/** One registered tool in the descriptor. */
+export const RegisteredClientToolSchema: z.ZodType<RegisteredClientTool> =
+  built.RegisteredClientToolSchema;
+/** `descriptors["client.tools"]`. */
+export const ClientToolsDescriptorSchema: z.ZodType<ClientToolsDescriptor> =
+  built.ClientToolsDescriptorSchema;
+
 /**
- * `client.tool.call` event data. `arguments` is what the model produced, not validated by the
- * backend; at most the protocol's default `arguments_bytes` (clients check the advertised
- * value with {@link clientToolCallDataSchema}).
+ * `client.tool.call` event data with `arguments` of at most `argumentsBytes` serialized
+ * bytes — a client passes the `arguments_bytes` its backend advertised.
+ *
+ * @example
+ * ```ts
+ * import { clientToolCallDataSchema } from "./client_tools.ts";
+ * const schema = clientToolCallDataSchema(16);
+ * const data = {
+ *   session_id: "s1", run_id: "r1", call_id: "c1", name: "lookup",
+ *   tool_id: "0".repeat(64), arguments: { q: "a long question" }, deadline_ms: 1000,
+ * };
+ * console.assert(!schema.safeParse(data).success);
+ * ```
  */
-export const ClientToolCallDataSchema: ClientToolCallDataShape = clientToolCallDataSchema(
-  CLIENT_TOOLS_LIMITS.arguments_bytes,
-);
-/** `client.tool.call` event data. */
-export type ClientToolCallData = z.infer<typeof ClientToolCallDataSchema>;
+export function clientToolCallDataSchema(argumentsBytes: number): ClientToolCallDataShape {
+  return callData(argumentsBytes);
+}
 
+/** `client.tool.call` event data, `arguments` within the protocol's default bound. */
+export const ClientToolCallDataSchema: ClientToolCallDataShape = built.ClientToolCallDataSchema;
 /** Why the backend cancels a call. */
-export const ClientToolCancelReasonSchema: z.ZodEnum<
-  {
-    run_cancelled: "run_cancelled";
-    deadline: "deadline";
-    shutdown: "shutdown";
-    run_failed: "run_failed";
-  }
-> = z.enum([
-  "run_cancelled",
-  "deadline",
-  "shutdown",
-  "run_failed",
-]);
-/** Why the backend cancels a call. */
-export type ClientToolCancelReason = z.infer<typeof ClientToolCancelReasonSchema>;
-
+export const ClientToolCancelReasonSchema: z.ZodType<ClientToolCancelReason> =
+  built.ClientToolCancelReasonSchema;
 /** `client.tool.cancel` event data. */
-export const ClientToolCancelDataSchema: z.ZodObject<
-  {
-    session_id: z.ZodString;
-    run_id: z.ZodString;
-    call_id: z.ZodString;
-    reason: typeof ClientToolCancelReasonSchema;
-  },
-  z.core.$strict
-> = z.strictObject({
-  session_id: SessionIdSchema,
-  run_id: WireIdSchema,
-  call_id: WireIdSchema,
-  reason: ClientToolCancelReasonSchema,
-});
-/** `client.tool.cancel` event data. */
-export type ClientToolCancelData = z.infer<typeof ClientToolCancelDataSchema>;
-
+export const ClientToolCancelDataSchema: z.ZodType<ClientToolCancelData> =
+  built.ClientToolCancelDataSchema;
 /** Outcome of a client tool call. */
-export const ClientToolOutcomeSchema: z.ZodEnum<
-  { error: "error"; success: "success"; cancelled: "cancelled" }
-> = z.enum(["success", "error", "cancelled"]);
-/** Outcome of a client tool call. */
-export type ClientToolOutcome = z.infer<typeof ClientToolOutcomeSchema>;
-
-/**
- * `client.tool.result` params. `error_code` only with `outcome:"error"`. `part`
- * has no upper bound here: exceeding `result_parts` is `result_limit`, not a shape error.
- */
-export const ClientToolResultParamsSchema: z.ZodObject<
-  {
-    session_id: z.ZodString;
-    run_id: z.ZodString;
-    call_id: z.ZodString;
-    part: z.ZodInt;
-    last_part: z.ZodBoolean;
-    outcome: typeof ClientToolOutcomeSchema;
-    error_code: z.ZodExactOptional<z.ZodString>;
-    text: z.ZodString;
-  },
-  z.core.$strict
-> = z.strictObject({
-  session_id: SessionIdSchema,
-  run_id: WireIdSchema,
-  call_id: WireIdSchema,
-  part: z.int().min(0),
-  last_part: z.boolean(),
-  outcome: ClientToolOutcomeSchema,
-  error_code: z.exactOptional(CodeSchema),
-  text: boundedString(CLIENT_TOOLS_LIMITS.result_part_bytes),
-}).check((ctx) => {
-  if (ctx.value.error_code !== undefined && ctx.value.outcome !== "error") {
-    ctx.issues.push({
-      code: "custom",
-      message: 'error_code is allowed only with outcome "error"',
-      input: ctx.value,
-      path: ["error_code"],
-    });
-  }
-});
+export const ClientToolOutcomeSchema: z.ZodType<ClientToolOutcome> = built.ClientToolOutcomeSchema;
 /** `client.tool.result` params. */
-export type ClientToolResultParams = z.infer<typeof ClientToolResultParamsSchema>;
-
+export const ClientToolResultParamsSchema: z.ZodType<ClientToolResultParams> =
+  built.ClientToolResultParamsSchema;
 /** `client.tool.result` result. */
-export const ClientToolResultResultSchema: z.ZodObject<
-  { recorded: z.ZodLiteral<true>; complete: z.ZodBoolean },
-  z.core.$strict
-> = z.strictObject({
-  recorded: z.literal(true),
-  complete: z.boolean(),
-});
-/** `client.tool.result` result. */
-export type ClientToolResultResult = z.infer<typeof ClientToolResultResultSchema>;
+export const ClientToolResultResultSchema: z.ZodType<ClientToolResultResult> =
+  built.ClientToolResultResultSchema;

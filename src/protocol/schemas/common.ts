@@ -120,104 +120,58 @@ export const NoticesSchema: z.ZodArray<z.ZodString> = z.array(CodeSchema);
 /** Effort values (status, catalog): no aliases, no case folding. */
 export const EFFORTS = ["default", "low", "medium", "high", "xhigh", "max"] as const;
 /** An effort value. */
-export const EffortSchema: z.ZodEnum<
-  { default: "default"; low: "low"; medium: "medium"; high: "high"; xhigh: "xhigh"; max: "max" }
-> = z.enum(EFFORTS);
+export type Effort = typeof EFFORTS[number];
 /** An effort value. */
-export type Effort = z.infer<typeof EffortSchema>;
+export const EffortSchema: z.ZodType<Effort> = z.enum(EFFORTS);
 
 /** Explicit effort levels accepted by `selection.set` `{mode:"set"}` (no `default`). */
 export const EXPLICIT_EFFORTS = ["low", "medium", "high", "xhigh", "max"] as const;
 /** An explicit effort level. */
-export const ExplicitEffortSchema: z.ZodEnum<
-  { low: "low"; medium: "medium"; high: "high"; xhigh: "xhigh"; max: "max" }
-> = z.enum(EXPLICIT_EFFORTS);
+export type ExplicitEffort = typeof EXPLICIT_EFFORTS[number];
 /** An explicit effort level. */
-export type ExplicitEffort = z.infer<typeof ExplicitEffortSchema>;
+export const ExplicitEffortSchema: z.ZodType<ExplicitEffort> = z.enum(EXPLICIT_EFFORTS);
 
 /** `effort_support` of a selection or catalog choice. */
-export const EffortSupportSchema: z.ZodEnum<
-  { unknown: "unknown"; supported: "supported"; unsupported: "unsupported" }
-> = z.enum(["supported", "unsupported", "unknown"]);
+export type EffortSupport = "supported" | "unsupported" | "unknown";
 /** `effort_support` of a selection or catalog choice. */
-export type EffortSupport = z.infer<typeof EffortSupportSchema>;
+export const EffortSupportSchema: z.ZodType<EffortSupport> = z.enum([
+  "supported",
+  "unsupported",
+  "unknown",
+]);
 
 /** Params exactly `{}`. */
-export const EmptyParamsSchema: z.ZodObject<Record<never, never>, z.core.$strict> = z.strictObject(
-  {},
-);
+export type EmptyParams = Record<never, never>;
 /** Params exactly `{}`. */
-export type EmptyParams = z.infer<typeof EmptyParamsSchema>;
+export const EmptyParamsSchema: z.ZodType<EmptyParams> = z.strictObject({});
 
+/** Any JSON object (record of unknown values). */
+export type JsonObject = Record<string, unknown>;
 /** Any JSON object (record of unknown values). */
 export const JsonObjectSchema: z.ZodRecord<z.ZodString, z.ZodUnknown> = z.record(
   z.string(),
   z.unknown(),
 );
-/** Any JSON object. */
-export type JsonObject = z.infer<typeof JsonObjectSchema>;
 
 /** The wire error object, exactly `{ "code": string }`. */
-export const ErrorObjectSchema: z.ZodObject<{ code: z.ZodString }, z.core.$strict> = z.strictObject(
-  { code: z.string() },
-);
+export type ErrorObject = {
+  code: string;
+};
 /** The wire error object. */
-export type ErrorObject = z.infer<typeof ErrorObjectSchema>;
+export const ErrorObjectSchema: z.ZodType<ErrorObject> = z.strictObject({ code: z.string() });
 
 /** A known version-1 error code. */
-export const ErrorCodeSchema: z.ZodEnum<
-  {
-    invalid_frame: "invalid_frame";
-    invalid_request: "invalid_request";
-    invalid_params: "invalid_params";
-    protocol_mismatch: "protocol_mismatch";
-    unsupported_method: "unsupported_method";
-    unsupported_capability: "unsupported_capability";
-    not_initialized: "not_initialized";
-    already_initialized: "already_initialized";
-    duplicate_id: "duplicate_id";
-    request_limit: "request_limit";
-    frame_too_large: "frame_too_large";
-    incomplete_frame: "incomplete_frame";
-    configuration_invalid: "configuration_invalid";
-    provider_unavailable: "provider_unavailable";
-    profile_invalid: "profile_invalid";
-    mcp_unavailable: "mcp_unavailable";
-    startup_cancelled: "startup_cancelled";
-    startup_failed: "startup_failed";
-    busy: "busy";
-    stale_session: "stale_session";
-    session_missing: "session_missing";
-    session_busy: "session_busy";
-    session_invalid: "session_invalid";
-    cwd_mismatch: "cwd_mismatch";
-    history_limit: "history_limit";
-    stale_revision: "stale_revision";
-    content_limit: "content_limit";
-    operation_cancelled: "operation_cancelled";
-    discovery_limit: "discovery_limit";
-    discovery_unavailable: "discovery_unavailable";
-    catalog_limit: "catalog_limit";
-    catalog_unavailable: "catalog_unavailable";
-    stale_catalog: "stale_catalog";
-    stale_selection: "stale_selection";
-    selection_invalid: "selection_invalid";
-    effort_unsupported: "effort_unsupported";
-    persistence_failed: "persistence_failed";
-    stale_run: "stale_run";
-    stale_approval: "stale_approval";
-    execution_failed: "execution_failed";
-    output_unavailable: "output_unavailable";
-    stale_operation: "stale_operation";
-    stale_call: "stale_call";
-    result_limit: "result_limit";
-  }
-> = z.enum(ERROR_CODES as readonly [ErrorCode, ...ErrorCode[]]);
-/** The wire error object narrowed to a known version-1 code (clients fail closed otherwise). */
-export const KnownErrorObjectSchema: z.ZodObject<{ code: typeof ErrorCodeSchema }, z.core.$strict> =
-  z.strictObject({ code: ErrorCodeSchema });
-/** The wire error object with a known code. */
-export type KnownErrorObject = z.infer<typeof KnownErrorObjectSchema>;
+export const ErrorCodeSchema: z.ZodType<ErrorCode> = z.enum(
+  ERROR_CODES as readonly [ErrorCode, ...ErrorCode[]],
+);
+/** The wire error object with a known code (clients fail closed otherwise). */
+export type KnownErrorObject = {
+  code: ErrorCode;
+};
+/** The wire error object narrowed to a known version-1 code. */
+export const KnownErrorObjectSchema: z.ZodType<KnownErrorObject> = z.strictObject({
+  code: ErrorCodeSchema,
+});
 
 /**
  * Count JSON container nesting (a root object or array counts as 1). Stops

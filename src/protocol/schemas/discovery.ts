@@ -1,5 +1,5 @@
 /**
- * `session.list` schemas.
+ * `session.list`: params and result object types, their schemas typed as them.
  *
  * @module
  */
@@ -7,84 +7,86 @@
 import { z } from "zod";
 import { DISCOVERY_PAGE_ENTRIES, DISCOVERY_TITLE_BYTES } from "../limits.ts";
 import { boundedString, NoticesSchema, SessionIdSchema, WireIdSchema } from "./common.ts";
-import { SnapshotPageParamsSchema } from "./paging.ts";
+import { type SnapshotPageParams, SnapshotPageParamsSchema } from "./paging.ts";
 
 /** `session.list` params. */
-export const SessionListParamsSchema: z.ZodObject<
-  {
-    revision: z.ZodExactOptional<z.ZodNullable<z.ZodString>>;
-    cursor: z.ZodExactOptional<z.ZodNullable<z.ZodString>>;
-    limit: z.ZodExactOptional<z.ZodInt>;
-  },
-  z.core.$strict
-> = SnapshotPageParamsSchema;
+export const SessionListParamsSchema: z.ZodType<SessionListParams> = SnapshotPageParamsSchema;
 /** `session.list` params. */
-export type SessionListParams = z.infer<typeof SessionListParamsSchema>;
+export type SessionListParams = SnapshotPageParams;
 
 /** A session's eligibility in a listing. */
-export const EligibilitySchema: z.ZodEnum<
-  { available: "available"; busy: "busy"; cwd_unverified: "cwd_unverified" }
-> = z.enum(["available", "cwd_unverified", "busy"]);
-/** A session's eligibility. */
-export type Eligibility = z.infer<typeof EligibilitySchema>;
+export type Eligibility = "available" | "cwd_unverified" | "busy";
 
-/** One listed session. `updated_at` is UTC RFC 3339. */
-export const SessionListEntrySchema: z.ZodObject<
-  {
-    session_id: z.ZodString;
-    title: z.ZodNullable<z.ZodString>;
-    updated_at: z.ZodNullable<z.ZodISODateTime>;
-    eligibility: typeof EligibilitySchema;
-    notices: z.ZodArray<z.ZodString>;
-  },
-  z.core.$strict
-> = z.strictObject({
-  session_id: SessionIdSchema,
-  title: boundedString(DISCOVERY_TITLE_BYTES).nullable(),
-  updated_at: z.iso.datetime().nullable(),
-  eligibility: EligibilitySchema,
-  notices: NoticesSchema,
-});
 /** One listed session. */
-export type SessionListEntry = z.infer<typeof SessionListEntrySchema>;
+export type SessionListEntry = {
+  session_id: string;
+  title: string | null;
+  /** UTC RFC 3339. */
+  updated_at: string | null;
+  eligibility: Eligibility;
+  notices: string[];
+};
 
-/** Listed sessions: at most one page, strictly ascending ASCII session ID. */
-export const SessionListEntriesSchema: z.ZodArray<typeof SessionListEntrySchema> = z.array(
-  SessionListEntrySchema,
-)
-  .max(DISCOVERY_PAGE_ENTRIES)
-  .check((ctx) => {
-    for (let i = 1; i < ctx.value.length; i++) {
-      const prev = ctx.value[i - 1] as SessionListEntry;
-      const next = ctx.value[i] as SessionListEntry;
-      if (!(prev.session_id < next.session_id)) {
-        ctx.issues.push({
-          code: "custom",
-          message: "Sessions must be in strictly ascending session ID order",
-          input: ctx.value,
-          path: [i, "session_id"],
-        });
-        return;
-      }
-    }
+/** `session.list` result: at most one page, strictly ascending ASCII session ID. */
+export type SessionListResult = {
+  revision: string;
+  sessions: SessionListEntry[];
+  next_cursor: string | null;
+  complete: boolean;
+  notices: string[];
+};
+
+function build() {
+  const EligibilitySchema = z.enum(["available", "cwd_unverified", "busy"]);
+  const SessionListEntrySchema = z.strictObject({
+    session_id: SessionIdSchema,
+    title: boundedString(DISCOVERY_TITLE_BYTES).nullable(),
+    updated_at: z.iso.datetime().nullable(),
+    eligibility: EligibilitySchema,
+    notices: NoticesSchema,
   });
+  const SessionListEntriesSchema = z.array(SessionListEntrySchema)
+    .max(DISCOVERY_PAGE_ENTRIES)
+    .check((ctx) => {
+      for (let i = 1; i < ctx.value.length; i++) {
+        const prev = ctx.value[i - 1] as SessionListEntry;
+        const next = ctx.value[i] as SessionListEntry;
+        if (!(prev.session_id < next.session_id)) {
+          ctx.issues.push({
+            code: "custom",
+            message: "Sessions must be in strictly ascending session ID order",
+            input: ctx.value,
+            path: [i, "session_id"],
+          });
+          return;
+        }
+      }
+    });
+  const SessionListResultSchema = z.strictObject({
+    revision: WireIdSchema,
+    sessions: SessionListEntriesSchema,
+    next_cursor: WireIdSchema.nullable(),
+    complete: z.boolean(),
+    notices: NoticesSchema,
+  });
+  return {
+    EligibilitySchema,
+    SessionListEntrySchema,
+    SessionListEntriesSchema,
+    SessionListResultSchema,
+  };
+}
 
+/** The schemas with the types zod infers (what the type tests compare). */
+export type DiscoverySchemas = ReturnType<typeof build>;
+const built: DiscoverySchemas = build();
+
+/** A session's eligibility. */
+export const EligibilitySchema: z.ZodType<Eligibility> = built.EligibilitySchema;
+/** One listed session. */
+export const SessionListEntrySchema: z.ZodType<SessionListEntry> = built.SessionListEntrySchema;
+/** Listed sessions: at most one page, strictly ascending ASCII session ID. */
+export const SessionListEntriesSchema: z.ZodType<SessionListEntry[]> =
+  built.SessionListEntriesSchema;
 /** `session.list` result. */
-export const SessionListResultSchema: z.ZodObject<
-  {
-    revision: z.ZodString;
-    sessions: typeof SessionListEntriesSchema;
-    next_cursor: z.ZodNullable<z.ZodString>;
-    complete: z.ZodBoolean;
-    notices: z.ZodArray<z.ZodString>;
-  },
-  z.core.$strict
-> = z.strictObject({
-  revision: WireIdSchema,
-  sessions: SessionListEntriesSchema,
-  next_cursor: WireIdSchema.nullable(),
-  complete: z.boolean(),
-  notices: NoticesSchema,
-});
-/** `session.list` result. */
-export type SessionListResult = z.infer<typeof SessionListResultSchema>;
+export const SessionListResultSchema: z.ZodType<SessionListResult> = built.SessionListResultSchema;

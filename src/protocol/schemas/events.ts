@@ -1,11 +1,14 @@
 /**
  * Run event data of the base protocol's table. Every run event's `data` is
- * `session_id`, `run_id` plus exactly the table's fields.
+ * `session_id`, `run_id` plus exactly the table's fields. Each data type is an
+ * object type; its schema is typed as it (`tests/protocol/schemas/wire_types_test.ts`
+ * pins the two together).
  *
  * @module
  */
 
 import { z } from "zod";
+import type { ErrorCode } from "../errors.ts";
 import { ACTIVITY_ID_BYTES, EVENT_CHUNK_BYTES, SUMMARY_BYTES } from "../limits.ts";
 import {
   boundedString,
@@ -37,164 +40,169 @@ export const EVENT_NAMES = [
 /** A version-1 event name. */
 export type EventName = typeof EVENT_NAMES[number];
 
-const runScope = { session_id: SessionIdSchema, run_id: WireIdSchema };
-const ChunkSchema: z.ZodString = boundedString(EVENT_CHUNK_BYTES);
-const SummarySchema: z.ZodString = boundedString(SUMMARY_BYTES);
-
 /** `input.persisted` data: the required input append succeeded. */
-export const InputPersistedDataSchema: z.ZodObject<
-  {
-    message_id: z.ZodString;
-    durable: z.ZodLiteral<true>;
-    revision: z.ZodString;
-    session_id: z.ZodString;
-    run_id: z.ZodString;
-  },
-  z.core.$strict
-> = z.strictObject({
-  ...runScope,
-  message_id: WireIdSchema,
-  durable: z.literal(true),
-  revision: WireIdSchema,
-});
-/** `input.persisted` data. */
-export type InputPersistedData = z.infer<typeof InputPersistedDataSchema>;
+export type InputPersistedData = {
+  /** The session the run belongs to. */
+  session_id: string;
+  /** The run. */
+  run_id: string;
+  message_id: string;
+  durable: true;
+  revision: string;
+};
 
 /** `message.delta` data: best-effort append to an assistant segment. */
-export const MessageDeltaDataSchema: z.ZodObject<
-  {
-    message_id: z.ZodString;
-    part: z.ZodInt;
-    text: z.ZodString;
-    session_id: z.ZodString;
-    run_id: z.ZodString;
-  },
-  z.core.$strict
-> = z.strictObject({
-  ...runScope,
-  message_id: WireIdSchema,
-  part: z.int().min(0),
-  text: ChunkSchema,
-});
-/** `message.delta` data. */
-export type MessageDeltaData = z.infer<typeof MessageDeltaDataSchema>;
+export type MessageDeltaData = {
+  /** The session the run belongs to. */
+  session_id: string;
+  /** The run. */
+  run_id: string;
+  message_id: string;
+  part: number;
+  text: string;
+};
 
 /** `message.reconcile` data: authoritative replacement chunk. */
-export const MessageReconcileDataSchema: z.ZodObject<
-  {
-    message_id: z.ZodString;
-    part: z.ZodInt;
-    text: z.ZodString;
-    last_part: z.ZodBoolean;
-    partial: z.ZodBoolean;
-    session_id: z.ZodString;
-    run_id: z.ZodString;
-  },
-  z.core.$strict
-> = z.strictObject({
-  ...runScope,
-  message_id: WireIdSchema,
-  part: z.int().min(0),
-  text: ChunkSchema,
-  last_part: z.boolean(),
-  partial: z.boolean(),
-});
-/** `message.reconcile` data. */
-export type MessageReconcileData = z.infer<typeof MessageReconcileDataSchema>;
+export type MessageReconcileData = {
+  /** The session the run belongs to. */
+  session_id: string;
+  /** The run. */
+  run_id: string;
+  message_id: string;
+  part: number;
+  text: string;
+  last_part: boolean;
+  partial: boolean;
+};
 
 /** `activity.kind`. */
-export const ActivityKindSchema: z.ZodEnum<
-  { tool: "tool"; subagent: "subagent"; compaction: "compaction" }
-> = z.enum(["tool", "subagent", "compaction"]);
+export type ActivityKind = "tool" | "subagent" | "compaction";
 /** `activity.state`. */
-export const ActivityStateSchema: z.ZodEnum<
-  { started: "started"; completed: "completed"; failed: "failed" }
-> = z.enum(["started", "completed", "failed"]);
+export type ActivityState = "started" | "completed" | "failed";
 
 /** `activity` data. `name` is bounded like a summary (the spec gives no own bound). */
-export const ActivityDataSchema: z.ZodObject<
-  {
-    activity_id: z.ZodString;
-    kind: typeof ActivityKindSchema;
-    state: typeof ActivityStateSchema;
-    name: z.ZodString;
-    summary: z.ZodString;
-    session_id: z.ZodString;
-    run_id: z.ZodString;
-  },
-  z.core.$strict
-> = z.strictObject({
-  ...runScope,
-  activity_id: boundedString(ACTIVITY_ID_BYTES, { minBytes: 1 }),
-  kind: ActivityKindSchema,
-  state: ActivityStateSchema,
-  name: SummarySchema,
-  summary: SummarySchema,
-});
-/** `activity` data. */
-export type ActivityData = z.infer<typeof ActivityDataSchema>;
+export type ActivityData = {
+  /** The session the run belongs to. */
+  session_id: string;
+  /** The run. */
+  run_id: string;
+  activity_id: string;
+  kind: ActivityKind;
+  state: ActivityState;
+  name: string;
+  summary: string;
+};
 
 /** `approval.requested` data. */
-export const ApprovalRequestedDataSchema: z.ZodObject<
-  {
-    approval_id: z.ZodString;
-    summary: z.ZodString;
-    expires_in_ms: z.ZodInt;
-    session_id: z.ZodString;
-    run_id: z.ZodString;
-  },
-  z.core.$strict
-> = z.strictObject({
-  ...runScope,
-  approval_id: WireIdSchema,
-  summary: SummarySchema,
-  expires_in_ms: z.int().min(0),
-});
-/** `approval.requested` data. */
-export type ApprovalRequestedData = z.infer<typeof ApprovalRequestedDataSchema>;
+export type ApprovalRequestedData = {
+  /** The session the run belongs to. */
+  session_id: string;
+  /** The run. */
+  run_id: string;
+  approval_id: string;
+  summary: string;
+  expires_in_ms: number;
+};
 
 /** `diagnostic` data. */
-export const DiagnosticDataSchema: z.ZodObject<
-  { code: z.ZodString; summary: z.ZodString; session_id: z.ZodString; run_id: z.ZodString },
-  z.core.$strict
-> = z.strictObject({
-  ...runScope,
-  code: CodeSchema,
-  summary: SummarySchema,
-});
-/** `diagnostic` data. */
-export type DiagnosticData = z.infer<typeof DiagnosticDataSchema>;
+export type DiagnosticData = {
+  /** The session the run belongs to. */
+  session_id: string;
+  /** The run. */
+  run_id: string;
+  code: string;
+  summary: string;
+};
 
 /** `run.finished` outcome. */
-export const RunOutcomeSchema: z.ZodEnum<
-  { cancelled: "cancelled"; completed: "completed"; failed: "failed" }
-> = z.enum(["completed", "cancelled", "failed"]);
-/** `run.finished` outcome. */
-export type RunOutcome = z.infer<typeof RunOutcomeSchema>;
+export type RunOutcome = "completed" | "cancelled" | "failed";
 /** `run.finished` persistence. */
-export const RunPersistenceSchema: z.ZodEnum<
-  { durable: "durable"; degraded: "degraded"; not_started: "not_started" }
-> = z.enum(["durable", "degraded", "not_started"]);
-/** `run.finished` persistence. */
-export type RunPersistence = z.infer<typeof RunPersistenceSchema>;
+export type RunPersistence = "durable" | "degraded" | "not_started";
 
 /** `run.finished` data; `error_code` is a known error code or null. */
-export const RunFinishedDataSchema: z.ZodObject<
-  {
-    outcome: typeof RunOutcomeSchema;
-    persistence: typeof RunPersistenceSchema;
-    revision: z.ZodNullable<z.ZodString>;
-    error_code: z.ZodNullable<typeof ErrorCodeSchema>;
-    session_id: z.ZodString;
-    run_id: z.ZodString;
-  },
-  z.core.$strict
-> = z.strictObject({
-  ...runScope,
-  outcome: RunOutcomeSchema,
-  persistence: RunPersistenceSchema,
-  revision: WireIdSchema.nullable(),
-  error_code: ErrorCodeSchema.nullable(),
-});
+export type RunFinishedData = {
+  /** The session the run belongs to. */
+  session_id: string;
+  /** The run. */
+  run_id: string;
+  outcome: RunOutcome;
+  persistence: RunPersistence;
+  revision: string | null;
+  error_code: ErrorCode | null;
+};
+
+function build() {
+  const runScope = { session_id: SessionIdSchema, run_id: WireIdSchema };
+  const Chunk = boundedString(EVENT_CHUNK_BYTES);
+  const Summary = boundedString(SUMMARY_BYTES);
+  const ActivityKindSchema = z.enum(["tool", "subagent", "compaction"]);
+  const ActivityStateSchema = z.enum(["started", "completed", "failed"]);
+  const RunOutcomeSchema = z.enum(["completed", "cancelled", "failed"]);
+  const RunPersistenceSchema = z.enum(["durable", "degraded", "not_started"]);
+  return {
+    InputPersistedDataSchema: z.strictObject({
+      ...runScope,
+      message_id: WireIdSchema,
+      durable: z.literal(true),
+      revision: WireIdSchema,
+    }),
+    MessageDeltaDataSchema: z.strictObject({
+      ...runScope,
+      message_id: WireIdSchema,
+      part: z.int().min(0),
+      text: Chunk,
+    }),
+    MessageReconcileDataSchema: z.strictObject({
+      ...runScope,
+      message_id: WireIdSchema,
+      part: z.int().min(0),
+      text: Chunk,
+      last_part: z.boolean(),
+      partial: z.boolean(),
+    }),
+    ActivityDataSchema: z.strictObject({
+      ...runScope,
+      activity_id: boundedString(ACTIVITY_ID_BYTES, { minBytes: 1 }),
+      kind: ActivityKindSchema,
+      state: ActivityStateSchema,
+      name: Summary,
+      summary: Summary,
+    }),
+    ApprovalRequestedDataSchema: z.strictObject({
+      ...runScope,
+      approval_id: WireIdSchema,
+      summary: Summary,
+      expires_in_ms: z.int().min(0),
+    }),
+    DiagnosticDataSchema: z.strictObject({ ...runScope, code: CodeSchema, summary: Summary }),
+    RunFinishedDataSchema: z.strictObject({
+      ...runScope,
+      outcome: RunOutcomeSchema,
+      persistence: RunPersistenceSchema,
+      revision: WireIdSchema.nullable(),
+      error_code: ErrorCodeSchema.nullable(),
+    }),
+  };
+}
+
+/** The event data schemas with the types zod infers (what the type tests compare). */
+export type EventSchemas = ReturnType<typeof build>;
+const built: EventSchemas = build();
+
+/** `input.persisted` data. */
+export const InputPersistedDataSchema: z.ZodType<InputPersistedData> =
+  built.InputPersistedDataSchema;
+/** `message.delta` data. */
+export const MessageDeltaDataSchema: z.ZodType<MessageDeltaData> = built.MessageDeltaDataSchema;
+/** `message.reconcile` data. */
+export const MessageReconcileDataSchema: z.ZodType<MessageReconcileData> =
+  built.MessageReconcileDataSchema;
+/** `activity` data. */
+export const ActivityDataSchema: z.ZodType<ActivityData> = built.ActivityDataSchema;
+/** `approval.requested` data. */
+export const ApprovalRequestedDataSchema: z.ZodType<ApprovalRequestedData> =
+  built.ApprovalRequestedDataSchema;
+/** `diagnostic` data. */
+export const DiagnosticDataSchema: z.ZodType<DiagnosticData> = built.DiagnosticDataSchema;
 /** `run.finished` data. */
-export type RunFinishedData = z.infer<typeof RunFinishedDataSchema>;
+export const RunFinishedDataSchema: z.ZodType<RunFinishedData> = built.RunFinishedDataSchema;

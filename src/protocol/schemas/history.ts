@@ -1,5 +1,5 @@
 /**
- * `history.page` schemas, including the `tool_card` entry kind for clients
+ * `history.page` types and their schemas, including the `tool_card` entry kind for clients
  * that negotiated `tool.cards`.
  *
  * @module
@@ -22,21 +22,43 @@ export const BASE_HISTORY_ENTRY_KINDS = [
 /** History entry kinds with `tool.cards` negotiated (adds `tool_card`). */
 export const HISTORY_ENTRY_KINDS = [...BASE_HISTORY_ENTRY_KINDS, "tool_card"] as const;
 
+/** A history entry kind of the base protocol. */
+export type BaseHistoryEntryKind = typeof BASE_HISTORY_ENTRY_KINDS[number];
+/** A history entry kind with `tool.cards` negotiated. */
+export type HistoryEntryKind = typeof HISTORY_ENTRY_KINDS[number];
+
 /** `history.page` params; `cursor` may be omitted (same as null: the first page). */
-export const HistoryPageParamsSchema: z.ZodObject<
-  {
-    session_id: z.ZodString;
-    revision: z.ZodString;
-    cursor: z.ZodExactOptional<z.ZodNullable<z.ZodString>>;
-  },
-  z.core.$strict
-> = z.strictObject({
-  session_id: SessionIdSchema,
-  revision: WireIdSchema,
-  cursor: z.exactOptional(WireIdSchema.nullable()),
-});
-/** `history.page` params. */
-export type HistoryPageParams = z.infer<typeof HistoryPageParamsSchema>;
+export type HistoryPageParams = {
+  session_id: string;
+  revision: string;
+  cursor?: string | null;
+};
+
+/**
+ * A history entry of any kind, including `tool_card` (whose `text` is the card
+ * as JSON, possibly split across parts; its content is not validated here).
+ */
+export type HistoryEntry<K extends string = HistoryEntryKind> = {
+  message_id: string;
+  kind: K;
+  text: string;
+  partial: boolean;
+  part: number;
+  last_part: boolean;
+};
+/** A base-protocol history entry (clients without `tool.cards`). */
+export type BaseHistoryEntry = HistoryEntry<BaseHistoryEntryKind>;
+
+/** `history.page` result, allowing `tool_card` entries. */
+export type HistoryPageResult<E = HistoryEntry> = {
+  session_id: string;
+  revision: string;
+  entries: E[];
+  next_cursor: string | null;
+  complete: boolean;
+};
+/** `history.page` result for a client that did not negotiate `tool.cards`. */
+export type BaseHistoryPageResult = HistoryPageResult<BaseHistoryEntry>;
 
 function entrySchema<K extends readonly [string, ...string[]]>(kinds: K) {
   return z.strictObject({
@@ -59,86 +81,38 @@ function pageSchema<E extends z.ZodType>(entry: E) {
   });
 }
 
-/** A base-protocol history entry (clients without `tool.cards`). */
-export const BaseHistoryEntrySchema: z.ZodObject<
-  {
-    message_id: z.ZodString;
-    kind: z.ZodEnum<
-      {
-        activity: "activity";
-        diagnostic: "diagnostic";
-        user: "user";
-        assistant: "assistant";
-        reasoning_summary: "reasoning_summary";
-        compaction: "compaction";
-      }
-    >;
-    text: z.ZodString;
-    partial: z.ZodBoolean;
-    part: z.ZodInt;
-    last_part: z.ZodBoolean;
-  },
-  z.core.$strict
-> = entrySchema(BASE_HISTORY_ENTRY_KINDS);
+function build() {
+  const BaseHistoryEntrySchema = entrySchema(BASE_HISTORY_ENTRY_KINDS);
+  const HistoryEntrySchema = entrySchema(HISTORY_ENTRY_KINDS);
+  return {
+    HistoryPageParamsSchema: z.strictObject({
+      session_id: SessionIdSchema,
+      revision: WireIdSchema,
+      cursor: z.exactOptional(WireIdSchema.nullable()),
+    }),
+    BaseHistoryEntrySchema,
+    HistoryEntrySchema,
+    BaseHistoryPageResultSchema: pageSchema(BaseHistoryEntrySchema),
+    HistoryPageResultSchema: pageSchema(HistoryEntrySchema),
+  };
+}
+
+/** The schemas with the types zod infers (what the type tests compare). */
+export type HistorySchemas = ReturnType<typeof build>;
+const built: HistorySchemas = build();
+
+/** `history.page` params. */
+export const HistoryPageParamsSchema: z.ZodType<HistoryPageParams> = built.HistoryPageParamsSchema;
 /** A base-protocol history entry. */
-export type BaseHistoryEntry = z.infer<typeof BaseHistoryEntrySchema>;
-
-/**
- * A history entry of any kind, including `tool_card` (whose `text` is the card
- * as JSON, possibly split across parts; its content is not validated here).
- */
-export const HistoryEntrySchema: z.ZodObject<
-  {
-    message_id: z.ZodString;
-    kind: z.ZodEnum<
-      {
-        activity: "activity";
-        diagnostic: "diagnostic";
-        user: "user";
-        assistant: "assistant";
-        reasoning_summary: "reasoning_summary";
-        compaction: "compaction";
-        tool_card: "tool_card";
-      }
-    >;
-    text: z.ZodString;
-    partial: z.ZodBoolean;
-    part: z.ZodInt;
-    last_part: z.ZodBoolean;
-  },
-  z.core.$strict
-> = entrySchema(HISTORY_ENTRY_KINDS);
+export const BaseHistoryEntrySchema: z.ZodType<BaseHistoryEntry> = built.BaseHistoryEntrySchema;
 /** A history entry of any kind. */
-export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
-
-/** `history.page` result for a client that did not negotiate `tool.cards`. */
-export const BaseHistoryPageResultSchema: z.ZodObject<
-  {
-    session_id: z.ZodString;
-    revision: z.ZodString;
-    entries: z.ZodArray<typeof BaseHistoryEntrySchema>;
-    next_cursor: z.ZodNullable<z.ZodString>;
-    complete: z.ZodBoolean;
-  },
-  z.core.$strict
-> = pageSchema(BaseHistoryEntrySchema);
+export const HistoryEntrySchema: z.ZodType<HistoryEntry> = built.HistoryEntrySchema;
 /** `history.page` result without `tool_card` entries. */
-export type BaseHistoryPageResult = z.infer<typeof BaseHistoryPageResultSchema>;
-
+export const BaseHistoryPageResultSchema: z.ZodType<BaseHistoryPageResult> =
+  built.BaseHistoryPageResultSchema;
 /**
  * `history.page` result allowing `tool_card` entries. This is the registry's
  * schema; a client that did not negotiate `tool.cards` must use
  * {@link BaseHistoryPageResultSchema} (or reject `tool_card` itself).
  */
-export const HistoryPageResultSchema: z.ZodObject<
-  {
-    session_id: z.ZodString;
-    revision: z.ZodString;
-    entries: z.ZodArray<typeof HistoryEntrySchema>;
-    next_cursor: z.ZodNullable<z.ZodString>;
-    complete: z.ZodBoolean;
-  },
-  z.core.$strict
-> = pageSchema(HistoryEntrySchema);
-/** `history.page` result. */
-export type HistoryPageResult = z.infer<typeof HistoryPageResultSchema>;
+export const HistoryPageResultSchema: z.ZodType<HistoryPageResult> = built.HistoryPageResultSchema;

@@ -1,55 +1,71 @@
 /**
- * `session.create` and `session.open` schemas.
+ * `session.create` and `session.open`: each params and result type a type, its schema
+ * typed as it.
  *
  * @module
  */
 
 import { z } from "zod";
-import { EmptyParamsSchema, NoticesSchema, SessionIdSchema, WireIdSchema } from "./common.ts";
+import {
+  type EmptyParams,
+  EmptyParamsSchema,
+  NoticesSchema,
+  SessionIdSchema,
+  WireIdSchema,
+} from "./common.ts";
 
 /** `session.create` params: exactly `{}`. */
-export const SessionCreateParamsSchema: typeof EmptyParamsSchema = EmptyParamsSchema;
-/** `session.create` params. */
-export type SessionCreateParams = z.infer<typeof SessionCreateParamsSchema>;
+export type SessionCreateParams = EmptyParams;
 
 /** `session.create` result: a lazy, not yet durable handle with no notices. */
-export const SessionCreateResultSchema: z.ZodObject<
-  {
-    session_id: z.ZodString;
-    durable: z.ZodLiteral<false>;
-    revision: z.ZodString;
-    notices: z.ZodTuple<[], null>;
-  },
-  z.core.$strict
-> = z.strictObject({
-  session_id: SessionIdSchema,
-  durable: z.literal(false),
-  revision: WireIdSchema,
-  notices: z.tuple([]),
-});
-/** `session.create` result. */
-export type SessionCreateResult = z.infer<typeof SessionCreateResultSchema>;
+export type SessionCreateResult = {
+  session_id: string;
+  durable: false;
+  revision: string;
+  notices: [];
+};
 
 /** `session.open` params: an exact session ID. */
-export const SessionOpenParamsSchema: z.ZodObject<{ session_id: z.ZodString }, z.core.$strict> = z
-  .strictObject({ session_id: SessionIdSchema });
-/** `session.open` params. */
-export type SessionOpenParams = z.infer<typeof SessionOpenParamsSchema>;
+export type SessionOpenParams = {
+  session_id: string;
+};
 
 /** `session.open` result (notices such as `saved_selection_unavailable`, `cwd_unverified`). */
-export const SessionOpenResultSchema: z.ZodObject<
-  {
-    session_id: z.ZodString;
-    durable: z.ZodBoolean;
-    revision: z.ZodString;
-    notices: z.ZodArray<z.ZodString>;
-  },
-  z.core.$strict
-> = z.strictObject({
-  session_id: SessionIdSchema,
-  durable: z.boolean(),
-  revision: WireIdSchema,
-  notices: NoticesSchema,
-});
+export type SessionOpenResult = {
+  session_id: string;
+  durable: boolean;
+  revision: string;
+  notices: string[];
+};
+
+function build() {
+  return {
+    SessionCreateResultSchema: z.strictObject({
+      session_id: SessionIdSchema,
+      durable: z.literal(false),
+      revision: WireIdSchema,
+      notices: z.tuple([]),
+    }),
+    SessionOpenParamsSchema: z.strictObject({ session_id: SessionIdSchema }),
+    SessionOpenResultSchema: z.strictObject({
+      session_id: SessionIdSchema,
+      durable: z.boolean(),
+      revision: WireIdSchema,
+      notices: NoticesSchema,
+    }),
+  };
+}
+
+/** The schemas with the types zod infers (what the type tests compare). */
+export type SessionSchemas = ReturnType<typeof build>;
+const built: SessionSchemas = build();
+
+/** `session.create` params. */
+export const SessionCreateParamsSchema: z.ZodType<SessionCreateParams> = EmptyParamsSchema;
+/** `session.create` result. */
+export const SessionCreateResultSchema: z.ZodType<SessionCreateResult> =
+  built.SessionCreateResultSchema;
+/** `session.open` params. */
+export const SessionOpenParamsSchema: z.ZodType<SessionOpenParams> = built.SessionOpenParamsSchema;
 /** `session.open` result. */
-export type SessionOpenResult = z.infer<typeof SessionOpenResultSchema>;
+export const SessionOpenResultSchema: z.ZodType<SessionOpenResult> = built.SessionOpenResultSchema;

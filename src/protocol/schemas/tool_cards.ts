@@ -1,7 +1,7 @@
 /**
- * `tool.cards` extension schemas (`shared/spec/wire-contract.md`): the
- * descriptor and `tool.card` event data. The `tool_card` history entry kind
- * lives in `history.ts`.
+ * `tool.cards` extension (`shared/spec/wire-contract.md`): the descriptor and `tool.card`
+ * event data, as object types with their schemas typed as them. The `tool_card` history entry
+ * kind lives in `history.ts`.
  *
  * @module
  */
@@ -14,69 +14,84 @@ import { boundedString, SessionIdSchema, WireIdSchema } from "./common.ts";
 export const TOOL_CARDS_CAPABILITY = "tool.cards";
 
 /** `tool.cards` descriptor limits. */
-export const ToolCardsLimitsSchema: z.ZodObject<
-  { title_bytes: z.ZodInt; fields: z.ZodInt; field_bytes: z.ZodInt },
-  z.core.$strict
-> = z.strictObject({
-  title_bytes: z.int().min(1),
-  fields: z.int().min(0),
-  field_bytes: z.int().min(1),
-});
-/** `tool.cards` descriptor limits. */
-export type ToolCardsLimitsObject = z.infer<typeof ToolCardsLimitsSchema>;
+export type ToolCardsLimitsObject = {
+  title_bytes: number;
+  fields: number;
+  field_bytes: number;
+};
 
 /** `descriptors["tool.cards"]` of the initialization result. */
-export const ToolCardsDescriptorSchema: z.ZodObject<
-  { version: z.ZodLiteral<1>; limits: typeof ToolCardsLimitsSchema },
-  z.core.$strict
-> = z.strictObject({
-  version: z.literal(1),
-  limits: ToolCardsLimitsSchema,
-});
-/** `descriptors["tool.cards"]`. */
-export type ToolCardsDescriptor = z.infer<typeof ToolCardsDescriptorSchema>;
+export type ToolCardsDescriptor = {
+  version: 1;
+  limits: ToolCardsLimitsObject;
+};
 
 /**
  * One card field. This project's reading: `field_bytes` bounds the label and
  * the value each (the wire contract does not say whether it is per string or combined).
  */
-export const ToolCardFieldSchema: z.ZodObject<
-  { label: z.ZodString; value: z.ZodString },
-  z.core.$strict
-> = z.strictObject({
-  label: boundedString(TOOL_CARDS_LIMITS.field_bytes),
-  value: boundedString(TOOL_CARDS_LIMITS.field_bytes),
-});
+export type ToolCardField = {
+  label: string;
+  value: string;
+};
+
+/** A card's state. */
+export type ToolCardState = "started" | "completed" | "failed";
+
+/** `tool.card` event data. */
+export type ToolCardData = {
+  session_id: string;
+  run_id: string;
+  card_id: string;
+  activity_id: string;
+  title: string;
+  state: ToolCardState;
+  fields: ToolCardField[];
+};
+
+function build() {
+  const ToolCardsLimitsSchema = z.strictObject({
+    title_bytes: z.int().min(1),
+    fields: z.int().min(0),
+    field_bytes: z.int().min(1),
+  });
+  const ToolCardFieldSchema = z.strictObject({
+    label: boundedString(TOOL_CARDS_LIMITS.field_bytes),
+    value: boundedString(TOOL_CARDS_LIMITS.field_bytes),
+  });
+  const ToolCardStateSchema = z.enum(["started", "completed", "failed"]);
+  return {
+    ToolCardsLimitsSchema,
+    ToolCardsDescriptorSchema: z.strictObject({
+      version: z.literal(1),
+      limits: ToolCardsLimitsSchema,
+    }),
+    ToolCardFieldSchema,
+    ToolCardStateSchema,
+    ToolCardDataSchema: z.strictObject({
+      session_id: SessionIdSchema,
+      run_id: WireIdSchema,
+      card_id: WireIdSchema,
+      activity_id: boundedString(ACTIVITY_ID_BYTES, { minBytes: 1 }),
+      title: boundedString(TOOL_CARDS_LIMITS.title_bytes),
+      state: ToolCardStateSchema,
+      fields: z.array(ToolCardFieldSchema).max(TOOL_CARDS_LIMITS.fields),
+    }),
+  };
+}
+
+/** The schemas with the types zod infers (what the type tests compare). */
+export type ToolCardSchemas = ReturnType<typeof build>;
+const built: ToolCardSchemas = build();
+
+/** `tool.cards` descriptor limits. */
+export const ToolCardsLimitsSchema: z.ZodType<ToolCardsLimitsObject> = built.ToolCardsLimitsSchema;
+/** `descriptors["tool.cards"]`. */
+export const ToolCardsDescriptorSchema: z.ZodType<ToolCardsDescriptor> =
+  built.ToolCardsDescriptorSchema;
 /** One card field. */
-export type ToolCardField = z.infer<typeof ToolCardFieldSchema>;
-
+export const ToolCardFieldSchema: z.ZodType<ToolCardField> = built.ToolCardFieldSchema;
 /** A card's state. */
-export const ToolCardStateSchema: z.ZodEnum<
-  { started: "started"; completed: "completed"; failed: "failed" }
-> = z.enum(["started", "completed", "failed"]);
-/** A card's state. */
-export type ToolCardState = z.infer<typeof ToolCardStateSchema>;
-
+export const ToolCardStateSchema: z.ZodType<ToolCardState> = built.ToolCardStateSchema;
 /** `tool.card` event data. */
-export const ToolCardDataSchema: z.ZodObject<
-  {
-    session_id: z.ZodString;
-    run_id: z.ZodString;
-    card_id: z.ZodString;
-    activity_id: z.ZodString;
-    title: z.ZodString;
-    state: typeof ToolCardStateSchema;
-    fields: z.ZodArray<typeof ToolCardFieldSchema>;
-  },
-  z.core.$strict
-> = z.strictObject({
-  session_id: SessionIdSchema,
-  run_id: WireIdSchema,
-  card_id: WireIdSchema,
-  activity_id: boundedString(ACTIVITY_ID_BYTES, { minBytes: 1 }),
-  title: boundedString(TOOL_CARDS_LIMITS.title_bytes),
-  state: ToolCardStateSchema,
-  fields: z.array(ToolCardFieldSchema).max(TOOL_CARDS_LIMITS.fields),
-});
-/** `tool.card` event data. */
-export type ToolCardData = z.infer<typeof ToolCardDataSchema>;
+export const ToolCardDataSchema: z.ZodType<ToolCardData> = built.ToolCardDataSchema;
