@@ -38,6 +38,7 @@ import {
 export {
   type LibrarySpecifiers,
   nodeProjectFiles,
+  projectDenoJson,
   type ProjectFile,
   projectFiles,
   projectTasks,

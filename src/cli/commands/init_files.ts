@@ -70,12 +70,24 @@ export function projectTasks(): Record<string, string> {
  */
 export const MINIMUM_AGE_EXCLUDE = "npm:@magi/tools";
 
+/**
+ * The specifier of the package's `name` entry (`./protocol`, `./records`) beside `lib.cli`:
+ * `npm:@magi/tools@^V/protocol`, or `../magi-tools/protocol.ts` for a checkout.
+ */
+function entryOf(lib: LibrarySpecifiers, name: string): string {
+  return lib.cli.endsWith("/cli.ts")
+    ? `${lib.cli.slice(0, -"cli.ts".length)}${name}.ts`
+    : `${lib.library}/${name}`;
+}
+
 /** The `deno.json` of a new Deno project importing magi-tools from `lib`. */
 export function projectDenoJson(lib: LibrarySpecifiers): Record<string, unknown> {
   return {
     imports: {
       "@magi/tools": lib.library,
       "@magi/tools/cli": lib.cli,
+      "@magi/tools/protocol": entryOf(lib, "protocol"),
+      "@magi/tools/records": entryOf(lib, "records"),
       "zod": "npm:zod@^4",
       ...(lib.library.startsWith("npm:") || lib.library.startsWith("jsr:")
         ? {}

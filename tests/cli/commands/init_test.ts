@@ -4,6 +4,7 @@ import { relative } from "node:path";
 import {
   localLibrary,
   nodeProjectFiles,
+  projectDenoJson,
   projectFiles,
   registryLibrary,
 } from "../../../src/cli/commands/init.ts";
@@ -114,6 +115,17 @@ Deno.test("localLibrary() is relative to the project", () => {
     cli: "../magi-tools/cli.ts",
   });
   assert.equal(localLibrary("/w/p/vendor/magi", "/w/p").library, "./vendor/magi/mod.ts");
+});
+
+Deno.test("projectDenoJson() maps the ./protocol and ./records entries beside the library", () => {
+  const imports = (lib: { library: string; cli: string }) =>
+    (projectDenoJson(lib) as { imports: Record<string, string> }).imports;
+  const local = imports(localLibrary("/w/magi-tools", "/w/p"));
+  assert.equal(local["@magi/tools/protocol"], "../magi-tools/protocol.ts");
+  assert.equal(local["@magi/tools/records"], "../magi-tools/records.ts");
+  const npm = imports({ library: "npm:@magi/tools@^1.2.3", cli: "npm:@magi/tools@^1.2.3/cli" });
+  assert.equal(npm["@magi/tools/protocol"], "npm:@magi/tools@^1.2.3/protocol");
+  assert.equal(npm["@magi/tools/records"], "npm:@magi/tools@^1.2.3/records");
 });
 
 Deno.test("init --from names a folder that is no checkout: exit 2, nothing written", async () => {
