@@ -1,6 +1,6 @@
 /**
- * Child processes on Node.js: the `node:child_process` counterpart of
- * `../process.ts`, with the same exports and behaviour (a start failure
+ * Child processes on Node.js, for the adapter's `spawnChild`: the counterpart
+ * of `../deno/process.ts`, with the same behaviour (a start failure
  * throws {@link SpawnError} synchronously, a signal death reports
  * 128 + signal number, stdin/stdout/stderr are Web Streams).
  *
@@ -25,23 +25,14 @@ import {
   statSync,
 } from "node:fs";
 import { Socket } from "node:net";
-import { constants as osConstants, tmpdir } from "node:os";
-import { delimiter, join, resolve } from "node:path";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
 import { type ChildHandle, type ExitInfo, SpawnError, type SpawnOptions } from "../types.ts";
+import { childHandle, exitInfoOf } from "../_child.ts";
+import { pathCandidates } from "../_path.ts";
 
-export { type ChildHandle, type ExitInfo, SpawnError, type SpawnOptions } from "../types.ts";
-export { reapChild, type ReapOptions } from "../reap.ts";
-
-/**
- * Whether tools can run in their own sandboxed `deno run` process: false on
- * Node.js, where every tool runs inline in the host process.
- */
-export function supportsProcessIsolation(): boolean {
-  return false;
-}
-
-function isExecutableFile(path: string): boolean {
+function canExecute(path: string): boolean {
   try {
     if (!statSync(path).isFile()) return false;
     accessSync(path, fsConstants.X_OK);
@@ -53,16 +44,7 @@ function isExecutableFile(path: string): boolean {
 
 /** Node reports a missing command asynchronously; find it first, like Deno does. */
 function commandExists(command: string, cwd: string | undefined, pathVar: string): boolean {
-  if (command.includes("/")) return isExecutableFile(resolve(cwd ?? process.cwd(), command));
-  return pathVar.split(delimiter).some((dir) => dir !== "" && isExecutableFile(join(dir, command)));
-}
-
-function exitInfoOf(code: number | null, signal: NodeJS.Signals | null): ExitInfo {
-  if (signal !== null) {
-    const number = (osConstants.signals as Record<string, number | undefined>)[signal] ?? 0;
-    return { code: 128 + number, signal };
-  }
-  return { code: code ?? 1, signal: null };
+  return pathCandidates(command, pathVar, cwd ?? process.cwd()).some(canExecute);
 }
 
 /** The FIFOs of one child: the child's ends and the parent's. */
@@ -170,42 +152,27 @@ export function spawnChild(
     // The child has its own copies now.
     closeAll(pipes.child);
   }
-  let exited = false;
-  const status = new Promise<ExitInfo>((resolveExit) => {
-    child.once("exit", (code, signal) => {
-      exited = true;
-      resolveExit(exitInfoOf(code, signal));
-    });
+  const exit = new Promise<ExitInfo>((resolveExit) => {
+    child.once("exit", (code, signal) => resolveExit(exitInfoOf(code, signal)));
     // A start failure after the check (EACCES, a missing cwd): no "exit" follows.
     child.once("error", () => {
       if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) return;
-      exited = true;
       resolveExit({ code: 1, signal: null });
     });
   });
   const [parentIn, parentOut, parentErr] = pipes.parent;
-  return {
-    pid: child.pid ?? 0,
+  const pid = child.pid;
+  return childHandle({
+    pid: pid ?? 0,
     stdin: webWritable(parentIn),
     stdout: webReadable(parentOut),
     stderr: parentErr === null ? null : webReadable(parentErr),
-    exited: status,
-    get hasExited() {
-      return exited;
+    exit,
+    // The child leads its own process group: signal the whole group. Without a pid the child
+    // never started (-0 would be the host's own group): nothing to signal.
+    killGroup: (signal) => {
+      if (pid !== undefined) process.kill(-pid, signal);
     },
-    kill(signal = "SIGTERM") {
-      // Without a pid the child never started; -0 would be the host's own group.
-      if (exited || child.pid === undefined) return;
-      try {
-        // The child leads its own process group: signal the whole group.
-        process.kill(-child.pid, signal);
-      } catch {
-        try {
-          child.kill(signal);
-        } catch {
-          // Already gone between the check and the kill.
-        }
-      }
-    },
-  };
+    killOne: (signal) => child.kill(signal),
+  });
 }
