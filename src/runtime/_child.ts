@@ -22,11 +22,7 @@ export function exitInfoOf(code: number | null, signal: string | null): ExitInfo
 }
 
 /** The pieces of a started child {@link childHandle} puts together. */
-export interface ChildParts {
-  readonly pid: number;
-  readonly stdin: WritableStream<Uint8Array>;
-  readonly stdout: ReadableStream<Uint8Array>;
-  readonly stderr: ReadableStream<Uint8Array> | null;
+export interface ChildParts extends Pick<ChildHandle, "pid" | "stdin" | "stdout" | "stderr"> {
   /** Resolves once the child has exited (never rejects). */
   readonly exit: Promise<ExitInfo>;
   /** Signal the child's process group, or null when it leads none. */
