@@ -1,7 +1,7 @@
 /**
  * The runtime adapter: the only module the host, client and CLI use for
  * processes, env, signals, files and standard streams. Written once over a
- * set of primitives ({@link Runtime}, `types.ts`): `policy.ts` holds what is
+ * set of primitives (`Runtime`, `types.ts`): `policy.ts` holds what is
  * more than one call (stop requests, stderr lines, stdin text, the path
  * search, private files, the prompt terminal), `system.ts` the single calls.
  * The primitives come from `deno/mod.ts`; the npm build swaps that one module
