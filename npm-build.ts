@@ -4,8 +4,8 @@
  * `deno task build:npm` (= `deno run -A npm-build.ts`). Steps:
  *
  * 1. Bundle every `deno.json` export with esbuild (ESM, Node 20, code
- *    splitting) into `npm/esm/`. `src/runtime/mod.ts` (the Deno adapter) is
- *    swapped for `src/runtime/node/mod.ts`, and `src/config/_feature_import.ts`
+ *    splitting) into `npm/esm/`. `src/runtime/deno/mod.ts` (the Deno runtime's
+ *    primitives) is swapped for `src/runtime/node/mod.ts`, and `src/config/_feature_import.ts`
  *    (the non-literal dynamic import of MCP and OpenAPI) for
  *    `src/config/_feature_import_npm.ts` (literal imports: each feature is a
  *    chunk); `npm:` specifiers and import-map names become bare npm names and
@@ -32,7 +32,7 @@ import { parseArgs } from "node:util";
 import type * as esbuild from "npm:esbuild@^0.25";
 
 const ROOT = dirname(fileURLToPath(import.meta.url));
-const DENO_ADAPTER = join(ROOT, "src/runtime/mod.ts");
+const DENO_ADAPTER = join(ROOT, "src/runtime/deno/mod.ts");
 const NODE_ADAPTER = join(ROOT, "src/runtime/node/mod.ts");
 const FEATURE_IMPORT = join(ROOT, "src/config/_feature_import.ts");
 const FEATURE_IMPORT_NPM = join(ROOT, "src/config/_feature_import_npm.ts");
@@ -125,7 +125,7 @@ function packagePlugin(config: DenoConfig, used: UsedPackages): esbuild.Plugin {
         }
         return external(target, args.importer);
       });
-      build.onResolve({ filter: /runtime\/mod\.ts$/ }, (args) => {
+      build.onResolve({ filter: /deno\/mod\.ts$/ }, (args) => {
         const path = resolve(args.resolveDir, args.path);
         return path === DENO_ADAPTER ? { path: NODE_ADAPTER } : undefined;
       });
@@ -162,7 +162,7 @@ async function bundle(config: DenoConfig, out: string): Promise<{
     plugins: [packagePlugin(config, used)],
   });
   const inputs = Object.keys(result.metafile.inputs).map((path) => resolve(ROOT, path));
-  if (inputs.includes(DENO_ADAPTER)) {
+  if (inputs.some((path) => path.startsWith(dirname(DENO_ADAPTER) + "/"))) {
     throw new BuildError("The Deno runtime adapter leaked into the npm bundle");
   }
   return { inputs, dependencies: used };
@@ -215,7 +215,7 @@ async function declarations(config: DenoConfig, inputs: string[], out: string): 
   // Importers name the Deno adapter; in the package it is the Node one (same exports).
   await write(
     join(out, "types", relative(ROOT, DENO_ADAPTER).replace(/\.ts$/, ".d.ts")),
-    'export * from "./node/mod.js";\n',
+    'export * from "../node/mod.js";\n',
   );
   return problems;
 }

@@ -4,7 +4,7 @@
  * pid changes. Polling the parent pid needs no permission and works under
  * every task's flags (a parent-death signal would need `--allow-ffi`).
  *
- * Used by both runtime adapters' `onInterrupt`: the death of the parent
+ * Used by `onInterrupt` (`stop_requests.ts`): the death of the parent
  * (`deno task`, `npx`, a shell script killed with SIGKILL) is a stop request
  * like Ctrl-C, then, if the process is still running {@link PARENT_GONE_GRACE_MS}
  * later, like a second Ctrl-C. Without it a host started by a task that was

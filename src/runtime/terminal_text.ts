@@ -22,8 +22,8 @@
  * not DEL or C1 (U+007F–U+009F), so those become `\u007f`…`\u009f` — the same
  * JSON value, with no raw control left in the line.
  *
- * Shared by both runtime adapters (`writeStderrLine` applies it to every
- * line) and every terminal writer of the CLI.
+ * Used by the runtime policy (`writeStderrLine` applies it to every line)
+ * and every terminal writer of the CLI.
  *
  * @module
  */

@@ -1,8 +1,8 @@
 /**
  * The runtime adapter's shared shapes: what a child process, its exit, a
- * terminal and a loopback server look like to the host, client and CLI.
- * Runtime-neutral (no `Deno.*`, no `node:*`): both adapters, Deno's
- * (`../runtime/mod.ts`) and Node's (`./node/mod.ts`), use these.
+ * terminal and a loopback server look like to the host, client and CLI, and
+ * {@link Runtime}, the primitives each adapter (`deno/mod.ts`, `node/mod.ts`)
+ * provides and `policy.ts` builds on. Runtime-neutral (no `Deno.*`, no `node:*`).
  *
  * @module
  */
@@ -106,4 +106,110 @@ export interface FileLock {
   release(): Promise<void>;
   /** Release the lock and leave the file's text as it is. Never throws. */
   abandon(): Promise<void>;
+}
+
+/** What {@link Runtime.stat} tells about a path. */
+export interface FileInfo {
+  /** A regular file. */
+  readonly isFile: boolean;
+  /** A directory. */
+  readonly isDirectory: boolean;
+  /** Permission bits, or null where the runtime has none (Deno on Windows). */
+  readonly mode: number | null;
+}
+
+/** A terminal to prompt on, as {@link Runtime.openTty} opens it. */
+export interface TtyChannel {
+  /** Read into `buffer`; the byte count, or null at end of input. */
+  read(buffer: Uint8Array): Promise<number | null>;
+  /** Write some of `bytes` at once; how many were written. */
+  writeSync(bytes: Uint8Array): number;
+  /** Release the channel (a no-op where the process owns it). */
+  close(): void;
+}
+
+/** The three standard streams. */
+export type StdStream = "stdin" | "stdout" | "stderr";
+
+/** The handler a loopback server serves. */
+export type LoopbackHandler = (request: Request) => Response | Promise<Response>;
+
+/**
+ * The primitives a runtime adapter provides: one call each into the runtime, no policy
+ * (`policy.ts` and `system.ts` build the exported functions on them). Written once per
+ * runtime, in `deno/mod.ts` and `node/mod.ts`; the npm build swaps the first for the second.
+ */
+export interface Runtime {
+  /** Which runtime this is. */
+  readonly name: RuntimeName;
+  /** The operating system: `"linux"`, `"darwin"`, `"windows"`, … */
+  readonly os: string;
+  /** Whether tools can run in their own sandboxed `deno run` process. */
+  readonly processIsolation: boolean;
+  /** An environment variable; undefined when unset. */
+  env(name: string): string | undefined;
+  /** An environment variable only when reading it needs no permission not held. */
+  envIfGranted(name: string): string | undefined;
+  /** Set an environment variable of this process. */
+  setEnv(name: string, value: string): void;
+  /** Remove an environment variable of this process. */
+  deleteEnv(name: string): void;
+  /** The current working directory. */
+  cwd(): string;
+  /** The command-line arguments (after the script). */
+  args(): string[];
+  /** Exit the process. */
+  exit(code: number): never;
+  /** The path of the running runtime executable. */
+  execPath(): string;
+  /** This process's ID. */
+  pid(): number;
+  /** The parent process's ID (read anew at each call). */
+  ppid(): number;
+  /** This machine's host name. */
+  hostName(): string;
+  /** Let `timer` (a `setTimeout`/`setInterval` result) not keep the process alive. */
+  unrefTimer(timer: unknown): void;
+  /** Listen for `signal`; returns the remover (a no-op where the signal cannot be heard). */
+  onSignal(signal: StopSignal, listener: () => void): () => void;
+  /** Whether `stream` is a terminal. */
+  isTerminal(stream: StdStream): boolean;
+  /** stdin as bytes (read it once). */
+  stdin(): AsyncIterable<Uint8Array>;
+  /** Write all of `bytes` to stdout. */
+  writeStdout(bytes: Uint8Array): Promise<void>;
+  /** Write some of `bytes` to stderr at once; how many were written (throws when gone). */
+  writeStderrSync(bytes: Uint8Array): number;
+  /** Where to prompt (`openTerminal`), or why nowhere. */
+  openTty(): TtyChannel | NoTerminalReason;
+  /** Read a UTF-8 text file. */
+  readTextFile(path: string): Promise<string>;
+  /** Write a UTF-8 text file (create or truncate), a new one with `mode` when given. */
+  writeTextFile(path: string, text: string, mode?: number): Promise<void>;
+  /** Create `path` and its missing parents with `mode`. */
+  makeDirs(path: string, mode: number): Promise<void>;
+  /** Change `path`'s permission bits. */
+  chmod(path: string, mode: number): Promise<void>;
+  /** `path`'s canonical absolute form; throws when it does not exist. */
+  realPath(path: string): Promise<string>;
+  /** Create a temporary directory with `prefix`; its path. */
+  makeTempDir(prefix: string): Promise<string>;
+  /** Remove `path` recursively (may throw when it is gone). */
+  remove(path: string): Promise<void>;
+  /** What `path` is; throws when it does not exist. */
+  stat(path: string): Promise<FileInfo>;
+  /** Take an exclusive lock on `path` without waiting; null when another process holds it. */
+  tryLockFile(path: string): Promise<FileLock | null>;
+  /** Spawn `command` (see `spawnChild`); throws {@link SpawnError}. */
+  spawnChild(command: string, args: readonly string[], options: SpawnOptions): ChildHandle;
+  /** Serve on 127.0.0.1 at once (throws where the runtime binds only asynchronously). */
+  serveLoopback(handler: LoopbackHandler, port: number): LoopbackServer;
+  /** Serve on 127.0.0.1 once listening; `onError` hears handler failures the runtime does not report. */
+  listenLoopback(
+    handler: LoopbackHandler,
+    port: number,
+    onError: (error: unknown) => void,
+  ): Promise<LoopbackServer>;
+  /** Whether `error` means a listening address is already in use. */
+  isAddrInUse(error: unknown): boolean;
 }

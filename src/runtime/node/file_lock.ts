@@ -2,7 +2,7 @@
  * File locks and the host's name on Node.js, which has no `flock(2)`: the lock file holds its
  * holder's note (`{"pid":…,"host":…}`), and a live process on this host named by the note
  * holds the lock. Weaker than the Deno adapter's kernel lock (two processes starting at the
- * same moment can both take it); the same exports as `../file_lock.ts`.
+ * same moment can both take it); the counterpart of `../deno/file_lock.ts`.
  *
  * @module
  */
@@ -10,7 +10,6 @@
 import { open, readFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import process from "node:process";
-export type { FileLock } from "../types.ts";
 import type { FileLock } from "../types.ts";
 
 function isNotFound(error: unknown): boolean {
@@ -70,9 +69,4 @@ export async function tryLockFile(path: string): Promise<FileLock | null> {
 /** This machine's host name. */
 export function hostName(): string {
   return hostname() || "unknown-host";
-}
-
-/** This process's ID. */
-export function processId(): number {
-  return process.pid;
 }

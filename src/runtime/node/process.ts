@@ -1,47 +1,24 @@
 /**
- * Child processes on Node.js: the `node:child_process` counterpart of
- * `../process.ts`, with the same exports and behaviour (a start failure
+ * Child processes on Node.js, for the adapter's `spawnChild`: the counterpart
+ * of `../deno/process.ts`, with the same behaviour (a start failure
  * throws {@link SpawnError} synchronously, a signal death reports
  * 128 + signal number, stdin/stdout/stderr are Web Streams).
  *
- * The child's stdio are real Unix pipes, as `magi-code serve --stdio`
- * requires: Node's own `"pipe"` stdio is a socket pair, so each stream is a
- * FIFO made with `mkfifo(1)` in a private temporary directory, opened on both
- * ends and unlinked before the child starts (the child sees an anonymous
- * FIFO, like Deno's pipes). Like Deno's adapter, each child starts in its own
+ * The child's stdio are real Unix pipes (`fifo.ts`), as `magi-code serve
+ * --stdio` requires. Like Deno's adapter, each child starts in its own
  * session and process group (`detached`), and signals go to the whole group.
  *
  * @module
  */
 
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import {
-  accessSync,
-  closeSync,
-  constants as fsConstants,
-  mkdtempSync,
-  openSync,
-  rmSync,
-  statSync,
-} from "node:fs";
-import { Socket } from "node:net";
-import { constants as osConstants, tmpdir } from "node:os";
-import { delimiter, join, resolve } from "node:path";
-import { Readable, Writable } from "node:stream";
+import { type ChildProcess, spawn } from "node:child_process";
+import { accessSync, constants as fsConstants, statSync } from "node:fs";
 import { type ChildHandle, type ExitInfo, SpawnError, type SpawnOptions } from "../types.ts";
+import { childHandle, exitInfoOf } from "../_child.ts";
+import { pathCandidates } from "../_path.ts";
+import { closeAll, makePipes, type Pipes, webReadable, webWritable } from "./fifo.ts";
 
-export { type ChildHandle, type ExitInfo, SpawnError, type SpawnOptions } from "../types.ts";
-export { reapChild, type ReapOptions } from "../reap.ts";
-
-/**
- * Whether tools can run in their own sandboxed `deno run` process: false on
- * Node.js, where every tool runs inline in the host process.
- */
-export function supportsProcessIsolation(): boolean {
-  return false;
-}
-
-function isExecutableFile(path: string): boolean {
+function canExecute(path: string): boolean {
   try {
     if (!statSync(path).isFile()) return false;
     accessSync(path, fsConstants.X_OK);
@@ -53,84 +30,7 @@ function isExecutableFile(path: string): boolean {
 
 /** Node reports a missing command asynchronously; find it first, like Deno does. */
 function commandExists(command: string, cwd: string | undefined, pathVar: string): boolean {
-  if (command.includes("/")) return isExecutableFile(resolve(cwd ?? process.cwd(), command));
-  return pathVar.split(delimiter).some((dir) => dir !== "" && isExecutableFile(join(dir, command)));
-}
-
-function exitInfoOf(code: number | null, signal: NodeJS.Signals | null): ExitInfo {
-  if (signal !== null) {
-    const number = (osConstants.signals as Record<string, number | undefined>)[signal] ?? 0;
-    return { code: 128 + number, signal };
-  }
-  return { code: code ?? 1, signal: null };
-}
-
-/** The FIFOs of one child: the child's ends and the parent's. */
-interface Pipes {
-  /** Child stdin (read end), stdout and stderr (write ends); stderr only when piped. */
-  child: [number, number, number | null];
-  /** Parent ends: stdin (write), stdout (read), stderr (read) or null. */
-  parent: [number, number, number | null];
-}
-
-function closeAll(fds: (number | null)[]): void {
-  for (const fd of fds) {
-    if (fd === null) continue;
-    try {
-      closeSync(fd);
-    } catch {
-      // Already closed.
-    }
-  }
-}
-
-/**
- * Make the child's stdio FIFOs. Every open is non-blocking in effect: a FIFO
- * end opens at once when the other end is already open, so each pair opens
- * its first end with `O_NONBLOCK` (the parent's end, or a throwaway reader).
- * The child's ends stay in blocking mode.
- */
-function makePipes(withStderr: boolean): Pipes {
-  const { O_RDONLY, O_WRONLY, O_NONBLOCK } = fsConstants;
-  const dir = mkdtempSync(join(tmpdir(), "magi-tools-pipes-"));
-  const opened: number[] = [];
-  const open = (path: string, flags: number) => {
-    const fd = openSync(path, flags);
-    opened.push(fd);
-    return fd;
-  };
-  try {
-    const names = withStderr ? ["in", "out", "err"] : ["in", "out"];
-    execFileSync("mkfifo", ["-m", "600", ...names.map((name) => join(dir, name))]);
-    const stdinPath = join(dir, "in");
-    const probe = open(stdinPath, O_RDONLY | O_NONBLOCK);
-    const parentIn = open(stdinPath, O_WRONLY);
-    const childIn = open(stdinPath, O_RDONLY);
-    closeSync(probe);
-    opened.splice(opened.indexOf(probe), 1);
-    const parentOut = open(join(dir, "out"), O_RDONLY | O_NONBLOCK);
-    const childOut = open(join(dir, "out"), O_WRONLY);
-    const parentErr = withStderr ? open(join(dir, "err"), O_RDONLY | O_NONBLOCK) : null;
-    const childErr = withStderr ? open(join(dir, "err"), O_WRONLY) : null;
-    return { child: [childIn, childOut, childErr], parent: [parentIn, parentOut, parentErr] };
-  } catch (error) {
-    closeAll(opened);
-    throw error;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-function webReadable(fd: number): ReadableStream<Uint8Array> {
-  const socket = new Socket({ fd, readable: true, writable: false });
-  return Readable.toWeb(socket) as unknown as ReadableStream<Uint8Array>;
-}
-
-function webWritable(fd: number): WritableStream<Uint8Array> {
-  const socket = new Socket({ fd, readable: false, writable: true });
-  // Writes after the child closed its stdin fail with EPIPE: the Web Stream reports it.
-  socket.on("error", () => {});
-  return Writable.toWeb(socket) as WritableStream<Uint8Array>;
+  return pathCandidates(command, pathVar, cwd ?? process.cwd()).some(canExecute);
 }
 
 /**
@@ -170,42 +70,27 @@ export function spawnChild(
     // The child has its own copies now.
     closeAll(pipes.child);
   }
-  let exited = false;
-  const status = new Promise<ExitInfo>((resolveExit) => {
-    child.once("exit", (code, signal) => {
-      exited = true;
-      resolveExit(exitInfoOf(code, signal));
-    });
+  const exit = new Promise<ExitInfo>((resolveExit) => {
+    child.once("exit", (code, signal) => resolveExit(exitInfoOf(code, signal)));
     // A start failure after the check (EACCES, a missing cwd): no "exit" follows.
     child.once("error", () => {
       if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) return;
-      exited = true;
       resolveExit({ code: 1, signal: null });
     });
   });
   const [parentIn, parentOut, parentErr] = pipes.parent;
-  return {
-    pid: child.pid ?? 0,
+  const pid = child.pid;
+  return childHandle({
+    pid: pid ?? 0,
     stdin: webWritable(parentIn),
     stdout: webReadable(parentOut),
     stderr: parentErr === null ? null : webReadable(parentErr),
-    exited: status,
-    get hasExited() {
-      return exited;
+    exit,
+    // The child leads its own process group: signal the whole group. Without a pid the child
+    // never started (-0 would be the host's own group): nothing to signal.
+    killGroup: (signal) => {
+      if (pid !== undefined) process.kill(-pid, signal);
     },
-    kill(signal = "SIGTERM") {
-      // Without a pid the child never started; -0 would be the host's own group.
-      if (exited || child.pid === undefined) return;
-      try {
-        // The child leads its own process group: signal the whole group.
-        process.kill(-child.pid, signal);
-      } catch {
-        try {
-          child.kill(signal);
-        } catch {
-          // Already gone between the check and the kill.
-        }
-      }
-    },
-  };
+    killOne: (signal) => child.kill(signal),
+  });
 }

@@ -1,8 +1,5 @@
 /**
- * Child processes for the host: spawn with piped stdin/stdout, and reap in
- * steps (close stdin, grace, SIGTERM, grace, SIGKILL). The one file that
- * spawns processes on Deno; the npm build swaps this adapter for Node's
- * (`node/process.ts`).
+ * Child processes on Deno, for the adapter's `spawnChild` (see `../system.ts`).
  *
  * Each child starts in its own session and process group (`setsid`), so a
  * Ctrl-C typed in the terminal reaches only the host, which then runs its
@@ -15,17 +12,10 @@
  */
 
 import { type ChildProcess, spawn } from "node:child_process";
-import { constants as osConstants } from "node:os";
 import { Readable, Writable } from "node:stream";
-import { type ChildHandle, type ExitInfo, SpawnError, type SpawnOptions } from "./types.ts";
-
-export { type ChildHandle, type ExitInfo, SpawnError, type SpawnOptions } from "./types.ts";
-export { reapChild, type ReapOptions } from "./reap.ts";
-
-/** Whether tools can run in their own sandboxed `deno run` process: true on Deno. */
-export function supportsProcessIsolation(): boolean {
-  return true;
-}
+import { type ChildHandle, type ExitInfo, SpawnError, type SpawnOptions } from "../types.ts";
+import { childHandle, exitInfoOf } from "../_child.ts";
+import { isExecutableFile, pathCandidates } from "../_path.ts";
 
 /**
  * Spawn `command` with `args`, stdin and stdout piped, in its own session and
@@ -33,14 +23,6 @@ export function supportsProcessIsolation(): boolean {
  * `node:child_process` needs that to pass it on); otherwise in the host's
  * process group (a terminal's Ctrl-C then reaches the child too). Throws
  * {@link SpawnError} when it cannot start.
- *
- * @example
- * ```ts
- * import { reapChild, spawnChild } from "./process.ts";
- * const child = spawnChild(Deno.execPath(), ["eval", "console.log(1)"]);
- * await child.stdout.cancel();
- * await reapChild(child);
- * ```
  */
 export function spawnChild(
   command: string,
@@ -65,11 +47,7 @@ function setsidFor(command: string, cwd: string | undefined): string | "missing"
     if (Deno.permissions.querySync({ name: "run", command: setsid }).state !== "granted") {
       return null;
     }
-    const candidates = command.includes("/")
-      ? [command.startsWith("/") ? command : `${cwd ?? Deno.cwd()}/${command}`]
-      : (Deno.env.get("PATH") ?? "").split(":").filter((dir) => dir !== "").map((dir) =>
-        `${dir}/${command}`
-      );
+    const candidates = pathCandidates(command, Deno.env.get("PATH"), cwd ?? Deno.cwd());
     return candidates.some((path) => isExecutable(path)) ? setsid : "missing";
   } catch {
     return null;
@@ -79,8 +57,7 @@ function setsidFor(command: string, cwd: string | undefined): string | "missing"
 /** Whether `path` is an executable file; throws when the host may not look. */
 function isExecutable(path: string): boolean {
   try {
-    const info = Deno.statSync(path);
-    return info.isFile && info.mode !== null && (info.mode & 0o111) !== 0;
+    return isExecutableFile(Deno.statSync(path));
   } catch (error) {
     if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
       return false;
@@ -96,14 +73,6 @@ function canStartSessions(): boolean {
   } catch {
     return false;
   }
-}
-
-function exitInfoOf(code: number | null, signal: NodeJS.Signals | null): ExitInfo {
-  if (signal !== null) {
-    const number = (osConstants.signals as Record<string, number | undefined>)[signal] ?? 0;
-    return { code: 128 + number, signal };
-  }
-  return { code: code ?? 1, signal: null };
 }
 
 const NODE_STDERR = { inherit: "inherit", null: "ignore", piped: "pipe" } as const;
@@ -131,12 +100,8 @@ function spawnInOwnSession(
   child.on("error", () => {});
   if (child.pid === undefined) throw new SpawnError(command);
   const pid = child.pid;
-  let exited = false;
-  const status = new Promise<ExitInfo>((resolveExit) => {
-    child.once("exit", (code, signal) => {
-      exited = true;
-      resolveExit(exitInfoOf(code, signal));
-    });
+  const exit = new Promise<ExitInfo>((resolveExit) => {
+    child.once("exit", (code, signal) => resolveExit(exitInfoOf(code, signal)));
   });
   const stdin = child.stdin!;
   const stdout = child.stdout!;
@@ -144,31 +109,18 @@ function spawnInOwnSession(
   stdin.on("error", () => {});
   stdout.on("error", () => {});
   child.stderr?.on("error", () => {});
-  return {
+  return childHandle({
     pid,
     stdin: Writable.toWeb(stdin) as WritableStream<Uint8Array>,
     stdout: Readable.toWeb(stdout) as unknown as ReadableStream<Uint8Array>,
     stderr: child.stderr === null
       ? null
       : Readable.toWeb(child.stderr) as unknown as ReadableStream<Uint8Array>,
-    exited: status,
-    get hasExited() {
-      return exited;
-    },
-    kill(signal = "SIGTERM") {
-      if (exited) return;
-      try {
-        // The child leads its own process group: signal the whole group.
-        Deno.kill(-pid, signal);
-      } catch {
-        try {
-          child.kill(signal);
-        } catch {
-          // Already gone between the check and the kill.
-        }
-      }
-    },
-  };
+    exit,
+    // The child leads its own process group: signal the whole group.
+    killGroup: (signal) => Deno.kill(-pid, signal),
+    killOne: (signal) => child.kill(signal),
+  });
 }
 
 /**
@@ -196,39 +148,18 @@ function spawnWithCommand(
   } catch (error) {
     throw new SpawnError(command, { cause: error });
   }
-  let exited = false;
-  const status = process.status.then(
-    (s): ExitInfo => {
-      exited = true;
-      return { code: s.code, signal: s.signal };
-    },
-    (): ExitInfo => {
-      exited = true;
-      return { code: 1, signal: null };
-    },
+  const exit = process.status.then(
+    (s): ExitInfo => ({ code: s.code, signal: s.signal }),
+    (): ExitInfo => ({ code: 1, signal: null }),
   );
-  return {
+  return childHandle({
     pid: process.pid,
     stdin: process.stdin,
     stdout: process.stdout,
     stderr: options.stderr === "piped" ? process.stderr : null,
-    exited: status,
-    get hasExited() {
-      return exited;
-    },
-    kill(signal = "SIGTERM") {
-      if (exited) return;
-      try {
-        // Under setsid the child leads its own process group: signal the whole group.
-        if (setsid !== null) Deno.kill(-process.pid, signal);
-        else process.kill(signal);
-      } catch {
-        try {
-          process.kill(signal);
-        } catch {
-          // Already gone between the check and the kill.
-        }
-      }
-    },
-  };
+    exit,
+    // Under setsid the child leads its own process group: signal the whole group.
+    killGroup: setsid === null ? null : (signal) => Deno.kill(-process.pid, signal),
+    killOne: (signal) => process.kill(signal),
+  });
 }

@@ -1,13 +1,12 @@
 /**
- * Exclusive file locks and the host's name, on Deno: `flock(2)` through
+ * Exclusive file locks and the host's name, for Deno's adapter: `flock(2)` through
  * `Deno.FsFile.tryLock`, so the kernel releases a lock when its process dies (a SIGKILL
  * leaves no stale lock, only the holder's note in the file).
  *
  * @module
  */
 
-export type { FileLock } from "./types.ts";
-import type { FileLock } from "./types.ts";
+import type { FileLock } from "../types.ts";
 
 const encoder = new TextEncoder();
 
@@ -94,9 +93,4 @@ export function hostName(): string {
   } catch {
     return "unknown-host";
   }
-}
-
-/** This process's ID. */
-export function processId(): number {
-  return Deno.pid;
 }
