@@ -1,7 +1,8 @@
 /**
- * Measuring the shape of `src/run/` (test helper): each file's line count and each function's
- * span in lines, found with Deno's own TypeScript parser (`Deno.lint.runPlugin`, available
- * under `deno test`), not with a regular expression.
+ * Measuring the shape of `src/` (test helper; `tests/architecture_test.ts` applies the size
+ * rule with it): each file's line count and each function's span in lines, found with Deno's own
+ * TypeScript parser (`Deno.lint.runPlugin`, available under `deno test`), not with a regular
+ * expression.
  *
  * How it counts: a file's lines are its newline-separated lines (a final newline does not add
  * one). A function is every `function` declaration or expression, method, getter, setter,
