@@ -144,7 +144,7 @@ export {
   type HookedResult,
 } from "./src/host/call_hooks.ts";
 export type { ToolCallOutcome } from "./src/host/call.ts";
-export { UsageError } from "./src/run/exit_codes.ts";
+export { UsageError } from "./src/errors/mod.ts";
 export {
   HostError,
   type HostErrorCode,

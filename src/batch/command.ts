@@ -20,8 +20,8 @@ import {
 import process from "node:process";
 import { type AgentCommand, resolveAgentCommand } from "../run/agent.ts";
 import { ApprovalDecider } from "../run/approvals.ts";
-import { exitCode as exitCodeOf, UsageError } from "../run/exit_codes.ts";
-import { isHostError, isReported } from "../errors/mod.ts";
+import { exitCode as exitCodeOf } from "../run/exit_codes.ts";
+import { isHostError, isReported, UsageError } from "../errors/mod.ts";
 import { guardOutput } from "../host/output_guard.ts";
 import {
   currentDir,

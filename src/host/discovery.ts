@@ -31,7 +31,7 @@
 import { readdir, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { HostError } from "../errors/mod.ts";
+import { ToolLoadError } from "../errors/mod.ts";
 import { isTool, type Tool } from "./define.ts";
 import {
   type AnyTool,
@@ -77,29 +77,6 @@ export interface LoadedTool {
    * host still validates arguments with the module's own zod schema.
    */
   readonly describedInput?: InputSchemaResult;
-}
-
-/**
- * A tool directory or module could not be loaded: a `HostError` with the code `tool_load`,
- * under its own name for library users (`runOneTurn` throws it).
- */
-export class ToolLoadError extends HostError<"tool_load"> {
-  /** The module (or directory) at fault. */
-  readonly file: string;
-  /** Why, without the file name. */
-  readonly reason: string;
-
-  /** `Tool module failed to load: <file>: <reason>`, or `message` when given. */
-  constructor(file: string, reason: string, options: { message?: string; cause?: unknown } = {}) {
-    super(
-      "tool_load",
-      options.message ?? `Tool module failed to load: ${file}: ${reason}`,
-      options.cause === undefined ? undefined : { cause: options.cause },
-    );
-    this.name = "ToolLoadError";
-    this.file = file;
-    this.reason = reason;
-  }
 }
 
 const MODULE_EXTENSION = /\.(?:ts|mts|js|mjs)$/;

@@ -12,7 +12,8 @@
 
 export type { CallExecutor, ToolCallOutcome, ToolCallRequest, ToolCallResult } from "./call.ts";
 export { defineTool, isTool, type Tool, type ToolContext, type ToolSpec } from "./define.ts";
-export { loadToolDirs, ToolLoadError } from "./discovery.ts";
+export { loadToolDirs } from "./discovery.ts";
+export { ToolLoadError } from "../errors/mod.ts";
 export { ToolExecutor } from "./executor.ts";
 export type { ToolFailure } from "./executor.ts";
 export { ToolRegistry } from "./registry.ts";

@@ -16,8 +16,8 @@ import { type AgentCommand, resolveAgentCommand } from "../run/agent.ts";
 import { planTools, withPlannedSources } from "../run/sources.ts";
 import type { ExternalTool } from "../host/external.ts";
 import type { ConfigArgs, ToolDirArgs } from "../run/command_options.ts";
-import { exitCode, UsageError } from "../run/exit_codes.ts";
-import { isReported } from "../errors/mod.ts";
+import { exitCode } from "../run/exit_codes.ts";
+import { isReported, UsageError } from "../errors/mod.ts";
 import {
   currentDir,
   isDirectory,

@@ -14,13 +14,13 @@
  * @module
  */
 
-import { loadToolDirs, ToolLoadError } from "../host/discovery.ts";
+import { isHostError, ToolLoadError } from "../errors/mod.ts";
+import { loadToolDirs } from "../host/discovery.ts";
 import type { ToolInfo } from "../host/define.ts";
 import { ToolExecutor } from "../host/executor.ts";
 import type { ExternalTool } from "../host/external.ts";
 import { ToolRegistry } from "../host/registry.ts";
 import { type Watch, watchPaths } from "../host/watch.ts";
-import { isHostError } from "../errors/mod.ts";
 import { formatToolPermissions, toolSandboxInfo } from "../host/sandbox/mod.ts";
 import type { ToolLog } from "../host/sandbox/log_buffer.ts";
 import { CLIENT_TOOLS_LIMITS } from "../protocol/limits.ts";

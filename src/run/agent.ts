@@ -17,8 +17,7 @@ import {
   type RuntimeName,
   runtimeName,
 } from "../runtime/mod.ts";
-import { HostError } from "../errors/mod.ts";
-import { UsageError } from "./exit_codes.ts";
+import { HostError, UsageError } from "../errors/mod.ts";
 import { splitCommandLine } from "./split.ts";
 import { toolConfigFlags } from "../host/sandbox/module_config.ts";
 

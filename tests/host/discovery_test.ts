@@ -2,12 +2,8 @@ import assert from "node:assert/strict";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  isToolModuleName,
-  loadToolDirs,
-  ToolLoadError,
-  typeScriptOnNode,
-} from "../../src/host/discovery.ts";
+import { ToolLoadError } from "../../src/errors/mod.ts";
+import { isToolModuleName, loadToolDirs, typeScriptOnNode } from "../../src/host/discovery.ts";
 
 const FIXTURES = "tests/host/fixtures";
 const fixture = (name: string) => join(FIXTURES, name);

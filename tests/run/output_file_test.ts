@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { UsageError } from "../../src/run/exit_codes.ts";
+import { UsageError } from "../../src/errors/mod.ts";
 import { checkWritableFile } from "../../src/run/output_file.ts";
 
 async function reason(path: string): Promise<string> {

@@ -8,7 +8,7 @@
 import type { BatchOptions } from "../../batch/options.ts";
 import { parseShard, type Shard } from "../../batch/shard.ts";
 import type { ReportOptions } from "../../report/command.ts";
-import { UsageError } from "../../run/exit_codes.ts";
+import { UsageError } from "../../errors/mod.ts";
 import { integer, oneOf, optionalString as text, parseFlags } from "./_flags.ts";
 import { approvePolicy, HELP_OPTION, TURN_OPTIONS, turnFlags } from "./host.ts";
 

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { UsageError } from "../../run/exit_codes.ts";
+import { UsageError } from "../../errors/mod.ts";
 import { optionalSession, optionalString, parseFlags, sessionId } from "./_flags.ts";
 import { HELP_OPTION } from "./host.ts";
 

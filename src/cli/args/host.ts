@@ -7,7 +7,7 @@
  * @module
  */
 
-import { UsageError } from "../../run/exit_codes.ts";
+import { UsageError } from "../../errors/mod.ts";
 import type { KernelSandboxMode } from "../../run/kernel_sandbox.ts";
 import { DEFAULT_STALL_TIMEOUT_MS } from "../../run/liveness.ts";
 import {

@@ -7,7 +7,7 @@
 
 import type { InspectOptions } from "../../inspect/mod.ts";
 import { CLIENT_TOOL_MIN_TIMEOUT_MS, CLIENT_TOOLS_LIMITS } from "../../protocol/limits.ts";
-import { UsageError } from "../../run/exit_codes.ts";
+import { UsageError } from "../../errors/mod.ts";
 import type { ConfigArgs, ToolDirArgs } from "../../run/command_options.ts";
 import { integer, optionalString as text, parseFlags as parse } from "./_flags.ts";
 import {

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { UsageError } from "../../run/exit_codes.ts";
+import { UsageError } from "../../errors/mod.ts";
 import { type BatchArgs, parseBatchArgs, parseReportArgs, type ReportArgs } from "./batch.ts";
 import { type BrowseArgs, parseBrowseArgs } from "./browse.ts";
 import { type LoopArgs, parseLoopArgs } from "./loop.ts";

@@ -6,7 +6,7 @@
  */
 
 import type { ApproveMode } from "../../run/approvals.ts";
-import { UsageError } from "../../run/exit_codes.ts";
+import { UsageError } from "../../errors/mod.ts";
 import type { TurnFlags } from "../../run/command_options.ts";
 import { oneOf, optionalSession, optionalString, parseFlags } from "./_flags.ts";
 import { approvePolicy, HELP_OPTION, TURN_OPTIONS, turnFlags } from "./host.ts";

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { UsageError } from "../../run/exit_codes.ts";
+import { UsageError } from "../../errors/mod.ts";
 import type { ConfigArgs, ToolDirArgs } from "../../run/command_options.ts";
 import { optionalString, parseFlags } from "./_flags.ts";
 import {

@@ -34,8 +34,8 @@ import {
   writeStderrLine,
 } from "../../runtime/mod.ts";
 import type { CallArgs } from "../args/mod.ts";
-import { exitCode, UsageError } from "../../run/exit_codes.ts";
-import { isHostError, isReported } from "../../errors/mod.ts";
+import { exitCode } from "../../run/exit_codes.ts";
+import { isHostError, isReported, UsageError } from "../../errors/mod.ts";
 import { loadRegistry } from "../../run/host_run.ts";
 import { withConfiguredSources } from "../../run/sources.ts";
 import type { StartedSources } from "../../config/sources.ts";

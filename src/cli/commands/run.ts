@@ -30,8 +30,8 @@ import { ApprovalDecider, noTerminalMessage, policyAsks } from "../../run/approv
 import { discardBackend, startBackend } from "../../run/backend_start.ts";
 import type { RunArgs } from "../args/mod.ts";
 import { exitAfterOutput, summaryWriter, textView } from "./_output.ts";
-import { exitCode, UsageError } from "../../run/exit_codes.ts";
-import { isReported } from "../../errors/mod.ts";
+import { exitCode } from "../../run/exit_codes.ts";
+import { isReported, UsageError } from "../../errors/mod.ts";
 import { checkPrompt } from "../../run/prompt.ts";
 import { checkWritableFile } from "../../run/output_file.ts";
 import { planTools, SourceWarnings, startPlannedSources } from "../../run/sources.ts";

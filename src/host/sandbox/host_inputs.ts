@@ -41,7 +41,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "nod
 import { fileURLToPath as fromFileUrl } from "node:url";
 import type { ToolInfo } from "../define.ts";
 import { userDir } from "../../runtime/mod.ts";
-import { ToolLoadError } from "../discovery.ts";
+import { ToolLoadError } from "../../errors/mod.ts";
 import { isolationOf } from "./permissions.ts";
 
 /** One input of the host, by real path. */

@@ -1,7 +1,7 @@
 /** `call`: one tool through the executor, no backend (black box, the CLI as a child process). */
 import assert from "node:assert/strict";
 import { parseLoopArgs } from "../../../src/cli/args/loop.ts";
-import { UsageError } from "../../../src/run/exit_codes.ts";
+import { UsageError } from "../../../src/errors/mod.ts";
 import { DEV_CONFIG, FIXTURE_TOOLS, FULL_CLI, ROOT, runCli } from "../../e2e/_cli.ts";
 
 const SANDBOX_TOOLS = `${ROOT}tests/e2e/fixtures/sandbox_tools`;

@@ -7,7 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { loadToolDirs, ToolLoadError } from "../../../src/host/discovery.ts";
+import { loadToolDirs } from "../../../src/host/discovery.ts";
+import { ToolLoadError } from "../../../src/errors/mod.ts";
 import { ToolExecutor } from "../../../src/host/executor.ts";
 import { ToolRegistry } from "../../../src/host/registry.ts";
 import { CLIENT_TOOLS_LIMITS } from "../../../src/protocol/limits.ts";
