@@ -102,7 +102,7 @@ export type {
  * text (`formatToolPermissions`) or data (`toolSandboxInfo`), one tool's
  * `--allow-*` flags (`permissionFlags`), and the least `deno run` flags a
  * host needs for a tool set (`hostDenoFlags`, or `denoFlagsForHost` with an
- * explicit Deno path). Each symbol's own JSDoc is in src/host/sandbox/.
+ * explicit Deno path). Each symbol's own JSDoc is in src/sandbox/.
  */
 export {
   denoFlagsForHost,
@@ -112,7 +112,7 @@ export {
   PERMISSION_NAMES,
   permissionFlags,
   toolSandboxInfo,
-} from "./src/host/sandbox/mod.ts";
+} from "./src/sandbox/mod.ts";
 export type {
   FormatPermissionsOptions,
   HostFlagOptions,
@@ -120,7 +120,7 @@ export type {
   ToolLog,
   ToolSandboxInfo,
   ToolSet,
-} from "./src/host/sandbox/mod.ts";
+} from "./src/sandbox/mod.ts";
 export * from "./src/summary/mod.ts";
 /* The timers that writers and the executor take (`clock` options; tests pass a fake one). */
 export { type Clock, REAL_CLOCK, type TimerId } from "./src/async/mod.ts";

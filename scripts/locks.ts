@@ -70,10 +70,10 @@ export const DEMO_ENTRIES: readonly string[] = [
   "cli.ts",
   "scripts/demo_flags.ts",
   "src/reference_backend/main.ts",
-  "src/host/sandbox/describe.ts",
-  "src/host/sandbox/describe_setup.ts",
-  "src/host/sandbox/runner.ts",
-  "src/host/sandbox/launcher.ts",
+  "src/sandbox/describe.ts",
+  "src/sandbox/describe_setup.ts",
+  "src/sandbox/runner.ts",
+  "src/sandbox/launcher.ts",
   "tools/",
 ];
 

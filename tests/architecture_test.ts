@@ -384,7 +384,7 @@ const LONG_FILES: Readonly<Record<string, string>> = {
   "src/client/connection.ts": "#onFrame decodes and dispatches in one method; to be split",
   "src/summary/records.ts": "record types restated by hand beside their schemas (issue 34)",
   "src/summary/text_view.ts": "render handles every record kind in one method; to be split",
-  "src/host/sandbox/tool_process.ts": "spawn, channel and stop of the warm process; to be split",
+  "src/sandbox/tool_process.ts": "spawn, channel and stop of the warm process; to be split",
   "src/mcp/source.ts":
     "five lines over since the sign-in errors of issue 37 (after the plan's count)",
 };

@@ -23,7 +23,7 @@ import { planTools, startPlannedSources, warnOnStderr } from "../run/sources.ts"
 import type { StartedSources } from "../config/sources.ts";
 import { prepareToolDirs } from "../host/discovery.ts";
 import type { ToolRegistry } from "../host/registry.ts";
-import type { KernelSupport } from "../host/sandbox/kernel_policy.ts";
+import type { KernelSupport } from "../sandbox/kernel_policy.ts";
 import { writeStderrLine } from "../runtime/mod.ts";
 import { isReported, type Reported, reported } from "../errors/mod.ts";
 import type { BatchOptions } from "./options.ts";

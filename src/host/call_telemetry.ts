@@ -9,7 +9,7 @@
 import type { ToolCallRequest, ToolCallResult } from "./call.ts";
 import type { RegisteredTool } from "./registry.ts";
 import { isExternalTool } from "./external.ts";
-import { isolationOf } from "./sandbox/permissions.ts";
+import { isolationOf } from "../sandbox/permissions.ts";
 import { supportsProcessIsolation } from "../runtime/mod.ts";
 import {
   type Attributes,

@@ -58,13 +58,13 @@ import { createHash } from "node:crypto";
 import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { currentDir, getEnv, userDir } from "../runtime/mod.ts";
-import type { DescribeResult } from "./sandbox/describe.ts";
+import type { DescribeResult } from "../sandbox/describe.ts";
 import {
   describeModules,
   type DescribeOptions,
   type ModuleRef,
   parseDescribeResult,
-} from "./sandbox/describe_client.ts";
+} from "../sandbox/describe_client.ts";
 
 /** Environment variable naming the cache directory, or `off`. */
 export const CACHE_DIR_ENV = "MAGI_TOOLS_CACHE_DIR";
@@ -77,9 +77,9 @@ const FORMAT = 2;
 /** A module's own source declares inline isolation (the only way a cached `inline` is trusted). */
 const DECLARES_INLINE = /\bisolation["']?\s*:\s*(["'`])inline\1/;
 const DESCRIBER_URLS = [
-  new URL("./sandbox/describe_client.ts", import.meta.url).href,
-  new URL("./sandbox/describe.ts", import.meta.url).href,
-  new URL("./sandbox/describe_setup.ts", import.meta.url).href,
+  new URL("../sandbox/describe_client.ts", import.meta.url).href,
+  new URL("../sandbox/describe.ts", import.meta.url).href,
+  new URL("../sandbox/describe_setup.ts", import.meta.url).href,
 ];
 /** This package's own modules: trusted to use computed `import()` (the describe child does). */
 const PACKAGE_ROOT = new URL("../../", import.meta.url).href;

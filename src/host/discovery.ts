@@ -39,10 +39,10 @@ import {
   describedTool,
   type InputSchemaResult,
   sandboxFingerprint,
-} from "./sandbox/description.ts";
-import type { DescribeOptions } from "./sandbox/describe_client.ts";
+} from "../sandbox/description.ts";
+import type { DescribeOptions } from "../sandbox/describe_client.ts";
 import type { DescribeCacheOptions } from "./describe_cache.ts";
-import type { DescribeResult } from "./sandbox/describe.ts";
+import type { DescribeResult } from "../sandbox/describe.ts";
 import {
   currentDir,
   type RuntimeName,
@@ -237,7 +237,7 @@ async function checkScopes(
   described: readonly DescribeResult[],
   options: LoadOptions & { cacheDir: string | null },
 ): Promise<void> {
-  const { checkToolScopes, hostInputs } = await import("./sandbox/host_inputs.ts");
+  const { checkToolScopes, hostInputs } = await import("../sandbox/host_inputs.ts");
   const hostCwd = currentDir();
   const toolCwd = options.cwd ?? hostCwd;
   const tools = described.flatMap((result, index) =>

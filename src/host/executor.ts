@@ -36,7 +36,7 @@ import { encodedFrameBytes } from "../protocol/framing.ts";
 import { type ClientToolsLimits, ID_BYTES, INPUT_FRAME_BYTES } from "../protocol/limits.ts";
 import { utf8ByteLength } from "../protocol/utf8.ts";
 import { isTool, type ToolContext, type ToolInfo } from "./define.ts";
-import { isDescribedTool } from "./sandbox/description.ts";
+import { isDescribedTool } from "../sandbox/description.ts";
 import {
   type ExternalTool,
   type ExternalToolContext,
@@ -86,7 +86,7 @@ import {
 import { Slots } from "./_slots.ts";
 import { SharedDeadlines } from "./_deadlines.ts";
 import { type Clock, REAL_CLOCK, type TimerId } from "../async/clock.ts";
-import { denialLine } from "./sandbox/denial.ts";
+import { denialLine } from "../sandbox/denial.ts";
 import { argumentView, type CallApprover, schemaIssues } from "./call_approval.ts";
 import { sourceName } from "./approval_rules.ts";
 import {
@@ -100,18 +100,18 @@ import {
 function hookedCall(call: ToolCallRequest): HookedCall {
   return { callId: call.callId, runId: call.runId, name: call.name, arguments: call.arguments };
 }
-import { LogBuffer, type ToolLog } from "./sandbox/log_buffer.ts";
+import { LogBuffer, type ToolLog } from "../sandbox/log_buffer.ts";
 import { ProgressLimiter, progressUpdate } from "./progress.ts";
-import { isolationOf } from "./sandbox/permissions.ts";
-import type { KernelSupport } from "./sandbox/kernel_policy.ts";
-import type { IsolatedOutcome, ProcessRunner } from "./sandbox/process_runner.ts";
-import type { ProcessLimits } from "./sandbox/containment.ts";
+import { isolationOf } from "../sandbox/permissions.ts";
+import type { KernelSupport } from "../sandbox/kernel_policy.ts";
+import type { IsolatedOutcome, ProcessRunner } from "../sandbox/process_runner.ts";
+import type { ProcessLimits } from "../sandbox/containment.ts";
 import { supportsProcessIsolation, terminalText } from "../runtime/mod.ts";
 import { toolFrames } from "./tool_stack.ts";
 import { TELEMETRY } from "../telemetry/mod.ts";
 import { endCallSpan, startCallSpan } from "./call_telemetry.ts";
 
-export type { ToolLog } from "./sandbox/log_buffer.ts";
+export type { ToolLog } from "../sandbox/log_buffer.ts";
 export type { ToolCallOutcome, ToolCallRequest, ToolCallResult } from "./call.ts";
 
 /** Options of {@link ToolExecutor}. */
@@ -562,7 +562,7 @@ export class ToolExecutor {
       // Deno only, and loaded only when a process-isolated tool is used.
       this.#runner = !supportsProcessIsolation()
         ? Promise.resolve(null)
-        : import("./sandbox/process_runner.ts").then(({ ProcessRunner }) =>
+        : import("../sandbox/process_runner.ts").then(({ ProcessRunner }) =>
           new ProcessRunner({
             cwd,
             ...(denoPath === undefined ? {} : { denoPath }),

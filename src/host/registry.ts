@@ -38,7 +38,7 @@ import {
   inputSchemaOf,
   type InputSchemaResult,
   toolOutputSchema,
-} from "./sandbox/description.ts";
+} from "../sandbox/description.ts";
 import { RESERVED_TOOL_NAMES } from "./reserved_names.ts";
 import {
   CATALOG_TOOL_NAMES,

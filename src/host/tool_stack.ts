@@ -18,7 +18,7 @@ const HOST_SOURCE = new URL("../", import.meta.url).href;
  * ```ts
  * import { toolFrames } from "./tool_stack.ts";
  * const stack = "Error: boom\n    at inner (file:///p/tools/t.ts:4:9)\n" +
- *   "    at runCall (file:///m/src/host/sandbox/runner.ts:1:1)\n    at main (file:///p/tools/t.ts:9:9)";
+ *   "    at runCall (file:///m/src/sandbox/runner.ts:1:1)\n    at main (file:///p/tools/t.ts:9:9)";
  * console.assert(toolFrames(stack, "file:///m/src/").join("|") === "at inner (file:///p/tools/t.ts:4:9)");
  * ```
  */

@@ -9,7 +9,7 @@
 
 import type { ApprovalPolicy } from "../host/approval_rules.ts";
 import type { ExecutorOptions } from "../host/executor.ts";
-import type { ToolLog } from "../host/sandbox/log_buffer.ts";
+import type { ToolLog } from "../sandbox/log_buffer.ts";
 import type { ToolRegistry } from "../host/registry.ts";
 
 /** Default of `mcp --max-sessions`. */

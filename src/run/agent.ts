@@ -19,7 +19,7 @@ import {
 } from "../runtime/mod.ts";
 import { HostError, UsageError } from "../errors/mod.ts";
 import { splitCommandLine } from "./split.ts";
-import { toolConfigFlags } from "../host/sandbox/module_config.ts";
+import { toolConfigFlags } from "../sandbox/module_config.ts";
 
 /** A resolved backend command. */
 export interface AgentCommand {

@@ -9,8 +9,8 @@
 
 import { statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
-import type { ToolSet } from "../host/sandbox/mod.ts";
-import { hostDenoFlags, PERMISSION_NAMES, type PermissionName } from "../host/sandbox/mod.ts";
+import type { ToolSet } from "../sandbox/mod.ts";
+import { hostDenoFlags, PERMISSION_NAMES, type PermissionName } from "../sandbox/mod.ts";
 import { currentDir, getEnv, runtimeExecutable } from "../runtime/mod.ts";
 import type { AgentCommand } from "./agent.ts";
 

@@ -9,7 +9,7 @@
 import type { Clock } from "../async/clock.ts";
 import type { PreparedToolDirs } from "../host/discovery.ts";
 import type { ToolRegistry } from "../host/registry.ts";
-import type { KernelSupport } from "../host/sandbox/kernel_policy.ts";
+import type { KernelSupport } from "../sandbox/kernel_policy.ts";
 import type { StartedSources } from "../config/sources.ts";
 import type { Reported } from "../errors/mod.ts";
 import type { SummaryWriter } from "../summary/writer.ts";

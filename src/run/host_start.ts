@@ -9,8 +9,8 @@
 import type { LocalAgentClient } from "../client/client.ts";
 import { NO_SOURCES, type StartedSources } from "../config/sources.ts";
 import type { ToolRegistry } from "../host/registry.ts";
-import type { ProcessLimits } from "../host/sandbox/containment.ts";
-import type { KernelSupport } from "../host/sandbox/kernel_policy.ts";
+import type { ProcessLimits } from "../sandbox/containment.ts";
+import type { KernelSupport } from "../sandbox/kernel_policy.ts";
 import type { ClientToolsDescriptor, InitializeResult } from "../protocol/schemas/mod.ts";
 import {
   type ChildHandle,

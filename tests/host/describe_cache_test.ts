@@ -8,8 +8,8 @@ import {
   moduleKeys,
 } from "../../src/host/describe_cache.ts";
 import { loadToolDirs } from "../../src/host/discovery.ts";
-import { describeModules, type ModuleRef } from "../../src/host/sandbox/describe_client.ts";
-import type { DescribeResult } from "../../src/host/sandbox/describe.ts";
+import { describeModules, type ModuleRef } from "../../src/sandbox/describe_client.ts";
+import type { DescribeResult } from "../../src/sandbox/describe.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname.replace(/\/$/, "");
 const DEFINE = new URL("../../src/host/define.ts", import.meta.url).href;

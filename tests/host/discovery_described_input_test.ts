@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { isTool } from "../../src/host/define.ts";
 import { loadToolDirs } from "../../src/host/discovery.ts";
 import { RegistryError, ToolRegistry } from "../../src/host/registry.ts";
-import { inputSchemaOf } from "../../src/host/sandbox/description.ts";
+import { inputSchemaOf } from "../../src/sandbox/description.ts";
 
 const DEFINE = new URL("../../src/host/define.ts", import.meta.url).href;
 

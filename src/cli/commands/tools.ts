@@ -17,7 +17,7 @@ import {
 } from "../../host/approval_rules.ts";
 import type { RegisteredTool } from "../../host/registry.ts";
 import type { ToolInfo } from "../../host/define.ts";
-import { formatToolPermissions, toolSandboxInfo } from "../../host/sandbox/mod.ts";
+import { formatToolPermissions, toolSandboxInfo } from "../../sandbox/mod.ts";
 import {
   currentDir,
   stdoutIsTerminal,
