@@ -75,7 +75,7 @@ export type {
 export * from "./src/protocol/schemas/mod.ts";
 export type { JsonObject, JsonValue } from "./src/protocol/json.ts";
 export type { ExitInfo } from "./src/runtime/types.ts";
-export { defineTool, TOOL_MARK } from "./src/host/define.ts";
+export { defineTool, TOOL_MARK } from "./src/tool/define.ts";
 /** Rich results: `return content("Chart:", image(pngBytes, "image/png"))` (docs/tools.md). */
 export {
   audio,
@@ -85,7 +85,7 @@ export {
   resourceLink,
   RICH_MARK,
   type RichResult,
-} from "./src/host/content.ts";
+} from "./src/tool/content.ts";
 export type {
   PermissionGrant,
   ResultOverflow,
@@ -96,7 +96,7 @@ export type {
   ToolInfo,
   ToolPermissions,
   ToolSpec,
-} from "./src/host/define.ts";
+} from "./src/tool/define.ts";
 /*
  * The tool sandbox's public helpers: a tool's isolation and permissions as
  * text (`formatToolPermissions`) or data (`toolSandboxInfo`), one tool's
@@ -142,8 +142,8 @@ export {
   CallRefusedError,
   type HookedCall,
   type HookedResult,
-} from "./src/host/call_hooks.ts";
-export type { ToolCallOutcome } from "./src/host/call.ts";
+} from "./src/call/hooks.ts";
+export type { ToolCallOutcome } from "./src/tool/call.ts";
 export { UsageError } from "./src/errors/mod.ts";
 export {
   HostError,

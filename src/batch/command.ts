@@ -16,13 +16,13 @@ import {
   ruleText,
   uniformPolicy,
   withConfigRules,
-} from "../host/approval_rules.ts";
+} from "../call/approval_rules.ts";
 import process from "node:process";
 import { type AgentCommand, resolveAgentCommand } from "../run/agent.ts";
 import { ApprovalDecider } from "../run/approvals.ts";
 import { exitCode as exitCodeOf } from "../run/exit_codes.ts";
 import { isHostError, isReported, UsageError } from "../errors/mod.ts";
-import { guardOutput } from "../host/output_guard.ts";
+import { guardOutput } from "../tool/output_guard.ts";
 import {
   currentDir,
   isDirectory,

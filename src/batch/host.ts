@@ -15,14 +15,14 @@
  * @module
  */
 
-import type { ApprovalRule } from "../host/approval_rules.ts";
+import type { ApprovalRule } from "../call/approval_rules.ts";
 import { loadRegistry } from "../run/host_run.ts";
 import { kernelRequirementError, startKernelProbe } from "../run/kernel_sandbox.ts";
 import { type ArgumentsRecorder, recorderFor } from "../run/record_args.ts";
 import { planTools, startPlannedSources, warnOnStderr } from "../run/sources.ts";
 import type { StartedSources } from "../config/sources.ts";
-import { prepareToolDirs } from "../host/discovery.ts";
-import type { ToolRegistry } from "../host/registry.ts";
+import { prepareToolDirs } from "../toolset/discovery.ts";
+import type { ToolRegistry } from "../toolset/registry.ts";
 import type { KernelSupport } from "../sandbox/kernel_policy.ts";
 import { writeStderrLine } from "../runtime/mod.ts";
 import { isReported, type Reported, reported } from "../errors/mod.ts";

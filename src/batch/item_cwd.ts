@@ -24,7 +24,7 @@
 
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { ToolLoadError, UsageError } from "../errors/mod.ts";
-import { checkToolScopesAt, type PreparedToolDirs } from "../host/discovery.ts";
+import { checkToolScopesAt, type PreparedToolDirs } from "../toolset/discovery.ts";
 import { isDirectory, realPath } from "../runtime/mod.ts";
 import type { BatchItem } from "./input.ts";
 

@@ -22,7 +22,7 @@ import type { ApprovalDecider } from "../run/approvals.ts";
 import type { KernelSandboxMode } from "../run/kernel_sandbox.ts";
 import { runTurnScope } from "../run/turn_scope.ts";
 import type { KernelSupport } from "../sandbox/kernel_policy.ts";
-import type { ToolRegistry } from "../host/registry.ts";
+import type { ToolRegistry } from "../toolset/registry.ts";
 import { writeStderrLine } from "../runtime/mod.ts";
 import { SummaryWriter } from "../summary/writer.ts";
 import { entryFromRecords, type IndexEntry, parseRecords } from "./index_entry.ts";

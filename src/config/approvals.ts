@@ -1,6 +1,6 @@
 /**
  * The `approvals` section of `magi-tools.jsonc`: approval rules for write tools
- * (`host/approval_rules.ts`), in order, first match wins:
+ * (`call/approval_rules.ts`), in order, first match wins:
  *
  * ```jsonc
  * "approvals": [
@@ -32,7 +32,7 @@ import {
   isToolGlob,
   RULE_DECISIONS,
   type RuleDecision,
-} from "../host/approval_rules.ts";
+} from "../call/approval_rules.ts";
 
 /** Parse the `approvals` array; an error names the entry and key. */
 export function parseApprovals(value: unknown, at: At): ApprovalRule[] {

@@ -26,7 +26,7 @@
  */
 
 import { HostError } from "../errors/mod.ts";
-import type { ExternalTool } from "../host/external.ts";
+import type { ExternalTool } from "../tool/external.ts";
 import { importFeature } from "./_feature_import.ts";
 import type { McpServerConfig } from "./mcp_servers.ts";
 import type { OpenApiConfig } from "./openapi.ts";

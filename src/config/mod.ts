@@ -46,7 +46,7 @@ import { configNeeds, needsApproval } from "./needs.ts";
 import { type EnvGetter, type McpServerConfig, parseMcpServers } from "./mcp_servers.ts";
 import { type OpenApiConfig, parseOpenApi } from "./openapi.ts";
 import { parseApprovals } from "./approvals.ts";
-import type { ApprovalRule } from "../host/approval_rules.ts";
+import type { ApprovalRule } from "../call/approval_rules.ts";
 
 export { ConfigError } from "./errors.ts";
 export {

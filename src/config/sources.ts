@@ -14,7 +14,7 @@
 
 import { HostError } from "../errors/mod.ts";
 import { writeStderrLine } from "../runtime/mod.ts";
-import type { ExternalTool } from "../host/external.ts";
+import type { ExternalTool } from "../tool/external.ts";
 import { checkDestination } from "./approval.ts";
 import { loadMcp, loadOpenApi } from "./features.ts";
 import type { HostConfig } from "./mod.ts";

@@ -14,7 +14,7 @@
 
 import { type AgentCommand, resolveAgentCommand } from "../run/agent.ts";
 import { planTools, withPlannedSources } from "../run/sources.ts";
-import type { ExternalTool } from "../host/external.ts";
+import type { ExternalTool } from "../tool/external.ts";
 import type { ConfigArgs, ToolDirArgs } from "../run/command_options.ts";
 import { exitCode } from "../run/exit_codes.ts";
 import { isReported, UsageError } from "../errors/mod.ts";
@@ -28,7 +28,7 @@ import {
   writeStdout,
 } from "../runtime/mod.ts";
 import { newToken } from "./security.ts";
-import { type ApprovalPolicy, parseApproveFlags, withConfigRules } from "../host/approval_rules.ts";
+import { type ApprovalPolicy, parseApproveFlags, withConfigRules } from "../call/approval_rules.ts";
 import { InspectServer } from "./server.ts";
 import { type LoadProblem, ToolSet } from "./tool_set.ts";
 import { Turns } from "./turns.ts";

@@ -17,9 +17,9 @@ import {
   type Approver,
   clientToolOf,
 } from "../run/approvals.ts";
-import type { ArgumentLine, CallApproval } from "../host/call_approval.ts";
+import type { ArgumentLine, CallApproval } from "../call/approval.ts";
 import type { ConfigArgs } from "../run/command_options.ts";
-import { type ApprovalPolicy, decideByPolicy } from "../host/approval_rules.ts";
+import { type ApprovalPolicy, decideByPolicy } from "../call/approval_rules.ts";
 import { runHost } from "../run/host_run.ts";
 import { SourceWarnings, startConfiguredSources } from "../run/sources.ts";
 import type { ApprovalRequestedData } from "../protocol/schemas/mod.ts";
@@ -39,7 +39,7 @@ export type TurnEvent =
     summary: string;
     /** Null for a call's question (it waits until the call's own deadline). */
     expires_in_ms: number | null;
-    /** A call's question: the tool and every argument field (`host/call_approval.ts`). */
+    /** A call's question: the tool and every argument field (`call/approval.ts`). */
     call?: { name: string; arguments: readonly ArgumentLine[]; hidden: number };
   };
 

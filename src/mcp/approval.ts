@@ -9,7 +9,7 @@
  *   is answered `invalid_arguments` and never put to the user), then sends `elicitation/create`
  *   (related to the `tools/call` request, so over HTTP it travels on that call's stream) with a
  *   message naming the tool and showing every argument field, one per line in sorted key order,
- *   each value cut on its own with a note of how many bytes were cut (`host/call_approval.ts`),
+ *   each value cut on its own with a note of how many bytes were cut (`call/approval.ts`),
  *   and a one-field form `{ approve: boolean }`. Only `accept` with `approve: true` runs the
  *   tool; `decline`, `cancel`, `accept` without `approve: true`, an error answer, the call's
  *   cancel and no answer within the expiry (`--approve-timeout`, default
@@ -17,7 +17,7 @@
  *   A client without the capability gets an `isError` result saying the tool was not run and
  *   that `--approve allow` in the server's command allows write tools.
  *
- * The texts the model sees are `writeToolNotRun` in `src/host/answers.ts`.
+ * The texts the model sees are `writeToolNotRun` in `src/tool/answers.ts`.
  *
  * @module
  */
@@ -27,10 +27,10 @@ import {
   invalidArguments,
   type WriteNotRun,
   writeToolNotRun,
-} from "../host/answers.ts";
-import { argumentView, argumentViewText, schemaIssues } from "../host/call_approval.ts";
+} from "../tool/answers.ts";
+import { argumentView, argumentViewText, schemaIssues } from "../call/approval.ts";
 import { ElicitResultSchema, ErrorCode, McpError } from "./_sdk.ts";
-import { type ApprovalPolicy, decideByPolicy } from "../host/approval_rules.ts";
+import { type ApprovalPolicy, decideByPolicy } from "../call/approval_rules.ts";
 
 /** How write tools are answered (the `mcp --approve` value). */
 export type McpApproveMode = "deny" | "allow" | "ask";
@@ -46,7 +46,7 @@ export interface McpApproval {
   readonly timeoutMs: number;
   /**
    * Approval rules (`--approve allow=TOOL`, the config's `approvals`): decide each write tool by
-   * its name and source (`host/approval_rules.ts`); absent: `mode` for every write tool.
+   * its name and source (`call/approval_rules.ts`); absent: `mode` for every write tool.
    */
   readonly policy?: ApprovalPolicy;
 }
@@ -58,7 +58,7 @@ export interface McpApproval {
  * @example
  * ```ts
  * import { approvalFor } from "./approval.ts";
- * import { parseApproveFlags } from "../host/approval_rules.ts";
+ * import { parseApproveFlags } from "../call/approval_rules.ts";
  * const policy = { mode: "ask" as const, timeoutMs: 1000, policy: parseApproveFlags(["allow=a"], "ask") };
  * console.assert(approvalFor(policy, "a", "module").mode === "allow");
  * console.assert(approvalFor(policy, "b", "module").mode === "ask");
@@ -170,7 +170,7 @@ export async function approveWrite(
 
 /**
  * The message the user reads: the tool, every argument field on its own line (sorted keys, each
- * value as JSON cut on its own, `host/call_approval.ts`) and the expiry. Arguments come from the
+ * value as JSON cut on its own, `call/approval.ts`) and the expiry. Arguments come from the
  * model: JSON escapes C0 controls, and C1 controls and DEL are escaped here too, so nothing in
  * them can drive a terminal that shows the message.
  */

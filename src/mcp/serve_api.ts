@@ -7,10 +7,10 @@
  * @module
  */
 
-import type { ApprovalPolicy } from "../host/approval_rules.ts";
-import type { ExecutorOptions } from "../host/executor.ts";
+import type { ApprovalPolicy } from "../call/approval_rules.ts";
+import type { ExecutorOptions } from "../call/executor.ts";
 import type { ToolLog } from "../sandbox/log_buffer.ts";
-import type { ToolRegistry } from "../host/registry.ts";
+import type { ToolRegistry } from "../toolset/registry.ts";
 
 /** Default of `mcp --max-sessions`. */
 export const DEFAULT_MAX_SESSIONS = 64;

@@ -41,13 +41,13 @@ import {
   ExternalToolError,
   SIGN_IN_REQUIRED,
   signInRequiredMessage,
-} from "../host/external.ts";
+} from "../tool/external.ts";
 import { PACKAGE_VERSION } from "../host/version.ts";
 import { hostToolName, selected, TOOL_NAME } from "./names.ts";
 import { clientCredentialsFetch } from "./client_credentials.ts";
 import { signedInProvider, SignInRequiredError, type StoredOAuthProvider } from "./oauth_login.ts";
 import { type McpCallResult, resultText, richResultOf } from "./results.ts";
-import type { RichResult } from "../host/content.ts";
+import type { RichResult } from "../tool/content.ts";
 import { ChildStdioTransport } from "./stdio_transport.ts";
 import { endMcpSpan, startMcpSpan, TELEMETRY } from "../telemetry/mod.ts";
 

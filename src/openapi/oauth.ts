@@ -21,7 +21,7 @@
  * @module
  */
 
-import { ExternalToolError } from "../host/external.ts";
+import { ExternalToolError } from "../tool/external.ts";
 import type { ClientCredentialsAuth, OpenApiConfig } from "./config.ts";
 import { OpenApiError } from "./errors.ts";
 import { SecretRedactor } from "./redact.ts";

@@ -23,8 +23,8 @@ import {
   type ExternalTool,
   type ExternalToolContext,
   ExternalToolError,
-} from "../host/external.ts";
-import { MAX_TOOLS } from "../host/catalog.ts";
+} from "../tool/external.ts";
+import { MAX_TOOLS } from "../toolset/catalog.ts";
 import type { OpenApiConfig } from "./config.ts";
 import { readDocument, resolveOperations } from "./document.ts";
 import { jsonPointer, OpenApiError } from "./errors.ts";

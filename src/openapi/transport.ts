@@ -8,8 +8,8 @@
  * @module
  */
 
-import type { ToolContext, ToolInfo } from "../host/define.ts";
-import { ExternalToolError } from "../host/external.ts";
+import type { ToolContext, ToolInfo } from "../tool/define.ts";
+import { ExternalToolError } from "../tool/external.ts";
 import { LogBuffer } from "../sandbox/log_buffer.ts";
 import type { ProcessRunner } from "../sandbox/process_runner.ts";
 import { supportsProcessIsolation } from "../runtime/mod.ts";

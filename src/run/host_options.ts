@@ -7,8 +7,8 @@
  */
 
 import type { Clock } from "../async/clock.ts";
-import type { PreparedToolDirs } from "../host/discovery.ts";
-import type { ToolRegistry } from "../host/registry.ts";
+import type { PreparedToolDirs } from "../toolset/discovery.ts";
+import type { ToolRegistry } from "../toolset/registry.ts";
 import type { KernelSupport } from "../sandbox/kernel_policy.ts";
 import type { StartedSources } from "../config/sources.ts";
 import type { Reported } from "../errors/mod.ts";

@@ -8,7 +8,7 @@
 
 import type { LocalAgentClient } from "../client/client.ts";
 import { NO_SOURCES, type StartedSources } from "../config/sources.ts";
-import type { ToolRegistry } from "../host/registry.ts";
+import type { ToolRegistry } from "../toolset/registry.ts";
 import type { ProcessLimits } from "../sandbox/containment.ts";
 import type { KernelSupport } from "../sandbox/kernel_policy.ts";
 import type { ClientToolsDescriptor, InitializeResult } from "../protocol/schemas/mod.ts";

@@ -13,7 +13,7 @@ import { settleWithin } from "../async/deadline.ts";
 import type { LocalAgentClient } from "../client/client.ts";
 import type { RequestBudgetExhausted } from "../client/errors.ts";
 import type { AgentEvent } from "../client/events.ts";
-import type { ToolCallSession } from "../host/session.ts";
+import type { ToolCallSession } from "../call/client_tools.ts";
 import { ProtocolError } from "../protocol/errors.ts";
 import type {
   ClientToolsDescriptor,

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { ToolInfo } from "../host/define.ts";
+import type { ToolInfo } from "../tool/define.ts";
 import { isolationOf } from "../sandbox/permissions.ts";
 import {
   type KernelSupport,

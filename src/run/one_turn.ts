@@ -7,7 +7,7 @@
  */
 
 import type { SummaryRecord } from "../summary/records.ts";
-import type { CallHooks } from "../host/call_hooks.ts";
+import type { CallHooks } from "../call/hooks.ts";
 import type { OnApproval } from "./library_hooks.ts";
 import { currentDir, realPath } from "../runtime/mod.ts";
 
@@ -146,8 +146,8 @@ export async function runOneTurn(options: OneTurnOptions): Promise<OneTurnResult
     import("./agent.ts"),
     import("./approvals.ts"),
     import("./prompt.ts"),
-    import("../host/discovery.ts"),
-    import("../host/registry.ts"),
+    import("../toolset/discovery.ts"),
+    import("../toolset/registry.ts"),
     import("./library_hooks.ts"),
   ]);
   const policy = hooks.libraryPolicy(

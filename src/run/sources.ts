@@ -23,7 +23,7 @@ import {
   startSources,
   type StartSourcesOptions,
 } from "../config/sources.ts";
-import type { ExternalTool, ToolProgress } from "../host/external.ts";
+import type { ExternalTool, ToolProgress } from "../tool/external.ts";
 import { writeStderrLine } from "../runtime/mod.ts";
 import type { SummaryInput } from "../summary/records.ts";
 import type { SummaryWriter } from "../summary/writer.ts";

@@ -8,7 +8,7 @@
 
 import { dirname } from "node:path";
 import type { LoopbackServer, RuntimeName, StopSignal } from "./types.ts";
-import { terminalText } from "./terminal_text.ts";
+import { terminalText } from "../text/terminal_text.ts";
 import { userDirFrom, type UserDirKind } from "./user_dirs.ts";
 import { watchParent, type WatchTimers } from "./parent_watch.ts";
 

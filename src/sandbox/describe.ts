@@ -9,8 +9,8 @@
  * @module
  */
 
-import { isTool } from "../host/define.ts";
-import { importFailureReason, NO_DEFAULT_EXPORT, NOT_A_TOOL } from "../host/load_reasons.ts";
+import { isTool } from "../tool/define.ts";
+import { importFailureReason, NO_DEFAULT_EXPORT, NOT_A_TOOL } from "../tool/load_reasons.ts";
 import { deniedPermission } from "./channel.ts";
 import { describeTool, type ToolDescription } from "./description.ts";
 import { takeChannel } from "./describe_setup.ts";

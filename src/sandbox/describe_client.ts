@@ -14,7 +14,7 @@ import { z } from "zod";
 import { type ChildHandle, spawnChild } from "../runtime/mod.ts";
 import { FRAME_MARK, MAX_FRAME_CHARS } from "./channel.ts";
 import type { DescribeResult } from "./describe.ts";
-import { importFailureReason } from "../host/load_reasons.ts";
+import { importFailureReason } from "../tool/load_reasons.ts";
 import { NO_INHERIT_FLAG } from "./permissions.ts";
 import { toolConfigFlags } from "./module_config.ts";
 

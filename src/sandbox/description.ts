@@ -15,7 +15,7 @@ import type {
   ToolEffect,
   ToolInfo,
   ToolPermissions,
-} from "../host/define.ts";
+} from "../tool/define.ts";
 
 /** The input schema as JSON Schema (draft 2020-12, input side), or why it cannot be converted. */
 export type InputSchemaResult =

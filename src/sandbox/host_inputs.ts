@@ -39,7 +39,7 @@
 
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath as fromFileUrl } from "node:url";
-import type { ToolInfo } from "../host/define.ts";
+import type { ToolInfo } from "../tool/define.ts";
 import { userDir } from "../runtime/mod.ts";
 import { ToolLoadError } from "../errors/mod.ts";
 import { isolationOf } from "./permissions.ts";

@@ -17,7 +17,7 @@ import {
   kernelSupportFromAbi,
   kernelUnavailable,
 } from "./kernel_policy.ts";
-import type { ToolPermissions } from "../host/define.ts";
+import type { ToolPermissions } from "../tool/define.ts";
 import { NO_INHERIT_FLAG } from "./permissions.ts";
 import { runnerConfig, toolModuleConfig } from "./module_config.ts";
 

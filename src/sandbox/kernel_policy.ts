@@ -9,7 +9,7 @@
  */
 
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import type { ToolInfo, ToolPermissions } from "../host/define.ts";
+import type { ToolInfo, ToolPermissions } from "../tool/define.ts";
 import { isolationOf } from "./permissions.ts";
 
 export { CERTIFICATE_VARIABLES, LAUNCH_ERROR_PREFIX, LAUNCH_FAILED } from "./kernel_constants.ts";

@@ -6,7 +6,7 @@
  */
 
 import { isAbsolute, resolve } from "node:path";
-import type { PermissionGrant, ToolInfo, ToolPermissions } from "../host/define.ts";
+import type { PermissionGrant, ToolInfo, ToolPermissions } from "../tool/define.ts";
 
 /** Permission kinds, in flag order. */
 export const PERMISSION_NAMES = ["read", "write", "net", "env", "run", "sys", "ffi"] as const;

@@ -11,10 +11,10 @@
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { waitWithin } from "../async/deadline.ts";
-import type { ToolInfo } from "../host/define.ts";
+import type { ToolInfo } from "../tool/define.ts";
 import type { CallMessage } from "./channel.ts";
 import type { LogBuffer } from "./log_buffer.ts";
-import type { ToolProgress } from "../host/external.ts";
+import type { ToolProgress } from "../tool/external.ts";
 import { NO_INHERIT_FLAG, permissionFlags } from "./permissions.ts";
 import { sandboxFingerprint } from "./description.ts";
 import { toolConfigFlags } from "./module_config.ts";

@@ -20,13 +20,13 @@
  * @module
  */
 
-import { isRichResult } from "../host/content.ts";
-import { isTool, type Tool, type ToolContext } from "../host/define.ts";
-import { resultToText } from "../host/result.ts";
+import { isRichResult } from "../tool/content.ts";
+import { isTool, type Tool, type ToolContext } from "../tool/define.ts";
+import { resultToText } from "../tool/result.ts";
 import { utf8ByteLength } from "../protocol/utf8.ts";
-import { invalidArgumentsText, invalidOutputText } from "../host/answers.ts";
+import { invalidArgumentsText, invalidOutputText } from "../tool/answers.ts";
 import { sandboxFingerprint } from "./description.ts";
-import { ProgressLimiter, progressUpdate } from "../host/progress.ts";
+import { ProgressLimiter, progressUpdate } from "../tool/progress.ts";
 import {
   type CallMessage,
   type ChildMessage,

@@ -24,7 +24,7 @@
  */
 
 import { CERTIFICATE_VARIABLES } from "./kernel_constants.ts";
-import type { ToolPermissions } from "../host/define.ts";
+import type { ToolPermissions } from "../tool/define.ts";
 
 /** Variables the runtime needs in every tool process (see the module doc). */
 export const RUNTIME_VARIABLES: readonly string[] = [

@@ -15,8 +15,8 @@ import {
 } from "./channel.ts";
 import { settleWithin } from "../async/deadline.ts";
 import type { LogBuffer } from "./log_buffer.ts";
-import type { ToolProgress } from "../host/external.ts";
-import { progressUpdate } from "../host/progress.ts";
+import type { ToolProgress } from "../tool/external.ts";
+import { progressUpdate } from "../tool/progress.ts";
 import { wrapped } from "./containment.ts";
 import { LAUNCH_ERROR_PREFIX, LAUNCH_FAILED } from "./kernel_policy.ts";
 import {

@@ -16,7 +16,7 @@ import {
   RequestBudgetExhausted,
   StaleSnapshot,
 } from "../../src/client/errors.ts";
-import { RegistryError } from "../../src/host/registry.ts";
+import { RegistryError } from "../../src/toolset/registry.ts";
 import { ToolLoadError, UsageError } from "../../src/errors/mod.ts";
 import { ProtocolError } from "../../src/protocol/errors.ts";
 import { HOST_ERROR_CODES } from "../../src/summary/records.ts";

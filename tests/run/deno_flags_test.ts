@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { z } from "zod";
 import type { AgentCommand } from "../../src/run/agent.ts";
 import { cliDenoFlags } from "../../src/run/deno_flags.ts";
-import { defineTool, type Tool } from "../../src/host/define.ts";
+import { defineTool, type Tool } from "../../src/tool/define.ts";
 
 function tool(name: string, extra: Partial<Parameters<typeof defineTool>[0]> = {}): Tool {
   return defineTool(

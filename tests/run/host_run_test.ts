@@ -14,9 +14,9 @@
 
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { defineTool } from "../../src/host/define.ts";
-import { defineExternalTool } from "../../src/host/external.ts";
-import { ToolRegistry } from "../../src/host/registry.ts";
+import { defineTool } from "../../src/tool/define.ts";
+import { defineExternalTool } from "../../src/tool/external.ts";
+import { ToolRegistry } from "../../src/toolset/registry.ts";
 import { ProtocolError } from "../../src/protocol/errors.ts";
 import { serve } from "../../src/reference_backend/mod.ts";
 import { ApprovalDecider } from "../../src/run/approvals.ts";

@@ -7,8 +7,8 @@
 
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { defineTool } from "../../src/host/define.ts";
-import { ToolRegistry } from "../../src/host/registry.ts";
+import { defineTool } from "../../src/tool/define.ts";
+import { ToolRegistry } from "../../src/toolset/registry.ts";
 import { SpawnError } from "../../src/runtime/mod.ts";
 import { EXIT, exitCode } from "../../src/run/exit_codes.ts";
 import { isReported, reported } from "../../src/errors/mod.ts";

@@ -6,9 +6,9 @@
  */
 
 import { fileURLToPath } from "node:url";
-import { loadToolDirs } from "../../src/host/discovery.ts";
-import { type ToolCallResult, ToolExecutor, type ToolLog } from "../../src/host/executor.ts";
-import { ToolRegistry } from "../../src/host/registry.ts";
+import { loadToolDirs } from "../../src/toolset/discovery.ts";
+import { type ToolCallResult, ToolExecutor, type ToolLog } from "../../src/call/executor.ts";
+import { ToolRegistry } from "../../src/toolset/registry.ts";
 import { CLIENT_TOOLS_LIMITS } from "../../src/protocol/limits.ts";
 import type { ProcessLimits } from "../../src/sandbox/containment.ts";
 import { waitWithin } from "../../src/async/deadline.ts";

@@ -7,10 +7,10 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { loadToolDirs } from "../../src/host/discovery.ts";
+import { loadToolDirs } from "../../src/toolset/discovery.ts";
 import { ToolLoadError } from "../../src/errors/mod.ts";
-import { ToolExecutor } from "../../src/host/executor.ts";
-import { ToolRegistry } from "../../src/host/registry.ts";
+import { ToolExecutor } from "../../src/call/executor.ts";
+import { ToolRegistry } from "../../src/toolset/registry.ts";
 import { CLIENT_TOOLS_LIMITS } from "../../src/protocol/limits.ts";
 
 function toolSource(from: string): string {

@@ -10,7 +10,7 @@ import {
   weakerLevelReason,
 } from "../../src/sandbox/kernel_policy.ts";
 import { kernelRequirementError } from "../../src/run/kernel_sandbox.ts";
-import type { ToolInfo } from "../../src/host/define.ts";
+import type { ToolInfo } from "../../src/tool/define.ts";
 
 const CONTEXT = {
   cwd: "/work",

@@ -3,7 +3,7 @@ import {
   formatToolPermissions,
   unenforcedPermissionsWarning,
 } from "../../src/sandbox/permissions.ts";
-import type { ToolInfo } from "../../src/host/define.ts";
+import type { ToolInfo } from "../../src/tool/define.ts";
 
 const weather: ToolInfo = {
   name: "weather",

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { defineTool, type ToolSpec } from "../../src/host/define.ts";
+import { defineTool, type ToolSpec } from "../../src/tool/define.ts";
 import {
   denoFlagsForHost,
   formatToolPermissions,

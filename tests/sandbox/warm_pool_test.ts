@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { loadToolDirs } from "../../src/host/discovery.ts";
+import { loadToolDirs } from "../../src/toolset/discovery.ts";
 import { LogBuffer } from "../../src/sandbox/log_buffer.ts";
 import { ProcessRunner } from "../../src/sandbox/process_runner.ts";
 import { CLIENT_TOOLS_LIMITS } from "../../src/protocol/limits.ts";

@@ -24,7 +24,7 @@ import {
   parseApproveFlags,
   RULE_DECISIONS,
   type RuleDecision,
-} from "../../host/approval_rules.ts";
+} from "../../call/approval_rules.ts";
 
 /**
  * The approval rules of repeated `--approve` values (`allow=file_ticket`, a bare decision is

@@ -13,7 +13,7 @@ import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_SECONDS } from "../../mcp/se
 import { UsageError } from "../../errors/mod.ts";
 import type { ConfigArgs, ToolDirArgs } from "../../run/command_options.ts";
 import { integer, oneOf, optionalString, parseFlags, seconds } from "./_flags.ts";
-import type { ApprovalPolicy } from "../../host/approval_rules.ts";
+import type { ApprovalPolicy } from "../../call/approval_rules.ts";
 import {
   approvePolicy,
   CONFIG_OPTIONS,

@@ -10,7 +10,7 @@ import { UsageError } from "../../errors/mod.ts";
 import type { TurnFlags } from "../../run/command_options.ts";
 import { oneOf, optionalSession, optionalString, parseFlags } from "./_flags.ts";
 import { approvePolicy, HELP_OPTION, TURN_OPTIONS, turnFlags } from "./host.ts";
-import type { ApprovalPolicy } from "../../host/approval_rules.ts";
+import type { ApprovalPolicy } from "../../call/approval_rules.ts";
 
 /** `run` options. */
 export interface RunArgs extends TurnFlags {

@@ -15,7 +15,7 @@ import {
   toolDirArgs,
   TOOLS_OPTION,
 } from "./host.ts";
-import type { ApprovalPolicy } from "../../host/approval_rules.ts";
+import type { ApprovalPolicy } from "../../call/approval_rules.ts";
 
 /** `tools` options. */
 export interface ToolsArgs extends ConfigArgs, ToolDirArgs {

@@ -15,10 +15,10 @@
  * @module
  */
 
-import { directCall, type DirectCallResult } from "../../host/direct_call.ts";
+import { directCall, type DirectCallResult } from "../../call/direct_call.ts";
 import { callRecord } from "../../run/call_record.ts";
-import { ToolExecutor, type ToolFailure } from "../../host/executor.ts";
-import { guardOutput } from "../../host/output_guard.ts";
+import { ToolExecutor, type ToolFailure } from "../../call/executor.ts";
+import { guardOutput } from "../../tool/output_guard.ts";
 import { parseStrictJson } from "../../protocol/json.ts";
 import { CLIENT_TOOLS_LIMITS } from "../../protocol/limits.ts";
 import {

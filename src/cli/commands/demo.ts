@@ -5,7 +5,7 @@
  * @module
  */
 
-import { guardOutput } from "../../host/output_guard.ts";
+import { guardOutput } from "../../tool/output_guard.ts";
 import { stdoutIsTerminal, writeStderrLine } from "../../runtime/mod.ts";
 import type { DemoArgs } from "../args/mod.ts";
 import { exitAfterOutput, summaryWriter, textView } from "./_output.ts";

@@ -11,9 +11,9 @@
  * @module
  */
 
-import { withConfigRules } from "../../host/approval_rules.ts";
+import { withConfigRules } from "../../call/approval_rules.ts";
 import { loadFeature } from "../../config/features.ts";
-import { guardOutput, type OutputGuard } from "../../host/output_guard.ts";
+import { guardOutput, type OutputGuard } from "../../tool/output_guard.ts";
 import type { McpServeModule } from "../../mcp/serve_api.ts";
 import { currentDir, stdinStream, stopSignal, writeStderrLine } from "../../runtime/mod.ts";
 import type { McpArgs } from "../args/mod.ts";
@@ -28,7 +28,7 @@ import { isHostError, isReported } from "../../errors/mod.ts";
 import { loadRegistry } from "../../run/host_run.ts";
 import { planTools, startPlannedSources } from "../../run/sources.ts";
 import { LiveTools } from "../../run/live_tools.ts";
-import type { ToolRegistry } from "../../host/registry.ts";
+import type { ToolRegistry } from "../../toolset/registry.ts";
 
 /** Run `mcp` until stdin ends (stdio) or SIGINT; resolves with the exit code. */
 export async function mcpCommand(args: McpArgs): Promise<number> {
@@ -108,7 +108,7 @@ export async function mcpCommand(args: McpArgs): Promise<number> {
         approval: {
           mode: args.approve,
           timeoutMs: args.approveTimeoutMs,
-          // The flags' approval rules first, then the config's (`host/approval_rules.ts`).
+          // The flags' approval rules first, then the config's (`call/approval_rules.ts`).
           policy: withConfigRules(args.approvals, plan.config.approvals ?? []),
         },
         resultDefaults: {

@@ -8,8 +8,8 @@
  * @module
  */
 
-import { withConfigRules } from "../../host/approval_rules.ts";
-import { guardOutput } from "../../host/output_guard.ts";
+import { withConfigRules } from "../../call/approval_rules.ts";
+import { guardOutput } from "../../tool/output_guard.ts";
 import { PROMPT_BYTES } from "../../protocol/limits.ts";
 import {
   currentDir,
@@ -117,7 +117,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
       await discardBackend(backend);
       return exitCode(plan.code);
     }
-    // The flags' approval rules first, then the config's (`host/approval_rules.ts`).
+    // The flags' approval rules first, then the config's (`call/approval_rules.ts`).
     const policy = withConfigRules(args.approvals, plan.config.approvals ?? []);
     if (terminal === null && policyAsks(policy)) {
       try {
@@ -127,7 +127,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
         throw error;
       }
     }
-    const tools = import("../../host/discovery.ts").then(({ prepareToolDirs }) =>
+    const tools = import("../../toolset/discovery.ts").then(({ prepareToolDirs }) =>
       prepareToolDirs(plan.toolDirs)
     );
     tools.catch(() => {}); // Awaited by runHost; an early failure must not go unhandled.

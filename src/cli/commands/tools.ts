@@ -14,9 +14,9 @@ import {
   decideByPolicy,
   sourceName,
   withConfigRules,
-} from "../../host/approval_rules.ts";
-import type { RegisteredTool } from "../../host/registry.ts";
-import type { ToolInfo } from "../../host/define.ts";
+} from "../../call/approval_rules.ts";
+import type { RegisteredTool } from "../../toolset/registry.ts";
+import type { ToolInfo } from "../../tool/define.ts";
 import { formatToolPermissions, toolSandboxInfo } from "../../sandbox/mod.ts";
 import {
   currentDir,

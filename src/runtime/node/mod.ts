@@ -10,4 +10,4 @@ export * from "./file_lock.ts";
 export * from "./process.ts";
 export * from "./system.ts";
 export * from "./terminal.ts";
-export * from "../terminal_text.ts";
+export * from "../../text/terminal_text.ts";

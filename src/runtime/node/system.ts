@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { isatty } from "node:tty";
 import type { LoopbackServer, RuntimeName, StopSignal } from "../types.ts";
-import { terminalText } from "../terminal_text.ts";
+import { terminalText } from "../../text/terminal_text.ts";
 import { userDirFrom, type UserDirKind } from "../user_dirs.ts";
 import { watchParent, type WatchTimers } from "../parent_watch.ts";
 

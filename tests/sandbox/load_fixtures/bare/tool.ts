@@ -1,7 +1,7 @@
 /** Load-time sandbox fixture: declares no permission; run() reads a file anyway. */
 
 import { z } from "zod";
-import { defineTool } from "../../../../src/host/define.ts";
+import { defineTool } from "../../../../src/tool/define.ts";
 
 const file = new URL("../../fixtures/allowed.txt", import.meta.url);
 

@@ -1,7 +1,7 @@
 /** Load-time sandbox fixture: reads the environment at top level. */
 
 import { z } from "zod";
-import { defineTool } from "../../../../src/host/define.ts";
+import { defineTool } from "../../../../src/tool/define.ts";
 
 console.log(Deno.env.get("HOME"));
 

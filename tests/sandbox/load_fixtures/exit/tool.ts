@@ -1,7 +1,7 @@
 /** Load-time sandbox fixture: ends the process at top level. */
 
 import { z } from "zod";
-import { defineTool } from "../../../../src/host/define.ts";
+import { defineTool } from "../../../../src/tool/define.ts";
 
 Deno.exit(0);
 

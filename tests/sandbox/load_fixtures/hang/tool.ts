@@ -1,7 +1,7 @@
 /** Load-time sandbox fixture: never finishes loading (a long top-level await). */
 
 import { z } from "zod";
-import { defineTool } from "../../../../src/host/define.ts";
+import { defineTool } from "../../../../src/tool/define.ts";
 
 await new Promise((resolve) => setTimeout(resolve, 60_000));
 

@@ -1,7 +1,7 @@
 /** Load-time sandbox fixture: an inline tool whose top-level code reads a file (refused). */
 
 import { z } from "zod";
-import { defineTool } from "../../../../src/host/define.ts";
+import { defineTool } from "../../../../src/tool/define.ts";
 
 const text = Deno.readTextFileSync(new URL("../../fixtures/allowed.txt", import.meta.url));
 

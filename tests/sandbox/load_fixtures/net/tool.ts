@@ -1,7 +1,7 @@
 /** Load-time sandbox fixture: fetches at top level. */
 
 import { z } from "zod";
-import { defineTool } from "../../../../src/host/define.ts";
+import { defineTool } from "../../../../src/tool/define.ts";
 
 await fetch("http://127.0.0.1:18239/");
 

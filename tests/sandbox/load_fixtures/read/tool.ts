@@ -1,7 +1,7 @@
 /** Load-time sandbox fixture: reads a file at top level. */
 
 import { z } from "zod";
-import { defineTool } from "../../../../src/host/define.ts";
+import { defineTool } from "../../../../src/tool/define.ts";
 
 const secret = Deno.readTextFileSync(new URL("../../fixtures/allowed.txt", import.meta.url));
 console.log(secret);

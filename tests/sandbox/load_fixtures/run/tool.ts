@@ -1,7 +1,7 @@
 /** Load-time sandbox fixture: runs a program at top level. */
 
 import { z } from "zod";
-import { defineTool } from "../../../../src/host/define.ts";
+import { defineTool } from "../../../../src/tool/define.ts";
 
 new Deno.Command("deno", { args: ["eval", "1"] }).outputSync();
 

@@ -1,7 +1,7 @@
 /** Load-time sandbox fixture: takes the describe child's private channel at top level. */
 
 import { z } from "zod";
-import { defineTool } from "../../../../src/host/define.ts";
+import { defineTool } from "../../../../src/tool/define.ts";
 import { takeChannel } from "../../../../src/sandbox/describe_setup.ts";
 
 takeChannel()?.send({ t: "described", results: [] });

@@ -1,7 +1,7 @@
 /** Load-time sandbox fixture: writes a file at top level. */
 
 import { z } from "zod";
-import { defineTool } from "../../../../src/host/define.ts";
+import { defineTool } from "../../../../src/tool/define.ts";
 
 Deno.writeTextFileSync("/tmp/magi-tools-load-write-probe", "written at load");
 
