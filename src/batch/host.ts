@@ -20,7 +20,7 @@ import { loadRegistry } from "../run/host_run.ts";
 import { kernelRequirementError, startKernelProbe } from "../run/kernel_sandbox.ts";
 import { type ArgumentsRecorder, recorderFor } from "../run/record_args.ts";
 import { planTools, startPlannedSources, warnOnStderr } from "../run/sources.ts";
-import type { StartedSources } from "../config/sources.ts";
+import type { StartedSources } from "../sources/start.ts";
 import { prepareToolDirs } from "../toolset/discovery.ts";
 import type { ToolRegistry } from "../toolset/registry.ts";
 import type { KernelSupport } from "../sandbox/kernel_policy.ts";

@@ -78,19 +78,6 @@ export {
   writeTrustStore,
 } from "./trust_store.ts";
 export { parseJsonc } from "./_jsonc.ts";
-export {
-  type Feature,
-  type FeatureProblem,
-  FeatureUnavailableError,
-  loadFeature,
-  loadMcp,
-  loadOpenApi,
-  type McpSource,
-  type McpSourceModule,
-  type McpSourceOptions,
-  type OpenApiSourceModule,
-  type SkippedOperationInfo,
-} from "./features.ts";
 export type { EnvGetter, McpServerConfig, McpTransportConfig } from "./mcp_servers.ts";
 export { type OpenApiConfig, parseOpenApi } from "./openapi.ts";
 
@@ -104,7 +91,7 @@ export interface HostConfig {
   readonly openapi: readonly OpenApiConfig[];
   /**
    * The project config was approved by the trust store: where its secrets were
-   * recorded to go, checked when its sources start (`sources.ts`). Absent for
+   * recorded to go, checked when its sources start (`src/sources/start.ts`). Absent for
    * a config approved otherwise or needing no approval.
    */
   readonly pins?: DestinationPins;

@@ -11,7 +11,7 @@
  *   fair slots (`_fair_slots.ts`) and are cancelled when their client is gone; `serve.ts` runs
  *   it for the `mcp` command. See docs/mcp.md.
  *
- * The rest of the CLI loads this folder on first use (`src/config/features.ts`) and knows it
+ * The rest of the CLI loads this folder on first use (`src/sources/features.ts`) and knows it
  * only through interfaces declared without the SDK (`McpSourceModule` in the config layer,
  * `serve_api.ts` here); the SDK's modules are imported in `_sdk.ts` only.
  *

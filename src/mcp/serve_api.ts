@@ -1,6 +1,6 @@
 /**
  * What `magi-tools mcp` (src/cli/commands/mcp.ts) uses of this folder, declared without the MCP
- * SDK: the CLI loads `src/mcp/` through `loadFeature("mcp")` (src/config/features.ts) and types it
+ * SDK: the CLI loads `src/mcp/` through `loadFeature("mcp")` (src/sources/features.ts) and types it
  * with {@link McpServeModule}, so no type-only import pulls the SDK into the graph of the CLI or
  * of this package's public modules. `serve.ts` implements it (checked by its type annotation).
  *

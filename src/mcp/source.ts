@@ -32,7 +32,7 @@ import {
   ToolListChangedNotificationSchema,
   UnauthorizedError,
 } from "./_sdk.ts";
-import type { McpSource, McpSourceOptions } from "../config/features.ts";
+import type { McpSource, McpSourceOptions } from "../tool/source.ts";
 import type { McpServerConfig } from "../config/mod.ts";
 import {
   defineExternalTool,
@@ -69,7 +69,7 @@ export class McpSourceError extends HostError<"source_start"> {
   }
 }
 
-export type { McpSource, McpSourceOptions } from "../config/features.ts";
+export type { McpSource, McpSourceOptions } from "../tool/source.ts";
 
 const DEFAULT_START_TIMEOUT_MS = 60_000;
 

@@ -10,7 +10,7 @@ import type { Clock } from "../async/clock.ts";
 import type { PreparedToolDirs } from "../toolset/discovery.ts";
 import type { ToolRegistry } from "../toolset/registry.ts";
 import type { KernelSupport } from "../sandbox/kernel_policy.ts";
-import type { StartedSources } from "../config/sources.ts";
+import type { StartedSources } from "../sources/start.ts";
 import type { Reported } from "../errors/mod.ts";
 import type { SummaryWriter } from "../summary/writer.ts";
 import type { AgentCommand } from "./agent.ts";

@@ -24,7 +24,7 @@ import type { ClientToolsDescriptor, InitializeResult } from "../protocol/schema
 import { type ChildHandle, onInterrupt } from "../runtime/mod.ts";
 import type { HostReadyRecord } from "../summary/records.ts";
 import type { SummaryWriter } from "../summary/writer.ts";
-import type { StartedSources } from "../config/sources.ts";
+import type { StartedSources } from "../sources/start.ts";
 import type { AgentCommand } from "./agent.ts";
 import { exitCode as exitCodeOf } from "./exit_codes.ts";
 import { invocationExit } from "./exit_policy.ts";

@@ -7,7 +7,7 @@
  */
 
 import type { LocalAgentClient } from "../client/client.ts";
-import { NO_SOURCES, type StartedSources } from "../config/sources.ts";
+import { NO_SOURCES, type StartedSources } from "../sources/start.ts";
 import type { ToolRegistry } from "../toolset/registry.ts";
 import type { ProcessLimits } from "../sandbox/containment.ts";
 import type { KernelSupport } from "../sandbox/kernel_policy.ts";

@@ -13,7 +13,7 @@
 
 import { resolve } from "node:path";
 import { CONFIG_FILE_NAME } from "../config/mod.ts";
-import type { StartedSources } from "../config/sources.ts";
+import type { StartedSources } from "../sources/start.ts";
 import { isReported } from "../errors/mod.ts";
 import type { ToolRegistry } from "../toolset/registry.ts";
 import { type Watch, watchPaths } from "../toolset/watch.ts";

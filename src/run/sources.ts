@@ -2,7 +2,7 @@
  * The CLI's glue to external tool sources: load the config, decide which
  * tool directories load beside its sources ({@link planTools}: without
  * `--tools`, a missing `./tools` is fine when the config has a source), start
- * its sources (`src/config/sources.ts`), and the summary records they cause
+ * its sources (`src/sources/start.ts`), and the summary records they cause
  * (`tool.progress`, `host.warning`).
  *
  * @module
@@ -22,7 +22,7 @@ import {
   type StartedSources,
   startSources,
   type StartSourcesOptions,
-} from "../config/sources.ts";
+} from "../sources/start.ts";
 import type { ExternalTool, ToolProgress } from "../tool/external.ts";
 import { writeStderrLine } from "../runtime/mod.ts";
 import type { SummaryInput } from "../summary/records.ts";

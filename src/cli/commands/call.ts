@@ -38,7 +38,7 @@ import { exitCode } from "../../run/exit_codes.ts";
 import { isHostError, isReported, UsageError } from "../../errors/mod.ts";
 import { loadRegistry } from "../../run/host_run.ts";
 import { withConfiguredSources } from "../../run/sources.ts";
-import type { StartedSources } from "../../config/sources.ts";
+import type { StartedSources } from "../../sources/start.ts";
 
 const encoder = new TextEncoder();
 

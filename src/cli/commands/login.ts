@@ -14,7 +14,7 @@
  * @module
  */
 
-import { loadFeature } from "../../config/features.ts";
+import { loadFeature } from "../../sources/features.ts";
 import { loadConfig } from "../../config/mod.ts";
 import { isHostError, UsageError } from "../../errors/mod.ts";
 import { EXIT, exitCode } from "../../run/exit_codes.ts";
@@ -31,7 +31,7 @@ import type { LoginArgs } from "../args/login.ts";
 /**
  * What `login` uses of `src/mcp/` (`oauth_login.ts`, `login_flow.ts`), declared here without the
  * MCP SDK's types: the feature is loaded through `loadFeature` so that the SDK stays out of the
- * module graph of every other command (`src/config/features.ts`).
+ * module graph of every other command (`src/sources/features.ts`).
  */
 interface McpLoginModule {
   signInStorePath(): string | null;

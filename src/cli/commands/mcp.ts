@@ -12,7 +12,7 @@
  */
 
 import { withConfigRules } from "../../call/approval_rules.ts";
-import { loadFeature } from "../../config/features.ts";
+import { loadFeature } from "../../sources/features.ts";
 import { guardOutput, type OutputGuard } from "../../tool/output_guard.ts";
 import type { McpServeModule } from "../../mcp/serve_api.ts";
 import { currentDir, stdinStream, stopSignal, writeStderrLine } from "../../runtime/mod.ts";

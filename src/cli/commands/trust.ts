@@ -18,7 +18,6 @@ import {
   describeDestinations,
   describeNeeds,
   hashConfigText,
-  loadOpenApi,
   needsApproval,
   type OpenApiConfig,
   parseJsonc,
@@ -29,6 +28,7 @@ import {
   trustStorePath,
   writeTrustStore,
 } from "../../config/mod.ts";
+import { loadOpenApi } from "../../sources/features.ts";
 import { readTextFile, terminalText, writeStderrLine, writeStdout } from "../../runtime/mod.ts";
 import type { TrustArgs } from "../args/mod.ts";
 import { EXIT, exitCode } from "../../run/exit_codes.ts";

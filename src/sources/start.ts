@@ -15,10 +15,10 @@
 import { HostError } from "../errors/mod.ts";
 import { writeStderrLine } from "../runtime/mod.ts";
 import type { ExternalTool } from "../tool/external.ts";
-import { checkDestination } from "./approval.ts";
+import { checkDestination } from "../config/approval.ts";
 import { loadMcp, loadOpenApi } from "./features.ts";
-import type { HostConfig } from "./mod.ts";
-import type { OpenApiConfig } from "./openapi.ts";
+import type { HostConfig } from "../config/mod.ts";
+import type { OpenApiConfig } from "../config/openapi.ts";
 
 /** A warning a source raises (`host.warning`). */
 export interface SourceWarning {
@@ -87,8 +87,8 @@ interface Pending {
  *
  * @example
  * ```ts
- * import { hasToolSources } from "./sources.ts";
- * import { EMPTY_CONFIG } from "./mod.ts";
+ * import { hasToolSources } from "./start.ts";
+ * import { EMPTY_CONFIG } from "../config/mod.ts";
  * console.assert(!hasToolSources(EMPTY_CONFIG));
  * ```
  */

@@ -1,7 +1,7 @@
 /**
  * The optional features (MCP, OpenAPI) run from the checkout with the root lockfile, which lacks
  * their packages: a clear error naming the lockfile and the command, exit 2, never Deno's raw
- * lockfile diff (src/config/features.ts).
+ * lockfile diff (src/sources/features.ts).
  */
 import assert from "node:assert/strict";
 import {
@@ -10,7 +10,7 @@ import {
   FeatureUnavailableError,
   type McpSourceModule,
   type OpenApiSourceModule,
-} from "../../src/config/features.ts";
+} from "../../src/sources/features.ts";
 import * as mcp from "../../src/mcp/mod.ts";
 import type { McpServeModule } from "../../src/mcp/serve_api.ts";
 import * as openapi from "../../src/openapi/mod.ts";

@@ -27,9 +27,10 @@
 
 import { HostError } from "../errors/mod.ts";
 import type { ExternalTool } from "../tool/external.ts";
+import type { McpSource, McpSourceOptions } from "../tool/source.ts";
 import { importFeature } from "./_feature_import.ts";
-import type { McpServerConfig } from "./mcp_servers.ts";
-import type { OpenApiConfig } from "./openapi.ts";
+import type { McpServerConfig } from "../config/mcp_servers.ts";
+import type { OpenApiConfig } from "../config/openapi.ts";
 
 /** The optional features. */
 export type Feature = "mcp" | "openapi";
@@ -42,7 +43,7 @@ const NEEDS: Readonly<Record<Feature, string>> = {
 
 /**
  * The npm packages of each feature, as `name@range` (the pinned specifiers of src/mcp/_sdk.ts and
- * src/openapi/_deps.ts; `tests/config/features_test.ts` keeps them equal). The npm package
+ * src/openapi/_deps.ts; `tests/sources/features_test.ts` keeps them equal). The npm package
  * declares them as optional peer dependencies: a project that uses the feature installs them.
  */
 export const FEATURE_PACKAGES: Readonly<Record<Feature, readonly string[]>> = {
@@ -135,8 +136,8 @@ function problemOf(feature: Feature, error: unknown): FeatureProblem | null {
 
 /**
  * Import the entry module (`mod.ts`) of `feature`. The CLI types it with an interface declared
- * without the feature's npm packages (`McpServeModule` of `src/mcp/serve_api.ts`); the config
- * layer uses {@link loadMcp} and {@link loadOpenApi}.
+ * without the feature's npm packages (`McpServeModule` of `src/mcp/serve_api.ts`); the
+ * sources' starter (`start.ts`) uses {@link loadMcp} and {@link loadOpenApi}.
  *
  * @throws {FeatureUnavailableError} when the lockfile lacks the feature's packages or the
  * process may not read its modules.
@@ -151,40 +152,12 @@ export async function loadFeature(feature: Feature): Promise<unknown> {
   }
 }
 
-/** Options of `startMcpSource` (src/mcp/source.ts). */
-export interface McpSourceOptions {
-  /** Working directory of stdio servers without their own `cwd`. */
-  readonly cwd: string;
-  /** How long connecting and listing may take, ms; default 60,000 (`npx` may download first). */
-  readonly startTimeoutMs?: number;
-  /** Called once when the server exits (or its connection closes) before `McpSource.close`. */
-  readonly onExit?: (server: string, message: string) => void;
-  /** Stops start-up (e.g. Ctrl-C). */
-  readonly signal?: AbortSignal;
-  /**
-   * Called after the server sent `notifications/tools/list_changed` and its tools were listed
-   * again ({@link McpSource.tools} holds the new ones); a list that cannot be used keeps the
-   * old tools and is reported to `onListFailed`.
-   */
-  readonly onToolsChanged?: (server: string) => void;
-  /** A changed tool list that could not be used (the old tools stay); names the server. */
-  readonly onListFailed?: (server: string, message: string) => void;
-}
-
-/** A connected MCP server and its tools. */
-export interface McpSource {
-  /** The `mcpServers` key. */
-  readonly name: string;
-  /** Its kept tools, as external tools (the latest list after a `list_changed`). */
-  readonly tools: readonly ExternalTool[];
-  /** Disconnect and reap the server process. Never rejects. */
-  close(): Promise<void>;
-}
+export type { McpSource, McpSourceOptions } from "../tool/source.ts";
 
 /**
- * What the config layer uses of `src/mcp/` to start configured servers. It is declared here
- * because `src/mcp/` sits above `src/config/` (its modules import the config's types), so a
- * type-only import the other way would be a cycle; `tests/config/features_test.ts` checks that
+ * What starting the sources uses of `src/mcp/` to start configured servers. Declared here, not
+ * taken as `typeof import("../mcp/mod.ts")`, so that no type graph of the core reaches the MCP
+ * SDK (as {@link OpenApiSourceModule}); `tests/sources/features_test.ts` checks that
  * `src/mcp/mod.ts` provides it.
  */
 export interface McpSourceModule {
@@ -215,11 +188,11 @@ export interface SkippedOperationInfo {
 }
 
 /**
- * What the config layer uses of `src/openapi/` to start `openapi` sources. Declared here, not
+ * What starting the sources uses of `src/openapi/` to start `openapi` sources. Declared here, not
  * taken as `typeof import("../openapi/mod.ts")`, so that the type graph of this package's public
  * modules (which tool processes import as `@magi/tools`) does not reach the OpenAPI npm packages:
  * the sandbox computes a tool's module files with `deno info`, which resolves types too, under
- * the frozen root lockfile. `tests/config/features_test.ts` checks that `src/openapi/mod.ts`
+ * the frozen root lockfile. `tests/sources/features_test.ts` checks that `src/openapi/mod.ts`
  * provides it.
  */
 export interface OpenApiSourceModule {
