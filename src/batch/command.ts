@@ -35,7 +35,7 @@ import {
 import type { BatchOptions } from "./options.ts";
 import { type BatchItem, parseBatchInput } from "./input.ts";
 import { Progress } from "./progress.ts";
-import { type BatchHost, prepareBatchHost } from "./host.ts";
+import { prepareSharedSetup, type SharedSetup } from "./shared_setup.ts";
 import { BatchRun, type BatchTotals } from "./run.ts";
 import { inShard } from "./shard.ts";
 import { BatchStore } from "./store.ts";
@@ -103,7 +103,7 @@ interface ItemsToRun {
  * The flags' approval rules, then the config's; a config rule or default of `ask` is an error
  * (no person answers in a batch).
  */
-function batchPolicy(args: BatchOptions, host: BatchHost): ApprovalPolicy {
+function batchPolicy(args: BatchOptions, host: SharedSetup): ApprovalPolicy {
   const flags = args.approvals ?? uniformPolicy(args.approve);
   const policy = withConfigRules(flags, host.approvalRules ?? []);
   const ask = policy.rules.find((rule) => rule.decision === "ask");
@@ -120,7 +120,7 @@ function batchPolicy(args: BatchOptions, host: BatchHost): ApprovalPolicy {
 /** Run the pending items on `host`'s shared tools, with the progress bar when asked. */
 async function runItems(
   args: BatchOptions,
-  host: BatchHost,
+  host: SharedSetup,
   items: ItemsToRun,
 ): Promise<BatchTotals> {
   const { pending, cwd, cwds } = items;
@@ -237,13 +237,13 @@ async function runOpened(args: BatchOptions, opened: Opened): Promise<number> {
     if (batch === null) interruptedEarly = true;
     else batch.interrupt();
   });
-  let host: BatchHost | null = null;
+  let host: SharedSetup | null = null;
   try {
     let totals: BatchTotals | undefined;
     try {
       if (pending.length > 0) {
         const itemCwds = distinctItemCwds(pending, cwds, cwd);
-        const prepared = await prepareBatchHost(args, { cwd, itemCwds });
+        const prepared = await prepareSharedSetup(args, { cwd, itemCwds });
         if (isReported(prepared)) return exitCodeOf(prepared.code);
         host = prepared;
       }

@@ -37,7 +37,7 @@ export { checkRequest, newToken } from "./security.ts";
 export { InspectServer } from "./server.ts";
 export { ToolSet } from "./tool_set.ts";
 
-/** `inspect` options (`src/cli/args/loop.ts` parses them from the command line). */
+/** `inspect` options (`src/cli/args/author_commands.ts` parses them from the command line). */
 export interface InspectOptions extends ConfigArgs, ToolDirArgs {
   /** `--port` (0: a free port). */
   port: number;

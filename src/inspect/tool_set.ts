@@ -25,7 +25,7 @@ import { formatToolPermissions, toolSandboxInfo } from "../sandbox/mod.ts";
 import type { ToolLog } from "../sandbox/log_buffer.ts";
 import { CLIENT_TOOLS_LIMITS } from "../protocol/limits.ts";
 import { utf8ByteLength } from "../protocol/utf8.ts";
-import { REQUIRED_CAPABILITIES } from "../run/host_run.ts";
+import { REQUIRED_CAPABILITIES } from "../run/backend_run.ts";
 
 /** One load error as the page shows it. */
 export interface LoadProblem {

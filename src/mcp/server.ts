@@ -44,7 +44,7 @@ import {
   approveWrite,
   DEFAULT_APPROVAL,
   type McpApproval,
-} from "./approval.ts";
+} from "./write_policy.ts";
 import { dropClientKeys } from "./client_keys.ts";
 import { FairSlots } from "./_fair_slots.ts";
 import { stopped } from "../tool/answers.ts";

@@ -16,7 +16,7 @@
  *
  * The token URL comes from the config, else from the document
  * ({@link documentTokenUrl}); where it is decided by the document, `trust`
- * records it and a changed one is refused (src/config/approval.ts).
+ * records it and a changed one is refused (src/config/trust.ts).
  *
  * @module
  */

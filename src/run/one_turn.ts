@@ -132,7 +132,7 @@ export interface OneTurnResult {
  */
 export async function runOneTurn(options: OneTurnOptions): Promise<OneTurnResult> {
   const [
-    { REQUIRED_CAPABILITIES, runHost },
+    { REQUIRED_CAPABILITIES, runBackend },
     { SummaryWriter },
     { resolveAgentCommand },
     { ApprovalDecider },
@@ -141,7 +141,7 @@ export async function runOneTurn(options: OneTurnOptions): Promise<OneTurnResult
     { ToolRegistry },
     hooks,
   ] = await Promise.all([
-    import("./host_run.ts"),
+    import("./backend_run.ts"),
     import("../summary/writer.ts"),
     import("./agent.ts"),
     import("./approvals.ts"),
@@ -160,7 +160,7 @@ export async function runOneTurn(options: OneTurnOptions): Promise<OneTurnResult
   const toolDirs = [...(options.toolDirs ?? ["./tools"])];
   const tools = prepareToolDirs(toolDirs);
   tools.catch(() => {}); // Awaited just below.
-  // Tool errors throw here, before a backend is started (runHost loads the same modules again
+  // Tool errors throw here, before a backend is started (runBackend loads the same modules again
   // from the prepared description: nothing is described or imported twice).
   ToolRegistry.fromLoaded(await loadToolDirs(toolDirs, { prepared: tools }), {
     requiredCapabilities: REQUIRED_CAPABILITIES,
@@ -186,7 +186,7 @@ export async function runOneTurn(options: OneTurnOptions): Promise<OneTurnResult
     };
   const base = new ApprovalDecider(options.onApproval === undefined ? policy : "deny", null);
   try {
-    const exitCode = await runHost({
+    const exitCode = await runBackend({
       prompt,
       toolDirs,
       tools,

@@ -10,12 +10,7 @@
 
 import { stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import {
-  type ApprovalCheck,
-  CONFIG_FILE_NAME,
-  type HostConfig,
-  loadConfig,
-} from "../config/mod.ts";
+import { CONFIG_FILE_NAME, type HostConfig, loadConfig, type TrustCheck } from "../config/mod.ts";
 import {
   hasToolSources,
   type SourceWarning,
@@ -108,7 +103,7 @@ export interface ConfiguredSourcesOptions {
   /** Receives source warnings. */
   readonly onWarning: (warning: SourceWarning) => void;
   /** Decides on a project config that needs approval; default the user's (tests inject one). */
-  readonly approveConfig?: ApprovalCheck;
+  readonly trustConfig?: TrustCheck;
   /** `--start-timeout`: each source's start deadline, ms (default: the source's own, 60 s). */
   readonly startTimeoutMs?: number | undefined;
   /** An MCP server changed its tools (`StartedSources.tools` holds the new ones). */
@@ -201,7 +196,7 @@ async function loadReported(
       noConfig: options.noConfig,
       mcpConfigs: options.mcpConfigs,
       cwd: options.cwd,
-      ...(options.approveConfig === undefined ? {} : { approveConfig: options.approveConfig }),
+      ...(options.trustConfig === undefined ? {} : { trustConfig: options.trustConfig }),
     });
   } catch (error) {
     if (isHostError(error, "config")) {

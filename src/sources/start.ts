@@ -15,7 +15,7 @@
 import { HostError } from "../errors/mod.ts";
 import { writeStderrLine } from "../runtime/mod.ts";
 import type { ExternalTool } from "../tool/external.ts";
-import { checkDestination } from "../config/approval.ts";
+import { checkDestination } from "../config/trust.ts";
 import { loadMcp, loadOpenApi } from "./features.ts";
 import type { HostConfig } from "../config/mod.ts";
 import type { OpenApiConfig } from "../config/openapi.ts";
@@ -201,7 +201,7 @@ async function openApiPending(
 /**
  * `started`, unless the trust store approved the config and this API's
  * secret now goes somewhere else than recorded: then it is closed and the
- * start fails with "changed since you trusted it" (`approval.ts`). Only a
+ * start fails with "changed since you trusted it" (`src/config/trust.ts`). Only a
  * destination the config's text does not decide is checked (no `baseUrl`;
  * with client credentials, no `tokenUrl`): the approved hash covers the rest.
  * Nothing is sent before this check (a token is asked for at the first call).

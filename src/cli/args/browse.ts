@@ -6,7 +6,7 @@
 
 import { UsageError } from "../../errors/mod.ts";
 import { optionalSession, optionalString, parseFlags, sessionId } from "./_flags.ts";
-import { HELP_OPTION } from "./host.ts";
+import { HELP_OPTION } from "./turn_flags.ts";
 
 /** Options every browsing command takes. */
 interface BrowseCommon {

@@ -7,7 +7,7 @@
 
 import type { ConfigArgs } from "../../run/command_options.ts";
 import { parseFlags } from "./_flags.ts";
-import { CONFIG_OPTIONS, configArgs, HELP_OPTION } from "./host.ts";
+import { CONFIG_OPTIONS, configArgs, HELP_OPTION } from "./turn_flags.ts";
 import { UsageError } from "../../errors/mod.ts";
 
 /** `login` / `logout` options. */

@@ -23,7 +23,7 @@ import {
   startTimeout,
   toolDirArgs,
   TOOLS_OPTION,
-} from "./host.ts";
+} from "./turn_flags.ts";
 
 /** The largest `--max-sessions`. */
 export const MAX_SESSIONS_LIMIT = 4_096;

@@ -1,5 +1,5 @@
 /**
- * Command-line parsing of `run` (the flags of a turn it shares with `batch`, `args/host.ts`)
+ * Command-line parsing of `run` (the flags of a turn it shares with `batch`, `args/turn_flags.ts`)
  * and `demo`.
  *
  * @module
@@ -9,7 +9,7 @@ import type { ApproveMode } from "../../run/approvals.ts";
 import { UsageError } from "../../errors/mod.ts";
 import type { TurnFlags } from "../../run/command_options.ts";
 import { oneOf, optionalSession, optionalString, parseFlags } from "./_flags.ts";
-import { approvePolicy, HELP_OPTION, TURN_OPTIONS, turnFlags } from "./host.ts";
+import { approvePolicy, HELP_OPTION, TURN_OPTIONS, turnFlags } from "./turn_flags.ts";
 import type { ApprovalPolicy } from "../../call/approval_rules.ts";
 
 /** `run` options. */

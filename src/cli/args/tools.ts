@@ -14,7 +14,7 @@ import {
   HELP_OPTION,
   toolDirArgs,
   TOOLS_OPTION,
-} from "./host.ts";
+} from "./turn_flags.ts";
 import type { ApprovalPolicy } from "../../call/approval_rules.ts";
 
 /** `tools` options. */

@@ -7,7 +7,7 @@
  */
 
 import { parseFlags } from "./_flags.ts";
-import { HELP_OPTION } from "./host.ts";
+import { HELP_OPTION } from "./turn_flags.ts";
 import { UsageError } from "../../errors/mod.ts";
 
 /** `trust` options. */

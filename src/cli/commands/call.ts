@@ -36,7 +36,7 @@ import {
 import type { CallArgs } from "../args/mod.ts";
 import { exitCode } from "../../run/exit_codes.ts";
 import { isHostError, isReported, UsageError } from "../../errors/mod.ts";
-import { loadRegistry } from "../../run/host_run.ts";
+import { loadRegistry } from "../../run/backend_run.ts";
 import { withConfiguredSources } from "../../run/sources.ts";
 import type { StartedSources } from "../../sources/start.ts";
 

@@ -1,6 +1,6 @@
 /**
  * `demo` as the CLI entry dispatches it: pick the transcript or NDJSON, guard stdout, and run
- * the demonstration (`src/run/demo.ts`).
+ * the demonstration (`src/cli/commands/_demo.ts`).
  *
  * @module
  */
@@ -16,7 +16,7 @@ import { exitAfterOutput, summaryWriter, textView } from "./_output.ts";
  */
 export async function demoCommand(args: DemoArgs): Promise<number> {
   const [{ runDemo, DEMO_PROMPT }, { SummaryWriter }] = await Promise.all([
-    import("../../run/demo.ts"),
+    import("./_demo.ts"),
     import("../../summary/writer.ts"),
   ]);
   const text = (args.format ?? (stdoutIsTerminal() ? "text" : "ndjson")) === "text";

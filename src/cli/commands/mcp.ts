@@ -6,7 +6,7 @@
  * not in the graph of other commands). On stdio the output guard is
  * installed before any tool module loads, so nothing but MCP frames reaches
  * stdout. Over HTTP every request needs the bearer token (`src/mcp/http_token.ts`);
- * on both transports write tools follow `--approve` (`src/mcp/approval.ts`).
+ * on both transports write tools follow `--approve` (`src/mcp/write_policy.ts`).
  *
  * @module
  */
@@ -25,7 +25,7 @@ import {
 } from "../../mcp/http_token.ts";
 import { EXIT, exitCode } from "../../run/exit_codes.ts";
 import { isHostError, isReported } from "../../errors/mod.ts";
-import { loadRegistry } from "../../run/host_run.ts";
+import { loadRegistry } from "../../run/backend_run.ts";
 import { planTools, startPlannedSources } from "../../run/sources.ts";
 import { LiveTools } from "../../run/live_tools.ts";
 import type { ToolRegistry } from "../../toolset/registry.ts";

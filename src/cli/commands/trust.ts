@@ -1,6 +1,6 @@
 /**
  * `trust [FILE]`, `trust --list`, `trust --revoke [FILE]`: the user's
- * approval of a project config (`src/config/approval.ts`), kept in the trust
+ * approval of a project config (`src/config/trust.ts`), kept in the trust
  * store under the per-user config directory, never in the project. `trust`
  * records the SHA-256 of the file's current content for its path, and where
  * each OpenAPI source with `auth` sends its secret (its base URL, read from

@@ -1,6 +1,6 @@
 /**
- * The options of a backend connection ({@link HostStartOptions}), of one turn on it
- * ({@link HostTurnOptions}) and of `run` (`runHost`: both, and the invocation's deadline,
+ * The options of a backend connection ({@link BackendStartOptions}), of one turn on it
+ * ({@link BackendTurnOptions}) and of `run` (`runBackend`: both, and the invocation's deadline,
  * tool-error policy and abort signal).
  *
  * @module
@@ -21,8 +21,8 @@ import type { SourceWarnings } from "./sources.ts";
 import type { ToolErrorTally } from "./tool_errors.ts";
 import type { ArgumentsRecorder } from "./record_args.ts";
 
-/** Options of {@link HostRun.start}: the backend, the tools and the connection's settings. */
-export interface HostStartOptions {
+/** Options of {@link BackendRun.start}: the backend, the tools and the connection's settings. */
+export interface BackendStartOptions {
   /** Tool directories (loaded unless `registry` is given). */
   toolDirs: string[];
   /** Put `arguments_preview` on `tool.call` records (the terminal view asks for it). */
@@ -77,8 +77,8 @@ export interface HostStartOptions {
   clock?: Clock;
 }
 
-/** One turn of a {@link HostRun}: its prompt, session and summary output. */
-export interface HostTurnOptions {
+/** One turn of a {@link BackendRun}: its prompt, session and summary output. */
+export interface BackendTurnOptions {
   /** The prompt (non-blank, within the prompt bound). */
   prompt: string;
   /** Open this session instead of creating one. */
@@ -108,8 +108,8 @@ export interface HostTurnOptions {
  * Everything `run` needs, already validated: a connection's options, its one turn's
  * (`writer` is both's), and the invocation's own settings.
  */
-export interface HostRunOptions
-  extends HostStartOptions, Omit<HostTurnOptions, "announce" | "toolErrors"> {
+export interface BackendRunOptions
+  extends BackendStartOptions, Omit<BackendTurnOptions, "announce" | "toolErrors"> {
   /** Whole-invocation deadline, ms. */
   timeoutMs: number | undefined;
   /**

@@ -34,7 +34,7 @@ import { configKey, hashConfigText, readTrustStore, trustStorePath } from "./tru
 export const TRUST_ENV = "MAGI_TOOLS_TRUST_CONFIG";
 
 /** A project config to decide on: where it was found and the content read. */
-export interface ApprovalRequest {
+export interface TrustRequest {
   /** The path it was read from (relative to the process's working directory, or absolute). */
   readonly path: string;
   /** The content read (what the hash covers). */
@@ -42,7 +42,7 @@ export interface ApprovalRequest {
 }
 
 /** The decision: approved and how, or refused and why. */
-export type ApprovalVerdict =
+export type TrustVerdict =
   | {
     readonly approved: true;
     readonly by: "env" | "store";
@@ -51,11 +51,11 @@ export type ApprovalVerdict =
   }
   | { readonly approved: false; readonly reason: string };
 
-/** Decides on a project config (tests inject one; default {@link approveFromUser}). */
-export type ApprovalCheck = (request: ApprovalRequest) => Promise<ApprovalVerdict>;
+/** Decides on a project config (tests inject one; default {@link trustFromUser}). */
+export type TrustCheck = (request: TrustRequest) => Promise<TrustVerdict>;
 
-/** Options of {@link approveFromUser} (tests). */
-export interface ApproveOptions {
+/** Options of {@link trustFromUser} (tests). */
+export interface TrustOptions {
   /** Reads `MAGI_TOOLS_TRUST_CONFIG`; default only when already granted. */
   readonly env?: (name: string) => string | undefined;
   /** The store file; default `trustStorePath()` (null: unknown). */
@@ -66,10 +66,10 @@ export interface ApproveOptions {
  * The user's decision on `request`: the env var, else the trust store.
  * Never throws: an unreadable store is a refusal saying why.
  */
-export async function approveFromUser(
-  request: ApprovalRequest,
-  options: ApproveOptions = {},
-): Promise<ApprovalVerdict> {
+export async function trustFromUser(
+  request: TrustRequest,
+  options: TrustOptions = {},
+): Promise<TrustVerdict> {
   const env = options.env ?? getEnvIfGranted;
   if (env(TRUST_ENV) === "1") return { approved: true, by: "env" };
   const store = options.storePath === undefined ? trustStorePath() : options.storePath;

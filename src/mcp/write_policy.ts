@@ -57,7 +57,7 @@ export interface McpApproval {
  *
  * @example
  * ```ts
- * import { approvalFor } from "./approval.ts";
+ * import { approvalFor } from "./write_policy.ts";
  * import { parseApproveFlags } from "../call/approval_rules.ts";
  * const policy = { mode: "ask" as const, timeoutMs: 1000, policy: parseApproveFlags(["allow=a"], "ask") };
  * console.assert(approvalFor(policy, "a", "module").mode === "allow");

@@ -14,7 +14,7 @@
  *
  * @example
  * ```ts
- * import { parseApprovals } from "./approvals.ts";
+ * import { parseApprovals } from "./approval_rules.ts";
  * const rules = parseApprovals([{ tool: "file_*", decision: "allow" }, { decision: "deny" }], {
  *   file: "magi-tools.jsonc",
  *   path: "approvals",

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { UsageError } from "../../src/errors/mod.ts";
-import { checkWritableFile } from "../../src/run/output_file.ts";
+import { UsageError } from "../../../src/errors/mod.ts";
+import { checkWritableFile } from "../../../src/cli/commands/_output_file.ts";
 
 async function reason(path: string): Promise<string> {
   try {

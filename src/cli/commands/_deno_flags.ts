@@ -9,10 +9,10 @@
 
 import { statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
-import type { ToolSet } from "../sandbox/mod.ts";
-import { hostDenoFlags, PERMISSION_NAMES, type PermissionName } from "../sandbox/mod.ts";
-import { currentDir, getEnv, runtimeExecutable } from "../runtime/mod.ts";
-import type { AgentCommand } from "./agent.ts";
+import type { ToolSet } from "../../sandbox/mod.ts";
+import { hostDenoFlags, PERMISSION_NAMES, type PermissionName } from "../../sandbox/mod.ts";
+import { currentDir, getEnv, runtimeExecutable } from "../../runtime/mod.ts";
+import type { AgentCommand } from "../../run/agent.ts";
 
 /** Environment variables the CLI reads to pick the backend. */
 export const CLI_ENV: readonly string[] = Object.freeze(["MAGI_CODE_AGENT", "PATH"]);

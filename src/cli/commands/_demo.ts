@@ -14,11 +14,11 @@ import {
   serveLoopback,
   setEnv,
   writeStderrLine,
-} from "../runtime/mod.ts";
-import type { SummaryWriter } from "../summary/writer.ts";
-import { referenceBackendCommand } from "./agent.ts";
-import { ApprovalDecider } from "./approvals.ts";
-import { runHost } from "./host_run.ts";
+} from "../../runtime/mod.ts";
+import type { SummaryWriter } from "../../summary/writer.ts";
+import { referenceBackendCommand } from "../../run/agent.ts";
+import { ApprovalDecider } from "../../run/approvals.ts";
+import { runBackend } from "../../run/backend_run.ts";
 
 /**
  * The demo's prompt: one call of each example tool. `write_note` is a write
@@ -76,14 +76,14 @@ export async function runDemo(
   writer: SummaryWriter,
   view: { deltas: boolean; argumentsPreview: boolean },
 ): Promise<number> {
-  const root = new URL("../../", import.meta.url).pathname.replace(/\/$/, "");
+  const root = new URL("../../../", import.meta.url).pathname.replace(/\/$/, "");
   const home = await makeTempDir("magi-tools-demo-");
   const api = await startTicketApi();
   const previous = getEnv("TICKETS_API_URL");
   setEnv("TICKETS_API_URL", api.url);
   writeStderrLine(`magi-tools demo: reference backend, fake ticket API at ${api.url}`);
   try {
-    return await runHost({
+    return await runBackend({
       prompt: DEMO_PROMPT,
       toolDirs: [`${root}/tools`],
       agent: referenceBackendCommand(),

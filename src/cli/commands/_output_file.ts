@@ -7,7 +7,7 @@
 
 import { open, stat, unlink } from "node:fs/promises";
 import { dirname } from "node:path";
-import { UsageError } from "../errors/mod.ts";
+import { UsageError } from "../../errors/mod.ts";
 
 /**
  * Check that `path` can be written: its directory exists and the file can be

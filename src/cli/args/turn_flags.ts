@@ -32,7 +32,7 @@ import {
  *
  * @example
  * ```ts
- * import { approvePolicy } from "./host.ts";
+ * import { approvePolicy } from "./turn_flags.ts";
  * const policy = approvePolicy({ approve: ["allow=write_a", "deny"] }, "deny");
  * console.assert(policy.rules[0]?.tool === "write_a" && policy.fallback === "deny");
  * ```
@@ -98,7 +98,7 @@ export const TURN_OPTIONS = {
  *
  * @example
  * ```ts
- * import { configArgs } from "./host.ts";
+ * import { configArgs } from "./turn_flags.ts";
  * const args = configArgs({ "no-config": true, "mcp-config": ["a.json"] });
  * console.assert(args.noConfig && args.mcpConfigs[0] === "a.json" && args.config === undefined);
  * ```
@@ -134,7 +134,7 @@ export function toolDirArgs(value: unknown): ToolDirArgs {
  *
  * @example
  * ```ts
- * import { kernelSandboxMode } from "./host.ts";
+ * import { kernelSandboxMode } from "./turn_flags.ts";
  * console.assert(kernelSandboxMode({ "no-kernel-sandbox": true }) === "off");
  * console.assert(kernelSandboxMode({}) === "auto");
  * ```
@@ -157,7 +157,7 @@ export const START_TIMEOUT_OPTION = { "start-timeout": { type: "string" } } as c
  *
  * @example
  * ```ts
- * import { startTimeout } from "./host.ts";
+ * import { startTimeout } from "./turn_flags.ts";
  * console.assert(startTimeout({ "start-timeout": "5" }) === 5000);
  * console.assert(startTimeout({}) === 60_000);
  * ```

@@ -16,7 +16,7 @@
  */
 
 import type { ApprovalRule } from "../call/approval_rules.ts";
-import { loadRegistry } from "../run/host_run.ts";
+import { loadRegistry } from "../run/backend_run.ts";
 import { kernelRequirementError, startKernelProbe } from "../run/kernel_sandbox.ts";
 import { type ArgumentsRecorder, recorderFor } from "../run/record_args.ts";
 import { planTools, startPlannedSources, warnOnStderr } from "../run/sources.ts";
@@ -30,7 +30,7 @@ import type { BatchOptions } from "./options.ts";
 import { checkItemScopes, type ItemCwd } from "./item_cwd.ts";
 
 /** The tools, sources and kernel layer of a batch, shared by its slots. */
-export interface BatchHost {
+export interface SharedSetup {
   /** The tool modules and the sources' tools. */
   registry: ToolRegistry;
   /** The tool directories loaded (none when the config's sources stand in for `./tools`). */
@@ -53,7 +53,7 @@ export interface BatchHost {
  * imported: a refusal names the item. Resolves {@link Reported} (with the failure's code) after
  * reporting a failure on stderr (exit 2); nothing is left running then.
  */
-export async function prepareBatchHost(
+export async function prepareSharedSetup(
   args: Pick<
     BatchOptions,
     | "input"
@@ -67,7 +67,7 @@ export async function prepareBatchHost(
     | "recordArgs"
   >,
   where: { cwd: string; itemCwds: readonly ItemCwd[] },
-): Promise<BatchHost | Reported> {
+): Promise<SharedSetup | Reported> {
   const { cwd } = where;
   const plan = await planTools({
     toolDirs: args.toolDirs,

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
-import type { AgentCommand } from "../../src/run/agent.ts";
-import { cliDenoFlags } from "../../src/run/deno_flags.ts";
-import { defineTool, type Tool } from "../../src/tool/define.ts";
+import type { AgentCommand } from "../../../src/run/agent.ts";
+import { cliDenoFlags } from "../../../src/cli/commands/_deno_flags.ts";
+import { defineTool, type Tool } from "../../../src/tool/define.ts";
 
 function tool(name: string, extra: Partial<Parameters<typeof defineTool>[0]> = {}): Tool {
   return defineTool(

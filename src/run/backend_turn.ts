@@ -1,5 +1,5 @@
 /**
- * One turn on an initialized backend connection ({@link HostRun.turn}): a session (created,
+ * One turn on an initialized backend connection ({@link BackendRun.turn}): a session (created,
  * or `--session` opened, waiting out `busy` while the previous turn's run cleans up), the
  * turn admitted and followed to `run.finished` (cancelled on a soft stop, given up by a
  * watchdog), every call settled, then `--last-message` and `turn.finished` with the exit
@@ -26,13 +26,13 @@ import { exitCode } from "./exit_codes.ts";
 import { turnExit } from "./exit_policy.ts";
 import { type HostFailure, osReason } from "./failure.ts";
 import { HostError } from "../errors/mod.ts";
-import type { HostTurnOptions } from "./host_options.ts";
+import type { BackendTurnOptions } from "./run_options.ts";
 import { sessionOpenFailure } from "./session_hint.ts";
 import type { StopState } from "./stop.ts";
 import { runTurn, type TurnOutcome } from "./turn.ts";
 import { startTurnSpan, TELEMETRY } from "../telemetry/mod.ts";
 
-/** What a turn needs of its initialized connection (given by {@link HostRun.turn}). */
+/** What a turn needs of its initialized connection (given by {@link BackendRun.turn}). */
 export interface TurnConnection {
   /** The connected client. */
   readonly client: LocalAgentClient;
@@ -64,9 +64,9 @@ export interface TurnConnection {
 
 /**
  * A session and one turn in it on `conn`; emits the turn's records on `turn.writer`.
- * Resolves with the turn's exit code; throws on a failure (see `HostRun.failure`).
+ * Resolves with the turn's exit code; throws on a failure (see `BackendRun.failure`).
  */
-export async function hostTurn(conn: TurnConnection, turn: HostTurnOptions): Promise<number> {
+export async function backendTurn(conn: TurnConnection, turn: BackendTurnOptions): Promise<number> {
   const { client, stop } = conn;
   const { writer } = turn;
   // Every call of this turn tells its tool the attempt (`ctx.attempt`).
@@ -107,7 +107,10 @@ export async function hostTurn(conn: TurnConnection, turn: HostTurnOptions): Pro
  * The turn's session, created or opened, and its `session` record; a stop first resolves
  * with the exit code of {@link TurnConnection.stoppedBeforeTurn}.
  */
-async function openSession(conn: TurnConnection, turn: HostTurnOptions): Promise<string | number> {
+async function openSession(
+  conn: TurnConnection,
+  turn: BackendTurnOptions,
+): Promise<string | number> {
   const { client, stop } = conn;
   const { writer } = turn;
   const startup = AbortSignal.any([stop.soft.signal, stop.hard.signal]);
@@ -160,7 +163,7 @@ async function openSession(conn: TurnConnection, turn: HostTurnOptions): Promise
  */
 async function followRun(
   conn: TurnConnection,
-  turn: HostTurnOptions,
+  turn: BackendTurnOptions,
   sessionId: string,
   runId: string,
 ): Promise<TurnOutcome> {
@@ -209,7 +212,7 @@ async function followRun(
  */
 async function finishTurn(
   conn: TurnConnection,
-  turn: HostTurnOptions,
+  turn: BackendTurnOptions,
   run: { sessionId: string; runId: string; outcome: TurnOutcome },
 ): Promise<number> {
   const { stop } = conn;

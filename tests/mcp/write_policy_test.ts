@@ -1,7 +1,7 @@
 /** The approval request's message: names the tool, shows the arguments, escapes controls. */
 
 import assert from "node:assert/strict";
-import { approvalMessage } from "../../src/mcp/approval.ts";
+import { approvalMessage } from "../../src/mcp/write_policy.ts";
 
 Deno.test("approvalMessage() names the tool, each argument on its own line, and the expiry", () => {
   assert.equal(

@@ -1,5 +1,5 @@
 /**
- * Starting a backend connection (`HostRun.start`): the backend spawned (unless given) while
+ * Starting a backend connection (`BackendRun.start`): the backend spawned (unless given) while
  * the tool sources start and the tools load, the kernel sandbox probed and checked; once
  * initialized, the checks of the `initialize` result and the connection's `host.ready` record.
  *
@@ -24,7 +24,7 @@ import { backendStartFailure } from "./agent_errors.ts";
 import { discardBackend, startBackend } from "./backend_start.ts";
 import { hostErrorRecord } from "./failure.ts";
 import { HostError, isHostError, isReported, type Reported, reported } from "../errors/mod.ts";
-import type { HostStartOptions } from "./host_options.ts";
+import type { BackendStartOptions } from "./run_options.ts";
 import {
   entryLevel,
   kernelForTools,
@@ -56,7 +56,7 @@ export interface ConnectionParts {
  * backend cannot be spawned (`host.error` on the writer); a backend not used is discarded.
  */
 export async function startConnection(
-  options: HostStartOptions,
+  options: BackendStartOptions,
 ): Promise<ConnectionParts | Reported> {
   // The backend starts while the tool modules load; initialize waits for the registry.
   const start = options.backend ?? startBackend(options.agent, options);

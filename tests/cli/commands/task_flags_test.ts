@@ -1,8 +1,8 @@
 /** `tools --task-flags`: the init project's task permissions, derived from the config. */
 import assert from "node:assert/strict";
-import { parseConfigText } from "../../src/config/mod.ts";
-import { configGrants, taskFlags } from "../../src/run/task_flags.ts";
-import { runCli } from "../e2e/_cli.ts";
+import { parseConfigText } from "../../../src/config/mod.ts";
+import { configGrants, taskFlags } from "../../../src/cli/commands/_task_flags.ts";
+import { runCli } from "../../e2e/_cli.ts";
 
 Deno.test("configGrants() names the config's env variables and the hosts the host connects to", () => {
   const read: string[] = [];

@@ -19,7 +19,7 @@ import {
   startTimeout,
   toolDirArgs,
   TOOLS_OPTION,
-} from "./host.ts";
+} from "./turn_flags.ts";
 
 /** `call` options (with the config flags `--config`, `--no-config`, `--mcp-config`). */
 export interface CallArgs extends ConfigArgs, ToolDirArgs {
@@ -52,8 +52,8 @@ export interface InitArgs {
 /** `inspect` options. */
 export type InspectArgs = InspectOptions & { command: "inspect" };
 
-/** What {@link parseLoopArgs} returns. */
-export type LoopArgs = CallArgs | InitArgs | InspectArgs | { command: "help"; topic: string };
+/** What {@link parseAuthorArgs} returns. */
+export type AuthorArgs = CallArgs | InitArgs | InspectArgs | { command: "help"; topic: string };
 
 /**
  * Parse the arguments after `call`, `init` or `inspect`. Throws {@link UsageError} naming
@@ -61,15 +61,15 @@ export type LoopArgs = CallArgs | InitArgs | InspectArgs | { command: "help"; to
  *
  * @example
  * ```ts
- * import { parseLoopArgs } from "./loop.ts";
- * const args = parseLoopArgs("call", ["text_stats", '{"text":"a"}', "--json"]);
+ * import { parseAuthorArgs } from "./author_commands.ts";
+ * const args = parseAuthorArgs("call", ["text_stats", '{"text":"a"}', "--json"]);
  * console.assert(args.command === "call" && args.json && args.name === "text_stats");
  * ```
  */
-export function parseLoopArgs(
+export function parseAuthorArgs(
   command: "call" | "init" | "inspect",
   argv: string[],
-): LoopArgs {
+): AuthorArgs {
   switch (command) {
     case "call": {
       const { values, positionals } = parse(argv, {

@@ -1,5 +1,5 @@
 /**
- * `HostRun` without spawning: its backend child is an in-memory handle (`_memory_child.ts`)
+ * `BackendRun` without spawning: its backend child is an in-memory handle (`_memory_child.ts`)
  * to a backend served in this process, the scripted one (`_scripted_backend.ts`) or the
  * reference backend's `serve()`, and its tools are defined here (an inline module tool and an
  * external one that reports progress). Every test runs without the `run` permission, so a
@@ -22,7 +22,7 @@ import { serve } from "../../src/reference_backend/mod.ts";
 import { ApprovalDecider } from "../../src/run/approvals.ts";
 import { EXIT } from "../../src/run/exit_codes.ts";
 import { isReported } from "../../src/errors/mod.ts";
-import { HostRun, REQUIRED_CAPABILITIES } from "../../src/run/host_run.ts";
+import { BackendRun, REQUIRED_CAPABILITIES } from "../../src/run/backend_run.ts";
 import { SummaryWriter } from "../../src/summary/writer.ts";
 import { drainMicrotasks, FakeTime } from "../_fake_time.ts";
 import { type BackendIo, type MemoryChild, memoryChild, NO_SPAWN } from "./_memory_child.ts";
@@ -88,7 +88,7 @@ function recordingWriter(): { records: Rec[]; writer: SummaryWriter } {
 async function connect(serveBackend: (io: BackendIo) => Promise<number>, clock?: FakeTime) {
   const { records, writer } = recordingWriter();
   const child: MemoryChild = memoryChild(serveBackend);
-  const host = await HostRun.start({
+  const host = await BackendRun.start({
     toolDirs: [],
     registry,
     agent: { command: "in-memory", args: [], source: "flag", label: "in_memory" },
@@ -121,7 +121,7 @@ function isBusy(error: unknown): boolean {
 
 for (const method of ["session.create", "turn.start"] as const) {
   Deno.test({
-    name: `HostRun.turn() waits while ${method} answers busy after the previous run`,
+    name: `BackendRun.turn() waits while ${method} answers busy after the previous run`,
     permissions: NO_SPAWN,
     fn: async () => {
       const { host, records, writer, turn } = await scripted({ busyMethod: method, busyCount: 2 });
@@ -143,7 +143,7 @@ for (const method of ["session.create", "turn.start"] as const) {
 
 for (const method of ["session.create", "turn.start"] as const) {
   Deno.test({
-    name: `HostRun.turn() passes on busy from ${method} on the connection's first turn`,
+    name: `BackendRun.turn() passes on busy from ${method} on the connection's first turn`,
     permissions: NO_SPAWN,
     fn: async () => {
       // One busy answer only: a retry would succeed, so the failure shows there was none.
@@ -158,7 +158,7 @@ for (const method of ["session.create", "turn.start"] as const) {
 }
 
 Deno.test({
-  name: "HostRun.turn() gives up after about 5 s of busy after the previous run",
+  name: "BackendRun.turn() gives up after about 5 s of busy after the previous run",
   permissions: NO_SPAWN,
   fn: async () => {
     // On fake time: the retry's pauses and its 5 s bound are the connection's clock's.
@@ -198,7 +198,7 @@ async function whileArmed(time: FakeTime, done: () => boolean): Promise<void> {
 }
 
 Deno.test({
-  name: "HostRun: each turn has its own stop state; a SIGINT between turns stops the next one",
+  name: "BackendRun: each turn has its own stop state; a SIGINT between turns stops the next one",
   permissions: NO_SPAWN,
   fn: async () => {
     const { host, records, writer, turn } = await scripted({});
@@ -264,7 +264,7 @@ async function withReference(fn: (serve: (io: BackendIo) => Promise<number>) => 
 }
 
 Deno.test({
-  name: "HostRun runs a tool call against the reference backend in memory; stop() ends with EOF",
+  name: "BackendRun runs a tool call against the reference backend in memory; stop() ends with EOF",
   permissions: NO_SPAWN,
   fn: () =>
     withReference(async (reference) => {
@@ -295,7 +295,7 @@ Deno.test({
 });
 
 Deno.test({
-  name: "HostRun routes a later turn's tool records to that turn's writer",
+  name: "BackendRun routes a later turn's tool records to that turn's writer",
   permissions: NO_SPAWN,
   fn: () =>
     withReference(async (reference) => {
@@ -322,7 +322,7 @@ Deno.test({
 });
 
 Deno.test({
-  name: "HostRun routes a later turn's tool.progress records to that turn's writer",
+  name: "BackendRun routes a later turn's tool.progress records to that turn's writer",
   permissions: NO_SPAWN,
   fn: () =>
     withReference(async (reference) => {

@@ -14,9 +14,9 @@
  * @module
  */
 
-import { type EnvGetter, type HostConfig, loadConfig } from "../config/mod.ts";
-import { currentDir, getEnvIfGranted } from "../runtime/mod.ts";
-import type { ConfigArgs } from "./command_options.ts";
+import { type EnvGetter, type HostConfig, loadConfig } from "../../config/mod.ts";
+import { currentDir, getEnvIfGranted } from "../../runtime/mod.ts";
+import type { ConfigArgs } from "../../run/command_options.ts";
 
 /**
  * Environment variables every task grants the host: the backend choice, colours, and where the
@@ -95,7 +95,7 @@ export function configGrants(config: HostConfig, envNames: Iterable<string> = []
  *
  * @example
  * ```ts
- * import { taskFlags } from "./task_flags.ts";
+ * import { taskFlags } from "./_task_flags.ts";
  * const flags = taskFlags({ env: ["BOOKS_KEY"], net: [] });
  * console.assert(flags.some((flag) => flag.startsWith("--allow-env=") && flag.endsWith(",BOOKS_KEY")));
  * ```

@@ -1,5 +1,5 @@
 /**
- * Starting a connection (`HostRun.start`, `src/run/host_start.ts`) on its failure paths,
+ * Starting a connection (`BackendRun.start`, `src/run/run_start.ts`) on its failure paths,
  * without spawning: a backend that could not be started is reported on the writer (exit 3)
  * and the sources are closed; a source failure (exit 2) discards the started backend (EOF,
  * no signal) and the backend is reaped.
@@ -12,7 +12,7 @@ import { ToolRegistry } from "../../src/toolset/registry.ts";
 import { SpawnError } from "../../src/runtime/mod.ts";
 import { EXIT, exitCode } from "../../src/run/exit_codes.ts";
 import { isReported, reported } from "../../src/errors/mod.ts";
-import { HostRun, REQUIRED_CAPABILITIES } from "../../src/run/host_run.ts";
+import { BackendRun, REQUIRED_CAPABILITIES } from "../../src/run/backend_run.ts";
 import { SummaryWriter } from "../../src/summary/writer.ts";
 import { memoryChild, NO_SPAWN } from "./_memory_child.ts";
 import { scriptedBackend } from "./_scripted_backend.ts";
@@ -51,12 +51,12 @@ const AGENT = {
 
 Deno.test({
   name:
-    "HostRun.start(): a backend that could not be started is exit 3 with backend_unavailable; the sources close",
+    "BackendRun.start(): a backend that could not be started is exit 3 with backend_unavailable; the sources close",
   permissions: NO_SPAWN,
   fn: async () => {
     const { records, writer } = recordingWriter();
     let closed = 0;
-    const host = await HostRun.start({
+    const host = await BackendRun.start({
       toolDirs: [],
       registry,
       agent: AGENT,
@@ -83,12 +83,12 @@ Deno.test({
 
 Deno.test({
   name:
-    "HostRun.start(): a failed source (already reported) is exit 2 and the started backend is discarded with EOF",
+    "BackendRun.start(): a failed source (already reported) is exit 2 and the started backend is discarded with EOF",
   permissions: NO_SPAWN,
   fn: async () => {
     const { records, writer } = recordingWriter();
     const child = memoryChild(scriptedBackend());
-    const host = await HostRun.start({
+    const host = await BackendRun.start({
       toolDirs: [],
       registry,
       agent: AGENT,

@@ -1,10 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import {
-  approveFromUser,
-  checkDestination,
-  UnapprovedConfigError,
-} from "../../src/config/approval.ts";
+import { checkDestination, trustFromUser, UnapprovedConfigError } from "../../src/config/trust.ts";
 import { ConfigError, loadConfig } from "../../src/config/mod.ts";
 import { configKey, hashConfigText, writeTrustStore } from "../../src/config/trust_store.ts";
 
@@ -21,34 +17,34 @@ async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
 
 const noEnv = () => undefined;
 
-Deno.test("approveFromUser(): MAGI_TOOLS_TRUST_CONFIG=1, else the store's hash of this path", async () => {
+Deno.test("trustFromUser(): MAGI_TOOLS_TRUST_CONFIG=1, else the store's hash of this path", async () => {
   await withDir(async (dir) => {
     const path = join(dir, "magi-tools.jsonc");
     const store = join(dir, "store", "trusted-configs.json");
     const request = { path, text: CONFIG };
-    assert.deepEqual(await approveFromUser(request, { env: noEnv, storePath: store }), {
+    assert.deepEqual(await trustFromUser(request, { env: noEnv, storePath: store }), {
       approved: false,
       reason: "not trusted yet",
     });
     const ci = (name: string) => name === "MAGI_TOOLS_TRUST_CONFIG" ? "1" : undefined;
-    assert.deepEqual(await approveFromUser(request, { env: ci, storePath: null }), {
+    assert.deepEqual(await trustFromUser(request, { env: ci, storePath: null }), {
       approved: true,
       by: "env",
     });
     await writeTrustStore(store, {
       [await configKey(path)]: { sha256: await hashConfigText(CONFIG), trustedAt: "t" },
     });
-    assert.deepEqual(await approveFromUser(request, { env: noEnv, storePath: store }), {
+    assert.deepEqual(await trustFromUser(request, { env: noEnv, storePath: store }), {
       approved: true,
       by: "store",
     });
     assert.deepEqual(
-      await approveFromUser({ path, text: CONFIG + " " }, { env: noEnv, storePath: store }),
+      await trustFromUser({ path, text: CONFIG + " " }, { env: noEnv, storePath: store }),
       { approved: false, reason: "changed since you trusted it" },
     );
     // Another path with the same content is not trusted.
     assert.deepEqual(
-      await approveFromUser({ path: join(dir, "sub", "magi-tools.jsonc"), text: CONFIG }, {
+      await trustFromUser({ path: join(dir, "sub", "magi-tools.jsonc"), text: CONFIG }, {
         env: noEnv,
         storePath: store,
       }),
@@ -57,15 +53,15 @@ Deno.test("approveFromUser(): MAGI_TOOLS_TRUST_CONFIG=1, else the store's hash o
   });
 });
 
-Deno.test("approveFromUser() refuses, saying why, when the store is unknown or unreadable", async () => {
+Deno.test("trustFromUser() refuses, saying why, when the store is unknown or unreadable", async () => {
   await withDir(async (dir) => {
     const request = { path: join(dir, "magi-tools.jsonc"), text: CONFIG };
-    const unknown = await approveFromUser(request, { env: noEnv, storePath: null });
+    const unknown = await trustFromUser(request, { env: noEnv, storePath: null });
     assert.equal(unknown.approved, false);
     assert.match(!unknown.approved ? unknown.reason : "", /may not read HOME or XDG_CONFIG_HOME/);
     const store = join(dir, "trusted-configs.json");
     await Deno.writeTextFile(store, "not json");
-    const broken = await approveFromUser(request, { env: noEnv, storePath: store });
+    const broken = await trustFromUser(request, { env: noEnv, storePath: store });
     assert.match(!broken.approved ? broken.reason : "", /Trust store is not JSON/);
   });
 });
@@ -86,7 +82,7 @@ Deno.test("loadConfig() decides before reading any variable; --config and --mcp-
     asked.push(request.path);
     return Promise.resolve({ approved: false as const, reason: "not trusted yet" });
   };
-  await assert.rejects(loadConfig({ cwd: "/p", readFile, env, approveConfig: refuse }), (error) => {
+  await assert.rejects(loadConfig({ cwd: "/p", readFile, env, trustConfig: refuse }), (error) => {
     assert.ok(error instanceof UnapprovedConfigError && error instanceof ConfigError);
     assert.match(
       error.message,
@@ -107,7 +103,7 @@ Deno.test("loadConfig() decides before reading any variable; --config and --mcp-
     env,
     config: "magi-tools.jsonc",
     mcpConfigs: ["claude.json"],
-    approveConfig: refuse,
+    trustConfig: refuse,
   });
   assert.deepEqual(named.mcpServers.map((server) => server.name), ["fx", "c"]);
   assert.deepEqual(asked, ["/p/magi-tools.jsonc"], "named files are not asked about");
@@ -116,7 +112,7 @@ Deno.test("loadConfig() decides before reading any variable; --config and --mcp-
     cwd: "/p",
     readFile,
     env,
-    approveConfig: () => Promise.resolve({ approved: true, by: "store" }),
+    trustConfig: () => Promise.resolve({ approved: true, by: "store" }),
   });
   const transport = approved.mcpServers[0]!.transport;
   assert.deepEqual(transport.kind === "stdio" ? transport.args : [], ["/root"]);
@@ -129,10 +125,10 @@ Deno.test("loadConfig() asks nothing of a config without commands or variables, 
   };
   const readFile = (path: string) => Promise.resolve(files[path] ?? null);
   const refuse = () => Promise.reject(new Error("asked"));
-  const config = await loadConfig({ cwd: "/p", readFile, approveConfig: refuse });
+  const config = await loadConfig({ cwd: "/p", readFile, trustConfig: refuse });
   assert.deepEqual(config.mcpServers.map((server) => server.name), ["api"]);
   await assert.rejects(
-    loadConfig({ cwd: "/q", readFile, approveConfig: refuse }),
+    loadConfig({ cwd: "/q", readFile, trustConfig: refuse }),
     /magi-tools\.jsonc:1:15: invalid JSONC/,
   );
 });

@@ -3,10 +3,10 @@
  * → one turn → shutdown → reaped child → exit code. A tool load failure stops the unused backend
  * (EOF, then signals).
  *
- * The phases are the methods of {@link HostRun}, one backend connection (start, initialize,
- * turn, failure, stop); {@link runHost} runs them once in a turn scope (`turn_scope.ts`), a `batch`
- * slot runs many turns on one connection in the same scope. Parts: `host_start.ts` (the start),
- * `tool_wiring.ts` (executor, call session, records), `host_turn.ts`, `exit_policy.ts` (exit code).
+ * The phases are the methods of {@link BackendRun}, one backend connection (start, initialize,
+ * turn, failure, stop); {@link runBackend} runs them once in a turn scope (`turn_scope.ts`), a `batch`
+ * slot runs many turns on one connection in the same scope. Parts: `run_start.ts` (the start),
+ * `tool_wiring.ts` (executor, call session, records), `backend_turn.ts`, `exit_policy.ts` (exit code).
  *
  * @module
  */
@@ -31,14 +31,14 @@ import { invocationExit } from "./exit_policy.ts";
 import { classify, hostErrorRecord, isEngineFailure, timedOutBeforeTurn } from "./failure.ts";
 import type { HostFailure } from "./failure.ts";
 import { HostError, isReported, type Reported } from "../errors/mod.ts";
-import type { HostRunOptions, HostStartOptions, HostTurnOptions } from "./host_options.ts";
+import type { BackendRunOptions, BackendStartOptions, BackendTurnOptions } from "./run_options.ts";
 import {
   checkInitialized,
   type ConnectionParts,
   readyRecord,
   startConnection,
-} from "./host_start.ts";
-import { hostTurn } from "./host_turn.ts";
+} from "./run_start.ts";
+import { backendTurn } from "./backend_turn.ts";
 import { LivenessProbe } from "./liveness.ts";
 import { REQUIRED_CAPABILITIES } from "./load_registry.ts";
 import { closeBackend } from "./shutdown.ts";
@@ -48,13 +48,13 @@ import { startTools, wireTools } from "./tool_wiring.ts";
 import { runTurnScope } from "./turn_scope.ts";
 import type { ArgumentsRecorder } from "./record_args.ts";
 
-export type { HostRunOptions, HostStartOptions, HostTurnOptions } from "./host_options.ts";
+export type { BackendRunOptions, BackendStartOptions, BackendTurnOptions } from "./run_options.ts";
 export { loadRegistry, type LoadRegistryOptions, REQUIRED_CAPABILITIES } from "./load_registry.ts";
 
 /** Run one turn against a spawned backend; returns the exit code. Never throws for backend faults. */
-export async function runHost(options: HostRunOptions): Promise<number> {
+export async function runBackend(options: BackendRunOptions): Promise<number> {
   const { writer } = options;
-  const host = await HostRun.start(options);
+  const host = await BackendRun.start(options);
   if (isReported(host)) return exitCodeOf(host.code);
   const interrupt = () => host.interrupt();
   const removeInterrupt = onInterrupt(interrupt);
@@ -81,16 +81,16 @@ export async function runHost(options: HostRunOptions): Promise<number> {
 }
 
 /**
- * One backend connection of the host, in phases: {@link HostRun.start} (registry, spawned
- * backend), {@link HostRun.initialize} (handshake, descriptor check, executor, `host.ready`),
- * {@link HostRun.turn} (a session and one turn; `run` does one, a batch slot many) and
- * {@link HostRun.stop} (shutdown, tool processes stopped, child reaped). {@link HostRun.failure}
- * turns a failed phase into its `host.error`; then the connection is not {@link HostRun.healthy}
- * and only `stop` is left. Each turn has its own stop state, made by {@link HostRun.turn}
+ * One backend connection of the host, in phases: {@link BackendRun.start} (registry, spawned
+ * backend), {@link BackendRun.initialize} (handshake, descriptor check, executor, `host.ready`),
+ * {@link BackendRun.turn} (a session and one turn; `run` does one, a batch slot many) and
+ * {@link BackendRun.stop} (shutdown, tool processes stopped, child reaped). {@link BackendRun.failure}
+ * turns a failed phase into its `host.error`; then the connection is not {@link BackendRun.healthy}
+ * and only `stop` is left. Each turn has its own stop state, made by {@link BackendRun.turn}
  * (initialize and the first turn share the first one); stop requests go through
- * {@link HostRun.interrupt}, {@link HostRun.timeout} and {@link HostRun.watchOutput}.
+ * {@link BackendRun.interrupt}, {@link BackendRun.timeout} and {@link BackendRun.watchOutput}.
  */
-export class HostRun {
+export class BackendRun {
   #stop: StopState = new StopState(); // The current turn's.
   /** turn() calls so far; a turn in progress; a SIGINT that came after the last turn ended. */
   #turns = 0;
@@ -106,7 +106,7 @@ export class HostRun {
   readonly #recordArguments: ArgumentsRecorder | undefined;
   /** Turns admitted on this connection (a batch slot runs many). */
   #turnsStarted = 0;
-  /** The config's tool sources (MCP servers, OpenAPI documents); closed by {@link HostRun.stop}. */
+  /** The config's tool sources (MCP servers, OpenAPI documents); closed by {@link BackendRun.stop}. */
   readonly #sources: StartedSources;
   readonly #sourceWarnings: SourceWarnings | undefined;
   readonly #child: ChildHandle;
@@ -114,7 +114,7 @@ export class HostRun {
   readonly #events: AsyncIterator<AgentEvent>;
   /** Where the connection's records (tool calls, logs) go: the current turn's writer. */
   #writer: SummaryWriter;
-  #approvals: HostTurnOptions["approvals"] | null = null; // The turn's: asked at write calls.
+  #approvals: BackendTurnOptions["approvals"] | null = null; // The turn's: asked at write calls.
   #liveness: LivenessProbe | null = null;
   #stalled = false;
   #calls: ToolCallSession | null = null;
@@ -132,7 +132,7 @@ export class HostRun {
   /** The start deadline that expired before `initialize` was answered, ms. */
   #startDeadlineMs: number | null = null;
 
-  private constructor(options: HostStartOptions, parts: ConnectionParts) {
+  private constructor(options: BackendStartOptions, parts: ConnectionParts) {
     this.#parts = parts;
     this.#argumentsPreview = options.argumentsPreview === true;
     this.#recordArguments = options.recordArguments;
@@ -168,9 +168,9 @@ export class HostRun {
    * (`backend_unavailable`, `host.error` on the writer). `exitCode(reported.code)` is the
    * exit code.
    */
-  static async start(options: HostStartOptions): Promise<HostRun | Reported> {
+  static async start(options: BackendStartOptions): Promise<BackendRun | Reported> {
     const parts = await startConnection(options);
-    return isReported(parts) ? parts : new HostRun(options, parts);
+    return isReported(parts) ? parts : new BackendRun(options, parts);
   }
 
   /** Whether more turns can run on this connection (no failure, no hard stop). */
@@ -179,7 +179,7 @@ export class HostRun {
       this.#budgetError === null && this.#sourceFailure === null;
   }
 
-  /** Whether {@link HostRun.stop} was called (nothing more can run). */
+  /** Whether {@link BackendRun.stop} was called (nothing more can run). */
   get stopped(): boolean {
     return this.#stopped;
   }
@@ -209,7 +209,7 @@ export class HostRun {
   /**
    * Phase 2: `initialize`, the descriptor check, the executor and the call session;
    * emits `host.ready` on `writer`. Resolves with null when ready, or with an exit code
-   * when stopped first; throws on a failure (see {@link HostRun.failure}).
+   * when stopped first; throws on a failure (see {@link BackendRun.failure}).
    */
   async initialize(writer: SummaryWriter): Promise<number | null> {
     this.#writer = writer;
@@ -279,15 +279,15 @@ export class HostRun {
   /**
    * Phase 3: a session (created, or `session` opened) and one turn in it, under a stop
    * state of its own; emits the turn's records on `turn.writer`. Resolves with the turn's
-   * exit code; throws on a failure (see {@link HostRun.failure}). Only after
-   * {@link HostRun.initialize}.
+   * exit code; throws on a failure (see {@link BackendRun.failure}). Only after
+   * {@link BackendRun.initialize}.
    */
-  async turn(turn: HostTurnOptions): Promise<number> {
+  async turn(turn: BackendTurnOptions): Promise<number> {
     const init = this.#init;
     const descriptor = this.#descriptor;
     const calls = this.#calls;
     if (init === null || descriptor === null || calls === null || this.#ready === null) {
-      throw new Error("HostRun.turn() before initialize()");
+      throw new Error("BackendRun.turn() before initialize()");
     }
     // Initialize and the first turn share the first stop state; each later turn gets its own.
     if (this.#turns++ > 0) {
@@ -299,7 +299,7 @@ export class HostRun {
     ({ writer: this.#writer, approvals: this.#approvals } = turn);
     if (turn.announce === true) turn.writer.emit(this.#ready);
     try {
-      return await hostTurn({
+      return await backendTurn({
         client: this.#client,
         events: this.#events,
         init,
@@ -321,7 +321,7 @@ export class HostRun {
 
   /**
    * The `host.error` of a phase's failure, emitted on `writer`; resolves with its exit
-   * code. The connection is no longer {@link HostRun.healthy} afterwards.
+   * code. The connection is no longer {@link BackendRun.healthy} afterwards.
    */
   async failure(error: unknown, writer: SummaryWriter): Promise<number> {
     this.#failed = true;
