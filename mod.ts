@@ -55,7 +55,7 @@
  * Tools: `defineTool` and what a tool and its context are (docs/tools.md); rich results:
  * `return content("Chart:", image(pngBytes, "image/png"))`.
  */
-export { defineTool, TOOL_MARK } from "./src/host/define.ts";
+export { defineTool, TOOL_MARK } from "./src/tool/define.ts";
 export type {
   PermissionGrant,
   ResultOverflow,
@@ -66,7 +66,7 @@ export type {
   ToolInfo,
   ToolPermissions,
   ToolSpec,
-} from "./src/host/define.ts";
+} from "./src/tool/define.ts";
 export {
   audio,
   content,
@@ -75,7 +75,7 @@ export {
   resourceLink,
   RICH_MARK,
   type RichResult,
-} from "./src/host/content.ts";
+} from "./src/tool/content.ts";
 /*
  * `run` as a function: one turn with the tools of some directories, the
  * summary records returned instead of printed, with its hooks (docs/library.md).
@@ -94,8 +94,8 @@ export {
   CallRefusedError,
   type HookedCall,
   type HookedResult,
-} from "./src/host/call_hooks.ts";
-export type { ToolCallOutcome } from "./src/host/call.ts";
+} from "./src/call/hooks.ts";
+export type { ToolCallOutcome } from "./src/tool/call.ts";
 export type { SummaryRecord } from "./src/summary/records.ts";
 /* The typed client over any child with piped stdin/stdout (docs/library.md). */
 export { AgentConnection, LocalAgentClient, Reconciler } from "./src/client/mod.ts";
@@ -119,7 +119,7 @@ export {
   RECORD_ERROR_CODES,
   type RecordErrorCode,
 } from "./src/errors/mod.ts";
-export { UsageError } from "./src/run/exit_codes.ts";
+export { UsageError } from "./src/errors/mod.ts";
 export { BackendExited, ClientClosed, ProtocolViolation } from "./src/client/mod.ts";
 export { type ErrorCode, ProtocolError } from "./src/protocol/errors.ts";
 

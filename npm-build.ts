@@ -5,9 +5,9 @@
  *
  * 1. Bundle every `deno.json` export with esbuild (ESM, Node 20, code
  *    splitting) into `npm/esm/`. `src/runtime/deno/mod.ts` (the Deno runtime's
- *    primitives) is swapped for `src/runtime/node/mod.ts`, and `src/config/_feature_import.ts`
+ *    primitives) is swapped for `src/runtime/node/mod.ts`, and `src/sources/_feature_import.ts`
  *    (the non-literal dynamic import of MCP and OpenAPI) for
- *    `src/config/_feature_import_npm.ts` (literal imports: each feature is a
+ *    `src/sources/_feature_import_npm.ts` (literal imports: each feature is a
  *    chunk); `npm:` specifiers and import-map names become bare npm names and
  *    stay external (dependencies).
  * 2. Write `.d.ts` files for every bundled source module into `npm/types/`
@@ -34,8 +34,8 @@ import type * as esbuild from "npm:esbuild@^0.25";
 const ROOT = dirname(fileURLToPath(import.meta.url));
 const DENO_ADAPTER = join(ROOT, "src/runtime/deno/mod.ts");
 const NODE_ADAPTER = join(ROOT, "src/runtime/node/mod.ts");
-const FEATURE_IMPORT = join(ROOT, "src/config/_feature_import.ts");
-const FEATURE_IMPORT_NPM = join(ROOT, "src/config/_feature_import_npm.ts");
+const FEATURE_IMPORT = join(ROOT, "src/sources/_feature_import.ts");
+const FEATURE_IMPORT_NPM = join(ROOT, "src/sources/_feature_import_npm.ts");
 const BIN_NAME = "magi-tools";
 
 /** The `deno.json` fields the build uses. */
@@ -94,7 +94,7 @@ function npmSubpath(mapped: ReadonlyMap<string, string>, path: string): string |
   return best === undefined ? undefined : mapped.get(best)! + path.slice(best.length);
 }
 
-/** The folders of the optional features (src/config/features.ts): their npm packages are optional. */
+/** The folders of the optional features (src/sources/features.ts): their npm packages are optional. */
 const FEATURE_DIRS = [join(ROOT, "src/mcp/"), join(ROOT, "src/openapi/")];
 
 /** npm packages the bundle imports: name → range, and the names imported outside the features. */
@@ -282,7 +282,7 @@ async function denoSources(config: DenoConfig, out: string): Promise<void> {
  * `package.json` for `npm/`, exports mirroring `deno.json`'s. The packages only the optional
  * features import (the MCP SDK; the OpenAPI parser, YAML and validator) are optional peer
  * dependencies: neither npm nor Deno installs them with the package, and a project that uses an
- * MCP or OpenAPI source adds them (src/config/features.ts names them and the command).
+ * MCP or OpenAPI source adds them (src/sources/features.ts names them and the command).
  */
 function packageJson(config: DenoConfig, used: UsedPackages) {
   const sorted = [...used.ranges].sort(([a], [b]) => a < b ? -1 : 1);

@@ -10,10 +10,10 @@
  */
 
 import { z } from "zod";
-import { defineTool } from "../src/host/define.ts";
-import { loadToolDirs } from "../src/host/discovery.ts";
-import { ToolExecutor } from "../src/host/executor.ts";
-import { ToolRegistry } from "../src/host/registry.ts";
+import { defineTool } from "../src/tool/define.ts";
+import { loadToolDirs } from "../src/toolset/discovery.ts";
+import { ToolExecutor } from "../src/call/executor.ts";
+import { ToolRegistry } from "../src/toolset/registry.ts";
 import { CLIENT_TOOLS_LIMITS } from "../src/protocol/limits.ts";
 
 const inline = defineTool({

@@ -11,7 +11,7 @@
  *   the tool processes the host starts.
  * - `deno.full.lock`: the full CLI, {@link FULL_ENTRIES}: the core plus `src/mcp/` and
  *   `src/openapi/`, which the CLI loads through a non-literal dynamic import
- *   (`src/config/features.ts`) and which pin their npm packages in `src/mcp/_sdk.ts` and
+ *   (`src/sources/features.ts`) and which pin their npm packages in `src/mcp/_sdk.ts` and
  *   `src/openapi/_deps.ts`. `deno task start` runs with `--lock=deno.full.lock`.
  * - `dev/deno.lock` (`dev/deno.json`'s, frozen): everything, {@link DEV_ENTRIES} plus the npm
  *   packages `dev/deno.json` maps (the MCP servers, the conformance suite, the OpenAPI
@@ -41,7 +41,7 @@ export const DEV_CONFIG: string = join(ROOT, "dev", "deno.json");
 const NOT_CORE = [
   /^src\/mcp\//,
   /^src\/openapi\/(?!_http_tool\.ts$)/,
-  /^src\/config\/_feature_import_npm\.ts$/,
+  /^src\/sources\/_feature_import_npm\.ts$/,
 ];
 
 /**
@@ -70,10 +70,10 @@ export const DEMO_ENTRIES: readonly string[] = [
   "cli.ts",
   "scripts/demo_flags.ts",
   "src/reference_backend/main.ts",
-  "src/host/sandbox/describe.ts",
-  "src/host/sandbox/describe_setup.ts",
-  "src/host/sandbox/runner.ts",
-  "src/host/sandbox/launcher.ts",
+  "src/sandbox/describe.ts",
+  "src/sandbox/describe_setup.ts",
+  "src/sandbox/runner.ts",
+  "src/sandbox/launcher.ts",
   "tools/",
 ];
 

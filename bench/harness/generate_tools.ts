@@ -8,7 +8,7 @@
 
 import { generatedDescription } from "./payloads.ts";
 
-const DEFINE = new URL("../../src/host/define.ts", import.meta.url).href;
+const DEFINE = new URL("../../src/tool/define.ts", import.meta.url).href;
 
 /** Source text of generated tool module `index`. */
 export function generatedToolSource(index: number): string {

@@ -16,13 +16,13 @@ import {
   ruleText,
   uniformPolicy,
   withConfigRules,
-} from "../host/approval_rules.ts";
+} from "../call/approval_rules.ts";
 import process from "node:process";
 import { type AgentCommand, resolveAgentCommand } from "../run/agent.ts";
 import { ApprovalDecider } from "../run/approvals.ts";
-import { exitCode as exitCodeOf, UsageError } from "../run/exit_codes.ts";
-import { isHostError, isReported } from "../errors/mod.ts";
-import { guardOutput } from "../host/output_guard.ts";
+import { exitCode as exitCodeOf } from "../run/exit_codes.ts";
+import { isHostError, isReported, UsageError } from "../errors/mod.ts";
+import { guardOutput } from "../tool/output_guard.ts";
 import {
   currentDir,
   isDirectory,
@@ -35,7 +35,7 @@ import {
 import type { BatchOptions } from "./options.ts";
 import { type BatchItem, parseBatchInput } from "./input.ts";
 import { Progress } from "./progress.ts";
-import { type BatchHost, prepareBatchHost } from "./host.ts";
+import { prepareSharedSetup, type SharedSetup } from "./shared_setup.ts";
 import { BatchRun, type BatchTotals } from "./run.ts";
 import { inShard } from "./shard.ts";
 import { BatchStore } from "./store.ts";
@@ -103,7 +103,7 @@ interface ItemsToRun {
  * The flags' approval rules, then the config's; a config rule or default of `ask` is an error
  * (no person answers in a batch).
  */
-function batchPolicy(args: BatchOptions, host: BatchHost): ApprovalPolicy {
+function batchPolicy(args: BatchOptions, host: SharedSetup): ApprovalPolicy {
   const flags = args.approvals ?? uniformPolicy(args.approve);
   const policy = withConfigRules(flags, host.approvalRules ?? []);
   const ask = policy.rules.find((rule) => rule.decision === "ask");
@@ -120,7 +120,7 @@ function batchPolicy(args: BatchOptions, host: BatchHost): ApprovalPolicy {
 /** Run the pending items on `host`'s shared tools, with the progress bar when asked. */
 async function runItems(
   args: BatchOptions,
-  host: BatchHost,
+  host: SharedSetup,
   items: ItemsToRun,
 ): Promise<BatchTotals> {
   const { pending, cwd, cwds } = items;
@@ -237,13 +237,13 @@ async function runOpened(args: BatchOptions, opened: Opened): Promise<number> {
     if (batch === null) interruptedEarly = true;
     else batch.interrupt();
   });
-  let host: BatchHost | null = null;
+  let host: SharedSetup | null = null;
   try {
     let totals: BatchTotals | undefined;
     try {
       if (pending.length > 0) {
         const itemCwds = distinctItemCwds(pending, cwds, cwd);
-        const prepared = await prepareBatchHost(args, { cwd, itemCwds });
+        const prepared = await prepareSharedSetup(args, { cwd, itemCwds });
         if (isReported(prepared)) return exitCodeOf(prepared.code);
         host = prepared;
       }

@@ -23,8 +23,8 @@
  */
 
 import { isAbsolute, relative, resolve, sep } from "node:path";
-import { checkToolScopesAt, type PreparedToolDirs, ToolLoadError } from "../host/discovery.ts";
-import { UsageError } from "../run/exit_codes.ts";
+import { ToolLoadError, UsageError } from "../errors/mod.ts";
+import { checkToolScopesAt, type PreparedToolDirs } from "../toolset/discovery.ts";
 import { isDirectory, realPath } from "../runtime/mod.ts";
 import type { BatchItem } from "./input.ts";
 

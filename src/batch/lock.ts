@@ -21,7 +21,7 @@ import {
   tryLockFile,
   writeStderrLine,
 } from "../runtime/mod.ts";
-import { UsageError } from "../run/exit_codes.ts";
+import { UsageError } from "../errors/mod.ts";
 
 /** Name of the lock file in an output folder. */
 export const LOCK_FILE = "batch.lock";

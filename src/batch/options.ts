@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { ApprovalPolicy } from "../host/approval_rules.ts";
+import type { ApprovalPolicy } from "../call/approval_rules.ts";
 import type { TurnFlags } from "../run/command_options.ts";
 import type { Shard } from "./shard.ts";
 

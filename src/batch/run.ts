@@ -1,6 +1,6 @@
 /**
  * Running a batch: up to `jobs` slots, each keeping one backend connection
- * ({@link HostRun}) for many items — a new session per item — and starting a
+ * ({@link BackendRun}) for many items — a new session per item — and starting a
  * new backend only after its connection failed (or for an item with another
  * working directory). All slots share one tool registry; each connection's
  * executor keeps its warm tool processes from item to item.
@@ -15,14 +15,14 @@
 
 import { EXIT, exitCode } from "../run/exit_codes.ts";
 import { isReported, type Reported } from "../errors/mod.ts";
-import { HostRun } from "../run/host_run.ts";
+import { BackendRun } from "../run/backend_run.ts";
 import type { AgentCommand } from "../run/agent.ts";
 import type { ArgumentsRecorder } from "../run/record_args.ts";
 import type { ApprovalDecider } from "../run/approvals.ts";
 import type { KernelSandboxMode } from "../run/kernel_sandbox.ts";
 import { runTurnScope } from "../run/turn_scope.ts";
-import type { KernelSupport } from "../host/sandbox/kernel_policy.ts";
-import type { ToolRegistry } from "../host/registry.ts";
+import type { KernelSupport } from "../sandbox/kernel_policy.ts";
+import type { ToolRegistry } from "../toolset/registry.ts";
 import { writeStderrLine } from "../runtime/mod.ts";
 import { SummaryWriter } from "../summary/writer.ts";
 import { entryFromRecords, type IndexEntry, parseRecords } from "./index_entry.ts";
@@ -99,7 +99,7 @@ export interface BatchTotals {
 
 /** One slot: a backend connection reused from item to item. */
 interface Slot {
-  host: HostRun | null;
+  host: BackendRun | null;
   /** The working directory of `host`. */
   cwd: string | null;
 }
@@ -308,7 +308,7 @@ export class BatchRun {
     cwd: string,
     writer: SummaryWriter,
     itemId: string,
-  ): Promise<HostRun | number> {
+  ): Promise<BackendRun | number> {
     if (slot.host !== null && slot.cwd === cwd) return slot.host;
     if (slot.host !== null) {
       await slot.host.stop();
@@ -322,9 +322,9 @@ export class BatchRun {
   }
 
   /** A new backend connection for `cwd`, or its failed start (already reported). */
-  async #start(cwd: string, writer: SummaryWriter, itemId: string): Promise<HostRun | Reported> {
+  async #start(cwd: string, writer: SummaryWriter, itemId: string): Promise<BackendRun | Reported> {
     const options = this.#options;
-    const started = await HostRun.start({
+    const started = await BackendRun.start({
       toolDirs: options.toolDirs,
       registry: options.registry,
       agent: options.agent,

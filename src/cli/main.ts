@@ -20,7 +20,7 @@ const encoder = new TextEncoder();
 
 /** Route console output that would reach stdout to stderr (tool modules may log). */
 async function redirectConsole(): Promise<void> {
-  const { redirectConsoleToStderr } = await import("../host/console.ts");
+  const { redirectConsoleToStderr } = await import("../tool/console.ts");
   redirectConsoleToStderr();
 }
 

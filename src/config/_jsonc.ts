@@ -2,7 +2,7 @@
  * The JSONC step of reading a config: text → value, with the first syntax
  * error as a {@link ConfigError} naming `file:line:column`. No key is looked
  * at and no environment variable is read, so the approval check of a project
- * config (`approval.ts`) can run on its result before anything is expanded.
+ * config (`trust.ts`) can run on its result before anything is expanded.
  *
  * @module
  */

@@ -8,7 +8,7 @@
  * working directory when it exists and the host may read it (`--no-config`
  * skips it). That file, found rather than named, is the project's own: when
  * it starts a command or reads an environment variable it is refused with an
- * {@link UnapprovedConfigError} until the user approved it (`approval.ts`),
+ * {@link UnapprovedConfigError} until the user approved it (`trust.ts`),
  * decided before any key is checked or variable read. Each
  * `--mcp-config FILE` adds the `mcpServers` of a Claude Desktop / Claude
  * Code / Cursor style file (its other top-level keys are not ours and are
@@ -37,30 +37,30 @@ import { type At, child, fail, isObject, knownKeys } from "./_check.ts";
 import { getEnv, readTextFile } from "../runtime/mod.ts";
 import { ConfigError } from "./errors.ts";
 import {
-  type ApprovalCheck,
-  approveFromUser,
   type DestinationPins,
+  type TrustCheck,
+  trustFromUser,
   UnapprovedConfigError,
-} from "./approval.ts";
+} from "./trust.ts";
 import { configNeeds, needsApproval } from "./needs.ts";
 import { type EnvGetter, type McpServerConfig, parseMcpServers } from "./mcp_servers.ts";
 import { type OpenApiConfig, parseOpenApi } from "./openapi.ts";
-import { parseApprovals } from "./approvals.ts";
-import type { ApprovalRule } from "../host/approval_rules.ts";
+import { parseApprovals } from "./approval_rules.ts";
+import type { ApprovalRule } from "../call/approval_rules.ts";
 
 export { ConfigError } from "./errors.ts";
 export {
-  type ApprovalCheck,
-  type ApprovalRequest,
-  type ApprovalVerdict,
-  approveFromUser,
   checkDestination,
   describeDestinations,
   describeNeeds,
   type DestinationPins,
   TRUST_ENV,
+  type TrustCheck,
+  trustFromUser,
+  type TrustRequest,
+  type TrustVerdict,
   UnapprovedConfigError,
-} from "./approval.ts";
+} from "./trust.ts";
 export {
   type ConfigNeeds,
   configNeeds,
@@ -78,19 +78,6 @@ export {
   writeTrustStore,
 } from "./trust_store.ts";
 export { parseJsonc } from "./_jsonc.ts";
-export {
-  type Feature,
-  type FeatureProblem,
-  FeatureUnavailableError,
-  loadFeature,
-  loadMcp,
-  loadOpenApi,
-  type McpSource,
-  type McpSourceModule,
-  type McpSourceOptions,
-  type OpenApiSourceModule,
-  type SkippedOperationInfo,
-} from "./features.ts";
 export type { EnvGetter, McpServerConfig, McpTransportConfig } from "./mcp_servers.ts";
 export { type OpenApiConfig, parseOpenApi } from "./openapi.ts";
 
@@ -104,7 +91,7 @@ export interface HostConfig {
   readonly openapi: readonly OpenApiConfig[];
   /**
    * The project config was approved by the trust store: where its secrets were
-   * recorded to go, checked when its sources start (`sources.ts`). Absent for
+   * recorded to go, checked when its sources start (`src/sources/start.ts`). Absent for
    * a config approved otherwise or needing no approval.
    */
   readonly pins?: DestinationPins;
@@ -113,7 +100,7 @@ export interface HostConfig {
    * redacted) on its `tool.call` record, as `--record-args` does. Absent: false.
    */
   readonly recordArguments?: boolean;
-  /** `approvals`: approval rules for write tools, in order (`approvals.ts`). Absent: none. */
+  /** `approvals`: approval rules for write tools, in order (`approval_rules.ts`). Absent: none. */
   readonly approvals?: readonly ApprovalRule[];
 }
 
@@ -219,11 +206,11 @@ export interface LoadConfigOptions {
   readonly readFile?: (path: string) => Promise<string | null>;
   /**
    * Decides on a `magi-tools.jsonc` found in `cwd` that starts a command or
-   * reads a variable (`approval.ts`); default the user's approval
+   * reads a variable (`trust.ts`); default the user's approval
    * (`MAGI_TOOLS_TRUST_CONFIG=1` or the trust store). Files named by
    * `--config` or `--mcp-config` are the user's choice and not asked about.
    */
-  readonly approveConfig?: ApprovalCheck;
+  readonly trustConfig?: TrustCheck;
 }
 
 /**
@@ -252,7 +239,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<HostConfig
     });
     if (text !== null) {
       // Approved (or needing no approval) before its keys are checked or a ${VAR} expanded.
-      const pins = await requireApproval(path, text, options.approveConfig ?? approveFromUser);
+      const pins = await requireApproval(path, text, options.trustConfig ?? trustFromUser);
       const config = parseConfigText(text, { file: CONFIG_FILE_NAME, env });
       loaded.push(pins === null ? config : { ...config, pins });
     }
@@ -275,7 +262,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<HostConfig
 async function requireApproval(
   path: string,
   text: string,
-  approve: ApprovalCheck,
+  approve: TrustCheck,
 ): Promise<DestinationPins | null> {
   let value: unknown;
   try {

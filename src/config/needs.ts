@@ -5,7 +5,7 @@
  * or `headers`; an OpenAPI entry's `auth.valueFromEnv`; an OpenAPI entry's or
  * HTTP MCP server's `clientCredentials.clientIdFromEnv` and `clientSecretFromEnv`). Found in the
  * JSONC value alone, before any key is checked or anything expanded, so the
- * approval of a project config (`approval.ts`) is decided before the
+ * approval of a project config (`trust.ts`) is decided before the
  * environment is read or a process started.
  *
  * Every entry counts, `enabled: false` ones too: the parser expands their

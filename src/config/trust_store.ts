@@ -12,7 +12,7 @@
  * `destinations` (optional) records where each OpenAPI source with `auth`
  * sends its secret (the base URL, resolved from the document's `servers` when
  * the config has no `baseUrl`): the config's hash does not cover a document,
- * so a change there is caught by comparing with this (`approval.ts`).
+ * so a change there is caught by comparing with this (`trust.ts`).
  *
  * The path key is the config's directory resolved through symlinks plus the
  * file name as found ({@link configKey}): a `magi-tools.jsonc` that is a

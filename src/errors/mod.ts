@@ -18,3 +18,5 @@
 export * from "./codes.ts";
 export * from "./host_error.ts";
 export * from "./reported.ts";
+export * from "./tool_load.ts";
+export * from "./usage.ts";

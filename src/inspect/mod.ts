@@ -16,10 +16,10 @@
 
 import { type AgentCommand, resolveAgentCommand } from "../run/agent.ts";
 import { planTools, withPlannedSources } from "../run/sources.ts";
-import type { ExternalTool } from "../host/external.ts";
+import type { ExternalTool } from "../tool/external.ts";
 import type { ConfigArgs, ToolDirArgs } from "../run/command_options.ts";
-import { exitCode, UsageError } from "../run/exit_codes.ts";
-import { isReported } from "../errors/mod.ts";
+import { exitCode } from "../run/exit_codes.ts";
+import { isReported, UsageError } from "../errors/mod.ts";
 import {
   currentDir,
   isDirectory,
@@ -30,7 +30,7 @@ import {
   writeStdout,
 } from "../runtime/mod.ts";
 import { newToken } from "./security.ts";
-import { type ApprovalPolicy, parseApproveFlags, withConfigRules } from "../host/approval_rules.ts";
+import { type ApprovalPolicy, parseApproveFlags, withConfigRules } from "../call/approval_rules.ts";
 import { InspectServer } from "./server.ts";
 import { type LoadProblem, ToolSet } from "./tool_set.ts";
 import { SignIns } from "./sign_in.ts";
@@ -41,7 +41,7 @@ export { checkRequest, newToken } from "./security.ts";
 export { InspectServer } from "./server.ts";
 export { ToolSet } from "./tool_set.ts";
 
-/** `inspect` options (`src/cli/args/loop.ts` parses them from the command line). */
+/** `inspect` options (`src/cli/args/author_commands.ts` parses them from the command line). */
 export interface InspectOptions extends ConfigArgs, ToolDirArgs {
   /** `--port` (0: a free port). */
   port: number;

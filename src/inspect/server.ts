@@ -23,7 +23,7 @@
  */
 
 import { callRecord } from "../run/call_record.ts";
-import { directCall } from "../host/direct_call.ts";
+import { directCall } from "../call/direct_call.ts";
 import { isHostError } from "../errors/mod.ts";
 import {
   CLIENT_TOOL_MIN_TIMEOUT_MS,

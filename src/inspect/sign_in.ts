@@ -23,9 +23,9 @@
  * @module
  */
 
-import { loadFeature, loadMcp, type McpSource } from "../config/features.ts";
+import { loadFeature, loadMcp, type McpSource } from "../sources/features.ts";
 import type { McpServerConfig } from "../config/mod.ts";
-import type { ExternalTool } from "../host/external.ts";
+import type { ExternalTool } from "../tool/external.ts";
 import { LOGIN_TIMEOUT_MS, type McpLoginModule } from "../mcp/login_api.ts";
 import { writeStderrLine } from "../runtime/mod.ts";
 

@@ -14,18 +14,18 @@
  * @module
  */
 
-import { loadToolDirs, ToolLoadError } from "../host/discovery.ts";
-import type { ToolInfo } from "../host/define.ts";
-import { ToolExecutor } from "../host/executor.ts";
-import type { ExternalTool } from "../host/external.ts";
-import { ToolRegistry } from "../host/registry.ts";
-import { type Watch, watchPaths } from "../host/watch.ts";
-import { isHostError } from "../errors/mod.ts";
-import { formatToolPermissions, toolSandboxInfo } from "../host/sandbox/mod.ts";
-import type { ToolLog } from "../host/sandbox/log_buffer.ts";
+import { isHostError, ToolLoadError } from "../errors/mod.ts";
+import { loadToolDirs } from "../toolset/discovery.ts";
+import type { ToolInfo } from "../tool/define.ts";
+import { ToolExecutor } from "../call/executor.ts";
+import type { ExternalTool } from "../tool/external.ts";
+import { ToolRegistry } from "../toolset/registry.ts";
+import { type Watch, watchPaths } from "../toolset/watch.ts";
+import { formatToolPermissions, toolSandboxInfo } from "../sandbox/mod.ts";
+import type { ToolLog } from "../sandbox/log_buffer.ts";
 import { CLIENT_TOOLS_LIMITS } from "../protocol/limits.ts";
 import { utf8ByteLength } from "../protocol/utf8.ts";
-import { REQUIRED_CAPABILITIES } from "../run/host_run.ts";
+import { REQUIRED_CAPABILITIES } from "../run/backend_run.ts";
 import type { SignInView } from "./sign_in.ts";
 
 /** One load error as the page shows it. */

@@ -1,6 +1,6 @@
 /**
  * Turns started from the inspector page: one at a time, each exactly a
- * `run` (`runHost`: backend started, tools registered, one turn, shutdown),
+ * `run` (`runBackend`: backend started, tools registered, one turn, shutdown),
  * against the backend fixed when the inspector started. Its summary records
  * stream to the page as they are written; approvals wait for the page's
  * answer (or the backend's expiry); cancel is `turn.cancel`, as a first
@@ -17,10 +17,10 @@ import {
   type Approver,
   clientToolOf,
 } from "../run/approvals.ts";
-import type { ArgumentLine, CallApproval } from "../host/call_approval.ts";
+import type { ArgumentLine, CallApproval } from "../call/approval.ts";
 import type { ConfigArgs } from "../run/command_options.ts";
-import { type ApprovalPolicy, decideByPolicy } from "../host/approval_rules.ts";
-import { runHost } from "../run/host_run.ts";
+import { type ApprovalPolicy, decideByPolicy } from "../call/approval_rules.ts";
+import { runBackend } from "../run/backend_run.ts";
 import { SourceWarnings, startConfiguredSources } from "../run/sources.ts";
 import type { ApprovalRequestedData } from "../protocol/schemas/mod.ts";
 import { writeStderrLine } from "../runtime/mod.ts";
@@ -39,7 +39,7 @@ export type TurnEvent =
     summary: string;
     /** Null for a call's question (it waits until the call's own deadline). */
     expires_in_ms: number | null;
-    /** A call's question: the tool and every argument field (`host/call_approval.ts`). */
+    /** A call's question: the tool and every argument field (`call/approval.ts`). */
     call?: { name: string; arguments: readonly ArgumentLine[]; hidden: number };
   };
 
@@ -221,7 +221,7 @@ export class Turns {
       onWarning: warnings.add,
       startTimeoutMs: this.#options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
     });
-    const done = runHost({
+    const done = runBackend({
       sources,
       sourceWarnings: warnings,
       prompt,

@@ -4,7 +4,7 @@
  * The SDK is not in the root `deno.json` import map: `deno task` installs every package of that
  * map before any task runs, and the demo does not need the SDK. Only `src/mcp/` imports it, and
  * the rest of the CLI loads `src/mcp/` through the non-literal dynamic import of
- * `src/config/features.ts`, so a command without MCP never resolves it. The version here, the
+ * `src/sources/features.ts`, so a command without MCP never resolves it. The version here, the
  * one of `dev/deno.json` and the entries of `deno.full.lock` and `dev/deno.lock` agree
  * (`tests/scripts/locks_test.ts`; docs/packages.md says how to change it).
  *

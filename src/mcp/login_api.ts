@@ -1,7 +1,7 @@
 /**
  * What `magi-tools login` (src/cli/commands/login.ts) and the inspector's sign-in button
  * (src/inspect/sign_in.ts) use of this folder, declared without the MCP SDK: both load
- * `src/mcp/` through `loadFeature("mcp")` (src/config/features.ts) and type it with
+ * `src/mcp/` through `loadFeature("mcp")` (src/sources/features.ts) and type it with
  * {@link McpLoginModule}, so no type-only import pulls the SDK into their module graph.
  * `mod.ts` provides it (`oauth_login.ts`, `login_flow.ts`).
  *

@@ -14,7 +14,7 @@
  * - Signing in to an HTTP server (`oauth`): `oauth_login.ts` keeps the sign-in store and sends
  *   the stored token; `login_flow.ts` runs the browser part for `login` and `inspect`.
  *
- * The rest of the CLI loads this folder on first use (`src/config/features.ts`) and knows it
+ * The rest of the CLI loads this folder on first use (`src/sources/features.ts`) and knows it
  * only through interfaces declared without the SDK (`McpSourceModule` in the config layer,
  * `serve_api.ts` and `login_api.ts` here); the SDK's modules are imported in `_sdk.ts` only.
  *

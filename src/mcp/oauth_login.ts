@@ -21,7 +21,7 @@ import { chmod, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises"
 import { dirname, join } from "node:path";
 import { userDir } from "../runtime/mod.ts";
 import type { McpServerConfig } from "../config/mod.ts";
-import { signInRequiredMessage } from "../host/external.ts";
+import { signInRequiredMessage } from "../tool/external.ts";
 import { auth } from "./_sdk.ts";
 import type {
   OAuthClientInformationMixed,

@@ -24,7 +24,7 @@ export interface McpCallResult {
   readonly toolResult?: unknown;
 }
 
-import { type ContentPart, RICH_MARK, type RichResult } from "../host/content.ts";
+import { type ContentPart, RICH_MARK, type RichResult } from "../tool/content.ts";
 
 /**
  * The model-visible text of `result`.

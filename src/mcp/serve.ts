@@ -5,14 +5,14 @@
  * @module
  */
 
-import { ToolExecutor } from "../host/executor.ts";
+import { ToolExecutor } from "../call/executor.ts";
 import { CLIENT_TOOLS_LIMITS } from "../protocol/limits.ts";
 import { isAddrInUse, onInterrupt, writeStderrLine } from "../runtime/mod.ts";
 import { FairSlots } from "./_fair_slots.ts";
 import { serveMcpHttp } from "./http.ts";
 import { createMcpServer, mcpToolList, ProgressRoutes } from "./server.ts";
 import type { Server } from "./_sdk.ts";
-import type { ToolRegistry } from "../host/registry.ts";
+import type { ToolRegistry } from "../toolset/registry.ts";
 import type { McpServeModule, ServeOutcome, ServeRegistryOptions } from "./serve_api.ts";
 import { GuardedStdioTransport } from "./stdio_server.ts";
 

@@ -1,16 +1,16 @@
 /**
  * What `magi-tools mcp` (src/cli/commands/mcp.ts) uses of this folder, declared without the MCP
- * SDK: the CLI loads `src/mcp/` through `loadFeature("mcp")` (src/config/features.ts) and types it
+ * SDK: the CLI loads `src/mcp/` through `loadFeature("mcp")` (src/sources/features.ts) and types it
  * with {@link McpServeModule}, so no type-only import pulls the SDK into the graph of the CLI or
  * of this package's public modules. `serve.ts` implements it (checked by its type annotation).
  *
  * @module
  */
 
-import type { ApprovalPolicy } from "../host/approval_rules.ts";
-import type { ExecutorOptions } from "../host/executor.ts";
-import type { ToolLog } from "../host/sandbox/log_buffer.ts";
-import type { ToolRegistry } from "../host/registry.ts";
+import type { ApprovalPolicy } from "../call/approval_rules.ts";
+import type { ExecutorOptions } from "../call/executor.ts";
+import type { ToolLog } from "../sandbox/log_buffer.ts";
+import type { ToolRegistry } from "../toolset/registry.ts";
 
 /** Default of `mcp --max-sessions`. */
 export const DEFAULT_MAX_SESSIONS = 64;

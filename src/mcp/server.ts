@@ -30,7 +30,7 @@
  * @module
  */
 
-import { sourceName } from "../host/approval_rules.ts";
+import { sourceName } from "../call/approval_rules.ts";
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -44,15 +44,15 @@ import {
   approveWrite,
   DEFAULT_APPROVAL,
   type McpApproval,
-} from "./approval.ts";
+} from "./write_policy.ts";
 import { dropClientKeys } from "./client_keys.ts";
 import { FairSlots } from "./_fair_slots.ts";
-import { stopped } from "../host/answers.ts";
+import { stopped } from "../tool/answers.ts";
 import { PACKAGE_VERSION } from "../host/version.ts";
 import { CLIENT_TOOLS_LIMITS } from "../protocol/limits.ts";
-import type { ToolExecutor } from "../host/executor.ts";
-import type { ToolProgress } from "../host/external.ts";
-import type { ToolRegistry } from "../host/registry.ts";
+import type { ToolExecutor } from "../call/executor.ts";
+import type { ToolProgress } from "../tool/external.ts";
+import type { ToolRegistry } from "../toolset/registry.ts";
 import {
   endApprovalSpan,
   incomingTraceparent,

@@ -32,7 +32,7 @@ import {
   ToolListChangedNotificationSchema,
   UnauthorizedError,
 } from "./_sdk.ts";
-import type { McpSource, McpSourceOptions } from "../config/features.ts";
+import type { McpSource, McpSourceOptions } from "../tool/source.ts";
 import type { McpServerConfig } from "../config/mod.ts";
 import {
   defineExternalTool,
@@ -41,13 +41,13 @@ import {
   ExternalToolError,
   SIGN_IN_REQUIRED,
   signInRequiredMessage,
-} from "../host/external.ts";
+} from "../tool/external.ts";
 import { PACKAGE_VERSION } from "../host/version.ts";
 import { hostToolName, selected, TOOL_NAME } from "./names.ts";
 import { clientCredentialsFetch } from "./client_credentials.ts";
 import { signedInProvider, SignInRequiredError, type StoredOAuthProvider } from "./oauth_login.ts";
 import { type McpCallResult, resultText, richResultOf } from "./results.ts";
-import type { RichResult } from "../host/content.ts";
+import type { RichResult } from "../tool/content.ts";
 import { ChildStdioTransport } from "./stdio_transport.ts";
 import { endMcpSpan, startMcpSpan, TELEMETRY } from "../telemetry/mod.ts";
 
@@ -69,7 +69,7 @@ export class McpSourceError extends HostError<"source_start"> {
   }
 }
 
-export type { McpSource, McpSourceOptions } from "../config/features.ts";
+export type { McpSource, McpSourceOptions } from "../tool/source.ts";
 
 const DEFAULT_START_TIMEOUT_MS = 60_000;
 

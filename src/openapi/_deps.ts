@@ -6,7 +6,7 @@
  * They are not in the root `deno.json` import map: `deno task` installs every package of that
  * map before any task runs, and the demo does not need them. Only `src/openapi/` imports them,
  * and the CLI loads `src/openapi/` through the non-literal dynamic import of
- * `src/config/features.ts`, so a command without an `openapi` source never resolves them (the
+ * `src/sources/features.ts`, so a command without an `openapi` source never resolves them (the
  * `openapi` config section is parsed by `config.ts`, which needs none of them). The versions
  * here and the entries of `deno.full.lock` and `dev/deno.lock` agree
  * (`tests/scripts/locks_test.ts`; docs/packages.md says how to change them).

@@ -11,7 +11,7 @@
  */
 
 import { z } from "zod";
-import { defineTool } from "../host/define.ts";
+import { defineTool } from "../tool/define.ts";
 import { performExchange } from "./http.ts";
 
 const params = new URL(import.meta.url).searchParams;

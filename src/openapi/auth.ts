@@ -5,7 +5,7 @@
  * @module
  */
 
-import { ExternalToolError } from "../host/external.ts";
+import { ExternalToolError } from "../tool/external.ts";
 import type { OpenApiConfig } from "./config.ts";
 import type { HttpExchange } from "./http.ts";
 import type { ClientCredentialsTokens } from "./oauth.ts";

@@ -20,7 +20,7 @@
  * @module
  */
 
-export type { ExternalTool } from "../host/external.ts";
+export type { ExternalTool } from "../tool/external.ts";
 export {
   API_NAME_PATTERN,
   DEFAULT_TIMEOUT_MS,

@@ -16,12 +16,12 @@
  *
  * The token URL comes from the config, else from the document
  * ({@link documentTokenUrl}); where it is decided by the document, `trust`
- * records it and a changed one is refused (src/config/approval.ts).
+ * records it and a changed one is refused (src/config/trust.ts).
  *
  * @module
  */
 
-import { ExternalToolError } from "../host/external.ts";
+import { ExternalToolError } from "../tool/external.ts";
 import type { ClientCredentialsAuth, OpenApiConfig } from "./config.ts";
 import { OpenApiError } from "./errors.ts";
 import { SecretRedactor } from "./redact.ts";

@@ -17,7 +17,7 @@
  * @module
  */
 
-import { truncateText } from "../host/text.ts";
+import { truncateText } from "../text/bounded.ts";
 import type { OpenApiConfig } from "./config.ts";
 import type { HttpMethod, OperationRef } from "./document.ts";
 import { jsonPointer, OpenApiError } from "./errors.ts";

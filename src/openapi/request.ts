@@ -9,7 +9,7 @@
  * @module
  */
 
-import { ExternalToolError } from "../host/external.ts";
+import { ExternalToolError } from "../tool/external.ts";
 import type { OperationPlan, ParameterPlan } from "./operations.ts";
 
 /** A request ready for `http.ts` (plain data, sent to the sandboxed child). */

@@ -23,8 +23,8 @@ import {
   type ExternalTool,
   type ExternalToolContext,
   ExternalToolError,
-} from "../host/external.ts";
-import { MAX_TOOLS } from "../host/catalog.ts";
+} from "../tool/external.ts";
+import { MAX_TOOLS } from "../toolset/catalog.ts";
 import type { OpenApiConfig } from "./config.ts";
 import { readDocument, resolveOperations } from "./document.ts";
 import { jsonPointer, OpenApiError } from "./errors.ts";
@@ -253,7 +253,7 @@ export interface StartOpenApiOptions extends LoadOpenApiOptions {
 }
 
 /**
- * One `openapi` entry as a started source (the shape `src/config/sources.ts`
+ * One `openapi` entry as a started source (the shape `src/sources/start.ts`
  * starts every source in): its tools, its base URL (checked against the
  * approval's record), and `close` to reap its HTTP processes.
  * Rejects with an {@link OpenApiError} naming the file, pointer and reason.

@@ -8,10 +8,10 @@
  * @module
  */
 
-import type { ToolContext, ToolInfo } from "../host/define.ts";
-import { ExternalToolError } from "../host/external.ts";
-import { LogBuffer } from "../host/sandbox/log_buffer.ts";
-import type { ProcessRunner } from "../host/sandbox/process_runner.ts";
+import type { ToolContext, ToolInfo } from "../tool/define.ts";
+import { ExternalToolError } from "../tool/external.ts";
+import { LogBuffer } from "../sandbox/log_buffer.ts";
+import type { ProcessRunner } from "../sandbox/process_runner.ts";
 import { supportsProcessIsolation } from "../runtime/mod.ts";
 import { type HttpExchange, type HttpOutcome, performExchange } from "./http.ts";
 import { endHttpSpan, startHttpSpan, TELEMETRY } from "../telemetry/mod.ts";
@@ -171,7 +171,7 @@ export class ExchangeTransport {
       const { cwd, denoPath, inline } = this.#options;
       this.#runner = inline === true || !supportsProcessIsolation()
         ? Promise.resolve(null)
-        : import("../host/sandbox/process_runner.ts").then(({ ProcessRunner }) =>
+        : import("../sandbox/process_runner.ts").then(({ ProcessRunner }) =>
           new ProcessRunner({
             cwd: cwd ?? Deno.cwd(),
             ...(denoPath === undefined ? {} : { denoPath }),

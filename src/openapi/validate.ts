@@ -8,7 +8,7 @@
  */
 
 import { Ajv2020, type ErrorObject } from "./_deps.ts";
-import { formatIssues } from "../host/text.ts";
+import { formatIssues } from "../text/bounded.ts";
 
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
 

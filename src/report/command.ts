@@ -11,8 +11,8 @@
  */
 
 import { writeFile } from "node:fs/promises";
-import { exitCode, UsageError } from "../run/exit_codes.ts";
-import { isHostError } from "../errors/mod.ts";
+import { exitCode } from "../run/exit_codes.ts";
+import { isHostError, UsageError } from "../errors/mod.ts";
 import { terminalText, writeStderrLine, writeStdout } from "../runtime/mod.ts";
 import { renderHtml } from "./html.ts";
 import { loadBatches } from "./load.ts";

@@ -17,10 +17,9 @@ import {
   type RuntimeName,
   runtimeName,
 } from "../runtime/mod.ts";
-import { HostError } from "../errors/mod.ts";
-import { UsageError } from "./exit_codes.ts";
+import { HostError, UsageError } from "../errors/mod.ts";
 import { splitCommandLine } from "./split.ts";
-import { toolConfigFlags } from "../host/sandbox/module_config.ts";
+import { toolConfigFlags } from "../sandbox/module_config.ts";
 
 /** A resolved backend command. */
 export interface AgentCommand {

@@ -5,7 +5,7 @@
  *
  * With `ask` the person decides each write tool call when it arrives, with the
  * tool and every argument in front of them ({@link ApprovalDecider.decideCall},
- * `host/call_approval.ts`): the backend's `approval.requested` carries only its
+ * `call/approval.ts`): the backend's `approval.requested` carries only its
  * summary. So an approval whose summary is exactly `Allow client tool NAME`, for
  * a client tool NAME of this host, is answered allow by the host (`decided_by:
  * "host"`): the informed question follows at call time. Any other approval (a
@@ -17,15 +17,15 @@
 
 import { waitWithin } from "../async/deadline.ts";
 import type { ApprovalRequestedData } from "../protocol/schemas/mod.ts";
-import { argumentViewText, type CallApproval } from "../host/call_approval.ts";
-import type { CallHooks } from "../host/call_hooks.ts";
+import { argumentViewText, type CallApproval } from "../call/approval.ts";
+import type { CallHooks } from "../call/hooks.ts";
 import { type NoTerminalReason, type Terminal, terminalText } from "../runtime/mod.ts";
 import {
   type ApprovalPolicy,
   decideByPolicy,
   type PolicyDecision,
   uniformPolicy,
-} from "../host/approval_rules.ts";
+} from "../call/approval_rules.ts";
 
 /** How approvals are answered. */
 export type ApproveMode = "deny" | "allow" | "ask";
@@ -94,7 +94,7 @@ export interface Approver {
    * fires when the call is cancelled or its deadline passes.
    */
   decideCall?(request: CallApproval, signal: AbortSignal): Promise<ApprovalDecision>;
-  /** Hooks around each tool call of the turn (`host/call_hooks.ts`; `runOneTurn`'s). */
+  /** Hooks around each tool call of the turn (`call/hooks.ts`; `runOneTurn`'s). */
   readonly callHooks?: CallHooks;
 }
 
@@ -111,7 +111,7 @@ export class ApprovalDecider implements Approver {
 
   /**
    * Create a decider of one mode for every write tool, or of approval rules
-   * (`host/approval_rules.ts`, decided per tool at call time); `terminal` is required when
+   * (`call/approval_rules.ts`, decided per tool at call time); `terminal` is required when
    * anything says `ask`.
    */
   constructor(mode: ApproveMode | ApprovalPolicy, terminal: Terminal | null) {

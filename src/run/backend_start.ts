@@ -10,7 +10,7 @@
 import { type ChildHandle, reapChild, spawnChild } from "../runtime/mod.ts";
 import type { AgentCommand } from "./agent.ts";
 
-/** A started backend, or why it could not be started (reported by `runHost`). */
+/** A started backend, or why it could not be started (reported by `runBackend`). */
 export type BackendStart =
   | { readonly child: ChildHandle; readonly error?: undefined }
   | { readonly child?: undefined; readonly error: unknown };

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { DirectCallResult } from "../host/direct_call.ts";
+import type { DirectCallResult } from "../call/direct_call.ts";
 
 /** The `--json` record: `tool.result`'s fields (no backend ones) plus the text and its parts. */
 export interface CallRecord {

@@ -13,7 +13,6 @@
  */
 
 import type { HostErrorCode } from "../errors/mod.ts";
-import { HostError } from "../errors/mod.ts";
 import { stopSignal } from "../runtime/mod.ts";
 
 /** Exit codes of `magi-tools`. */
@@ -96,16 +95,4 @@ export function exitCode(cause: ExitCause, context: ExitContext = {}): ExitCode 
   // A graceful stop exits 128 + the signal that asked for it: SIGTERM 143, SIGINT 130.
   if (cause === "interrupted" && stopSignal() === "SIGTERM") return EXIT.terminated;
   return EXIT_OF[cause];
-}
-
-/**
- * A usage error: bad flag, bad value, missing prompt. Exit 2. A {@link HostError} with the
- * code `usage`, exported under its own name for library users (`runOneTurn` throws it).
- */
-export class UsageError extends HostError<"usage"> {
-  /** Create the error with `message`. */
-  constructor(message: string) {
-    super("usage", message);
-    this.name = "UsageError";
-  }
 }

@@ -6,23 +6,23 @@
  * @module
  */
 
-import type { ToolInfo } from "../host/define.ts";
-import { isolationOf } from "../host/sandbox/permissions.ts";
+import type { ToolInfo } from "../tool/define.ts";
+import { isolationOf } from "../sandbox/permissions.ts";
 import {
   type KernelSupport,
   kernelUnavailable,
   type SandboxLevel,
   sandboxLevel,
   weakerLevelReason,
-} from "../host/sandbox/kernel_policy.ts";
+} from "../sandbox/kernel_policy.ts";
 import { resolve } from "node:path";
 import {
   announceKernelUnavailable,
   KERNEL_NOTICE_CODE,
   kernelNoticeText,
-} from "../host/sandbox/kernel_notice.ts";
+} from "../sandbox/kernel_notice.ts";
 import type { SummaryInput } from "../summary/records.ts";
-import type { ProcessLimits } from "../host/sandbox/containment.ts";
+import type { ProcessLimits } from "../sandbox/containment.ts";
 import { runtimeExecutable, runtimeName, supportsProcessIsolation } from "../runtime/mod.ts";
 
 /** `--no-kernel-sandbox` (`off`), `--require-kernel-sandbox` (`require`), or neither (`auto`). */
@@ -39,7 +39,7 @@ export function startKernelProbe(mode: KernelSandboxMode): Promise<KernelSupport
   if (mode === "off") {
     return Promise.resolve(kernelUnavailable("switched off with --no-kernel-sandbox"));
   }
-  return import("../host/sandbox/kernel.ts").then(
+  return import("../sandbox/kernel.ts").then(
     ({ probeKernelSandbox }) => probeKernelSandbox(),
     (error: unknown) => kernelUnavailable(`the probe failed to load: ${String(error)}`),
   );
@@ -79,7 +79,7 @@ export function kernelForTools(
 /**
  * Why a tool module of `tools` that runs in its own process runs without the kernel layer
  * (the kernel's reason), or null when none does (every one has the layer, or none runs in a
- * process). The front doors say it once (`host/sandbox/kernel_notice.ts`).
+ * process). The front doors say it once (`sandbox/kernel_notice.ts`).
  *
  * @example
  * ```ts
@@ -140,7 +140,7 @@ export function prefetchModuleGraphs(
   const kernelTools = tools.filter((entry) => entryLevel(entry, kernel) === "kernel+deno");
   if (kernelTools.length === 0 || kernelTools.length > options.limit) return;
   const files = kernelTools.map(({ file }) => resolve(file));
-  import("../host/sandbox/kernel.ts").then(async ({ moduleFilesOf, runnerFilesOf }) => {
+  import("../sandbox/kernel.ts").then(async ({ moduleFilesOf, runnerFilesOf }) => {
     const graph = { cwd: options.cwd, denoPath: runtimeExecutable() };
     // The runner's own graph first: every tool process's rules include it.
     const jobs = [
@@ -208,7 +208,7 @@ export function kernelRequirementError(
 
 /**
  * How memory caps and the processes a tool starts are contained for a run of `tools`
- * (`host/sandbox/containment.ts`), or null when no tool module of it runs in its own process
+ * (`sandbox/containment.ts`), or null when no tool module of it runs in its own process
  * (nothing is probed then). Never rejects.
  */
 export function limitsForTools(tools: readonly LevelEntry[]): Promise<ProcessLimits | null> {
@@ -218,7 +218,7 @@ export function limitsForTools(tools: readonly LevelEntry[]): Promise<ProcessLim
       isolationOf(entry.tool as ToolInfo) === "process"
     );
   if (!needed) return Promise.resolve(null);
-  return import("../host/sandbox/containment.ts").then(
+  return import("../sandbox/containment.ts").then(
     ({ probeProcessLimits }) => probeProcessLimits(),
     () => null,
   );

@@ -1,20 +1,20 @@
 /**
  * `runOneTurn`'s hooks (`one_turn.ts`): `onApproval` decides write tool calls with their
  * validated arguments (the executor's call-time approval, as `run --approve ask` asks a person),
- * approval rules as `--approve` writes them, and the call hooks (`host/call_hooks.ts`).
+ * approval rules as `--approve` writes them, and the call hooks (`call/hooks.ts`).
  *
  * @module
  */
 
 import type { ApprovalRequestedData } from "../protocol/schemas/mod.ts";
-import type { CallApproval } from "../host/call_approval.ts";
-import type { CallHooks } from "../host/call_hooks.ts";
+import type { CallApproval } from "../call/approval.ts";
+import type { CallHooks } from "../call/hooks.ts";
 import {
   type ApprovalPolicy,
   ApprovalRuleError,
   decideByPolicy,
   parseApproveFlags,
-} from "../host/approval_rules.ts";
+} from "../call/approval_rules.ts";
 import {
   type ApprovalContext,
   type ApprovalDecider,

@@ -1,6 +1,6 @@
 /**
  * Live reload of a front door's tools (`mcp --watch`): the tool directories and the config
- * files are watched (`host/watch.ts`, the inspector's watcher), and on a change the tools
+ * files are watched (`toolset/watch.ts`, the inspector's watcher), and on a change the tools
  * load again exactly as at startup. A tool directory's change rebuilds the registry with the
  * running sources; a config file's change loads the config again (so trust is checked again:
  * a project config that now needs approval is refused like at startup), starts its sources
@@ -13,10 +13,10 @@
 
 import { resolve } from "node:path";
 import { CONFIG_FILE_NAME } from "../config/mod.ts";
-import type { StartedSources } from "../config/sources.ts";
+import type { StartedSources } from "../sources/start.ts";
 import { isReported } from "../errors/mod.ts";
-import type { ToolRegistry } from "../host/registry.ts";
-import { type Watch, watchPaths } from "../host/watch.ts";
+import type { ToolRegistry } from "../toolset/registry.ts";
+import { type Watch, watchPaths } from "../toolset/watch.ts";
 import { writeStderrLine } from "../runtime/mod.ts";
 import { loadRegistry } from "./load_registry.ts";
 import {

@@ -5,12 +5,12 @@
  * @module
  */
 
-import { describedTool } from "../host/sandbox/description.ts";
-import { loadToolDirs, type PreparedToolDirs, prepareToolDirs } from "../host/discovery.ts";
-import type { ExternalTool } from "../host/external.ts";
-import { unenforcedPermissionsWarning } from "../host/sandbox/mod.ts";
-import type { KernelSupport } from "../host/sandbox/kernel_policy.ts";
-import { ToolRegistry } from "../host/registry.ts";
+import { describedTool } from "../sandbox/description.ts";
+import { loadToolDirs, type PreparedToolDirs, prepareToolDirs } from "../toolset/discovery.ts";
+import type { ExternalTool } from "../tool/external.ts";
+import { unenforcedPermissionsWarning } from "../sandbox/mod.ts";
+import type { KernelSupport } from "../sandbox/kernel_policy.ts";
+import { ToolRegistry } from "../toolset/registry.ts";
 import { isHostError, type Reported, reported } from "../errors/mod.ts";
 import { runtimeName, supportsProcessIsolation, writeStderrLine } from "../runtime/mod.ts";
 import {

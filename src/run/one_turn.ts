@@ -7,7 +7,7 @@
  */
 
 import type { SummaryRecord } from "../summary/records.ts";
-import type { CallHooks } from "../host/call_hooks.ts";
+import type { CallHooks } from "../call/hooks.ts";
 import type { OnApproval } from "./library_hooks.ts";
 import { currentDir, realPath } from "../runtime/mod.ts";
 
@@ -132,7 +132,7 @@ export interface OneTurnResult {
  */
 export async function runOneTurn(options: OneTurnOptions): Promise<OneTurnResult> {
   const [
-    { REQUIRED_CAPABILITIES, runHost },
+    { REQUIRED_CAPABILITIES, runBackend },
     { SummaryWriter },
     { resolveAgentCommand },
     { ApprovalDecider },
@@ -141,13 +141,13 @@ export async function runOneTurn(options: OneTurnOptions): Promise<OneTurnResult
     { ToolRegistry },
     hooks,
   ] = await Promise.all([
-    import("./host_run.ts"),
+    import("./backend_run.ts"),
     import("../summary/writer.ts"),
     import("./agent.ts"),
     import("./approvals.ts"),
     import("./prompt.ts"),
-    import("../host/discovery.ts"),
-    import("../host/registry.ts"),
+    import("../toolset/discovery.ts"),
+    import("../toolset/registry.ts"),
     import("./library_hooks.ts"),
   ]);
   const policy = hooks.libraryPolicy(
@@ -160,7 +160,7 @@ export async function runOneTurn(options: OneTurnOptions): Promise<OneTurnResult
   const toolDirs = [...(options.toolDirs ?? ["./tools"])];
   const tools = prepareToolDirs(toolDirs);
   tools.catch(() => {}); // Awaited just below.
-  // Tool errors throw here, before a backend is started (runHost loads the same modules again
+  // Tool errors throw here, before a backend is started (runBackend loads the same modules again
   // from the prepared description: nothing is described or imported twice).
   ToolRegistry.fromLoaded(await loadToolDirs(toolDirs, { prepared: tools }), {
     requiredCapabilities: REQUIRED_CAPABILITIES,
@@ -186,7 +186,7 @@ export async function runOneTurn(options: OneTurnOptions): Promise<OneTurnResult
     };
   const base = new ApprovalDecider(options.onApproval === undefined ? policy : "deny", null);
   try {
-    const exitCode = await runHost({
+    const exitCode = await runBackend({
       prompt,
       toolDirs,
       tools,

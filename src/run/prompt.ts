@@ -5,7 +5,7 @@
  */
 
 import { PROMPT_BYTES } from "../protocol/limits.ts";
-import { UsageError } from "./exit_codes.ts";
+import { UsageError } from "../errors/mod.ts";
 
 const encoder = new TextEncoder();
 

@@ -2,7 +2,7 @@
  * The CLI's glue to external tool sources: load the config, decide which
  * tool directories load beside its sources ({@link planTools}: without
  * `--tools`, a missing `./tools` is fine when the config has a source), start
- * its sources (`src/config/sources.ts`), and the summary records they cause
+ * its sources (`src/sources/start.ts`), and the summary records they cause
  * (`tool.progress`, `host.warning`).
  *
  * @module
@@ -10,20 +10,15 @@
 
 import { stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import {
-  type ApprovalCheck,
-  CONFIG_FILE_NAME,
-  type HostConfig,
-  loadConfig,
-} from "../config/mod.ts";
+import { CONFIG_FILE_NAME, type HostConfig, loadConfig, type TrustCheck } from "../config/mod.ts";
 import {
   hasToolSources,
   type SourceWarning,
   type StartedSources,
   startSources,
   type StartSourcesOptions,
-} from "../config/sources.ts";
-import type { ExternalTool, ToolProgress } from "../host/external.ts";
+} from "../sources/start.ts";
+import type { ExternalTool, ToolProgress } from "../tool/external.ts";
 import { writeStderrLine } from "../runtime/mod.ts";
 import type { SummaryInput } from "../summary/records.ts";
 import type { SummaryWriter } from "../summary/writer.ts";
@@ -108,7 +103,7 @@ export interface ConfiguredSourcesOptions {
   /** Receives source warnings. */
   readonly onWarning: (warning: SourceWarning) => void;
   /** Decides on a project config that needs approval; default the user's (tests inject one). */
-  readonly approveConfig?: ApprovalCheck;
+  readonly trustConfig?: TrustCheck;
   /** `--start-timeout`: each source's start deadline, ms (default: the source's own, 60 s). */
   readonly startTimeoutMs?: number | undefined;
   /** An MCP server changed its tools (`StartedSources.tools` holds the new ones). */
@@ -201,7 +196,7 @@ async function loadReported(
       noConfig: options.noConfig,
       mcpConfigs: options.mcpConfigs,
       cwd: options.cwd,
-      ...(options.approveConfig === undefined ? {} : { approveConfig: options.approveConfig }),
+      ...(options.trustConfig === undefined ? {} : { trustConfig: options.trustConfig }),
     });
   } catch (error) {
     if (isHostError(error, "config")) {

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { UsageError } from "./exit_codes.ts";
+import { UsageError } from "../errors/mod.ts";
 
 /**
  * Split `line` into words; throws {@link UsageError} on an unterminated

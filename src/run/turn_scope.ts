@@ -1,6 +1,6 @@
 /**
- * The turn scope: the phase protocol around one turn on a backend connection (`HostRun`), shared by `run`
- * (`runHost`) and each `batch` item. The current phase's stop state follows the summary
+ * The turn scope: the phase protocol around one turn on a backend connection (`BackendRun`), shared by `run`
+ * (`runBackend`) and each `batch` item. The current phase's stop state follows the summary
  * output (stdout failed: cancel) and a deadline; `--fail-on-tool-error` counts the turn's
  * tool errors; then initialize (a new connection) → turn → `failure()` on a throw →
  * `stop()` (always, or only after a failure for a connection kept for more turns).
@@ -9,10 +9,10 @@
  */
 
 import type { SummaryWriter } from "../summary/writer.ts";
-import type { HostTurnOptions } from "./host_options.ts";
+import type { BackendTurnOptions } from "./run_options.ts";
 import { ToolErrorTally } from "./tool_errors.ts";
 
-/** The phases of a backend connection the scope runs (`HostRun` has them). */
+/** The phases of a backend connection the scope runs (`BackendRun` has them). */
 export interface ScopedConnection {
   /** Whether more turns can run on it. */
   readonly healthy: boolean;
@@ -26,7 +26,7 @@ export interface ScopedConnection {
   /** Handshake and `host.ready`: null when ready, else the exit code of a stop; throws on a failure. */
   initialize(writer: SummaryWriter): Promise<number | null>;
   /** One turn: its exit code; throws on a failure. */
-  turn(turn: HostTurnOptions): Promise<number>;
+  turn(turn: BackendTurnOptions): Promise<number>;
   /** A failure's `host.error` on `writer`; resolves with its exit code. */
   failure(error: unknown, writer: SummaryWriter): Promise<number>;
   /** Shut down and reap; never throws. */
@@ -36,7 +36,7 @@ export interface ScopedConnection {
 /** Options of {@link runTurnScope}. */
 export interface TurnScopeOptions {
   /** The turn; its writer also gets `host.ready` and any `host.error`. */
-  readonly turn: Omit<HostTurnOptions, "toolErrors">;
+  readonly turn: Omit<BackendTurnOptions, "toolErrors">;
   /** Initialize the connection first (a new one). */
   readonly initialize: boolean;
   /**

@@ -26,7 +26,7 @@ export {
 } from "./policy.ts";
 export { reapChild, type ReapOptions } from "./reap.ts";
 export * from "./system.ts";
-export * from "./terminal_text.ts";
+export * from "../text/terminal_text.ts";
 export {
   type ChildHandle,
   type ExitInfo,

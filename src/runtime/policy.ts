@@ -14,7 +14,7 @@ import { LineReader } from "./_line_reader.ts";
 import { isExecutableFile, pathCandidates } from "./_path.ts";
 import type { WatchTimers } from "./parent_watch.ts";
 import { stopRequests } from "./stop_requests.ts";
-import { terminalText } from "./terminal_text.ts";
+import { terminalText } from "../text/terminal_text.ts";
 import type { StopSignal, TerminalOpening } from "./types.ts";
 import { userDirFrom, type UserDirKind } from "./user_dirs.ts";
 

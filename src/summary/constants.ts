@@ -32,7 +32,7 @@ export const EXIT_REASONS = [
 export const HOST_ERROR_CODES: typeof RECORD_ERROR_CODES = RECORD_ERROR_CODES;
 
 /**
- * The catalog's own client tools (`host/catalog.ts`), registered past 32 tools: their
+ * The catalog's own client tools (`toolset/catalog.ts`), registered past 32 tools: their
  * `activity` events are client tool calls, not backend built-ins, whatever `host.ready` lists.
  */
 export const CATALOG_TOOL_NAMES: readonly string[] = Object.freeze([

@@ -22,7 +22,7 @@ async function toolDir(root: string): Promise<string> {
     await Deno.writeTextFile(
       `${dir}/${name}.ts`,
       `import { z } from "zod";
-import { defineTool } from ${JSON.stringify(`${ROOT}src/host/define.ts`)};
+import { defineTool } from ${JSON.stringify(`${ROOT}src/tool/define.ts`)};
 export default defineTool({
   name: "${name}",
   description: "Trivial module number ${i}: returns its number.",
@@ -41,7 +41,7 @@ export default defineTool({
   const text = await Deno.readTextFile(`${dir}/list_items.ts`);
   await Deno.writeTextFile(
     `${dir}/list_items.ts`,
-    text.replace('"../../../../src/host/define.ts"', JSON.stringify(`${ROOT}src/host/define.ts`)),
+    text.replace('"../../../../src/tool/define.ts"', JSON.stringify(`${ROOT}src/tool/define.ts`)),
   );
   return dir;
 }

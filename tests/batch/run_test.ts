@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { ApprovalDecider } from "../../src/run/approvals.ts";
 import { isReported } from "../../src/errors/mod.ts";
-import { loadRegistry } from "../../src/run/host_run.ts";
+import { loadRegistry } from "../../src/run/backend_run.ts";
 import { BatchRun } from "../../src/batch/run.ts";
 import type { BatchStore } from "../../src/batch/store.ts";
 import { FIXTURE_TOOLS } from "../e2e/_cli.ts";

@@ -172,7 +172,7 @@ Deno.test("loadConfig() reads magi-tools.jsonc in cwd unless --no-config, and --
     "/p/magi-tools.jsonc": `{"mcpServers":{"a":{"command":"x"}}}`,
     "/p/other.jsonc": `{"mcpServers":{"b":{"command":"y"}}}`,
   });
-  const base = { cwd: "/p", readFile, env: env({}), approveConfig: approveAll };
+  const base = { cwd: "/p", readFile, env: env({}), trustConfig: approveAll };
   assert.deepEqual((await loadConfig(base)).mcpServers.map((s) => s.name), ["a"]);
   assert.deepEqual((await loadConfig({ ...base, noConfig: true })).mcpServers, []);
   assert.deepEqual(
@@ -198,7 +198,7 @@ Deno.test("loadConfig() adds --mcp-config files (other top-level keys ignored) a
     "/p/dup.json": `{"mcpServers":{"a":{"command":"z"}}}`,
     "/p/none.json": `{"servers":{}}`,
   });
-  const base = { cwd: "/p", readFile, env: env({}), approveConfig: approveAll };
+  const base = { cwd: "/p", readFile, env: env({}), trustConfig: approveAll };
   const both = await loadConfig({ ...base, mcpConfigs: ["claude.json"] });
   assert.deepEqual(both.mcpServers.map((s) => s.name), ["a", "b"]);
   assert.deepEqual(both.files, ["magi-tools.jsonc", "claude.json"]);

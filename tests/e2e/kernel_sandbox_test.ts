@@ -8,8 +8,8 @@
  */
 import assert from "node:assert/strict";
 import { FIXTURE_TOOLS, ofType, one, type Rec, ROOT, runCli } from "./_cli.ts";
-import { probeKernelSandbox } from "../../src/host/sandbox/kernel.ts";
-import { probeProcessLimits } from "../../src/host/sandbox/containment.ts";
+import { probeKernelSandbox } from "../../src/sandbox/kernel.ts";
+import { probeProcessLimits } from "../../src/sandbox/containment.ts";
 
 const KERNEL_TOOLS = `${ROOT}tests/e2e/fixtures/kernel_tools`;
 const WITH_SCENARIO = { MAGI_SCENARIO: `${ROOT}tests/e2e/fixtures/scenarios/kernel.jsonc` };

@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { ofType, one, type Rec, ROOT, runCli } from "./_cli.ts";
-import { PROGRESS_BURST } from "../../src/host/progress.ts";
+import { PROGRESS_BURST } from "../../src/tool/progress.ts";
 
 const LIVE_TOOLS = `${ROOT}tests/e2e/fixtures/live_tools`;
 const WITH_SCENARIO = { MAGI_SCENARIO: `${ROOT}tests/e2e/fixtures/scenarios/live.jsonc` };

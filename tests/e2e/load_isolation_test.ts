@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { ROOT, runCli } from "./_cli.ts";
 
-const LOAD_FIXTURES = `${ROOT}tests/host/sandbox/load_fixtures`;
+const LOAD_FIXTURES = `${ROOT}tests/sandbox/load_fixtures`;
 
 for (const permission of ["read", "write", "run", "net", "env"]) {
   Deno.test(`tools exits 2 for a tool module that needs ${permission} access at load time`, async () => {

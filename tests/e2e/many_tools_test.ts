@@ -13,7 +13,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { FULL_CLI, ofType, one, type Rec, ROOT, runCli } from "./_cli.ts";
 import { json, serve } from "../openapi/_fixtures.ts";
-import { SEARCH_ANSWER_BYTES } from "../../src/host/catalog.ts";
+import { SEARCH_ANSWER_BYTES } from "../../src/toolset/catalog.ts";
 
 const COUNT = 150;
 
@@ -208,7 +208,7 @@ Deno.test("tools, mcp and run: 34 tool modules (over the 32-tool registration)",
       await Deno.writeTextFile(
         join(dir, `${name}.ts`),
         `import { z } from "zod";
-import { defineTool } from ${JSON.stringify(`${ROOT}src/host/define.ts`)};
+import { defineTool } from ${JSON.stringify(`${ROOT}src/tool/define.ts`)};
 export default defineTool({
   name: "${name}",
   description: "Trivial module number ${i}: returns its number.",

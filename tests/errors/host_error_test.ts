@@ -16,11 +16,10 @@ import {
   RequestBudgetExhausted,
   StaleSnapshot,
 } from "../../src/client/errors.ts";
-import { RegistryError } from "../../src/host/registry.ts";
-import { ToolLoadError } from "../../src/host/discovery.ts";
+import { RegistryError } from "../../src/toolset/registry.ts";
+import { ToolLoadError, UsageError } from "../../src/errors/mod.ts";
 import { ProtocolError } from "../../src/protocol/errors.ts";
 import { HOST_ERROR_CODES } from "../../src/summary/records.ts";
-import { UsageError } from "../../src/run/exit_codes.ts";
 import * as pub from "../../mod.ts";
 
 Deno.test("HostError carries its code, message, cause and name", () => {

@@ -1,4 +1,4 @@
-/** The inspector's tool set reloads through the shared watcher (`host/watch.ts`), no browser. */
+/** The inspector's tool set reloads through the shared watcher (`toolset/watch.ts`), no browser. */
 
 import assert from "node:assert/strict";
 import { dirname } from "node:path";

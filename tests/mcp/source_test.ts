@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import type { McpServerConfig } from "../../src/config/mod.ts";
-import { type ExternalToolContext, ExternalToolError } from "../../src/host/external.ts";
+import { type ExternalToolContext, ExternalToolError } from "../../src/tool/external.ts";
 import { startMcpSource } from "../../src/mcp/source.ts";
 import { DEV_CONFIG } from "../e2e/_cli.ts";
 import { FIXTURE_SERVER } from "./_config.ts";

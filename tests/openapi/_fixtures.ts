@@ -9,7 +9,7 @@
  */
 
 import { join } from "node:path";
-import type { ExternalToolContext } from "../../src/host/external.ts";
+import type { ExternalToolContext } from "../../src/tool/external.ts";
 
 let npmCache: Promise<string> | undefined;
 

@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { ExternalToolError } from "../../src/host/external.ts";
+import { ExternalToolError } from "../../src/tool/external.ts";
 import {
   loadOpenApiTools,
   OpenApiError,

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ExternalToolError } from "../../src/host/external.ts";
+import { ExternalToolError } from "../../src/tool/external.ts";
 import type { ParameterPlan } from "../../src/openapi/operations.ts";
 import { buildRequest, isUnderBase } from "../../src/openapi/request.ts";
 import { toJsonSchema } from "../../src/openapi/schema.ts";

@@ -1,7 +1,7 @@
 /**
  * In-memory child handles (test helper): a {@link ChildHandle} whose stdin and stdout are
- * in-memory streams to a backend served in this process, so `HostRun` runs against it
- * without spawning anything (`HostStartOptions.backend`).
+ * in-memory streams to a backend served in this process, so `BackendRun` runs against it
+ * without spawning anything (`BackendStartOptions.backend`).
  *
  * The handle behaves as a process does for the host: stdin's close is the backend's EOF;
  * `exited` resolves when the backend's serve function resolves (its exit code) or when the

@@ -1,6 +1,6 @@
 /**
  * A scripted backend served in this process (test helper, for {@link memoryChild}): just
- * enough of `magi-code.local-agent` v1 for `HostRun` (initialize with `client.tools`, status,
+ * enough of `magi-code.local-agent` v1 for `BackendRun` (initialize with `client.tools`, status,
  * session.create, turn.start with a run that completes at once, turn.cancel, shutdown), with
  * the `busy` answers of a backend still cleaning up the previous run. The in-process
  * counterpart of `tests/client/fixtures/fake_backend.ts` in its `ok` mode with

@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { referenceBackendPath, resolveAgentCommand } from "../../src/run/agent.ts";
-import { UsageError } from "../../src/run/exit_codes.ts";
-import { isHostError } from "../../src/errors/mod.ts";
+import { isHostError, UsageError } from "../../src/errors/mod.ts";
 
 Deno.test("referenceBackendPath() decodes percent-escapes of a directory with spaces", () => {
   assert.equal(

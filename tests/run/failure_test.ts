@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { HostError } from "../../src/errors/mod.ts";
+import { HostError, UsageError } from "../../src/errors/mod.ts";
 import {
   BackendExited,
   ClientClosed,
@@ -7,7 +7,6 @@ import {
   RequestBudgetExhausted,
 } from "../../src/client/errors.ts";
 import { ProtocolError } from "../../src/protocol/errors.ts";
-import { UsageError } from "../../src/run/exit_codes.ts";
 import { classify, hostErrorRecord, isEngineFailure } from "../../src/run/failure.ts";
 
 Deno.test("classify() and hostErrorRecord(): code, message and exit code of each failure", () => {

@@ -6,7 +6,7 @@ import {
   type KernelSandboxMode,
   NOT_PROBED_REASON,
 } from "../../src/run/kernel_sandbox.ts";
-import type { KernelSupport } from "../../src/host/sandbox/kernel_policy.ts";
+import type { KernelSupport } from "../../src/sandbox/kernel_policy.ts";
 
 const AVAILABLE: KernelSupport = { abi: 6, available: true, reason: null };
 

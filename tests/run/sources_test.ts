@@ -82,8 +82,8 @@ function planned(
     noConfig: options.noConfig ?? false,
     mcpConfigs: options.mcp ?? [],
     cwd: dir,
-    // These configs start commands; their approval is tests/config/approval_test.ts's subject.
-    approveConfig: () => Promise.resolve({ approved: true, by: "env" }),
+    // These configs start commands; their approval is tests/config/trust_test.ts's subject.
+    trustConfig: () => Promise.resolve({ approved: true, by: "env" }),
   });
 }
 

@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import { ApprovalDecider } from "../../src/run/approvals.ts";
-import type { HostTurnOptions } from "../../src/run/host_options.ts";
+import type { BackendTurnOptions } from "../../src/run/run_options.ts";
 import { runTurnScope, type ScopedConnection } from "../../src/run/turn_scope.ts";
 import { SummaryWriter } from "../../src/summary/writer.ts";
 
@@ -20,7 +20,7 @@ class FakeConnection implements ScopedConnection {
   constructor(
     readonly phases: {
       initialize?: () => Promise<number | null>;
-      turn?: (turn: HostTurnOptions) => Promise<number>;
+      turn?: (turn: BackendTurnOptions) => Promise<number>;
     } = {},
   ) {}
   /** Resolves at the next timeout(). */
@@ -40,7 +40,7 @@ class FakeConnection implements ScopedConnection {
     this.calls.push("initialize");
     return this.phases.initialize?.() ?? Promise.resolve(null);
   }
-  turn(turn: HostTurnOptions): Promise<number> {
+  turn(turn: BackendTurnOptions): Promise<number> {
     this.calls.push(`turn:${turn.prompt}:${turn.toolErrors === null ? "no-tally" : "tally"}`);
     return this.phases.turn?.(turn) ?? Promise.resolve(0);
   }
@@ -68,7 +68,7 @@ async function within<T>(promise: Promise<T>): Promise<T> {
   }
 }
 
-function turnOptions(prompt = "p"): Omit<HostTurnOptions, "toolErrors"> {
+function turnOptions(prompt = "p"): Omit<BackendTurnOptions, "toolErrors"> {
   return {
     prompt,
     session: undefined,

@@ -21,7 +21,7 @@ Deno.test('audit: a process tool declaring env ["*"] does not get the host\'s wh
     await Deno.writeTextFile(
       join(tools, "star_env.ts"),
       `import { z } from "zod";
-import { defineTool } from "${ROOT}/src/host/define.ts";
+import { defineTool } from "${ROOT}/src/tool/define.ts";
 export default defineTool({
   name: "star_env",
   description: "Reads a variable it never named.",

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { callTool } from "./_procs_cli.ts";
-import { probeKernelSandbox } from "../../src/host/sandbox/kernel.ts";
+import { probeKernelSandbox } from "../../src/sandbox/kernel.ts";
 
 const kernel = await probeKernelSandbox();
 

@@ -3,7 +3,7 @@
  * The tool module is the runner's `--preload`, so its top-level code runs
  * before the runner reads the init line: it can learn the frame token (here
  * by wrapping `JSON.parse`) and write frames. The docs (docs/tools.md, "Logs";
- * src/host/sandbox/runner.ts, channel.ts) now say so and say what the token
+ * src/sandbox/runner.ts, channel.ts) now say so and say what the token
  * does protect. These tests pin both halves through `run`:
  * - a program the tool starts shares its stdout but not the token: its
  *   frame-shaped line is tool output (`tool.log`), never a result;

@@ -14,7 +14,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DEV_CONFIG, FULL_CLI, ROOT } from "../e2e/_cli.ts";
 import { FIXTURE_SERVER } from "../mcp/_config.ts";
-import { taskFlags } from "../../src/run/task_flags.ts";
+import { taskFlags } from "../../src/cli/commands/_task_flags.ts";
 
 const FX_TOOLS = ["fx_die", "fx_fail", "fx_hang", "fx_slow_ok", "fx_wait_cancel"];
 

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { cli, exists, ROOT, scenario, tempDir } from "./_scopes.ts";
 
-const DEFINE = new URL("../../src/host/define.ts", import.meta.url).href;
+const DEFINE = new URL("../../src/tool/define.ts", import.meta.url).href;
 
 /** An inline tool whose top-level code writes `marker` (in the host only: the child has no permission). */
 function inlineSource(marker: string): string {

@@ -55,7 +55,14 @@ async function runtimeClosure(entry: string): Promise<Set<string>> {
 
 Deno.test("the host's run path does not load records.ts (its schemas are built on first use)", async () => {
   const records = new URL("src/summary/records.ts", ROOT).href;
-  for (const entry of ["src/summary/writer.ts", "src/host/mod.ts", "src/run/mod.ts"]) {
+  const entries = [
+    "src/summary/writer.ts",
+    "src/tool/mod.ts",
+    "src/toolset/mod.ts",
+    "src/call/mod.ts",
+    "src/run/mod.ts",
+  ];
+  for (const entry of entries) {
     const closure = await runtimeClosure(entry);
     assert.ok(closure.size > 1, `${entry}: a module graph`);
     assert.ok(closure.has(new URL(entry, ROOT).href), entry);

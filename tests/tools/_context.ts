@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { Tool, ToolContext } from "../../src/host/define.ts";
+import type { Tool, ToolContext } from "../../src/tool/define.ts";
 
 /** Parse `args` with the tool's schema and run it in `cwd`. */
 export async function runTool(

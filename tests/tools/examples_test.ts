@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { loadToolDirs } from "../../src/host/discovery.ts";
-import { ToolRegistry } from "../../src/host/registry.ts";
+import { loadToolDirs } from "../../src/toolset/discovery.ts";
+import { ToolRegistry } from "../../src/toolset/registry.ts";
 
 Deno.test("the example tools load from tools/ and register within every bound", async () => {
   const loaded = await loadToolDirs(["tools"]);

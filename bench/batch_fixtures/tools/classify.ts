@@ -5,7 +5,7 @@
  */
 
 import { z } from "zod";
-import { defineTool } from "../../../src/host/define.ts";
+import { defineTool } from "../../../src/tool/define.ts";
 
 export default defineTool({
   name: "classify",

@@ -5,7 +5,7 @@
  */
 
 import { z } from "zod";
-import { defineTool } from "../../../src/host/define.ts";
+import { defineTool } from "../../../src/tool/define.ts";
 import { payloadText, RESULT_BYTES } from "../payloads.ts";
 
 const text = payloadText(RESULT_BYTES.blob_1m);

@@ -7,7 +7,7 @@
  */
 
 import { parseArgs } from "node:util";
-import { UsageError } from "../../run/exit_codes.ts";
+import { UsageError } from "../../errors/mod.ts";
 import { didYouMean } from "./suggest.ts";
 
 /** `parseArgs` options. */

@@ -1,5 +1,5 @@
 /**
- * Command-line parsing of `batch` (the flags of a turn it shares with `run`, `args/host.ts`)
+ * Command-line parsing of `batch` (the flags of a turn it shares with `run`, `args/turn_flags.ts`)
  * and `report`. Every error names the flag.
  *
  * @module
@@ -8,9 +8,9 @@
 import type { BatchOptions } from "../../batch/options.ts";
 import { parseShard, type Shard } from "../../batch/shard.ts";
 import type { ReportOptions } from "../../report/command.ts";
-import { UsageError } from "../../run/exit_codes.ts";
+import { UsageError } from "../../errors/mod.ts";
 import { integer, oneOf, optionalString as text, parseFlags } from "./_flags.ts";
-import { approvePolicy, HELP_OPTION, TURN_OPTIONS, turnFlags } from "./host.ts";
+import { approvePolicy, HELP_OPTION, TURN_OPTIONS, turnFlags } from "./turn_flags.ts";
 
 /** Largest `--jobs`. */
 export const MAX_JOBS = 64;

@@ -4,9 +4,9 @@
  * @module
  */
 
-import { UsageError } from "../../run/exit_codes.ts";
+import { UsageError } from "../../errors/mod.ts";
 import { optionalSession, optionalString, parseFlags, sessionId } from "./_flags.ts";
-import { HELP_OPTION } from "./host.ts";
+import { HELP_OPTION } from "./turn_flags.ts";
 
 /** Options every browsing command takes. */
 interface BrowseCommon {

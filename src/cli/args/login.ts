@@ -7,8 +7,8 @@
 
 import type { ConfigArgs } from "../../run/command_options.ts";
 import { parseFlags } from "./_flags.ts";
-import { CONFIG_OPTIONS, configArgs, HELP_OPTION } from "./host.ts";
-import { UsageError } from "../../run/exit_codes.ts";
+import { CONFIG_OPTIONS, configArgs, HELP_OPTION } from "./turn_flags.ts";
+import { UsageError } from "../../errors/mod.ts";
 
 /** `login` / `logout` options. */
 export interface LoginArgs extends ConfigArgs {

@@ -10,10 +10,10 @@
 import { checkToken } from "../../mcp/http_token.ts";
 import { CLIENT_TOOLS_LIMITS, MIN_RESULT_BYTES } from "../../protocol/limits.ts";
 import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_SECONDS } from "../../mcp/serve_api.ts";
-import { UsageError } from "../../run/exit_codes.ts";
+import { UsageError } from "../../errors/mod.ts";
 import type { ConfigArgs, ToolDirArgs } from "../../run/command_options.ts";
 import { integer, oneOf, optionalString, parseFlags, seconds } from "./_flags.ts";
-import type { ApprovalPolicy } from "../../host/approval_rules.ts";
+import type { ApprovalPolicy } from "../../call/approval_rules.ts";
 import {
   approvePolicy,
   CONFIG_OPTIONS,
@@ -23,7 +23,7 @@ import {
   startTimeout,
   toolDirArgs,
   TOOLS_OPTION,
-} from "./host.ts";
+} from "./turn_flags.ts";
 
 /** The largest `--max-sessions`. */
 export const MAX_SESSIONS_LIMIT = 4_096;

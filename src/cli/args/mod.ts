@@ -1,15 +1,15 @@
 /**
  * Command-line parsing (`node:util` parseArgs, strict): the command, then its flags, parsed by
- * the command's file here (`run.ts`, `batch.ts`, `tools.ts`, `mcp.ts`, `loop.ts`, `browse.ts`,
- * `trust.ts`) from one option table (`host.ts`) and one parser per kind of value (`_flags.ts`).
+ * the command's file here (`run.ts`, `batch.ts`, `tools.ts`, `mcp.ts`, `author_commands.ts`, `browse.ts`,
+ * `trust.ts`) from one option table (`turn_flags.ts`) and one parser per kind of value (`_flags.ts`).
  *
  * @module
  */
 
-import { UsageError } from "../../run/exit_codes.ts";
+import { UsageError } from "../../errors/mod.ts";
 import { type BatchArgs, parseBatchArgs, parseReportArgs, type ReportArgs } from "./batch.ts";
 import { type BrowseArgs, parseBrowseArgs } from "./browse.ts";
-import { type LoopArgs, parseLoopArgs } from "./loop.ts";
+import { type AuthorArgs, parseAuthorArgs } from "./author_commands.ts";
 import { type McpArgs, parseMcpArgs } from "./mcp.ts";
 import { type DemoArgs, parseDemoArgs, parseRunArgs, type RunArgs } from "./run.ts";
 import { didYouMean } from "./suggest.ts";
@@ -19,7 +19,7 @@ import { type LoginArgs, parseLoginArgs } from "./login.ts";
 
 export type { ConfigArgs, ToolDirArgs } from "../../run/command_options.ts";
 export type { BatchArgs, ReportArgs };
-export type { CallArgs, InitArgs, InspectArgs } from "./loop.ts";
+export type { CallArgs, InitArgs, InspectArgs } from "./author_commands.ts";
 export type { BrowseArgs, DemoArgs, LoginArgs, McpArgs, RunArgs, ToolsArgs, TrustArgs };
 export { EFFORT_VALUES } from "./browse.ts";
 
@@ -32,7 +32,7 @@ export type CliArgs =
   | BrowseArgs
   | BatchArgs
   | ReportArgs
-  | LoopArgs
+  | AuthorArgs
   | TrustArgs
   | LoginArgs
   | { command: "help"; topic: string | undefined }
@@ -104,7 +104,7 @@ export function parseCli(argv: string[]): CliArgs {
     case "call":
     case "init":
     case "inspect":
-      return parseLoopArgs(first, rest);
+      return parseAuthorArgs(first, rest);
     case "trust":
       return parseTrustArgs(rest);
     case "login":

@@ -1,16 +1,16 @@
 /**
- * Command-line parsing of `run` (the flags of a turn it shares with `batch`, `args/host.ts`)
+ * Command-line parsing of `run` (the flags of a turn it shares with `batch`, `args/turn_flags.ts`)
  * and `demo`.
  *
  * @module
  */
 
 import type { ApproveMode } from "../../run/approvals.ts";
-import { UsageError } from "../../run/exit_codes.ts";
+import { UsageError } from "../../errors/mod.ts";
 import type { TurnFlags } from "../../run/command_options.ts";
 import { oneOf, optionalSession, optionalString, parseFlags } from "./_flags.ts";
-import { approvePolicy, HELP_OPTION, TURN_OPTIONS, turnFlags } from "./host.ts";
-import type { ApprovalPolicy } from "../../host/approval_rules.ts";
+import { approvePolicy, HELP_OPTION, TURN_OPTIONS, turnFlags } from "./turn_flags.ts";
+import type { ApprovalPolicy } from "../../call/approval_rules.ts";
 
 /** `run` options. */
 export interface RunArgs extends TurnFlags {

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { UsageError } from "../../run/exit_codes.ts";
+import { UsageError } from "../../errors/mod.ts";
 import type { ConfigArgs, ToolDirArgs } from "../../run/command_options.ts";
 import { optionalString, parseFlags } from "./_flags.ts";
 import {
@@ -14,8 +14,8 @@ import {
   HELP_OPTION,
   toolDirArgs,
   TOOLS_OPTION,
-} from "./host.ts";
-import type { ApprovalPolicy } from "../../host/approval_rules.ts";
+} from "./turn_flags.ts";
+import type { ApprovalPolicy } from "../../call/approval_rules.ts";
 
 /** `tools` options. */
 export interface ToolsArgs extends ConfigArgs, ToolDirArgs {

@@ -7,8 +7,8 @@
  */
 
 import { parseFlags } from "./_flags.ts";
-import { HELP_OPTION } from "./host.ts";
-import { UsageError } from "../../run/exit_codes.ts";
+import { HELP_OPTION } from "./turn_flags.ts";
+import { UsageError } from "../../errors/mod.ts";
 
 /** `trust` options. */
 export interface TrustArgs {

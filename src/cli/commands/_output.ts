@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { OutputGuard } from "../../host/output_guard.ts";
+import type { OutputGuard } from "../../tool/output_guard.ts";
 import { EXIT } from "../../run/exit_codes.ts";
 import { getEnv, stdoutIsTerminal, writeStderrLine } from "../../runtime/mod.ts";
 import type { SummaryWriter } from "../../summary/writer.ts";

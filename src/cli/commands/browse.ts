@@ -20,7 +20,8 @@ import type { BrowseArgs } from "../args/mod.ts";
 import { BrowseOutput } from "../../run/browse_records.ts";
 import { withAgent } from "../../run/connect.ts";
 import { listedSessions, LISTING_CAPABILITIES } from "../../run/session_listing.ts";
-import { EXIT, UsageError } from "../../run/exit_codes.ts";
+import { EXIT } from "../../run/exit_codes.ts";
+import { UsageError } from "../../errors/mod.ts";
 
 type SessionListEntry = SessionListResult["sessions"][number];
 

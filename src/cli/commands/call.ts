@@ -15,10 +15,10 @@
  * @module
  */
 
-import { directCall, type DirectCallResult } from "../../host/direct_call.ts";
+import { directCall, type DirectCallResult } from "../../call/direct_call.ts";
 import { callRecord } from "../../run/call_record.ts";
-import { ToolExecutor, type ToolFailure } from "../../host/executor.ts";
-import { guardOutput } from "../../host/output_guard.ts";
+import { ToolExecutor, type ToolFailure } from "../../call/executor.ts";
+import { guardOutput } from "../../tool/output_guard.ts";
 import { parseStrictJson } from "../../protocol/json.ts";
 import { CLIENT_TOOLS_LIMITS } from "../../protocol/limits.ts";
 import {
@@ -34,11 +34,11 @@ import {
   writeStderrLine,
 } from "../../runtime/mod.ts";
 import type { CallArgs } from "../args/mod.ts";
-import { exitCode, UsageError } from "../../run/exit_codes.ts";
-import { isHostError, isReported } from "../../errors/mod.ts";
-import { loadRegistry } from "../../run/host_run.ts";
+import { exitCode } from "../../run/exit_codes.ts";
+import { isHostError, isReported, UsageError } from "../../errors/mod.ts";
+import { loadRegistry } from "../../run/backend_run.ts";
 import { withConfiguredSources } from "../../run/sources.ts";
-import type { StartedSources } from "../../config/sources.ts";
+import type { StartedSources } from "../../sources/start.ts";
 
 const encoder = new TextEncoder();
 

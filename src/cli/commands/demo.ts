@@ -1,11 +1,11 @@
 /**
  * `demo` as the CLI entry dispatches it: pick the transcript or NDJSON, guard stdout, and run
- * the demonstration (`src/run/demo.ts`).
+ * the demonstration (`src/cli/commands/_demo.ts`).
  *
  * @module
  */
 
-import { guardOutput } from "../../host/output_guard.ts";
+import { guardOutput } from "../../tool/output_guard.ts";
 import { stdoutIsTerminal, writeStderrLine } from "../../runtime/mod.ts";
 import type { DemoArgs } from "../args/mod.ts";
 import { exitAfterOutput, summaryWriter, textView } from "./_output.ts";
@@ -16,7 +16,7 @@ import { exitAfterOutput, summaryWriter, textView } from "./_output.ts";
  */
 export async function demoCommand(args: DemoArgs): Promise<number> {
   const [{ runDemo, DEMO_PROMPT }, { SummaryWriter }] = await Promise.all([
-    import("../../run/demo.ts"),
+    import("./_demo.ts"),
     import("../../summary/writer.ts"),
   ]);
   const text = (args.format ?? (stdoutIsTerminal() ? "text" : "ndjson")) === "text";

@@ -26,7 +26,8 @@ import { lstat, mkdir, stat, writeFile } from "node:fs/promises";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { currentDir, runtimeName, writeStderrLine, writeStdout } from "../../runtime/mod.ts";
 import type { InitArgs } from "../args/mod.ts";
-import { EXIT, exitCode, UsageError } from "../../run/exit_codes.ts";
+import { EXIT, exitCode } from "../../run/exit_codes.ts";
+import { UsageError } from "../../errors/mod.ts";
 import { PACKAGE_VERSION } from "../../host/version.ts";
 import {
   type LibrarySpecifiers,

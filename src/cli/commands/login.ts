@@ -14,10 +14,10 @@
  * @module
  */
 
-import { loadFeature } from "../../config/features.ts";
+import { loadFeature } from "../../sources/features.ts";
 import { loadConfig } from "../../config/mod.ts";
-import { isHostError } from "../../errors/mod.ts";
-import { EXIT, exitCode, UsageError } from "../../run/exit_codes.ts";
+import { isHostError, UsageError } from "../../errors/mod.ts";
+import { EXIT, exitCode } from "../../run/exit_codes.ts";
 import {
   currentDir,
   getEnvIfGranted,

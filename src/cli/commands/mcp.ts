@@ -6,14 +6,14 @@
  * not in the graph of other commands). On stdio the output guard is
  * installed before any tool module loads, so nothing but MCP frames reaches
  * stdout. Over HTTP every request needs the bearer token (`src/mcp/http_token.ts`);
- * on both transports write tools follow `--approve` (`src/mcp/approval.ts`).
+ * on both transports write tools follow `--approve` (`src/mcp/write_policy.ts`).
  *
  * @module
  */
 
-import { withConfigRules } from "../../host/approval_rules.ts";
-import { loadFeature } from "../../config/features.ts";
-import { guardOutput, type OutputGuard } from "../../host/output_guard.ts";
+import { withConfigRules } from "../../call/approval_rules.ts";
+import { loadFeature } from "../../sources/features.ts";
+import { guardOutput, type OutputGuard } from "../../tool/output_guard.ts";
 import type { McpServeModule } from "../../mcp/serve_api.ts";
 import { currentDir, stdinStream, stopSignal, writeStderrLine } from "../../runtime/mod.ts";
 import type { McpArgs } from "../args/mod.ts";
@@ -25,10 +25,10 @@ import {
 } from "../../mcp/http_token.ts";
 import { EXIT, exitCode } from "../../run/exit_codes.ts";
 import { isHostError, isReported } from "../../errors/mod.ts";
-import { loadRegistry } from "../../run/host_run.ts";
+import { loadRegistry } from "../../run/backend_run.ts";
 import { planTools, startPlannedSources } from "../../run/sources.ts";
 import { LiveTools } from "../../run/live_tools.ts";
-import type { ToolRegistry } from "../../host/registry.ts";
+import type { ToolRegistry } from "../../toolset/registry.ts";
 
 /** Run `mcp` until stdin ends (stdio) or SIGINT; resolves with the exit code. */
 export async function mcpCommand(args: McpArgs): Promise<number> {
@@ -108,7 +108,7 @@ export async function mcpCommand(args: McpArgs): Promise<number> {
         approval: {
           mode: args.approve,
           timeoutMs: args.approveTimeoutMs,
-          // The flags' approval rules first, then the config's (`host/approval_rules.ts`).
+          // The flags' approval rules first, then the config's (`call/approval_rules.ts`).
           policy: withConfigRules(args.approvals, plan.config.approvals ?? []),
         },
         resultDefaults: {

@@ -1,6 +1,6 @@
 /**
  * `run` as the CLI entry dispatches it: read the prompt, pick
- * the backend, guard stdout, and hand over to `runHost`. Loaded lazily by
+ * the backend, guard stdout, and hand over to `runBackend`. Loaded lazily by
  * `main.ts`, and lean itself: the host (client, zod schemas, tool loading)
  * is imported while the prompt is read and the backend command resolved,
  * and the backend is spawned before waiting for it.
@@ -8,8 +8,8 @@
  * @module
  */
 
-import { withConfigRules } from "../../host/approval_rules.ts";
-import { guardOutput } from "../../host/output_guard.ts";
+import { withConfigRules } from "../../call/approval_rules.ts";
+import { guardOutput } from "../../tool/output_guard.ts";
 import { PROMPT_BYTES } from "../../protocol/limits.ts";
 import {
   currentDir,
@@ -30,10 +30,10 @@ import { ApprovalDecider, noTerminalMessage, policyAsks } from "../../run/approv
 import { discardBackend, startBackend } from "../../run/backend_start.ts";
 import type { RunArgs } from "../args/mod.ts";
 import { exitAfterOutput, summaryWriter, textView } from "./_output.ts";
-import { exitCode, UsageError } from "../../run/exit_codes.ts";
-import { isReported } from "../../errors/mod.ts";
+import { exitCode } from "../../run/exit_codes.ts";
+import { isReported, UsageError } from "../../errors/mod.ts";
 import { checkPrompt } from "../../run/prompt.ts";
-import { checkWritableFile } from "../../run/output_file.ts";
+import { checkWritableFile } from "./_output_file.ts";
 import { planTools, SourceWarnings, startPlannedSources } from "../../run/sources.ts";
 
 /** `terminal` whose questions come after everything rendered so far, without the spinner. */
@@ -89,7 +89,7 @@ function askTerminal(args: RunArgs): Terminal {
 /** `run`: one turn with the given tools; resolves with the exit code. */
 export async function runCommand(args: RunArgs): Promise<number> {
   // Load the host (client, schemas, executor) while the prompt is read and the agent resolved.
-  const hostModule = import("../../run/host_run.ts");
+  const hostModule = import("../../run/backend_run.ts");
   hostModule.catch(() => {}); // Awaited below; a usage error first must not leave it unhandled.
   let cwd = currentDir();
   if (args.cwd !== undefined) {
@@ -117,7 +117,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
       await discardBackend(backend);
       return exitCode(plan.code);
     }
-    // The flags' approval rules first, then the config's (`host/approval_rules.ts`).
+    // The flags' approval rules first, then the config's (`call/approval_rules.ts`).
     const policy = withConfigRules(args.approvals, plan.config.approvals ?? []);
     if (terminal === null && policyAsks(policy)) {
       try {
@@ -127,10 +127,10 @@ export async function runCommand(args: RunArgs): Promise<number> {
         throw error;
       }
     }
-    const tools = import("../../host/discovery.ts").then(({ prepareToolDirs }) =>
+    const tools = import("../../toolset/discovery.ts").then(({ prepareToolDirs }) =>
       prepareToolDirs(plan.toolDirs)
     );
-    tools.catch(() => {}); // Awaited by runHost; an early failure must not go unhandled.
+    tools.catch(() => {}); // Awaited by runBackend; an early failure must not go unhandled.
     // MCP servers (magi-tools.jsonc, --mcp-config) start alongside the backend too.
     const warnings = new SourceWarnings();
     const sources = startPlannedSources(plan, {
@@ -138,7 +138,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
       onWarning: warnings.add,
       startTimeoutMs: args.startTimeoutMs,
     });
-    sources.catch(() => {}); // Awaited by runHost.
+    sources.catch(() => {}); // Awaited by runBackend.
     let modules;
     try {
       modules = await Promise.all([hostModule, import("../../summary/writer.ts")]);
@@ -149,13 +149,13 @@ export async function runCommand(args: RunArgs): Promise<number> {
       ]);
       throw error;
     }
-    const [{ runHost }, { SummaryWriter }] = modules;
+    const [{ runBackend }, { SummaryWriter }] = modules;
     // Inline tools' raw stdout writes go to stderr and their exit calls fail the call.
     const guard = guardOutput();
     const text = (args.format ?? (stdoutIsTerminal() ? "text" : "ndjson")) === "text";
     const view = text ? await textView(guard, prompt) : null;
     const writer = summaryWriter(SummaryWriter, view === null ? guard : { writeStdout: view.sink });
-    const code = await runHost({
+    const code = await runBackend({
       backend,
       tools,
       sources,
@@ -188,7 +188,7 @@ export async function runCommand(args: RunArgs): Promise<number> {
   }
 }
 
-/** `recordArguments` for runHost when there is a recorder. */
+/** `recordArguments` for runBackend when there is a recorder. */
 function recordOption(
   recorder: ArgumentsRecorder | undefined,
 ): { recordArguments?: ArgumentsRecorder } {

@@ -14,10 +14,10 @@ import {
   decideByPolicy,
   sourceName,
   withConfigRules,
-} from "../../host/approval_rules.ts";
-import type { RegisteredTool } from "../../host/registry.ts";
-import type { ToolInfo } from "../../host/define.ts";
-import { formatToolPermissions, toolSandboxInfo } from "../../host/sandbox/mod.ts";
+} from "../../call/approval_rules.ts";
+import type { RegisteredTool } from "../../toolset/registry.ts";
+import type { ToolInfo } from "../../tool/define.ts";
+import { formatToolPermissions, toolSandboxInfo } from "../../sandbox/mod.ts";
 import {
   currentDir,
   stdoutIsTerminal,
@@ -28,10 +28,10 @@ import {
 } from "../../runtime/mod.ts";
 import { resolveAgentCommand } from "../../run/agent.ts";
 import type { ToolsArgs } from "../args/mod.ts";
-import { cliDenoFlags } from "../../run/deno_flags.ts";
+import { cliDenoFlags } from "./_deno_flags.ts";
 import { EXIT, exitCode } from "../../run/exit_codes.ts";
 import { isReported } from "../../errors/mod.ts";
-import { loadRegistry } from "../../run/host_run.ts";
+import { loadRegistry } from "../../run/backend_run.ts";
 import {
   entryLevel,
   limitsForTools,
@@ -77,7 +77,7 @@ function approvalLines(
 /** Run `tools`; returns the exit code. */
 export async function toolsCommand(args: ToolsArgs): Promise<number> {
   if (args.taskFlags) {
-    const { configTaskFlags } = await import("../../run/task_flags.ts");
+    const { configTaskFlags } = await import("./_task_flags.ts");
     await writeStdout(encoder.encode(flagsLine(await configTaskFlags(args))));
     return EXIT.ok;
   }

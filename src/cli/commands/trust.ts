@@ -1,6 +1,6 @@
 /**
  * `trust [FILE]`, `trust --list`, `trust --revoke [FILE]`: the user's
- * approval of a project config (`src/config/approval.ts`), kept in the trust
+ * approval of a project config (`src/config/trust.ts`), kept in the trust
  * store under the per-user config directory, never in the project. `trust`
  * records the SHA-256 of the file's current content for its path, and where
  * each OpenAPI source with `auth` sends its secret (its base URL, read from
@@ -18,7 +18,6 @@ import {
   describeDestinations,
   describeNeeds,
   hashConfigText,
-  loadOpenApi,
   needsApproval,
   type OpenApiConfig,
   parseJsonc,
@@ -29,6 +28,7 @@ import {
   trustStorePath,
   writeTrustStore,
 } from "../../config/mod.ts";
+import { loadOpenApi } from "../../sources/features.ts";
 import { readTextFile, terminalText, writeStderrLine, writeStdout } from "../../runtime/mod.ts";
 import type { TrustArgs } from "../args/mod.ts";
 import { EXIT, exitCode } from "../../run/exit_codes.ts";

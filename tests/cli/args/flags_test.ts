@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { integer, oneOf, seconds } from "../../../src/cli/args/_flags.ts";
 import { parseCli } from "../../../src/cli/args/mod.ts";
-import { UsageError } from "../../../src/run/exit_codes.ts";
+import { UsageError } from "../../../src/errors/mod.ts";
 import type { TurnFlags } from "../../../src/run/command_options.ts";
 
 Deno.test("seconds() parses one way for every flag: ms, (0, 86400] or [0, 86400] with zero", () => {

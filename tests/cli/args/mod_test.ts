@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { parseCli } from "../../../src/cli/args/mod.ts";
-import { UsageError } from "../../../src/run/exit_codes.ts";
+import { UsageError } from "../../../src/errors/mod.ts";
 import { splitCommandLine } from "../../../src/run/split.ts";
 
 Deno.test("parseCli() parses run options with defaults", () => {

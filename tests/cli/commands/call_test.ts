@@ -1,7 +1,7 @@
 /** `call`: one tool through the executor, no backend (black box, the CLI as a child process). */
 import assert from "node:assert/strict";
-import { parseLoopArgs } from "../../../src/cli/args/loop.ts";
-import { UsageError } from "../../../src/run/exit_codes.ts";
+import { parseAuthorArgs } from "../../../src/cli/args/author_commands.ts";
+import { UsageError } from "../../../src/errors/mod.ts";
 import { DEV_CONFIG, FIXTURE_TOOLS, FULL_CLI, ROOT, runCli } from "../../e2e/_cli.ts";
 
 const SANDBOX_TOOLS = `${ROOT}tests/e2e/fixtures/sandbox_tools`;
@@ -184,14 +184,14 @@ Deno.test("call --config runs an MCP server's tool through the same executor", a
   }
 });
 
-Deno.test("parseLoopArgs() checks call's arguments", () => {
-  assert.throws(() => parseLoopArgs("call", []), UsageError);
-  assert.throws(() => parseLoopArgs("call", ["a", "{}", "extra"]), /Unexpected argument: extra/);
+Deno.test("parseAuthorArgs() checks call's arguments", () => {
+  assert.throws(() => parseAuthorArgs("call", []), UsageError);
+  assert.throws(() => parseAuthorArgs("call", ["a", "{}", "extra"]), /Unexpected argument: extra/);
   assert.throws(
-    () => parseLoopArgs("call", ["a", "--timeout-ms", "5"]),
+    () => parseAuthorArgs("call", ["a", "--timeout-ms", "5"]),
     /--timeout-ms must be an integer from 1000 to 600000: 5/,
   );
-  const args = parseLoopArgs("call", ["a", "--tools", "x", "--tools", "y"]);
+  const args = parseAuthorArgs("call", ["a", "--tools", "x", "--tools", "y"]);
   assert.ok(args.command === "call");
   assert.deepEqual(args.toolDirs, ["x", "y"]);
   assert.equal(args.argsJson, undefined);

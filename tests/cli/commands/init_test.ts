@@ -8,7 +8,7 @@ import {
   projectFiles,
   registryLibrary,
 } from "../../../src/cli/commands/init.ts";
-import { parseLoopArgs } from "../../../src/cli/args/loop.ts";
+import { parseAuthorArgs } from "../../../src/cli/args/author_commands.ts";
 import { ROOT, runCli } from "../../e2e/_cli.ts";
 
 const FILES = ["deno.json", "magi-tools.jsonc", "tools/greet.ts", "tests/greet_test.ts"];
@@ -151,16 +151,16 @@ Deno.test("nodeProjectFiles(): .mjs tool and node:test test, no deno.json", () =
   assert.doesNotMatch(files[1]!.text, /: string|as const/);
 });
 
-Deno.test("parseLoopArgs() takes init's optional DIR", () => {
-  assert.deepEqual(parseLoopArgs("init", []), { command: "init", dir: ".", from: undefined });
-  assert.deepEqual(parseLoopArgs("init", ["x"]), { command: "init", dir: "x", from: undefined });
-  assert.deepEqual(parseLoopArgs("init", ["x", "--from", "../m"]), {
+Deno.test("parseAuthorArgs() takes init's optional DIR", () => {
+  assert.deepEqual(parseAuthorArgs("init", []), { command: "init", dir: ".", from: undefined });
+  assert.deepEqual(parseAuthorArgs("init", ["x"]), { command: "init", dir: "x", from: undefined });
+  assert.deepEqual(parseAuthorArgs("init", ["x", "--from", "../m"]), {
     command: "init",
     dir: "x",
     from: "../m",
   });
-  assert.throws(() => parseLoopArgs("init", ["--from"]), /--from/);
-  assert.throws(() => parseLoopArgs("init", ["x", "y"]), /Unexpected argument: y/);
+  assert.throws(() => parseAuthorArgs("init", ["--from"]), /--from/);
+  assert.throws(() => parseAuthorArgs("init", ["x", "y"]), /Unexpected argument: y/);
 });
 
 Deno.test("deno task init downloads only the core's npm packages, not the MCP and OpenAPI stacks", async () => {

@@ -1,0 +1,511 @@
+/**
+ * The tool registry: loaded tools turned into wire definitions, checked
+ * against every bound of `client-tools.md` before anything is sent.
+ *
+ * Each tool's zod input schema becomes JSON Schema (draft 2020-12, input
+ * side). A schema that cannot be converted, a root that is not an object, a
+ * bound exceeded or the whole `initialize` request not fitting in one input
+ * frame fails with a {@link RegistryError} naming the tool and its file: a
+ * tool is never dropped. After initialization, {@link ToolRegistry.verifyDescriptor}
+ * recomputes every `tool_id` and fails closed on any difference.
+ *
+ * @module
+ */
+
+import { HostError } from "../errors/mod.ts";
+import { toolIdOf } from "../protocol/canonical.ts";
+import { requestFrame } from "../protocol/envelope.ts";
+import { encodedFrameBytes } from "../protocol/framing.ts";
+import type { JsonObject, JsonValue } from "../protocol/json.ts";
+import {
+  CLIENT_TOOLS_LIMITS,
+  CLIENT_TOOLS_REQUIRED_CAPABILITIES,
+  ID_BYTES,
+  INPUT_FRAME_BYTES,
+} from "../protocol/limits.ts";
+import {
+  CLIENT_TOOLS_CAPABILITY,
+  type ClientToolDefinition,
+  ClientToolDefinitionSchema,
+} from "../protocol/schemas/client_tools.ts";
+import { jsonDepth } from "../protocol/schemas/common.ts";
+import { utf8ByteLength } from "../protocol/utf8.ts";
+import { annotationsOf, isTool, type ToolAnnotations } from "../tool/define.ts";
+import type { LoadedTool } from "./discovery.ts";
+import { type ExternalTool, isExternalTool } from "../tool/external.ts";
+import {
+  type AnyTool,
+  inputSchemaOf,
+  type InputSchemaResult,
+  toolOutputSchema,
+} from "../sandbox/description.ts";
+import { RESERVED_TOOL_NAMES } from "../tool/reserved_names.ts";
+import {
+  CATALOG_TOOL_NAMES,
+  catalogRegistration,
+  MAX_TOOLS,
+  wireOf,
+  type WireTool,
+} from "./catalog.ts";
+
+export { MAX_TOOLS, type WireTool } from "./catalog.ts";
+
+/**
+ * Where a registered tool comes from: a tool module (`name` is its file as
+ * found) or an external source (`name` is its config key, e.g. `fs` of
+ * `mcpServers.fs`).
+ */
+export interface ToolSourceInfo {
+  /** `module`, `mcp` or `openapi`. */
+  readonly kind: "module" | "mcp" | "openapi";
+  /** The module's file, or the source's config key. */
+  readonly name: string;
+}
+
+/** One registered tool: the tool, its wire definition and identity. */
+export interface RegisteredTool {
+  /**
+   * The `defineTool` result, or for a process-isolated tool under Deno its
+   * description only (the module is never imported in the host), or an
+   * {@link ExternalTool} (MCP, OpenAPI).
+   */
+  readonly tool: AnyTool | ExternalTool;
+  /** Module it came from; for an external tool `<kind>:<name>`, e.g. `mcp:fs`. */
+  readonly file: string;
+  /** Where it comes from, as `host.ready` and `tools` show it. */
+  readonly source: ToolSourceInfo;
+  /** Exactly what is sent in `client_tools`. */
+  readonly definition: ClientToolDefinition;
+  /** SHA-256 hex of the definition's canonical JSON. */
+  readonly toolId: string;
+  /** Serialized (compact JSON) bytes of `definition`. */
+  readonly definitionBytes: number;
+  /** The tool's `title`, if it declares one (not part of the `client.tools` definition). */
+  readonly title?: string;
+  /** The full MCP annotation set: the author's, the rest derived from `effect`. */
+  readonly annotations: Readonly<Required<ToolAnnotations>>;
+  /** The `output` schema as JSON Schema (draft 2020-12, output side), if the tool declares one. */
+  readonly outputSchema?: Readonly<Record<string, unknown>>;
+}
+
+/** How much of the `initialize` input frame the definitions use. */
+export interface FrameBudget {
+  /** The input frame bound, bytes excluding LF. */
+  readonly frameBytes: number;
+  /** The whole `initialize` request, bytes excluding LF (64-byte placeholder ID). */
+  readonly usedBytes: number;
+  /** `frameBytes - usedBytes` (negative when over). */
+  readonly remainingBytes: number;
+  /** Each definition's serialized bytes, in registration order. */
+  readonly perTool: readonly { name: string; file: string; bytes: number }[];
+}
+
+/**
+ * The tool set cannot be registered, or the backend registered something else: a
+ * `HostError` with the code `registry`, under its own name for library users.
+ */
+export class RegistryError extends HostError<"registry"> {
+  /** Message as given. */
+  constructor(message: string, options?: ErrorOptions) {
+    super("registry", message, options);
+    this.name = "RegistryError";
+  }
+}
+
+/** Options of {@link ToolRegistry.fromLoaded}. */
+export interface RegistryOptions {
+  /**
+   * The exact `required_capabilities` the `initialize` request will carry
+   * (must include `client.tools`). Used to measure the request. Default: the
+   * worst case, 18 names of 64 bytes, so the check stays conservative.
+   */
+  readonly requiredCapabilities?: readonly string[];
+  /**
+   * Tools of external sources (MCP servers, OpenAPI documents), registered
+   * after the modules and checked against the same bounds. A bound they
+   * break fails with the tool, its source, the bound and the fix.
+   */
+  readonly external?: readonly ExternalTool[];
+  /**
+   * Names the backend reserves for its built-in tools; default
+   * {@link RESERVED_TOOL_NAMES} (`magi-code`'s). A tool with one of them is
+   * rejected here instead of failing the backend's `initialize`.
+   */
+  readonly reservedNames?: readonly string[];
+}
+
+const PLACEHOLDER_ID = "x".repeat(ID_BYTES);
+const WORST_CASE_CAPABILITIES: readonly string[] = Array.from(
+  { length: CLIENT_TOOLS_REQUIRED_CAPABILITIES },
+  (_, index) => `${index}`.padStart(ID_BYTES, "c"),
+);
+
+/**
+ * The host's tools, in load order, and what `initialize` registers of them. Immutable.
+ *
+ * Up to 32 tools (`client-tools.md`'s `tools` bound) are all registered directly. Past that
+ * (at most {@link MAX_TOOLS}) the registration is the first tools in load order that fit,
+ * plus the catalog's own `tool_search`, `tool_call` and `tool_call_write` (`catalog.ts`).
+ */
+export class ToolRegistry {
+  /** Every tool, in load order (the catalog). */
+  readonly tools: readonly RegisteredTool[];
+  /** What `initialize` sends, in order: every tool, or the first ones plus the catalog's. */
+  readonly registered: readonly WireTool[];
+  readonly #byName: ReadonlyMap<string, RegisteredTool>;
+  readonly #capabilities: readonly string[];
+
+  private constructor(
+    tools: readonly RegisteredTool[],
+    capabilities: readonly string[],
+    registered?: readonly WireTool[],
+  ) {
+    this.tools = Object.freeze([...tools]);
+    this.registered = Object.freeze([...(registered ?? tools.map(wireOf))]);
+    this.#byName = new Map(tools.map((entry) => [entry.tool.name, entry]));
+    this.#capabilities = capabilities;
+  }
+
+  /** Whether some tools are reached only through `tool_search` and the dispatchers. */
+  get hasCatalog(): boolean {
+    return this.registered.length !== this.tools.length ||
+      this.registered.some((wire) => wire.file === "catalog");
+  }
+
+  /**
+   * Build and check the registry.
+   *
+   * @throws {RegistryError} on too many tools, a reserved or duplicate name, a schema
+   * that cannot be converted or breaks a bound, any definition the wire
+   * schema rejects, or an `initialize` request over the input frame (the
+   * message says by how many bytes and lists each tool's cost, largest first).
+   *
+   * @example
+   * ```ts
+   * import { z } from "zod";
+   * import { defineTool } from "../tool/define.ts";
+   * import { ToolRegistry } from "./registry.ts";
+   *
+   * const tool = defineTool({
+   *   name: "echo",
+   *   description: "Return the text.",
+   *   input: z.object({ text: z.string() }),
+   *   effect: "read",
+   *   run: ({ text }) => text,
+   * });
+   * const registry = ToolRegistry.fromLoaded([{ tool, file: "echo.ts", url: "file:///echo.ts" }]);
+   * console.assert(registry.definitions()[0]?.input_schema["type"] === "object");
+   * ```
+   */
+  static fromLoaded(loaded: readonly LoadedTool[], options: RegistryOptions = {}): ToolRegistry {
+    const capabilities = checkCapabilities(options.requiredCapabilities);
+    const all: {
+      tool: AnyTool | ExternalTool;
+      file: string;
+      source: ToolSourceInfo;
+      describedInput?: InputSchemaResult | undefined;
+    }[] = [
+      ...loaded.map(({ tool, file, describedInput }) => ({
+        tool,
+        file,
+        source: Object.freeze({ kind: "module" as const, name: file }),
+        describedInput,
+      })),
+      ...(options.external ?? []).map((tool) => {
+        if (!isExternalTool(tool)) {
+          throw new RegistryError("External tool was not made by defineExternalTool");
+        }
+        return {
+          tool,
+          file: `${tool.source.kind}:${tool.source.name}`,
+          source: Object.freeze({ kind: tool.source.kind, name: tool.source.name }),
+        };
+      }),
+    ];
+    if (all.length > MAX_TOOLS) {
+      const fix = fixFor(all.map((entry) => entry.tool));
+      throw new RegistryError(
+        `Too many tools: ${all.length} exceeds the limit of ${MAX_TOOLS}: ${
+          all.slice(0, 10).map((entry) => isExternalTool(entry.tool) ? where(entry) : entry.file)
+            .join(", ")
+        }, …${fix}`,
+      );
+    }
+    const catalog = all.length > CLIENT_TOOLS_LIMITS.tools;
+    const reserved = [
+      ...(options.reservedNames ?? RESERVED_TOOL_NAMES),
+      ...(catalog ? CATALOG_TOOL_NAMES : []),
+    ];
+    const seen = new Map<string, string>();
+    const tools = all.map((entry) => {
+      const { tool, file, source, describedInput } = entry;
+      if (reserved.includes(tool.name)) {
+        throw new RegistryError(
+          `Tool name ${tool.name} is reserved for a backend built-in tool: ${file}; rename the tool (reserved names: ${
+            reserved.join(", ")
+          })`,
+        );
+      }
+      const earlier = seen.get(tool.name);
+      if (earlier !== undefined) {
+        throw new RegistryError(`Duplicate tool name: ${tool.name} in ${earlier} and ${file}`);
+      }
+      seen.set(tool.name, file);
+      const definition = definitionOf(tool, file, describedInput);
+      const outputSchema = isExternalTool(tool) ? undefined : outputSchemaFor(tool, file);
+      const title = isExternalTool(tool) ? undefined : tool.title;
+      return Object.freeze({
+        tool,
+        file,
+        source,
+        definition,
+        toolId: toolIdOf(definition as JsonObject),
+        definitionBytes: utf8ByteLength(JSON.stringify(definition)),
+        ...(title === undefined ? {} : { title }),
+        annotations: Object.freeze(annotationsOf(tool, isExternalTool(tool))),
+        ...(outputSchema === undefined ? {} : { outputSchema }),
+      });
+    });
+    if (catalog) {
+      const fits = (wire: readonly WireTool[]) => measure(wire, capabilities).remainingBytes >= 0;
+      return new ToolRegistry(tools, capabilities, catalogRegistration(tools, fits));
+    }
+    const registry = new ToolRegistry(tools, capabilities);
+    const budget = registry.budget();
+    if (budget.remainingBytes < 0) {
+      throw new RegistryError(overBudgetMessage(budget) + fixFor(tools.map((entry) => entry.tool)));
+    }
+    return registry;
+  }
+
+  /** The `client_tools` list of the `initialize` params, in order. */
+  definitions(): ClientToolDefinition[] {
+    return this.registered.map((entry) => entry.definition);
+  }
+
+  /** The registered tool called `name`. */
+  get(name: string): RegisteredTool | undefined {
+    return this.#byName.get(name);
+  }
+
+  /** Measure the `initialize` request against the input frame bound. */
+  budget(): FrameBudget {
+    return measure(this.registered, this.#capabilities);
+  }
+
+  /**
+   * Check the backend's `client.tools` descriptor: the same names in the same
+   * order, each `tool_id` equal to the recomputed SHA-256 of our definition.
+   *
+   * @throws {RegistryError} on any difference (fail closed).
+   */
+  verifyDescriptor(descriptor: { tools: readonly { name: string; tool_id: string }[] }): void {
+    const theirs = descriptor.tools;
+    if (theirs.length !== this.registered.length) {
+      throw new RegistryError(
+        `Backend registered ${theirs.length} tools, expected ${this.registered.length}`,
+      );
+    }
+    this.registered.forEach((entry, index) => {
+      const other = theirs[index];
+      const name = entry.name;
+      if (other?.name !== name) {
+        throw new RegistryError(
+          `Backend registered a different tool at position ${index}: expected ${name}`,
+        );
+      }
+      if (other.tool_id !== toolIdOf(entry.definition as JsonObject)) {
+        throw new RegistryError(
+          `Backend registered a different definition: ${name}: tool_id mismatch`,
+        );
+      }
+    });
+  }
+}
+
+function measure(registered: readonly WireTool[], capabilities: readonly string[]): FrameBudget {
+  const frame = requestFrame(PLACEHOLDER_ID, "initialize", {
+    required_capabilities: [...capabilities],
+    client_tools: registered.map((entry) => entry.definition) as JsonValue[],
+  });
+  const usedBytes = encodedFrameBytes(frame) - 1;
+  return {
+    frameBytes: INPUT_FRAME_BYTES,
+    usedBytes,
+    remainingBytes: INPUT_FRAME_BYTES - usedBytes,
+    perTool: registered.map((entry) => ({
+      name: entry.name,
+      file: entry.file,
+      bytes: entry.definitionBytes,
+    })),
+  };
+}
+
+/** A module tool's output JSON Schema, checked like its input schema; undefined: none. */
+function outputSchemaFor(
+  tool: AnyTool,
+  file: string,
+): Readonly<Record<string, unknown>> | undefined {
+  const converted = toolOutputSchema(tool);
+  if (converted === undefined) return undefined;
+  const at = `${tool.name} (${file})`;
+  if (converted.error !== undefined) {
+    throw new RegistryError(
+      `Tool output schema cannot be converted to JSON Schema: ${at}: ${converted.error}`,
+    );
+  }
+  const schema: Record<string, unknown> = { ...converted.schema };
+  delete schema["$schema"];
+  if (schema["type"] !== "object") {
+    throw new RegistryError(`Tool output schema root must be "type":"object": ${at}`);
+  }
+  const bytes = utf8ByteLength(JSON.stringify(schema));
+  if (bytes > CLIENT_TOOLS_LIMITS.schema_bytes) {
+    throw new RegistryError(
+      `Tool output schema is too large: ${at}: ${bytes} bytes exceeds the limit of ${CLIENT_TOOLS_LIMITS.schema_bytes}`,
+    );
+  }
+  return Object.freeze(schema);
+}
+
+function checkCapabilities(given: readonly string[] | undefined): readonly string[] {
+  if (given === undefined) return WORST_CASE_CAPABILITIES;
+  if (!given.includes(CLIENT_TOOLS_CAPABILITY)) {
+    throw new RegistryError(`Required capabilities must include ${CLIENT_TOOLS_CAPABILITY}`);
+  }
+  if (given.length > CLIENT_TOOLS_REQUIRED_CAPABILITIES) {
+    throw new RegistryError(
+      `Too many required capabilities: ${given.length} exceeds the limit of ${CLIENT_TOOLS_REQUIRED_CAPABILITIES}`,
+    );
+  }
+  return Object.freeze([...given]);
+}
+
+/** The fix a bound broken by an external tool names. */
+const EXTERNAL_FIX =
+  'exclude the tool in the config ("exclude"), or override its description ("descriptions")';
+
+/** The fix an OpenAPI tool's broken bound names (its config has no "exclude"). */
+const OPENAPI_FIX =
+  'leave the operation out of the API\'s "include" in the config (see docs/openapi.md)';
+
+/** `; fix: …` for a broken bound among `tools`: "" without external tools. */
+function fixFor(tools: readonly unknown[]): string {
+  const kinds = new Set(tools.filter(isExternalTool).map((tool) => tool.source.kind));
+  if (kinds.size === 0) return "";
+  return `; fix: ${kinds.size === 1 && kinds.has("openapi") ? OPENAPI_FIX : EXTERNAL_FIX}`;
+}
+
+function where(entry: { tool: { name: string }; file: string }): string {
+  return `${entry.tool.name} (${entry.file})`;
+}
+
+function definitionOf(
+  tool: AnyTool | ExternalTool,
+  file: string,
+  describedInput?: InputSchemaResult,
+): ClientToolDefinition {
+  if (isExternalTool(tool)) return externalDefinitionOf(tool, file);
+  const where = `${tool.name} (${file})`;
+  // A described tool's schema was converted in the describe child, the same way; so was an
+  // inline tool's when its module was described (`describedInput`): converting the zod schema
+  // again here cost a measurable share of startup (bench/notes.md).
+  const converted = isTool(tool) ? describedInput ?? inputSchemaOf(tool.input) : tool.inputSchema;
+  if (converted.error !== undefined) {
+    throw new RegistryError(
+      `Tool input schema cannot be converted to JSON Schema: ${where}: ${converted.error}`,
+    );
+  }
+  const schema: Record<string, unknown> = { ...converted.schema };
+  delete schema["$schema"];
+  if (schema["type"] !== "object") {
+    throw new RegistryError(`Tool input schema root must be "type":"object": ${where}`);
+  }
+  const bytes = utf8ByteLength(JSON.stringify(schema));
+  if (bytes > CLIENT_TOOLS_LIMITS.schema_bytes) {
+    throw new RegistryError(
+      `Tool input schema is too large: ${where}: ${bytes} bytes exceeds the limit of ${CLIENT_TOOLS_LIMITS.schema_bytes}`,
+    );
+  }
+  if (jsonDepth(schema, CLIENT_TOOLS_LIMITS.schema_depth) > CLIENT_TOOLS_LIMITS.schema_depth) {
+    throw new RegistryError(
+      `Tool input schema is too deep: ${where}: more than ${CLIENT_TOOLS_LIMITS.schema_depth} nested containers`,
+    );
+  }
+  return checkedDefinition(tool, schema, where);
+}
+
+/**
+ * An external tool's definition. Its schema and description come from
+ * someone else's server: every bound is checked here and named with the fix,
+ * nothing is cut.
+ */
+function externalDefinitionOf(tool: ExternalTool, file: string): ClientToolDefinition {
+  const at = `${tool.name} (${file})`;
+  const fix = fixFor([tool]);
+  const schema: Record<string, unknown> = { ...tool.inputSchema };
+  delete schema["$schema"];
+  if (schema["type"] !== "object") {
+    throw new RegistryError(`Tool input schema root must be "type":"object": ${at}${fix}`);
+  }
+  const bytes = utf8ByteLength(JSON.stringify(schema));
+  if (bytes > CLIENT_TOOLS_LIMITS.schema_bytes) {
+    throw new RegistryError(
+      `Tool input schema is too large: ${at}: ${bytes} bytes exceeds the limit of ${CLIENT_TOOLS_LIMITS.schema_bytes}${fix}`,
+    );
+  }
+  if (jsonDepth(schema, CLIENT_TOOLS_LIMITS.schema_depth) > CLIENT_TOOLS_LIMITS.schema_depth) {
+    throw new RegistryError(
+      `Tool input schema is too deep: ${at}: more than ${CLIENT_TOOLS_LIMITS.schema_depth} nested containers${fix}`,
+    );
+  }
+  const descriptionBytes = utf8ByteLength(tool.description);
+  if (descriptionBytes > CLIENT_TOOLS_LIMITS.description_bytes) {
+    throw new RegistryError(
+      `Tool description is too long: ${at}: ${descriptionBytes} bytes exceeds the limit of ${CLIENT_TOOLS_LIMITS.description_bytes}${fix}`,
+    );
+  }
+  return checkedDefinition(tool, schema, at, fix);
+}
+
+function checkedDefinition(
+  tool: { name: string; description: string; effect: string; timeoutMs?: number | undefined },
+  schema: Record<string, unknown>,
+  where: string,
+  fix = "",
+): ClientToolDefinition {
+  const candidate: Record<string, unknown> = {
+    name: tool.name,
+    description: tool.description,
+    input_schema: schema,
+    effect: tool.effect,
+  };
+  if (tool.timeoutMs !== undefined) candidate["timeout_ms"] = tool.timeoutMs;
+  // defineTool already checked the other fields; the wire schema is the final word.
+  const parsed = ClientToolDefinitionSchema.safeParse(candidate);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const path = issue?.path.join(".") ?? "";
+    throw new RegistryError(
+      `Tool definition is invalid: ${where}: ${path}: ${issue?.message}${fix}`,
+    );
+  }
+  return Object.freeze(parsed.data);
+}
+
+function overBudgetMessage(budget: FrameBudget): string {
+  const over = -budget.remainingBytes;
+  const costs = [...budget.perTool].sort((a, b) => b.bytes - a.bytes)
+    .map((entry) => `${entry.name} (${entry.file}) ${entry.bytes} bytes`);
+  // Tools past the bound, in load order: the ones that do not fit.
+  const fixed = budget.usedBytes - budget.perTool.reduce((sum, entry) => sum + entry.bytes + 1, 0);
+  let used = fixed;
+  const misfits: string[] = [];
+  for (const entry of budget.perTool) {
+    used += entry.bytes + 1;
+    if (used > budget.frameBytes) misfits.push(entry.name);
+  }
+  return `Tool definitions do not fit in the initialize request: ${budget.usedBytes} bytes exceeds the limit of ${budget.frameBytes} by ${over} bytes; tools that do not fit: ${
+    misfits.join(", ")
+  }; cost per tool, largest first: ${costs.join(", ")}`;
+}

@@ -1,0 +1,177 @@
+import assert from "node:assert/strict";
+import type { AgentEvent } from "../../src/client/events.ts";
+import type { CallExecutor, ToolCallRequest, ToolCallResult } from "../../src/tool/call.ts";
+import { ToolCallSession } from "../../src/call/client_tools.ts";
+import { ProtocolError } from "../../src/protocol/errors.ts";
+import type { ClientToolResultParams } from "../../src/protocol/schemas/mod.ts";
+import type { SummaryInput } from "../../src/summary/records.ts";
+import { drainMicrotasks } from "../_fake_time.ts";
+
+// Stand-ins: an executor that waits for its signal or a release, and a sender that records
+// every part and answers when told to.
+
+function callEvent(callId: string): AgentEvent {
+  return {
+    event: "client.tool.call",
+    seq: 1,
+    data: {
+      session_id: "s",
+      run_id: "r",
+      call_id: callId,
+      name: "t",
+      tool_id: "a".repeat(64),
+      arguments: { x: 1 },
+      deadline_ms: 1000,
+    },
+  };
+}
+
+function cancelEvent(callId: string): AgentEvent {
+  return {
+    event: "client.tool.cancel",
+    seq: 2,
+    data: { session_id: "s", run_id: "r", call_id: callId, reason: "run_cancelled" },
+  };
+}
+
+function result(outcome: ToolCallResult["outcome"], parts: string[]): ToolCallResult {
+  return {
+    outcome,
+    text: parts.join(""),
+    parts,
+    bytes: 0,
+    durationMs: 1,
+    abandoned: false,
+    killed: false,
+  };
+}
+
+class Executor implements CallExecutor {
+  signals: AbortSignal[] = [];
+  parts: string[] = ["a", "b", "c"];
+  execute(_call: ToolCallRequest, signal: AbortSignal): Promise<ToolCallResult> {
+    this.signals.push(signal);
+    if (signal.aborted) return Promise.resolve(result("cancelled", ["stopped"]));
+    return new Promise((resolve) => {
+      signal.addEventListener("abort", () => resolve(result("cancelled", ["stopped"])), {
+        once: true,
+      });
+      // A call that takes a turn of the event loop (no timer: nothing here depends on time).
+      if (this.parts.length > 0) {
+        void drainMicrotasks().then(() => resolve(result("success", this.parts)));
+      }
+    });
+  }
+}
+
+class Sender {
+  sent: ClientToolResultParams[] = [];
+  #resolvers: (() => void)[] = [];
+  reject: ProtocolError | null = null;
+  clientToolResult(params: ClientToolResultParams): Promise<unknown> {
+    this.sent.push(params);
+    return new Promise((resolve, reject) => {
+      this.#resolvers.push(() => (this.reject ? reject(this.reject) : resolve({})));
+    });
+  }
+  answerAll(): void {
+    for (const r of this.#resolvers.splice(0)) r();
+  }
+}
+
+/** Wait for `check()` to hold, a turn of the event loop at a time, at most 10 s. */
+async function until(check: () => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!check() && Date.now() < deadline) await drainMicrotasks();
+  assert.ok(check(), "condition not reached");
+}
+
+Deno.test("ToolCallSession pipelines all result parts in order before any answer", async () => {
+  const executor = new Executor();
+  const sender = new Sender();
+  const records: SummaryInput[] = [];
+  const session = new ToolCallSession(sender, executor, { onRecord: (r) => records.push(r) });
+  session.handle(callEvent("c1"));
+  await until(() => sender.sent.length === 3);
+  assert.deepEqual(sender.sent.map((p) => [p.part, p.last_part, p.text]), [
+    [0, false, "a"],
+    [1, false, "b"],
+    [2, true, "c"],
+  ]);
+  sender.answerAll();
+  await session.idle();
+  const done = records.find((r) => r.type === "tool.result");
+  assert.ok(done?.type === "tool.result" && done.delivery === "complete" && done.parts === 3);
+  const call = records.find((r) => r.type === "tool.call");
+  assert.ok(call?.type === "tool.call" && call.arguments_bytes === 7);
+});
+
+Deno.test("ToolCallSession aborts the call's signal on client.tool.cancel", async () => {
+  const executor = new Executor();
+  executor.parts = [];
+  const sender = new Sender();
+  const session = new ToolCallSession(sender, executor);
+  session.handle(callEvent("c1"));
+  session.handle(cancelEvent("c1"));
+  assert.equal(executor.signals[0]?.aborted, true);
+  await until(() => sender.sent.length === 1);
+  assert.equal(sender.sent[0]?.outcome, "cancelled");
+  sender.answerAll();
+  await session.idle();
+});
+
+Deno.test("ToolCallSession honours a cancel that arrives before its call", async () => {
+  const executor = new Executor();
+  const sender = new Sender();
+  const session = new ToolCallSession(sender, executor);
+  session.handle(cancelEvent("c9"));
+  session.handle(callEvent("c9"));
+  assert.equal(executor.signals[0]?.aborted, true);
+  await until(() => sender.sent.length === 1);
+  sender.answerAll();
+  await session.idle();
+});
+
+Deno.test("ToolCallSession records stale_call after a cancel as rejected, not fatal", async () => {
+  const executor = new Executor();
+  const sender = new Sender();
+  sender.reject = new ProtocolError("stale_call");
+  const records: SummaryInput[] = [];
+  const session = new ToolCallSession(sender, executor, { onRecord: (r) => records.push(r) });
+  session.handle(callEvent("c1"));
+  await until(() => sender.sent.length === 3);
+  sender.answerAll();
+  await session.idle();
+  const done = records.find((r) => r.type === "tool.result");
+  assert.ok(done?.type === "tool.result");
+  assert.equal(done.delivery, "rejected");
+  assert.equal(done.delivery_error, "stale_call");
+});
+
+Deno.test("ToolCallSession echoes arguments only as an opt-in, shortened preview", async () => {
+  for (const preview of [false, true]) {
+    const executor = new Executor();
+    const sender = new Sender();
+    const records: SummaryInput[] = [];
+    const session = new ToolCallSession(sender, executor, {
+      onRecord: (r) => records.push(r),
+      argumentsPreview: preview,
+    });
+    const event = callEvent("c1");
+    if (event.event === "client.tool.call") event.data.arguments = { x: 1, s: "é".repeat(300) };
+    session.handle(event);
+    await until(() => sender.sent.length === 3);
+    sender.answerAll();
+    await session.idle();
+    const call = records.find((r) => r.type === "tool.call");
+    assert.ok(call?.type === "tool.call");
+    if (!preview) {
+      assert.equal("arguments_preview" in call, false);
+      continue;
+    }
+    const text = call.arguments_preview ?? "";
+    assert.ok(text.startsWith('{"x":1,"s":"éé'), text);
+    assert.ok(text.endsWith("…"));
+    assert.ok(new TextEncoder().encode(text).length <= 200);
+  }
+});
