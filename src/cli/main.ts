@@ -9,7 +9,7 @@
  * @module
  */
 
-import { COMMANDS, parseCli } from "./args/mod.ts";
+import { type CliArgs, COMMANDS, parseCli } from "./args/mod.ts";
 import { invocation } from "./args/suggest.ts";
 import { EXIT, exitCode } from "../run/exit_codes.ts";
 import { isHostError } from "../errors/mod.ts";
@@ -27,93 +27,7 @@ async function redirectConsole(): Promise<void> {
 /** Run the CLI with `argv` (without the program); resolves with the exit code. */
 export async function main(argv: string[]): Promise<number> {
   try {
-    const args = parseCli(argv);
-    switch (args.command) {
-      case "help": {
-        const { helpText } = await import("./help/mod.ts");
-        await writeStdout(encoder.encode(helpText(args.topic)));
-        return EXIT.ok;
-      }
-      case "version":
-        await writeStdout(encoder.encode(`magi-tools ${PACKAGE_VERSION}\n`));
-        return EXIT.ok;
-      case "tools": {
-        const [{ toolsCommand }] = await Promise.all([
-          import("./commands/tools.ts"),
-          redirectConsole(),
-        ]);
-        return await toolsCommand(args);
-      }
-      case "demo": {
-        const [{ demoCommand }] = await Promise.all([
-          import("./commands/demo.ts"),
-          redirectConsole(),
-        ]);
-        return await demoCommand(args);
-      }
-      case "mcp": {
-        const [{ mcpCommand }] = await Promise.all([
-          import("./commands/mcp.ts"),
-          redirectConsole(),
-        ]);
-        return await mcpCommand(args);
-      }
-      case "run": {
-        const [{ runCommand }] = await Promise.all([
-          import("./commands/run.ts"),
-          redirectConsole(),
-        ]);
-        return await runCommand(args);
-      }
-      case "batch": {
-        const [{ batchCommand }] = await Promise.all([
-          import("../batch/command.ts"),
-          redirectConsole(),
-        ]);
-        return await batchCommand(args);
-      }
-      case "report": {
-        const { reportCommand } = await import("../report/command.ts");
-        return await reportCommand(args);
-      }
-      case "sessions":
-      case "history":
-      case "models":
-      case "select": {
-        const [{ browseCommand }] = await Promise.all([
-          import("./commands/browse.ts"),
-          redirectConsole(),
-        ]);
-        return await browseCommand(args);
-      }
-      case "call": {
-        const [{ callCommand }] = await Promise.all([
-          import("./commands/call.ts"),
-          redirectConsole(),
-        ]);
-        return await callCommand(args);
-      }
-      case "init": {
-        const { initCommand } = await import("./commands/init.ts");
-        return await initCommand(args);
-      }
-      case "trust": {
-        const { trustCommand } = await import("./commands/trust.ts");
-        return await trustCommand(args);
-      }
-      case "login":
-      case "logout": {
-        const { loginCommand } = await import("./commands/login.ts");
-        return await loginCommand(args);
-      }
-      case "inspect": {
-        const [{ inspectCommand }] = await Promise.all([
-          import("../inspect/mod.ts"),
-          redirectConsole(),
-        ]);
-        return await inspectCommand(args);
-      }
-    }
+    return await dispatch(parseCli(argv));
   } catch (error) {
     if (isHostError(error, "usage")) {
       writeStderrLine(`magi-tools: ${error.message}`);
@@ -129,4 +43,79 @@ export async function main(argv: string[]): Promise<number> {
     }
     throw error;
   }
+}
+
+/** Run the subcommand `args` names, its modules loaded now; resolves with its exit code. */
+async function dispatch(args: CliArgs): Promise<number> {
+  switch (args.command) {
+    case "help": {
+      const { helpText } = await import("./help/mod.ts");
+      await writeStdout(encoder.encode(helpText(args.topic)));
+      return EXIT.ok;
+    }
+    case "version":
+      await writeStdout(encoder.encode(`magi-tools ${PACKAGE_VERSION}\n`));
+      return EXIT.ok;
+    case "tools": {
+      const { toolsCommand } = await withConsoleRedirected(import("./commands/tools.ts"));
+      return await toolsCommand(args);
+    }
+    case "demo": {
+      const { demoCommand } = await withConsoleRedirected(import("./commands/demo.ts"));
+      return await demoCommand(args);
+    }
+    case "mcp": {
+      const { mcpCommand } = await withConsoleRedirected(import("./commands/mcp.ts"));
+      return await mcpCommand(args);
+    }
+    case "run": {
+      const { runCommand } = await withConsoleRedirected(import("./commands/run.ts"));
+      return await runCommand(args);
+    }
+    case "batch": {
+      const { batchCommand } = await withConsoleRedirected(import("../batch/command.ts"));
+      return await batchCommand(args);
+    }
+    case "report": {
+      const { reportCommand } = await import("../report/command.ts");
+      return await reportCommand(args);
+    }
+    case "sessions":
+    case "history":
+    case "models":
+    case "select": {
+      const { browseCommand } = await withConsoleRedirected(import("./commands/browse.ts"));
+      return await browseCommand(args);
+    }
+    case "call": {
+      const { callCommand } = await withConsoleRedirected(import("./commands/call.ts"));
+      return await callCommand(args);
+    }
+    case "init": {
+      const { initCommand } = await import("./commands/init.ts");
+      return await initCommand(args);
+    }
+    case "trust": {
+      const { trustCommand } = await import("./commands/trust.ts");
+      return await trustCommand(args);
+    }
+    case "login":
+    case "logout": {
+      const { loginCommand } = await import("./commands/login.ts");
+      return await loginCommand(args);
+    }
+    case "inspect": {
+      const { inspectCommand } = await withConsoleRedirected(import("../inspect/mod.ts"));
+      return await inspectCommand(args);
+    }
+  }
+}
+
+/**
+ * `module` once it loaded, console output routed to stderr meanwhile (for the commands that load
+ * tool modules, which may log).
+ */
+async function withConsoleRedirected<T>(module: Promise<T>): Promise<T> {
+  const [loaded] = await Promise.all([module, redirectConsole()]);
+  return loaded;
 }

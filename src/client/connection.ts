@@ -13,17 +13,12 @@ import { TransientMap } from "../async/transient_map.ts";
 import { isErrorCode, ProtocolError } from "../protocol/errors.ts";
 import { INPUT_FRAME_BYTES, OUTPUT_FRAME_BYTES, REQUEST_IDS } from "../protocol/limits.ts";
 import { encodeFrame } from "../protocol/framing.ts";
-import { decodeOutputFrame, requestFrame } from "../protocol/envelope.ts";
+import { requestFrame } from "../protocol/envelope.ts";
 import type { JsonObject } from "../protocol/json.ts";
-import type { z } from "zod";
 import {
-  BaseHistoryPageResultSchema,
-  EVENT_SCHEMAS,
   type InitializeResult,
-  isEventName,
   isMethod,
   type Method,
-  METHOD_SCHEMAS,
   type MethodParams,
   type MethodResult,
 } from "../protocol/schemas/mod.ts";
@@ -36,44 +31,23 @@ import {
   ProtocolViolation,
   RequestBudgetExhausted,
 } from "./errors.ts";
-import { type AgentEvent, EVENT_CAPABILITY } from "./events.ts";
+import type { AgentEvent } from "./events.ts";
 import { EventQueue } from "./event_queue.ts";
-import { FAST_EVENT_CHECKS, FAST_RESULT_CHECKS, isClientToolCallData } from "./fast_checks.ts";
 import { checkAdvertisedResultPart } from "./_tool_limits.ts";
-import {
-  clientToolCallDataSchema,
-  type ClientToolCallDataShape,
-  type ClientToolsLimitsObject,
-} from "../protocol/schemas/client_tools.ts";
 import { InFlightWindow } from "./_in_flight.ts";
-import { parseExact, parseTolerant } from "./result_check.ts";
+import { type EventFrame, OutputValidator } from "./_output_validator.ts";
+import {
+  MAX_IN_FLIGHT_REQUESTS,
+  PRIORITY_IN_FLIGHT_SLOTS,
+  REQUEST_ID_RESERVE,
+  RESERVE_METHODS,
+} from "./request_bounds.ts";
 
-/**
- * Request IDs kept in reserve for `turn.cancel`, `status` and `shutdown`: other
- * requests are refused locally ({@link RequestBudgetExhausted}) once only these
- * are left of the backend's `limits.request_ids`.
- */
-export const REQUEST_ID_RESERVE = 8;
-
-/**
- * Requests written and not yet answered, at most — every method counted, `turn.cancel`,
- * `status` and `shutdown` included (the protocol: "Caller must bound in-flight requests
- * independently"). Each answer is one output frame of the backend, whose pending output is
- * bounded at 32 frames (overflow ends the backend); the reference backend's run events
- * never fill more than 24 of them, so 8 requests in flight always fit (docs/reference-
- * backend.md, "What a client can rely on"). Further requests wait here, in order, until
- * answers arrive.
- */
-export const MAX_IN_FLIGHT_REQUESTS = 8;
-
-/**
- * Of {@link MAX_IN_FLIGHT_REQUESTS}, the slots only `turn.cancel`, `status` and `shutdown`
- * use, so they are never stuck behind ordinary requests (e.g. pipelined tool result parts).
- */
-export const PRIORITY_IN_FLIGHT_SLOTS = 2;
-
-/** Methods that may use the reserved request IDs. */
-const RESERVE_METHODS: ReadonlySet<string> = new Set(["turn.cancel", "status", "shutdown"]);
+export {
+  MAX_IN_FLIGHT_REQUESTS,
+  PRIORITY_IN_FLIGHT_SLOTS,
+  REQUEST_ID_RESERVE,
+} from "./request_bounds.ts";
 
 /** The pipes of a running backend. */
 export interface AgentTransport {
@@ -142,13 +116,8 @@ export class AgentConnection {
   #nextId = 1;
   #idBudget: number = REQUEST_IDS;
   #idsSent = 0;
-  #instanceId: string | null = null;
-  #lastSeq = 0;
-  #negotiated = new Set<string>();
-  /** The `client.tools` limits the backend advertised, once initialized with them. */
-  #toolLimits: ClientToolsLimitsObject | null = null;
-  /** `client.tool.call` data checked against the advertised `arguments_bytes`. */
-  #callSchema: ClientToolCallDataShape | null = null;
+  /** The checks of every output frame (envelope order, results, events). */
+  #check = new OutputValidator();
   #listeners = new Set<EventListener>();
   #queue: EventQueue;
   #failure: Error | null = null;
@@ -178,7 +147,7 @@ export class AgentConnection {
 
   /** The backend's `instance_id`, once the first frame arrived. */
   get instanceId(): string | null {
-    return this.#instanceId;
+    return this.#check.instanceId;
   }
 
   /** Why the client stopped, or null while it works. */
@@ -244,10 +213,11 @@ export class AgentConnection {
       return Promise.reject(new TypeError(`Unknown method: ${method}`));
     }
     if (options.signal?.aborted) return Promise.reject(options.signal.reason);
-    if (method === "client.tool.result" && this.#toolLimits !== null) {
+    const toolLimits = this.#check.toolLimits;
+    if (method === "client.tool.result" && toolLimits !== null) {
       const fault = checkAdvertisedResultPart(
         params as MethodParams<"client.tool.result">,
-        this.#toolLimits,
+        toolLimits,
       );
       if (fault !== null) return Promise.reject(fault);
     }
@@ -346,89 +316,48 @@ export class AgentConnection {
   }
 
   #onFrame(text: string): void {
-    const decoded = decodeOutputFrame(text);
-    if (!decoded.ok) return this.#fail(new ProtocolViolation(decoded.reason));
-    const frame = decoded.frame;
-    if (this.#instanceId === null) this.#instanceId = frame.instanceId;
-    else if (frame.instanceId !== this.#instanceId) {
-      return this.#fail(new ProtocolViolation("instance_id changed"));
-    }
-    if (frame.seq !== this.#lastSeq + 1) {
+    const frame = this.#check.frame(text);
+    if (typeof frame === "string") return this.#fail(new ProtocolViolation(frame));
+    if (frame.type === "event") return this.#onEvent(frame);
+    if (frame.id === null) {
+      const code = frame.error?.code ?? "none";
       return this.#fail(
-        new ProtocolViolation(frame.seq <= this.#lastSeq ? "seq repeated" : "seq gap"),
+        new ProtocolViolation(
+          `Response with null id (error ${isErrorCode(code) ? code : "unknown"})`,
+        ),
       );
     }
-    this.#lastSeq = frame.seq;
-    if (frame.type === "response") {
-      if (frame.id === null) {
-        const code = frame.error?.code ?? "none";
-        return this.#fail(
-          new ProtocolViolation(
-            `Response with null id (error ${isErrorCode(code) ? code : "unknown"})`,
-          ),
-        );
-      }
-      const entry = this.#pending.get(frame.id);
-      if (entry === undefined) {
-        return this.#fail(new ProtocolViolation("Response to an unknown request id"));
-      }
-      if (frame.error !== undefined) {
-        const code = frame.error.code;
-        if (!isErrorCode(code)) return this.#fail(new ProtocolViolation("Unknown error code"));
-        this.#settle(frame.id, entry);
-        if (!entry.abandoned) entry.reject(new ProtocolError(code));
-        return;
-      }
-      // Without tool.cards, a tool_card history entry is an unknown enum value: fail closed.
-      const schema = entry.method === "history.page" && !this.#negotiated.has("tool.cards")
-        ? { result: BaseHistoryPageResultSchema }
-        : METHOD_SCHEMAS[entry.method as keyof typeof METHOD_SCHEMAS];
-      // Unknown additional result fields are ignored; anything else fails closed. A
-      // result the hand-written check accepts is exactly valid (zod would accept it).
-      const parsed = FAST_RESULT_CHECKS.get(entry.method)?.(frame.result)
-        ? { ok: true as const, data: frame.result as unknown }
-        : parseTolerant(schema.result as z.ZodType<unknown>, frame.result);
-      if (!parsed.ok) {
-        return this.#fail(
-          new ProtocolViolation(`Invalid ${entry.method} result: ${parsed.detail}`),
-        );
-      }
+    const entry = this.#pending.get(frame.id);
+    if (entry === undefined) {
+      return this.#fail(new ProtocolViolation("Response to an unknown request id"));
+    }
+    if (frame.error !== undefined) {
+      const code = frame.error.code;
+      if (!isErrorCode(code)) return this.#fail(new ProtocolViolation("Unknown error code"));
       this.#settle(frame.id, entry);
-      if (entry.method === "initialize") {
-        const result = parsed.data as InitializeResult;
-        this.#negotiated = new Set(result.capabilities);
-        this.#idBudget = result.limits.request_ids;
-        const toolLimits = result.descriptors?.["client.tools"]?.limits;
-        if (toolLimits !== undefined) {
-          this.#toolLimits = toolLimits;
-          this.#callSchema = clientToolCallDataSchema(toolLimits.arguments_bytes);
-        }
-      }
-      if (entry.method === "shutdown") this.#shutdownAcknowledged = true;
-      if (!entry.abandoned) entry.resolve(parsed.data);
+      if (!entry.abandoned) entry.reject(new ProtocolError(code));
       return;
     }
-    const name = frame.event;
-    if (!isEventName(name)) return this.#fail(new ProtocolViolation("Unknown event name"));
-    const needs = EVENT_CAPABILITY[name];
-    if (needs !== undefined && !this.#negotiated.has(needs)) {
-      return this.#fail(new ProtocolViolation(`Event of a capability not negotiated: ${name}`));
-    }
-    // Event data field sets are exact (wire contract). Data the hand-written check
-    // accepts is exactly valid; anything else is decided (and described) by zod.
-    // client.tool.call arguments are bounded by the advertised arguments_bytes.
-    const advertised = name === "client.tool.call" ? this.#toolLimits : null;
-    const fast = advertised === null
-      ? FAST_EVENT_CHECKS.get(name)?.(frame.data)
-      : isClientToolCallData(frame.data, advertised.arguments_bytes);
-    const parsed = fast ? { ok: true as const, data: frame.data as unknown } : parseExact(
-      (advertised === null ? EVENT_SCHEMAS[name] : this.#callSchema!) as z.ZodType<unknown>,
-      frame.data,
-    );
+    const parsed = this.#check.result(entry.method, frame.result);
     if (!parsed.ok) {
-      return this.#fail(new ProtocolViolation(`Invalid ${name} data: ${parsed.detail}`));
+      return this.#fail(
+        new ProtocolViolation(`Invalid ${entry.method} result: ${parsed.detail}`),
+      );
     }
-    const event = { event: name, data: parsed.data, seq: frame.seq } as AgentEvent;
+    this.#settle(frame.id, entry);
+    if (entry.method === "initialize") {
+      const result = parsed.data as InitializeResult;
+      this.#check.initialized(result);
+      this.#idBudget = result.limits.request_ids;
+    }
+    if (entry.method === "shutdown") this.#shutdownAcknowledged = true;
+    if (!entry.abandoned) entry.resolve(parsed.data);
+  }
+
+  /** A checked event to the listeners, then the queue. */
+  #onEvent(frame: EventFrame): void {
+    const event = this.#check.event(frame);
+    if (typeof event === "string") return this.#fail(new ProtocolViolation(event));
     for (const listener of this.#listeners) {
       try {
         listener(event);

@@ -34,6 +34,14 @@ import {
   strings,
 } from "./_check.ts";
 import { CLIENT_TOOLS_LIMITS, MIN_RESULT_BYTES } from "../protocol/limits.ts";
+import {
+  clientCredentialsOf,
+  type McpClientCredentials,
+  type McpOAuth,
+  oauthOf,
+} from "./mcp_server_auth.ts";
+
+export type { McpClientCredentials, McpOAuth } from "./mcp_server_auth.ts";
 
 /** How the host reaches a server. */
 export type McpTransportConfig =
@@ -57,31 +65,6 @@ export type McpTransportConfig =
     /** Interactive sign-in (`magi-tools login NAME`): the stored tokens are sent, if set. */
     readonly oauth?: McpOAuth;
   };
-
-/** `oauth` of an HTTP server: sign in with `magi-tools login NAME` (authorization code + PKCE). */
-export interface McpOAuth {
-  /** Scopes asked for (none: what the server's metadata lists, else the server's default). */
-  readonly scopes: readonly string[];
-}
-
-/**
- * OAuth 2 client credentials of an HTTP server (`clientCredentials`): the
- * same shape as an OpenAPI entry's, with `tokenUrl` required (there is no
- * document to read it from) and `resource` defaulting to the server's `url`
- * (the MCP authorization spec's resource indicator).
- */
-export interface McpClientCredentials {
-  /** The token endpoint. */
-  readonly tokenUrl: string;
-  /** The environment variable holding the client ID. */
-  readonly clientIdFromEnv: string;
-  /** The environment variable holding the client secret. */
-  readonly clientSecretFromEnv: string;
-  /** Scopes asked for (none: the server's default). */
-  readonly scopes: readonly string[];
-  /** The resource indicator asked for (RFC 8707). */
-  readonly resource: string;
-}
 
 /** One `mcpServers` entry, checked. */
 export interface McpServerConfig {
@@ -157,90 +140,114 @@ function parseServer(name: string, value: unknown, at: At, env: EnvGetter): McpS
   }
   const entry = object(value, at);
   knownKeys(entry, SERVER_KEYS, at);
-  const expand = (text: string, where: At) => expandVars(text, where, env);
   const type = entry["type"] === undefined ? undefined : string(entry["type"], child(at, "type"));
   const hasCommand = entry["command"] !== undefined;
   const hasUrl = entry["url"] !== undefined;
   if (hasCommand === hasUrl) {
     throw fail(at, 'needs exactly one of "command" (stdio) or "url" (HTTP)');
   }
-  let transport: McpTransportConfig;
-  if (hasCommand) {
-    if (type !== undefined && type !== "stdio") {
-      throw fail(child(at, "type"), `must be "stdio" with "command": ${type}`);
-    }
-    for (const key of ["headers", "clientCredentials", "oauth"]) {
-      if (entry[key] !== undefined) throw fail(child(at, key), 'is only for "url" servers');
-    }
-    const args = entry["args"] === undefined ? [] : strings(entry["args"], child(at, "args"), true);
-    const envMap = entry["env"] === undefined ? {} : stringMap(entry["env"], child(at, "env"));
-    const cwd = entry["cwd"] === undefined ? undefined : string(entry["cwd"], child(at, "cwd"));
-    transport = {
-      kind: "stdio",
-      command: expand(string(entry["command"], child(at, "command")), child(at, "command")),
-      args: args.map((arg, index) => expand(arg, child(child(at, "args"), index))),
-      env: Object.fromEntries(
-        Object.entries(envMap).map((
-          [key, text],
-        ) => [key, expand(text, child(child(at, "env"), key))]),
-      ),
-      ...(cwd === undefined ? {} : { cwd: expand(cwd, child(at, "cwd")) }),
-    };
-  } else {
-    if (type !== undefined && type !== "http" && type !== "streamable-http") {
-      const why = type === "sse"
-        ? "the deprecated SSE transport is not supported: use the server's Streamable HTTP endpoint"
-        : `must be "http" or "streamable-http" with "url": ${type}`;
-      throw fail(child(at, "type"), why);
-    }
-    for (const key of ["args", "env", "cwd"]) {
-      if (entry[key] !== undefined) throw fail(child(at, key), 'is only for "command" servers');
-    }
-    const urlAt = child(at, "url");
-    const url = expand(string(entry["url"], urlAt), urlAt);
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
-      throw fail(urlAt, `is not a URL: ${url}`);
-    }
-    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-      throw fail(urlAt, `must be an http: or https: URL: ${url}`);
-    }
-    const headers = entry["headers"] === undefined
-      ? {}
-      : stringMap(entry["headers"], child(at, "headers"));
-    const cc = entry["clientCredentials"] === undefined
-      ? undefined
-      : clientCredentialsOf(entry["clientCredentials"], child(at, "clientCredentials"), url);
-    let oauth: McpOAuth | undefined;
-    if (entry["oauth"] !== undefined) {
-      const oauthAt = child(at, "oauth");
-      if (cc !== undefined) throw fail(oauthAt, "cannot be used with clientCredentials");
-      const value = object(entry["oauth"], oauthAt);
-      knownKeys(value, ["scopes"], oauthAt);
-      const scopes = value["scopes"] === undefined
-        ? []
-        : strings(value["scopes"], child(oauthAt, "scopes"));
-      scopes.forEach((scope, index) => {
-        if (!SCOPE.test(scope)) {
-          throw fail(child(child(oauthAt, "scopes"), index), "must be an OAuth scope token");
-        }
-      });
-      oauth = Object.freeze({ scopes });
-    }
-    transport = {
-      kind: "http",
-      url,
-      headers: Object.fromEntries(
-        Object.entries(headers).map((
-          [key, text],
-        ) => [key, expand(text, child(child(at, "headers"), key))]),
-      ),
-      ...(cc === undefined ? {} : { clientCredentials: cc }),
-      ...(oauth === undefined ? {} : { oauth }),
-    };
+  const transport = hasCommand
+    ? stdioTransport(entry, at, type, env)
+    : httpTransport(entry, at, type, env);
+  return Object.freeze({
+    name,
+    transport: Object.freeze(transport),
+    ...toolOptions(name, entry, at),
+  });
+}
+
+/** The transport of a `command` server, `${VAR}`s expanded; `type`, if given, is `stdio`. */
+function stdioTransport(
+  entry: Record<string, unknown>,
+  at: At,
+  type: string | undefined,
+  env: EnvGetter,
+): McpTransportConfig {
+  const expand = (text: string, where: At) => expandVars(text, where, env);
+  if (type !== undefined && type !== "stdio") {
+    throw fail(child(at, "type"), `must be "stdio" with "command": ${type}`);
   }
+  for (const key of ["headers", "clientCredentials", "oauth"]) {
+    if (entry[key] !== undefined) throw fail(child(at, key), 'is only for "url" servers');
+  }
+  const args = entry["args"] === undefined ? [] : strings(entry["args"], child(at, "args"), true);
+  const envMap = entry["env"] === undefined ? {} : stringMap(entry["env"], child(at, "env"));
+  const cwd = entry["cwd"] === undefined ? undefined : string(entry["cwd"], child(at, "cwd"));
+  return {
+    kind: "stdio",
+    command: expand(string(entry["command"], child(at, "command")), child(at, "command")),
+    args: args.map((arg, index) => expand(arg, child(child(at, "args"), index))),
+    env: Object.fromEntries(
+      Object.entries(envMap).map((
+        [key, text],
+      ) => [key, expand(text, child(child(at, "env"), key))]),
+    ),
+    ...(cwd === undefined ? {} : { cwd: expand(cwd, child(at, "cwd")) }),
+  };
+}
+
+/**
+ * The transport of a `url` server (Streamable HTTP; SSE is refused), `${VAR}`s expanded in the
+ * URL and headers, with its `clientCredentials` or `oauth` (not both).
+ */
+function httpTransport(
+  entry: Record<string, unknown>,
+  at: At,
+  type: string | undefined,
+  env: EnvGetter,
+): McpTransportConfig {
+  const expand = (text: string, where: At) => expandVars(text, where, env);
+  if (type !== undefined && type !== "http" && type !== "streamable-http") {
+    const why = type === "sse"
+      ? "the deprecated SSE transport is not supported: use the server's Streamable HTTP endpoint"
+      : `must be "http" or "streamable-http" with "url": ${type}`;
+    throw fail(child(at, "type"), why);
+  }
+  for (const key of ["args", "env", "cwd"]) {
+    if (entry[key] !== undefined) throw fail(child(at, key), 'is only for "command" servers');
+  }
+  const urlAt = child(at, "url");
+  const url = expand(string(entry["url"], urlAt), urlAt);
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw fail(urlAt, `is not a URL: ${url}`);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw fail(urlAt, `must be an http: or https: URL: ${url}`);
+  }
+  const headers = entry["headers"] === undefined
+    ? {}
+    : stringMap(entry["headers"], child(at, "headers"));
+  const cc = entry["clientCredentials"] === undefined
+    ? undefined
+    : clientCredentialsOf(entry["clientCredentials"], child(at, "clientCredentials"), url);
+  let oauth: McpOAuth | undefined;
+  if (entry["oauth"] !== undefined) {
+    const oauthAt = child(at, "oauth");
+    if (cc !== undefined) throw fail(oauthAt, "cannot be used with clientCredentials");
+    oauth = oauthOf(entry["oauth"], oauthAt);
+  }
+  return {
+    kind: "http",
+    url,
+    headers: Object.fromEntries(
+      Object.entries(headers).map((
+        [key, text],
+      ) => [key, expand(text, child(child(at, "headers"), key))]),
+    ),
+    ...(cc === undefined ? {} : { clientCredentials: cc }),
+    ...(oauth === undefined ? {} : { oauth }),
+  };
+}
+
+/** A server entry's keys about its tools and itself, checked in order, with their defaults. */
+function toolOptions(
+  name: string,
+  entry: Record<string, unknown>,
+  at: At,
+): Omit<McpServerConfig, "name" | "transport"> {
   const include = entry["include"] === undefined
     ? undefined
     : strings(entry["include"], child(at, "include"));
@@ -280,9 +287,7 @@ function parseServer(name: string, value: unknown, at: At, env: EnvGetter): McpS
       `must be "error", "truncate" or "spill": ${String(overflow)}`,
     );
   }
-  return Object.freeze({
-    name,
-    transport: Object.freeze(transport),
+  return {
     ...(maxResultBytes === undefined ? {} : { maxResultBytes }),
     ...(overflow === undefined ? {} : { overflow }),
     ...(include === undefined ? {} : { include }),
@@ -297,59 +302,7 @@ function parseServer(name: string, value: unknown, at: At, env: EnvGetter): McpS
     optional: entry["optional"] === undefined
       ? false
       : boolean(entry["optional"], child(at, "optional")),
-  });
-}
-
-const CLIENT_CREDENTIALS_KEYS = [
-  "tokenUrl",
-  "clientIdFromEnv",
-  "clientSecretFromEnv",
-  "scopes",
-  "resource",
-] as const;
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const SCOPE = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
-
-/** The `clientCredentials` of an HTTP server at `url` (not expanded: no `${VAR}` in it). */
-function clientCredentialsOf(value: unknown, at: At, url: string): McpClientCredentials {
-  const entry = object(value, at);
-  knownKeys(entry, CLIENT_CREDENTIALS_KEYS, at);
-  const tokenAt = child(at, "tokenUrl");
-  const tokenUrl = string(entry["tokenUrl"], tokenAt);
-  const parsed = URL.parse(tokenUrl);
-  if (
-    parsed === null || (parsed.protocol !== "http:" && parsed.protocol !== "https:") ||
-    parsed.username !== "" || parsed.password !== "" || parsed.search !== "" || parsed.hash !== ""
-  ) {
-    throw fail(
-      tokenAt,
-      `must be an http(s) URL without credentials, query or fragment: ${tokenUrl}`,
-    );
-  }
-  const variable = (key: "clientIdFromEnv" | "clientSecretFromEnv") => {
-    const name = string(entry[key], child(at, key));
-    if (!ENV_NAME.test(name)) throw fail(child(at, key), "must be an environment variable name");
-    return name;
   };
-  const scopes = entry["scopes"] === undefined ? [] : strings(entry["scopes"], child(at, "scopes"));
-  scopes.forEach((scope, index) => {
-    if (!SCOPE.test(scope)) {
-      throw fail(child(child(at, "scopes"), index), "must be an OAuth scope token");
-    }
-  });
-  const resource = entry["resource"] === undefined
-    ? url
-    : string(entry["resource"], child(at, "resource"));
-  if (!URL.canParse(resource) || resource.includes("#")) {
-    throw fail(child(at, "resource"), "must be an absolute URI without a fragment");
-  }
-  return Object.freeze({
-    tokenUrl: parsed.href,
-    clientIdFromEnv: variable("clientIdFromEnv"),
-    clientSecretFromEnv: variable("clientSecretFromEnv"),
-    scopes,
-    resource,
-  });
 }
 
 function prefixOf(value: unknown, at: At): string {

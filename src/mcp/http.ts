@@ -78,31 +78,91 @@ export function allowedHosts(port: number): string[] {
 
 /** Serve MCP over Streamable HTTP; rejects when the port is taken. */
 export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpServer> {
-  const max = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
-  const sessions = new HttpSessions({
-    max,
-    idleMs: options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_SECONDS * 1000,
-    ...(options.onSessionExpired === undefined ? {} : { onExpired: options.onSessionExpired }),
-  });
-  /** The JSON-RPC requests each open POST carried, by its {@link POST_HEADER} value. */
-  const posts = new Map<string, { readonly transport: Transport; readonly ids: RequestId[] }>();
-  /** Each session's own message handler (the SDK server's), for the cancels sent for it. */
-  const delivers = new WeakMap<Transport, Deliver>();
-  let nextPost = 0;
-  let hosts: string[] = [];
-  let origins: string[] = [];
+  const endpoint = new McpEndpoint(options);
+  const listening: LoopbackServer = await listenLoopback(
+    (request) => endpoint.handle(request),
+    options.port,
+  );
+  endpoint.listeningOn(Number(new URL(listening.url).port));
+  return {
+    url: `${listening.url}/mcp`,
+    close: async () => {
+      await endpoint.sessions.closeAll();
+      await listening.stop();
+    },
+  };
+}
 
-  const handler = async (request: Request): Promise<Response> => {
+/** The `/mcp` endpoint: the checks every request passes, its sessions and their open POSTs. */
+class McpEndpoint {
+  readonly sessions: HttpSessions;
+  readonly #options: McpHttpOptions;
+  readonly #max: number;
+  /** The JSON-RPC requests each open POST carried, by its {@link POST_HEADER} value. */
+  readonly #posts = new Map<
+    string,
+    { readonly transport: Transport; readonly ids: RequestId[] }
+  >();
+  /** Each session's own message handler (the SDK server's), for the cancels sent for it. */
+  readonly #delivers = new WeakMap<Transport, Deliver>();
+  #nextPost = 0;
+  /** Empty until the port is known: every request is refused until then. */
+  #hosts: string[] = [];
+  #origins: string[] = [];
+
+  constructor(options: McpHttpOptions) {
+    this.#options = options;
+    this.#max = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+    this.sessions = new HttpSessions({
+      max: this.#max,
+      idleMs: options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_SECONDS * 1000,
+      ...(options.onSessionExpired === undefined ? {} : { onExpired: options.onSessionExpired }),
+    });
+  }
+
+  /** Accept the `Host` and `Origin` values of `port` from now on. */
+  listeningOn(port: number): void {
+    this.#hosts = allowedHosts(port);
+    this.#origins = this.#hosts.map((value) => `http://${value}`);
+  }
+
+  /** Answer one HTTP request. */
+  async handle(request: Request): Promise<Response> {
+    const refused = this.#refusal(request);
+    if (refused !== undefined) return refused;
+    const id = request.headers.get("mcp-session-id");
+    if (id !== null) {
+      const session = this.sessions.get(id);
+      if (session === undefined) return jsonError(404, "Session not found");
+      return await this.#sessionRequest(session, request);
+    }
+    if (request.method !== "POST") return jsonError(400, "Bad request: no session ID");
+    if (!this.sessions.reserve()) {
+      return jsonError(
+        503,
+        `Server busy: all ${this.#max} MCP sessions are in use (--max-sessions); retry later`,
+        { "retry-after": String(FULL_RETRY_AFTER_SECONDS) },
+      );
+    }
+    try {
+      return await this.#initialize(request);
+    } finally {
+      this.sessions.opened();
+    }
+  }
+
+  /** The answer to a request with a foreign `Host` or `Origin`, no or a wrong token, another path. */
+  #refusal(request: Request): Response | undefined {
     const host = request.headers.get("host") ?? "";
     const origin = request.headers.get("origin");
-    if (!hosts.includes(host) || (origin !== null && !origins.includes(origin))) {
+    if (!this.#hosts.includes(host) || (origin !== null && !this.#origins.includes(origin))) {
       return jsonError(
         403,
-        `Forbidden: invalid ${hosts.includes(host) ? "Origin" : "Host"} header`,
+        `Forbidden: invalid ${this.#hosts.includes(host) ? "Origin" : "Host"} header`,
       );
     }
     const token = bearerToken(request.headers);
-    if (token === undefined || !sameToken(token, options.token)) {
+    if (token === undefined || !sameToken(token, this.#options.token)) {
       return jsonError(
         401,
         `Unauthorized: ${token === undefined ? "no" : "wrong"} bearer token (Authorization header)`,
@@ -110,35 +170,18 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
       );
     }
     if (new URL(request.url).pathname !== "/mcp") return jsonError(404, "Not found: use /mcp");
-    const id = request.headers.get("mcp-session-id");
-    if (id !== null) {
-      const session = sessions.get(id);
-      if (session === undefined) return jsonError(404, "Session not found");
-      return await sessionRequest(session, request);
-    }
-    if (request.method !== "POST") return jsonError(400, "Bad request: no session ID");
-    if (!sessions.reserve()) {
-      return jsonError(
-        503,
-        `Server busy: all ${max} MCP sessions are in use (--max-sessions); retry later`,
-        { "retry-after": String(FULL_RETRY_AFTER_SECONDS) },
-      );
-    }
-    try {
-      return await initialize(request);
-    } finally {
-      sessions.opened();
-    }
-  };
+    return undefined;
+  }
 
   // A request of an open session: live until its answer or stream ends; when the client drops
   // it first, the requests it carried are cancelled as if the client had said so.
-  const sessionRequest = async (session: HttpSession, request: Request): Promise<Response> => {
-    const post = String(++nextPost);
+  async #sessionRequest(session: HttpSession, request: Request): Promise<Response> {
+    const posts = this.#posts;
+    const post = String(++this.#nextPost);
     const headers = new Headers(request.headers);
     headers.set(POST_HEADER, post);
     posts.set(post, { transport: session.transport, ids: [] });
-    const ended = sessions.enter(session.id);
+    const ended = this.sessions.enter(session.id);
     let response: Response;
     try {
       response = await session.transport.handleRequest(new Request(request, { headers }));
@@ -153,23 +196,24 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
       ended();
       if (!dropped) return;
       for (const requestId of requests) {
-        delivers.get(session.transport)?.({
+        this.#delivers.get(session.transport)?.({
           jsonrpc: "2.0",
           method: "notifications/cancelled",
           params: { requestId, reason: "The client dropped the connection" },
         });
       }
     });
-  };
+  }
 
   // A new session: the transport accepts only an initialize request here.
-  const initialize = async (request: Request): Promise<Response> => {
-    const server = options.createServer();
+  async #initialize(request: Request): Promise<Response> {
+    const sessions = this.sessions;
+    const server = this.#options.createServer();
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
       enableDnsRebindingProtection: true,
-      allowedHosts: hosts,
-      allowedOrigins: origins,
+      allowedHosts: this.#hosts,
+      allowedOrigins: this.#origins,
       onsessioninitialized: (sessionId: string) => {
         sessions.add({ id: sessionId, transport, server });
       },
@@ -181,7 +225,7 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
     const noted: Deliver = (message, extra) => {
       const post = extra?.requestInfo?.headers[POST_HEADER];
       const requestId = idOfRequest(message);
-      const open = typeof post === "string" ? posts.get(post) : undefined;
+      const open = typeof post === "string" ? this.#posts.get(post) : undefined;
       // Only a POST of this session (a client cannot name another session's POST).
       if (open !== undefined && open.transport === transport && requestId !== undefined) {
         open.ids.push(requestId);
@@ -189,23 +233,11 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
       deliver(message, extra);
     };
     transport.onmessage = noted;
-    delivers.set(transport, deliver);
+    this.#delivers.set(transport, deliver);
     const response = await transport.handleRequest(request);
     if (transport.sessionId === undefined) await server.close().catch(() => {});
     return response;
-  };
-
-  const listening: LoopbackServer = await listenLoopback(handler, options.port);
-  const port = Number(new URL(listening.url).port);
-  hosts = allowedHosts(port);
-  origins = hosts.map((value) => `http://${value}`);
-  return {
-    url: `${listening.url}/mcp`,
-    close: async () => {
-      await sessions.closeAll();
-      await listening.stop();
-    },
-  };
+  }
 }
 
 /** The id of a JSON-RPC request (not a notification or response), else undefined. */

@@ -13,7 +13,12 @@ import { serveMcpHttp } from "./http.ts";
 import { createMcpServer, mcpToolList, ProgressRoutes } from "./server.ts";
 import type { Server } from "./_sdk.ts";
 import type { ToolRegistry } from "../toolset/registry.ts";
-import type { McpServeModule, ServeOutcome, ServeRegistryOptions } from "./serve_api.ts";
+import type {
+  McpServeModule,
+  ServeOutcome,
+  ServeRegistryOptions,
+  ServeTransport,
+} from "./serve_api.ts";
 import { GuardedStdioTransport } from "./stdio_server.ts";
 
 /** Serve `options.registry` until stdin ends (stdio) or SIGINT (see {@link McpServeModule}). */
@@ -70,60 +75,83 @@ export const serveRegistry: McpServeModule["serveRegistry"] = async (
   });
   try {
     const transport = options.transport;
-    if (transport.kind === "http") {
-      let http;
-      try {
-        http = await serveMcpHttp({
-          port: transport.port,
-          token: transport.token,
-          maxSessions: transport.maxSessions,
-          sessionIdleMs: transport.sessionIdleMs,
-          onSessionExpired: (id) =>
-            writeStderrLine(
-              `magi-tools mcp: session ${id} closed after ${
-                transport.sessionIdleMs / 1000
-              } s idle (--session-idle-timeout)`,
-            ),
-          createServer: () => create(),
-        });
-      } catch (error) {
-        if (isAddrInUse(error)) return { kind: "port_taken" };
-        const name = (error as Error).name;
-        if (name === "NotCapable" || name === "PermissionDenied") {
-          return { kind: "cannot_listen", message: (error as Error).message };
-        }
-        throw error;
-      }
-      try {
-        await transport.onListening(http.url, Number(new URL(http.url).port));
-        await interrupted;
-      } finally {
-        await http.close();
-      }
-    } else {
-      const stdio = new GuardedStdioTransport({
-        input: transport.input,
-        write: transport.write,
-        onUnanswered: (count) =>
-          writeStderrLine(
-            `magi-tools mcp: stdin ended; closing with ${count} request(s) still unanswered`,
-          ),
-      });
-      // The one client: all slots are its own; the end of stdin cancels its calls.
-      const server = create(stdio.inputEnded);
-      const closed = new Promise<void>((resolve) => {
-        server.onclose = () => resolve();
-      });
-      await server.connect(stdio);
-      await Promise.race([closed, interrupted]);
-      await server.close().catch(() => {});
-    }
-    return { kind: "done" };
+    return transport.kind === "http"
+      ? await serveHttp(transport, create, interrupted)
+      : await serveStdio(transport, create, interrupted);
   } finally {
     removeInterrupt();
     await Promise.all([served.retire(), ...retired]);
   }
 };
+
+type HttpTransport = Extract<ServeTransport, { readonly kind: "http" }>;
+type StdioTransport = Extract<ServeTransport, { readonly kind: "stdio" }>;
+
+/**
+ * Serve over Streamable HTTP until `interrupted`, a server per session from `create`; the port
+ * taken or listening refused are outcomes, not errors.
+ */
+async function serveHttp(
+  transport: HttpTransport,
+  create: () => Server,
+  interrupted: Promise<void>,
+): Promise<ServeOutcome> {
+  let http;
+  try {
+    http = await serveMcpHttp({
+      port: transport.port,
+      token: transport.token,
+      maxSessions: transport.maxSessions,
+      sessionIdleMs: transport.sessionIdleMs,
+      onSessionExpired: (id) =>
+        writeStderrLine(
+          `magi-tools mcp: session ${id} closed after ${
+            transport.sessionIdleMs / 1000
+          } s idle (--session-idle-timeout)`,
+        ),
+      createServer: () => create(),
+    });
+  } catch (error) {
+    if (isAddrInUse(error)) return { kind: "port_taken" };
+    const name = (error as Error).name;
+    if (name === "NotCapable" || name === "PermissionDenied") {
+      return { kind: "cannot_listen", message: (error as Error).message };
+    }
+    throw error;
+  }
+  try {
+    await transport.onListening(http.url, Number(new URL(http.url).port));
+    await interrupted;
+  } finally {
+    await http.close();
+  }
+  return { kind: "done" };
+}
+
+/** Serve the one stdio client until stdin ends or `interrupted`. */
+async function serveStdio(
+  transport: StdioTransport,
+  create: (stop: AbortSignal) => Server,
+  interrupted: Promise<void>,
+): Promise<ServeOutcome> {
+  const stdio = new GuardedStdioTransport({
+    input: transport.input,
+    write: transport.write,
+    onUnanswered: (count) =>
+      writeStderrLine(
+        `magi-tools mcp: stdin ended; closing with ${count} request(s) still unanswered`,
+      ),
+  });
+  // The one client: all slots are its own; the end of stdin cancels its calls.
+  const server = create(stdio.inputEnded);
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = () => resolve();
+  });
+  await server.connect(stdio);
+  await Promise.race([closed, interrupted]);
+  await server.close().catch(() => {});
+  return { kind: "done" };
+}
 
 /**
  * One tool set and its executor. Once retired (a reload replaced it), the executor closes

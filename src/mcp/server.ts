@@ -182,11 +182,8 @@ interface CallExtra {
 
 /** An MCP server (not connected) serving `options.registry`'s tools through `options.executor`. */
 export function createMcpServer(options: McpServerOptions): Server {
-  const { routes } = options;
   const served = options.current ?? (() => options);
-  const approval = options.approval ?? DEFAULT_APPROVAL;
   const concurrent = CLIENT_TOOLS_LIMITS.concurrent_calls;
-  const slots = options.slots ?? new FairSlots({ capacity: concurrent, perClient: concurrent });
   const server = new Server(
     { name: "magi-tools", version: PACKAGE_VERSION },
     { capabilities: { tools: { listChanged: options.current !== undefined } } },
@@ -194,104 +191,173 @@ export function createMcpServer(options: McpServerOptions): Server {
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: cachedList(served().registry),
   }));
+  const serving: Serving = {
+    options,
+    served,
+    approval: options.approval ?? DEFAULT_APPROVAL,
+    slots: options.slots ?? new FairSlots({ capacity: concurrent, perClient: concurrent }),
+    server,
+  };
   server.setRequestHandler(
     CallToolRequestSchema,
-    async (request: CallRequest, extra: CallExtra) => {
-      const params = request.params;
-      // One tool set for the whole call, even when a reload swaps it meanwhile.
-      const { registry, executor } = served();
-      const entry = registry.get(params.name);
-      if (entry === undefined) {
-        throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
-      }
-      const args = dropClientKeys(params.arguments ?? {}, entry.definition.input_schema);
-      const deadlineMs = entry.definition.timeout_ms ?? options.callTimeoutMs;
-      const signal = options.stop === undefined
-        ? extra.signal
-        : AbortSignal.any([extra.signal, options.stop]);
-      // The caller's trace context (MCP `_meta.traceparent`), used only with telemetry on.
-      const traceparent = TELEMETRY ? incomingTraceparent(params._meta?.traceparent) : undefined;
-      if (entry.definition.effect === "write") {
-        const schema = entry.definition.input_schema;
-        const span = TELEMETRY ? startApprovalSpan(traceparent, params.name) : undefined;
-        let refused: Awaited<ReturnType<typeof approveWrite>> | undefined;
-        try {
-          const own = approvalFor(approval, params.name, sourceName(entry.source));
-          refused = await approveWrite(own, { name: params.name, args, schema }, {
-            capabilities: server.getClientCapabilities(),
-            sendRequest: extra.sendRequest,
-            signal,
-            deadlineMs,
-          });
-        } finally {
-          if (span !== undefined) endApprovalSpan(span, refused);
-        }
-        if (refused !== null) {
-          return { isError: true, content: [{ type: "text", text: refused.text }] };
-        }
-      }
-      const callId = `${CALL_PREFIX}-${++nextCall}`;
-      const token = params._meta?.progressToken;
-      // Progress notifications go out before the result (awaited below).
-      const sent: Promise<void>[] = [];
-      const unroute = token === undefined ? () => {} : routes.add(callId, (progress) => {
-        sent.push(
-          extra.sendNotification({
-            method: "notifications/progress",
-            params: { progressToken: token, ...progress },
-          }).catch(() => {}),
-        );
-      });
-      // Waiting for a slot counts against the call's deadline, as in the executor's own line.
-      const waitStart = performance.now();
-      const release = await slots.acquire(
-        extra.sessionId ?? "stdio",
-        AbortSignal.any([signal, AbortSignal.timeout(deadlineMs)]),
-      );
-      const waited = Math.round(performance.now() - waitStart);
-      if (release === null && !signal.aborted) {
-        unroute();
-        const text = stopped({ kind: "deadline", ms: deadlineMs }, null, 0).text;
-        return { isError: true, content: [{ type: "text", text }] };
-      }
-      try {
-        const result = await executor.execute({
-          callId,
-          name: entry.definition.name,
-          toolId: entry.toolId,
-          arguments: args,
-          // Without a slot (cancelled while waiting) the executor answers `cancelled` at once.
-          deadlineMs: Math.max(0, deadlineMs - waited),
-          sessionId: extra.sessionId ?? "stdio",
-          runId: "mcp",
-          ...(traceparent === undefined ? {} : { traceparent }),
-          ...(TELEMETRY && entry.definition.effect === "write" ? { approval: "allow" } : {}),
-        }, signal);
-        unroute();
-        await Promise.all(sent);
-        if (result.outcome !== "success") {
-          return { isError: true, content: [{ type: "text", text: result.text }] };
-        }
-        if (result.content !== undefined) {
-          // A rich result: its parts as MCP content (images and audio as they are).
-          return { content: result.content.map((part) => ({ ...part })) };
-        }
-        // A cut or spilled result is not the tool's value: no structuredContent.
-        const structured = result.overflow === undefined ? jsonObject(result.text) : null;
-        return {
-          content: [{ type: "text", text: result.text }],
-          ...(structured === null ? {} : { structuredContent: structured }),
-          ...(result.overflow === undefined
-            ? {}
-            : { _meta: { "magi-tools/overflow": { ...result.overflow } } }),
-        };
-      } finally {
-        release?.();
-        unroute();
-      }
-    },
+    (request: CallRequest, extra: CallExtra) => callTool(serving, request, extra),
   );
   return server;
+}
+
+/** What every `tools/call` of one server shares. */
+interface Serving {
+  readonly options: McpServerOptions;
+  /** The tool set of the moment. */
+  readonly served: () => ServedTools;
+  readonly approval: McpApproval;
+  readonly slots: FairSlots;
+  readonly server: Server;
+}
+
+type Entry = NonNullable<ReturnType<ToolRegistry["get"]>>;
+type CallResult = Awaited<ReturnType<ServedTools["executor"]["execute"]>>;
+// The SDK's result type reaches this checker untyped: what a `tools/call` answers.
+type McpCallResult = Record<string, unknown>;
+
+/**
+ * One `tools/call`: the tool of the moment, its approval when it writes, a call slot (waiting
+ * counts against the deadline), the run, the result as MCP content.
+ */
+async function callTool(
+  serving: Serving,
+  request: CallRequest,
+  extra: CallExtra,
+): Promise<McpCallResult> {
+  const { options, slots } = serving;
+  const params = request.params;
+  // One tool set for the whole call, even when a reload swaps it meanwhile.
+  const { registry, executor } = serving.served();
+  const entry = registry.get(params.name);
+  if (entry === undefined) {
+    throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
+  }
+  const args = dropClientKeys(params.arguments ?? {}, entry.definition.input_schema);
+  const deadlineMs = entry.definition.timeout_ms ?? options.callTimeoutMs;
+  const signal = options.stop === undefined
+    ? extra.signal
+    : AbortSignal.any([extra.signal, options.stop]);
+  // The caller's trace context (MCP `_meta.traceparent`), used only with telemetry on.
+  const traceparent = TELEMETRY ? incomingTraceparent(params._meta?.traceparent) : undefined;
+  if (entry.definition.effect === "write") {
+    const call = { name: params.name, args, signal, deadlineMs, traceparent };
+    const refused = await approveCall(serving, entry, call, extra);
+    if (refused !== null) {
+      return { isError: true, content: [{ type: "text", text: refused.text }] };
+    }
+  }
+  const callId = `${CALL_PREFIX}-${++nextCall}`;
+  const progress = sendProgress(options.routes, callId, params._meta?.progressToken, extra);
+  // Waiting for a slot counts against the call's deadline, as in the executor's own line.
+  const waitStart = performance.now();
+  const release = await slots.acquire(
+    extra.sessionId ?? "stdio",
+    AbortSignal.any([signal, AbortSignal.timeout(deadlineMs)]),
+  );
+  const waited = Math.round(performance.now() - waitStart);
+  if (release === null && !signal.aborted) {
+    progress.unroute();
+    const text = stopped({ kind: "deadline", ms: deadlineMs }, null, 0).text;
+    return { isError: true, content: [{ type: "text", text }] };
+  }
+  try {
+    const result = await executor.execute({
+      callId,
+      name: entry.definition.name,
+      toolId: entry.toolId,
+      arguments: args,
+      // Without a slot (cancelled while waiting) the executor answers `cancelled` at once.
+      deadlineMs: Math.max(0, deadlineMs - waited),
+      sessionId: extra.sessionId ?? "stdio",
+      runId: "mcp",
+      ...(traceparent === undefined ? {} : { traceparent }),
+      ...(TELEMETRY && entry.definition.effect === "write" ? { approval: "allow" } : {}),
+    }, signal);
+    progress.unroute();
+    await Promise.all(progress.sent);
+    return mcpResult(result);
+  } finally {
+    release?.();
+    progress.unroute();
+  }
+}
+
+/** A write call's approval as the policy says (inside an approval span with telemetry on). */
+async function approveCall(
+  serving: Serving,
+  entry: Entry,
+  call: {
+    readonly name: string;
+    readonly args: Record<string, unknown>;
+    readonly signal: AbortSignal;
+    readonly deadlineMs: number;
+    readonly traceparent: ReturnType<typeof incomingTraceparent> | undefined;
+  },
+  extra: CallExtra,
+): Promise<Awaited<ReturnType<typeof approveWrite>>> {
+  const { name, args, signal, deadlineMs } = call;
+  const schema = entry.definition.input_schema;
+  const span = TELEMETRY ? startApprovalSpan(call.traceparent, name) : undefined;
+  let refused: Awaited<ReturnType<typeof approveWrite>> | undefined;
+  try {
+    const own = approvalFor(serving.approval, name, sourceName(entry.source));
+    refused = await approveWrite(own, { name, args, schema }, {
+      capabilities: serving.server.getClientCapabilities(),
+      sendRequest: extra.sendRequest,
+      signal,
+      deadlineMs,
+    });
+  } finally {
+    if (span !== undefined) endApprovalSpan(span, refused);
+  }
+  return refused;
+}
+
+/**
+ * Route call `callId`'s progress to the caller as `notifications/progress` when it sent a
+ * `progressToken`: the notifications sent (awaited before the result), and the undo.
+ */
+function sendProgress(
+  routes: ProgressRoutes,
+  callId: string,
+  token: string | number | undefined,
+  extra: CallExtra,
+): { readonly sent: Promise<void>[]; readonly unroute: () => void } {
+  const sent: Promise<void>[] = [];
+  const unroute = token === undefined ? () => {} : routes.add(callId, (progress) => {
+    sent.push(
+      extra.sendNotification({
+        method: "notifications/progress",
+        params: { progressToken: token, ...progress },
+      }).catch(() => {}),
+    );
+  });
+  return { sent, unroute };
+}
+
+/** The executor's result as a `tools/call` result. */
+function mcpResult(result: CallResult): McpCallResult {
+  if (result.outcome !== "success") {
+    return { isError: true, content: [{ type: "text", text: result.text }] };
+  }
+  if (result.content !== undefined) {
+    // A rich result: its parts as MCP content (images and audio as they are).
+    return { content: result.content.map((part) => ({ ...part })) };
+  }
+  // A cut or spilled result is not the tool's value: no structuredContent.
+  const structured = result.overflow === undefined ? jsonObject(result.text) : null;
+  return {
+    content: [{ type: "text", text: result.text }],
+    ...(structured === null ? {} : { structuredContent: structured }),
+    ...(result.overflow === undefined
+      ? {}
+      : { _meta: { "magi-tools/overflow": { ...result.overflow } } }),
+  };
 }
 
 function jsonObject(text: string): Record<string, unknown> | null {

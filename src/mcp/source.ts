@@ -49,6 +49,7 @@ import { signedInProvider, SignInRequiredError, type StoredOAuthProvider } from 
 import { type McpCallResult, resultText, richResultOf } from "./results.ts";
 import type { RichResult } from "../tool/content.ts";
 import { ChildStdioTransport } from "./stdio_transport.ts";
+import { argumentReason, exitText, startFailure } from "./_source_texts.ts";
 import { endMcpSpan, startMcpSpan, TELEMETRY } from "../telemetry/mod.ts";
 
 /**
@@ -357,49 +358,4 @@ async function callTool(
   }
   // Images, audio and links pass through as a rich result.
   return richResultOf(result) ?? text;
-}
-
-/** Ajv's `data/x must be string` as `x: must be string`. */
-function argumentReason(message: string | undefined): string {
-  if (message === undefined || message === "") return "arguments do not match the input schema";
-  return message.split(", ").map((part) => {
-    const match = /^data(\S*) (.*)$/.exec(part);
-    if (match === null) return part;
-    const path = match[1]!.replace(/^\//, "").replaceAll("/", ".");
-    return path === "" ? match[2]! : `${path}: ${match[2]}`;
-  }).join("; ");
-}
-
-function startFailure(config: McpServerConfig, transport: unknown, error: unknown): string {
-  const where = config.transport.kind === "stdio"
-    ? `command ${config.transport.command}`
-    : `URL ${redactUrl(config.transport.url)}`;
-  let reason = error instanceof Error ? error.message : String(error);
-  if (transport instanceof ChildStdioTransport && transport.exit !== undefined) {
-    reason = `the process exited with code ${transport.exit.code} (${reason})`;
-  }
-  const tail = transport instanceof ChildStdioTransport ? transport.stderrTail() : "";
-  return `MCP server ${config.name} failed to start (${where}): ${reason}${
-    tail === "" ? "" : `; stderr: ${tail.split("\n").slice(-10).join("\n")}`
-  }`;
-}
-
-function exitText(server: string, transport: unknown): string {
-  if (transport instanceof ChildStdioTransport && transport.exit !== undefined) {
-    const { code, signal } = transport.exit;
-    return `MCP server ${server} exited (${
-      signal ?? `code ${code}`
-    }); its tools are unavailable for the rest of this run`;
-  }
-  return `MCP server ${server} closed the connection; its tools are unavailable for the rest of this run`;
-}
-
-/** A URL without user info or query (they may hold secrets). */
-function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
-  } catch {
-    return "(invalid URL)";
-  }
 }

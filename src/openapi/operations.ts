@@ -181,112 +181,23 @@ export function planOperation(
 ): Omit<OperationPlan, "effect"> & { readonly defaultEffect: "read" | "write" } {
   const item = (doc["paths"] as Json)[op.path] as Json;
   const operation = item[op.method] as Json;
-  const merged = new Map<string, { param: Json; at: string }>();
-  const collect = (list: unknown, base: (string | number)[]) => {
-    if (!Array.isArray(list)) return;
-    list.forEach((param, index) => {
-      if (typeof param !== "object" || param === null) return;
-      const p = param as Json;
-      merged.set(`${String(p["in"])}:${String(p["name"])}`, {
-        param: p,
-        at: jsonPointer([...base, "parameters", index]),
-      });
-    });
-  };
-  collect(item["parameters"], ["paths", op.path]);
-  collect(operation["parameters"], ["paths", op.path, op.method]);
-
-  const properties: Json = {};
-  const required: string[] = [];
+  const input: InputParts = { properties: {}, required: [] };
   const parameters: ParameterPlan[] = [];
-  for (const { param, at } of merged.values()) {
-    const name = param["name"];
-    const where = param["in"];
-    if (typeof name !== "string" || name === "") {
-      throw new UnsupportedOperation(at, "a parameter without a name");
-    }
-    if (where === "cookie") {
-      if (param["required"] === true) {
-        throw new UnsupportedOperation(at, `required cookie parameter ${name} is not supported`);
-      }
-      continue;
-    }
-    if (where !== "path" && where !== "query" && where !== "header") {
-      throw new UnsupportedOperation(at, `parameter location ${String(where)} is not supported`);
-    }
-    const lower = name.toLowerCase();
-    if (
-      where === "header" &&
-      (RESERVED_HEADERS.has(lower) || lower === options.authHeader?.toLowerCase())
-    ) continue;
-    if (Object.hasOwn(properties, name) || name === "body") {
-      throw new UnsupportedOperation(at, `parameter ${name} collides with another input property`);
-    }
-    let schema = param["schema"];
-    let json = false;
-    if (schema === undefined && typeof param["content"] === "object" && param["content"] !== null) {
-      const [mediaType, media] = Object.entries(param["content"] as Json)[0] ?? [];
-      if (mediaType === undefined || !isJson(mediaType)) {
-        throw new UnsupportedOperation(at, `parameter ${name} has a non-JSON content type`);
-      }
-      schema = (media as Json | undefined)?.["schema"];
-      json = true;
-    }
-    const property = toJsonSchema(schema ?? {}, { version: options.version }) as Json;
-    if (typeof param["description"] === "string" && property["description"] === undefined) {
-      property["description"] = shorten(param["description"], 300);
-    }
-    properties[name] = property;
-    if (where === "path" || param["required"] === true) required.push(name);
-    const style = typeof param["style"] === "string"
-      ? param["style"]
-      : where === "query"
-      ? "form"
-      : "simple";
-    const explode = typeof param["explode"] === "boolean" ? param["explode"] : style === "form";
-    parameters.push({ name, in: where, style, explode, json });
+  for (const { param, at } of declaredParameters(op, item, operation)) {
+    const plan = planParameter(param, at, options, input);
+    if (plan !== undefined) parameters.push(plan);
   }
   for (const match of op.path.matchAll(/\{([^}]+)\}/g)) {
     if (!parameters.some((p) => p.in === "path" && p.name === match[1])) {
       throw new UnsupportedOperation(op.pointer, `path parameter ${match[1]} is not declared`);
     }
   }
-
-  let body: BodyPlan | undefined;
-  const requestBody = operation["requestBody"] as Json | undefined;
-  if (typeof requestBody === "object" && requestBody !== null) {
-    const content = (requestBody["content"] ?? {}) as Json;
-    const types = Object.keys(content);
-    const mediaType = types.find(isJson) ??
-      types.find((t) => t.toLowerCase().startsWith("text/plain")) ??
-      types.find((t) => t.toLowerCase() === "application/x-www-form-urlencoded");
-    if (mediaType === undefined && types.length > 0) {
-      // A tool that cannot send the body would mislead the model, even when it is optional.
-      throw new UnsupportedOperation(
-        jsonPointer(["paths", op.path, op.method, "requestBody"]),
-        `request body media type ${types.join(", ")} is not supported (JSON, text/plain or form)`,
-      );
-    }
-    if (mediaType !== undefined) {
-      const kind = isJson(mediaType) ? "json" : mediaType.startsWith("text/") ? "text" : "form";
-      const media = content[mediaType] as Json | undefined;
-      const schema = kind === "text" ? { type: "string" } : toJsonSchema(media?.["schema"] ?? {}, {
-        version: options.version,
-        dropReadOnly: true,
-      }) as Json;
-      if (typeof requestBody["description"] === "string" && schema["description"] === undefined) {
-        schema["description"] = shorten(requestBody["description"], 300);
-      }
-      properties["body"] = schema;
-      if (requestBody["required"] === true) required.push("body");
-      body = { mediaType, kind };
-    }
-  }
+  const body = planBody(op, operation, options, input);
 
   const inputSchema: Json = {
     type: "object",
-    properties,
-    ...(required.length === 0 ? {} : { required }),
+    properties: input.properties,
+    ...(input.required.length === 0 ? {} : { required: input.required }),
     additionalProperties: false,
   };
   const defaultEffect = op.method === "get" || op.method === "head" || op.method === "options"
@@ -304,6 +215,140 @@ export function planOperation(
     ...(body === undefined ? {} : { body }),
     defaultEffect,
   };
+}
+
+/** What {@link planOperation} is told: the document's OpenAPI version, the config's auth header. */
+interface PlanOptions {
+  readonly version: "3.0" | "3.1";
+  readonly authHeader?: string;
+}
+
+/** The tool's input schema as it is built: properties by name, required names in order. */
+interface InputParts {
+  readonly properties: Json;
+  readonly required: string[];
+}
+
+/**
+ * The parameters that apply to `op`: the path item's, then the operation's, an
+ * operation parameter replacing a path-level one of the same `in` and `name`.
+ */
+function declaredParameters(
+  op: OperationRef,
+  item: Json,
+  operation: Json,
+): Iterable<{ param: Json; at: string }> {
+  const merged = new Map<string, { param: Json; at: string }>();
+  const collect = (list: unknown, base: (string | number)[]) => {
+    if (!Array.isArray(list)) return;
+    list.forEach((param, index) => {
+      if (typeof param !== "object" || param === null) return;
+      const p = param as Json;
+      merged.set(`${String(p["in"])}:${String(p["name"])}`, {
+        param: p,
+        at: jsonPointer([...base, "parameters", index]),
+      });
+    });
+  };
+  collect(item["parameters"], ["paths", op.path]);
+  collect(operation["parameters"], ["paths", op.path, op.method]);
+  return merged.values();
+}
+
+/**
+ * One parameter's plan, its property added to `input`; `undefined` for one the
+ * tool leaves out (an optional cookie, a header the request sets itself).
+ */
+function planParameter(
+  param: Json,
+  at: string,
+  options: PlanOptions,
+  input: InputParts,
+): ParameterPlan | undefined {
+  const name = param["name"];
+  const where = param["in"];
+  if (typeof name !== "string" || name === "") {
+    throw new UnsupportedOperation(at, "a parameter without a name");
+  }
+  if (where === "cookie") {
+    if (param["required"] === true) {
+      throw new UnsupportedOperation(at, `required cookie parameter ${name} is not supported`);
+    }
+    return undefined;
+  }
+  if (where !== "path" && where !== "query" && where !== "header") {
+    throw new UnsupportedOperation(at, `parameter location ${String(where)} is not supported`);
+  }
+  const lower = name.toLowerCase();
+  if (
+    where === "header" &&
+    (RESERVED_HEADERS.has(lower) || lower === options.authHeader?.toLowerCase())
+  ) return undefined;
+  if (Object.hasOwn(input.properties, name) || name === "body") {
+    throw new UnsupportedOperation(at, `parameter ${name} collides with another input property`);
+  }
+  let schema = param["schema"];
+  let json = false;
+  if (schema === undefined && typeof param["content"] === "object" && param["content"] !== null) {
+    const [mediaType, media] = Object.entries(param["content"] as Json)[0] ?? [];
+    if (mediaType === undefined || !isJson(mediaType)) {
+      throw new UnsupportedOperation(at, `parameter ${name} has a non-JSON content type`);
+    }
+    schema = (media as Json | undefined)?.["schema"];
+    json = true;
+  }
+  const property = toJsonSchema(schema ?? {}, { version: options.version }) as Json;
+  if (typeof param["description"] === "string" && property["description"] === undefined) {
+    property["description"] = shorten(param["description"], 300);
+  }
+  input.properties[name] = property;
+  if (where === "path" || param["required"] === true) input.required.push(name);
+  const style = typeof param["style"] === "string"
+    ? param["style"]
+    : where === "query"
+    ? "form"
+    : "simple";
+  const explode = typeof param["explode"] === "boolean" ? param["explode"] : style === "form";
+  return { name, in: where, style, explode, json };
+}
+
+/**
+ * The plan of the operation's request body, its `body` property added to
+ * `input`; `undefined` when the operation takes none.
+ */
+function planBody(
+  op: OperationRef,
+  operation: Json,
+  options: PlanOptions,
+  input: InputParts,
+): BodyPlan | undefined {
+  const requestBody = operation["requestBody"] as Json | undefined;
+  if (typeof requestBody !== "object" || requestBody === null) return undefined;
+  const content = (requestBody["content"] ?? {}) as Json;
+  const types = Object.keys(content);
+  const mediaType = types.find(isJson) ??
+    types.find((t) => t.toLowerCase().startsWith("text/plain")) ??
+    types.find((t) => t.toLowerCase() === "application/x-www-form-urlencoded");
+  if (mediaType === undefined && types.length > 0) {
+    // A tool that cannot send the body would mislead the model, even when it is optional.
+    throw new UnsupportedOperation(
+      jsonPointer(["paths", op.path, op.method, "requestBody"]),
+      `request body media type ${types.join(", ")} is not supported (JSON, text/plain or form)`,
+    );
+  }
+  if (mediaType === undefined) return undefined;
+  const kind = isJson(mediaType) ? "json" : mediaType.startsWith("text/") ? "text" : "form";
+  const media = content[mediaType] as Json | undefined;
+  const schema = kind === "text" ? { type: "string" } : toJsonSchema(media?.["schema"] ?? {}, {
+    version: options.version,
+    dropReadOnly: true,
+  }) as Json;
+  if (typeof requestBody["description"] === "string" && schema["description"] === undefined) {
+    schema["description"] = shorten(requestBody["description"], 300);
+  }
+  input.properties["body"] = schema;
+  if (requestBody["required"] === true) input.required.push("body");
+  return { mediaType, kind };
 }
 
 function isJson(mediaType: string): boolean {

@@ -11,34 +11,27 @@
  *
  * A call: validate (`invalid_arguments`) → build the request under the base
  * URL → run the exchange in the API's sandboxed child → the body, or an
- * {@link ExternalToolError} (`http_<status>`, `timeout`, `tool_failed`, …).
+ * `ExternalToolError` (`http_<status>`, `timeout`, `tool_failed`, …); see
+ * `_operation_tool.ts`.
  *
  * @module
  */
 
 import { isAbsolute, resolve } from "node:path";
 import { CLIENT_TOOLS_LIMITS } from "../protocol/limits.ts";
-import {
-  defineExternalTool,
-  type ExternalTool,
-  type ExternalToolContext,
-  ExternalToolError,
-} from "../tool/external.ts";
+import type { ExternalTool } from "../tool/external.ts";
 import { MAX_TOOLS } from "../toolset/catalog.ts";
 import type { OpenApiConfig } from "./config.ts";
-import { readDocument, resolveOperations } from "./document.ts";
+import { type OperationRef, readDocument, resolveOperations } from "./document.ts";
 import { jsonPointer, OpenApiError } from "./errors.ts";
-import type { HttpExchange } from "./http.ts";
 import {
   type OperationPlan,
   planOperation,
   selectOperations,
   UnsupportedOperation,
 } from "./operations.ts";
-import { bearer, headerAuth, readEnv } from "./auth.ts";
+import { readEnv } from "./auth.ts";
 import { ClientCredentialsTokens, tokenUrlOf } from "./oauth.ts";
-import { SecretRedactor } from "./redact.ts";
-import { buildRequest, type HttpRequestSpec } from "./request.ts";
 import {
   type ExchangeSandbox,
   ExchangeTransport,
@@ -46,6 +39,7 @@ import {
   hostPortOf,
 } from "./transport.ts";
 import { compileValidator } from "./validate.ts";
+import { makeTool, type ToolWiring } from "./_operation_tool.ts";
 
 type Json = Record<string, unknown>;
 
@@ -100,20 +94,59 @@ export async function loadOpenApiTools(
   apis: readonly OpenApiConfig[],
   options: LoadOpenApiOptions = {},
 ): Promise<OpenApiTools> {
-  const transport = new ExchangeTransport(options);
-  const tools: ExternalTool[] = [];
-  const plans = new Map<string, OperationPlan & { baseUrl: string }>();
-  const skipped: SkippedOperation[] = [];
-  const baseUrls = new Map<string, string>();
-  const tokenUrls = new Map<string, string>();
-  const owners = new Map<string, string>();
-  const maxBytes = options.maxResponseBytes ?? CLIENT_TOOLS_LIMITS.result_bytes;
-  for (const [index, api] of apis.entries()) {
+  const loader = new ToolsLoader(options);
+  for (const [index, api] of apis.entries()) await loader.loadApi(api, index);
+  const { tools, plans, skipped, baseUrls, tokenUrls } = loader;
+  return { tools, plans, skipped, baseUrls, tokenUrls, close: () => loader.transport.close() };
+}
+
+/** One API as {@link ToolsLoader} maps its operations. */
+interface ApiInLoad {
+  readonly api: OpenApiConfig;
+  /** The document, as configured (for messages). */
+  readonly display: string;
+  /** The document's OpenAPI version. */
+  readonly version: "3.0" | "3.1";
+  /** The document with the selected operations' `$ref`s resolved. */
+  readonly resolved: Json;
+  /** Pointers of the operations `include` names by exact `operationId`. */
+  readonly explicit: ReadonlySet<string>;
+  /** What the API's tools share. */
+  readonly wiring: Omit<ToolWiring, "validate">;
+  /** The `effects` keys an operation took. */
+  readonly used: Set<string>;
+}
+
+/** What {@link loadOpenApiTools} gathers, API by API. */
+class ToolsLoader {
+  readonly transport: ExchangeTransport;
+  readonly tools: ExternalTool[] = [];
+  readonly plans = new Map<string, OperationPlan & { baseUrl: string }>();
+  readonly skipped: SkippedOperation[] = [];
+  readonly baseUrls = new Map<string, string>();
+  readonly tokenUrls = new Map<string, string>();
+  /** Where each tool name came from (`file pointer`), to name a collision. */
+  readonly #owners = new Map<string, string>();
+  readonly #options: LoadOpenApiOptions;
+  readonly #maxBytes: number;
+
+  constructor(options: LoadOpenApiOptions) {
+    this.#options = options;
+    this.transport = new ExchangeTransport(options);
+    this.#maxBytes = options.maxResponseBytes ?? CLIENT_TOOLS_LIMITS.result_bytes;
+  }
+
+  /**
+   * Read `api`'s document, select and resolve its operations, find where its
+   * requests and tokens go, and add a tool per operation; `index` keeps its
+   * sandbox apart from the other APIs'.
+   */
+  async loadApi(api: OpenApiConfig, index: number): Promise<void> {
     const display = api.specLocation;
     const remote = /^https?:\/\//i.test(api.specLocation);
     const location = remote || isAbsolute(api.specLocation)
       ? api.specLocation
-      : resolve(options.cwd ?? ".", api.specLocation);
+      : resolve(this.#options.cwd ?? ".", api.specLocation);
     const doc = await readDocument(location, display);
     const selection = selectOperations(doc.operations, api);
     if (selection.operations.length > MAX_TOOLS) {
@@ -127,11 +160,11 @@ export async function loadOpenApiTools(
     const resolved = await resolveOperations(doc, selection.operations, display);
     // From the document as read: `trust` finds the same destination without resolving $refs.
     const base = baseUrlOf(api, doc.root, display, remote ? location : undefined);
-    baseUrls.set(api.name, base.href);
+    this.baseUrls.set(api.name, base.href);
     const tokenUrl = tokenUrlOf(api, doc.root, display, remote ? location : undefined);
     let tokens: ClientCredentialsTokens | undefined;
     if (tokenUrl !== undefined) {
-      tokenUrls.set(api.name, tokenUrl.href);
+      this.tokenUrls.set(api.name, tokenUrl.href);
       tokens = new ClientCredentialsTokens(
         api.clientCredentials!,
         tokenUrl,
@@ -144,56 +177,19 @@ export async function loadOpenApiTools(
       name: `openapi${index}_${api.name}`.slice(0, 64),
       net: hostPortOf(base),
     };
-    const used = new Set<string>();
-    for (const op of selection.operations) {
-      let planned;
-      try {
-        planned = planOperation(resolved, op, {
-          version: doc.version,
-          ...(api.auth === undefined ? {} : { authHeader: api.auth.header }),
-        });
-      } catch (error) {
-        if (!(error instanceof UnsupportedOperation)) throw error;
-        if (selection.explicit.has(op.pointer)) {
-          throw new OpenApiError(display, error.pointer, error.message);
-        }
-        skipped.push({
-          api: api.name,
-          file: display,
-          pointer: error.pointer,
-          reason: error.message,
-        });
-        continue;
-      }
-      const { defaultEffect, ...rest } = planned;
-      const owner = owners.get(rest.name);
-      if (owner !== undefined) {
-        throw new OpenApiError(
-          display,
-          op.pointer,
-          `tool name ${rest.name} collides with ${owner}: give one an operationId of its own`,
-        );
-      }
-      owners.set(rest.name, `${display} ${op.pointer}`);
-      const override = (op.operationId === undefined ? undefined : api.effects[op.operationId]) ??
-        api.effects[rest.name];
-      if (override !== undefined) {
-        if (op.operationId !== undefined) used.add(op.operationId);
-        used.add(rest.name);
-      }
-      const plan: OperationPlan = { ...rest, effect: override ?? defaultEffect };
-      let validate;
-      try {
-        validate = compileValidator(plan.inputSchema);
-      } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        throw new OpenApiError(display, op.pointer, `the input schema does not compile: ${reason}`);
-      }
-      plans.set(plan.name, { ...plan, baseUrl: base.href });
-      tools.push(makeTool(api, plan, { base, sandbox, transport, validate, maxBytes, tokens }));
-    }
+    const wiring = { base, sandbox, transport: this.transport, maxBytes: this.#maxBytes, tokens };
+    const inLoad: ApiInLoad = {
+      api,
+      display,
+      version: doc.version,
+      resolved,
+      explicit: selection.explicit,
+      wiring,
+      used: new Set(),
+    };
+    for (const op of selection.operations) this.#addOperation(inLoad, op);
     for (const key of Object.keys(api.effects)) {
-      if (!used.has(key)) {
+      if (!inLoad.used.has(key)) {
         throw new OpenApiError(
           api.configFile,
           `openapi.${api.name}.effects.${key}`,
@@ -202,7 +198,59 @@ export async function loadOpenApiTools(
       }
     }
   }
-  return { tools, plans, skipped, baseUrls, tokenUrls, close: () => transport.close() };
+
+  /**
+   * Map `op` to a tool and add it, or skip it (listed in `skipped`) when it
+   * cannot be mapped and `include` did not name it exactly.
+   */
+  #addOperation(inLoad: ApiInLoad, op: OperationRef): void {
+    const { api, display } = inLoad;
+    let planned;
+    try {
+      planned = planOperation(inLoad.resolved, op, {
+        version: inLoad.version,
+        ...(api.auth === undefined ? {} : { authHeader: api.auth.header }),
+      });
+    } catch (error) {
+      if (!(error instanceof UnsupportedOperation)) throw error;
+      if (inLoad.explicit.has(op.pointer)) {
+        throw new OpenApiError(display, error.pointer, error.message);
+      }
+      this.skipped.push({
+        api: api.name,
+        file: display,
+        pointer: error.pointer,
+        reason: error.message,
+      });
+      return;
+    }
+    const { defaultEffect, ...rest } = planned;
+    const owner = this.#owners.get(rest.name);
+    if (owner !== undefined) {
+      throw new OpenApiError(
+        display,
+        op.pointer,
+        `tool name ${rest.name} collides with ${owner}: give one an operationId of its own`,
+      );
+    }
+    this.#owners.set(rest.name, `${display} ${op.pointer}`);
+    const override = (op.operationId === undefined ? undefined : api.effects[op.operationId]) ??
+      api.effects[rest.name];
+    if (override !== undefined) {
+      if (op.operationId !== undefined) inLoad.used.add(op.operationId);
+      inLoad.used.add(rest.name);
+    }
+    const plan: OperationPlan = { ...rest, effect: override ?? defaultEffect };
+    let validate;
+    try {
+      validate = compileValidator(plan.inputSchema);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new OpenApiError(display, op.pointer, `the input schema does not compile: ${reason}`);
+    }
+    this.plans.set(plan.name, { ...plan, baseUrl: inLoad.wiring.base.href });
+    this.tools.push(makeTool(api, plan, { ...inLoad.wiring, validate }));
+  }
 }
 
 /** Where one API's requests and secrets go. */
@@ -278,82 +326,6 @@ export async function startOpenApiSource(
     ...(tokenUrl === undefined ? {} : { tokenUrl }),
     close: () => source.close(),
   };
-}
-
-interface ToolWiring {
-  readonly base: URL;
-  readonly sandbox: ExchangeSandbox;
-  readonly transport: ExchangeTransport;
-  readonly validate: (args: unknown) => string | null;
-  readonly maxBytes: number;
-  /** With client credentials: the API's access tokens. */
-  readonly tokens: ClientCredentialsTokens | undefined;
-}
-
-function makeTool(api: OpenApiConfig, plan: OperationPlan, wiring: ToolWiring): ExternalTool {
-  const { base, sandbox, transport, validate, maxBytes, tokens } = wiring;
-  /**
-   * One exchange in the sandbox. The child redacts already; the host does again, over every
-   * text that reaches the model or the summaries, the sandbox's own failure messages included.
-   */
-  const exchangeOnce = async (
-    request: HttpRequestSpec,
-    auth: HttpExchange["auth"],
-    ctx: ExternalToolContext,
-  ) => {
-    const left = Math.max(1, Math.floor(Math.min(api.timeoutMs, ctx.deadline - Date.now())));
-    const exchange: HttpExchange = {
-      ...request,
-      baseUrl: base.href,
-      timeoutMs: left,
-      maxBytes,
-      ...(auth === undefined ? {} : { auth }),
-    };
-    const redactor = new SecretRedactor(auth?.secret);
-    try {
-      return await transport.exchange(sandbox, exchange, ctx);
-    } catch (error) {
-      if (error instanceof ExternalToolError) {
-        throw new ExternalToolError(error.code, redactor.redact(error.message));
-      }
-      if (error instanceof Error && !ctx.signal.aborted) {
-        error.message = redactor.redact(error.message);
-        if (error.stack !== undefined) error.stack = redactor.redact(error.stack);
-      }
-      throw error;
-    }
-  };
-  return defineExternalTool({
-    name: plan.name,
-    description: plan.description,
-    inputSchema: plan.inputSchema,
-    effect: plan.effect,
-    timeoutMs: api.timeoutMs,
-    ...(api.maxResultBytes === undefined ? {} : { maxResultBytes: api.maxResultBytes }),
-    ...(api.overflow === undefined ? {} : { overflow: api.overflow }),
-    source: { kind: "openapi", name: api.name },
-    validate,
-    async run(args, ctx) {
-      const invalid = validate(args);
-      if (invalid !== null) {
-        throw new ExternalToolError("invalid_arguments", `Invalid arguments: ${invalid}`);
-      }
-      const request = buildRequest(plan, args, base);
-      let auth = tokens === undefined ? headerAuth(api) : await bearer(tokens);
-      let outcome = await exchangeOnce(request, auth, ctx);
-      if (tokens !== undefined && !outcome.ok && outcome.code === "http_401") {
-        // The token expired early or was revoked: one more try with a new one.
-        tokens.invalidate(auth!.secret);
-        auth = await bearer(tokens);
-        outcome = await exchangeOnce(request, auth, ctx);
-      }
-      const redactor = new SecretRedactor(auth?.secret);
-      if (!outcome.ok) {
-        throw new ExternalToolError(outcome.code, redactor.redact(outcome.message));
-      }
-      return redactor.redact(outcome.text);
-    },
-  });
 }
 
 /** `api.baseUrl`, else the document's first server (variables at their defaults). */

@@ -168,8 +168,48 @@ export function renderHtml(
   if (options.item !== undefined && !batch.items.some((i) => i.id === options.item)) {
     throw new RangeError(`Option --item names no item of the report: ${options.item}`);
   }
+  const json = timelineJson(batch, options.item);
+  const title = options.title ?? "Batch report";
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title><style>${STYLE}</style></head>
+<body>
+<h1>${escapeHtml(title)}</h1>
+${totalsHtml(batch, stats)}<div class="charts">${outcomeChart(stats)}${durationChart(stats)}</div>
+<h2>Outcomes</h2>
+${
+    table(
+      ["Outcome", "Items"],
+      OUTCOMES.map((o) => [escapeHtml(o), String(stats.outcomes[o] ?? 0)]),
+      [1],
+    )
+  }
+<h2>Tool calls by tool</h2>
+${latencyChart(stats)}
+${toolsTable(stats)}
+<h2>Timeline of an item</h2>
+<label>Item: <select id="item-select"></select></label>
+<div><svg id="timeline" role="img" aria-label="Tool call timeline"></svg></div>
+<h2>Slowest items</h2>
+${slowestTable(stats)}
+<h2>Failed items</h2>
+${failedHtml(stats)}
+<script type="application/json" id="timeline-data">${json}</script>
+<script>${SCRIPT}</script>
+</body></html>
+`;
+}
+
+/**
+ * The timeline data the page's script draws, as JSON safe inside `<script>`: the
+ * item shown first (`item`, else the slowest with tool calls) and the calls of
+ * the {@link TIMELINE_ITEMS} slowest items, plus that one.
+ */
+function timelineJson(batch: LoadedBatch, item: string | undefined): string {
   const bySlowness = [...batch.items].sort((a, b) => b.duration_ms - a.duration_ms);
-  const initial = options.item ??
+  const initial = item ??
     (bySlowness.find((i) => i.calls.length > 0) ?? bySlowness[0])?.id ??
     "";
   const embedded = bySlowness.slice(0, TIMELINE_ITEMS);
@@ -186,47 +226,12 @@ export function renderHtml(
     })),
   };
   // JSON inside <script>: no "</script" or "<!--" can end or confuse it.
-  const json = JSON.stringify(timeline).replace(/</g, "\\u003c");
-  const title = options.title ?? "Batch report";
-  const outcomeChart = barChart(
-    "chart-outcomes",
-    "Items by outcome",
-    OUTCOMES.map((o) => ({
-      label: o,
-      value: stats.outcomes[o] ?? 0,
-      color: OUTCOME_COLORS[o] ?? "#888",
-    })),
-  );
-  const durationChart = columnChart(
-    "chart-durations",
-    "Item duration distribution",
-    stats.histogram.map((b) => ({ label: `<${formatMs(b.toMs)}`, value: b.count })),
-  );
-  const latencyChart = barChart(
-    "chart-tools",
-    "Tool latency (p50 / p95)",
-    stats.tools.slice(0, 30).flatMap((t) => [
-      { label: `${t.name} p50`, value: t.p50Ms, text: formatMs(t.p50Ms), color: "#4c78a8" },
-      { label: `${t.name} p95`, value: t.p95Ms, text: formatMs(t.p95Ms), color: "#9ecae9" },
-    ]),
-  );
-  const failedRows = stats.failed.slice(0, FAILED_ROWS).map((i) => [
-    `<code>${escapeHtml(i.id)}</code>`,
-    escapeHtml(resultOf(i)),
-    escapeHtml(String(i.exit_code)),
-    escapeHtml(i.error ?? ""),
-  ]);
-  const more = stats.failed.length > FAILED_ROWS
-    ? `<p>… and ${stats.failed.length - FAILED_ROWS} more.</p>`
-    : "";
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${CSP}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title><style>${STYLE}</style></head>
-<body>
-<h1>${escapeHtml(title)}</h1>
-<p id="totals">${stats.total} items from ${batch.dirs.length} folder(s): <b>${stats.succeeded} succeeded</b>, <b>${stats.failed.length} failed</b> (succeeded: the turn completed with exit code 0). ${
+  return JSON.stringify(timeline).replace(/</g, "\\u003c");
+}
+
+/** The totals paragraph, and the warning when items ran on the reference backend. */
+function totalsHtml(batch: LoadedBatch, stats: ReportStats): string {
+  return `<p id="totals">${stats.total} items from ${batch.dirs.length} folder(s): <b>${stats.succeeded} succeeded</b>, <b>${stats.failed.length} failed</b> (succeeded: the turn completed with exit code 0). ${
     escapeHtml(backendLine(stats))
   } Item time ${formatMs(stats.itemTimeMs)} in total, p50 ${formatMs(stats.p50Ms)}, p95 ${
     formatMs(stats.p95Ms)
@@ -237,57 +242,89 @@ ${
         escapeHtml(referenceWarning(stats.backends.reference!))
       }</b></p>\n`
       : ""
-  }<div class="charts">${outcomeChart}${durationChart}</div>
-<h2>Outcomes</h2>
-${
-    table(
-      ["Outcome", "Items"],
-      OUTCOMES.map((o) => [escapeHtml(o), String(stats.outcomes[o] ?? 0)]),
-      [1],
-    )
-  }
-<h2>Tool calls by tool</h2>
-${latencyChart}
-${
-    table(
-      ["Tool", "Calls", "Errors", "Error rate", "Cancelled", "p50", "p95", "Max"],
-      stats.tools.map((t) => [
-        `<code>${escapeHtml(t.name)}</code>`,
-        String(t.calls),
-        String(t.errors),
-        `${(100 * t.errorRate).toFixed(1)}%`,
-        String(t.cancelled),
-        formatMs(t.p50Ms),
-        formatMs(t.p95Ms),
-        formatMs(t.maxMs),
-      ]),
-      [1, 2, 3, 4, 5, 6, 7],
-    )
-  }
-<h2>Timeline of an item</h2>
-<label>Item: <select id="item-select"></select></label>
-<div><svg id="timeline" role="img" aria-label="Tool call timeline"></svg></div>
-<h2>Slowest items</h2>
-${
-    table(
-      ["Item", "Duration", "Outcome", "Tool calls"],
-      stats.slowest.map((i) => [
-        `<a href="#item=${encodeURIComponent(i.id)}"><code>${escapeHtml(i.id)}</code></a>`,
-        formatMs(i.duration_ms),
-        escapeHtml(i.outcome),
-        String(i.calls.length),
-      ]),
-      [1, 3],
-    )
-  }
-<h2>Failed items</h2>
-${
+  }`;
+}
+
+/** Bars: items per outcome. */
+function outcomeChart(stats: ReportStats): string {
+  return barChart(
+    "chart-outcomes",
+    "Items by outcome",
+    OUTCOMES.map((o) => ({
+      label: o,
+      value: stats.outcomes[o] ?? 0,
+      color: OUTCOME_COLORS[o] ?? "#888",
+    })),
+  );
+}
+
+/** Columns: the item duration histogram. */
+function durationChart(stats: ReportStats): string {
+  return columnChart(
+    "chart-durations",
+    "Item duration distribution",
+    stats.histogram.map((b) => ({ label: `<${formatMs(b.toMs)}`, value: b.count })),
+  );
+}
+
+/** Bars: p50 and p95 of the first 30 tools. */
+function latencyChart(stats: ReportStats): string {
+  return barChart(
+    "chart-tools",
+    "Tool latency (p50 / p95)",
+    stats.tools.slice(0, 30).flatMap((t) => [
+      { label: `${t.name} p50`, value: t.p50Ms, text: formatMs(t.p50Ms), color: "#4c78a8" },
+      { label: `${t.name} p95`, value: t.p95Ms, text: formatMs(t.p95Ms), color: "#9ecae9" },
+    ]),
+  );
+}
+
+/** Calls, errors and latency per tool. */
+function toolsTable(stats: ReportStats): string {
+  return table(
+    ["Tool", "Calls", "Errors", "Error rate", "Cancelled", "p50", "p95", "Max"],
+    stats.tools.map((t) => [
+      `<code>${escapeHtml(t.name)}</code>`,
+      String(t.calls),
+      String(t.errors),
+      `${(100 * t.errorRate).toFixed(1)}%`,
+      String(t.cancelled),
+      formatMs(t.p50Ms),
+      formatMs(t.p95Ms),
+      formatMs(t.maxMs),
+    ]),
+    [1, 2, 3, 4, 5, 6, 7],
+  );
+}
+
+/** The slowest items, each linking to its timeline. */
+function slowestTable(stats: ReportStats): string {
+  return table(
+    ["Item", "Duration", "Outcome", "Tool calls"],
+    stats.slowest.map((i) => [
+      `<a href="#item=${encodeURIComponent(i.id)}"><code>${escapeHtml(i.id)}</code></a>`,
+      formatMs(i.duration_ms),
+      escapeHtml(i.outcome),
+      String(i.calls.length),
+    ]),
+    [1, 3],
+  );
+}
+
+/** The first {@link FAILED_ROWS} failed items (or "None."), and how many more there are. */
+function failedHtml(stats: ReportStats): string {
+  const failedRows = stats.failed.slice(0, FAILED_ROWS).map((i) => [
+    `<code>${escapeHtml(i.id)}</code>`,
+    escapeHtml(resultOf(i)),
+    escapeHtml(String(i.exit_code)),
+    escapeHtml(i.error ?? ""),
+  ]);
+  const more = stats.failed.length > FAILED_ROWS
+    ? `<p>… and ${stats.failed.length - FAILED_ROWS} more.</p>`
+    : "";
+  return `${
     failedRows.length === 0
       ? "<p>None.</p>"
       : table(["Item", "Outcome", "Exit code", "Error"], failedRows, [2])
-  }${more}
-<script type="application/json" id="timeline-data">${json}</script>
-<script>${SCRIPT}</script>
-</body></html>
-`;
+  }${more}`;
 }

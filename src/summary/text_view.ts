@@ -31,6 +31,19 @@ import { terminalText } from "../runtime/mod.ts";
 import { CATALOG_TOOL_NAMES } from "./constants.ts";
 import type { SummaryRecord } from "./records.ts";
 import type { SummarySink } from "./writer.ts";
+import {
+  activityLine,
+  approvalLine,
+  callLine,
+  duration,
+  finishedOutcome,
+  oneLine,
+  progressText,
+  readyLine,
+  resultLines,
+  type Style,
+  terminalStrings,
+} from "./_transcript_lines.ts";
 
 /** Options of {@link TextView}. */
 export interface TextViewOptions {
@@ -55,7 +68,6 @@ const CLEAR_LINE = "\r\x1b[K";
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-type Style = "dim" | "bold" | "red" | "green" | "yellow" | "cyan";
 const SGR: Record<Style, string> = {
   dim: "2",
   bold: "1",
@@ -87,29 +99,6 @@ export function colorFromEnv(
   const force = env("FORCE_COLOR");
   if (force !== undefined && force !== "") return force !== "0" && force !== "false";
   return isTerminal;
-}
-
-/** `value` with every string in it (keys are the schema's) passed through `terminalText`. */
-function terminalStrings<T>(value: T): T {
-  if (typeof value === "string") return terminalText(value) as T;
-  if (Array.isArray(value)) return value.map(terminalStrings) as T;
-  if (typeof value === "object" && value !== null) {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [key, terminalStrings(item)]),
-    ) as T;
-  }
-  return value;
-}
-
-/** Seconds with one decimal, or ms below one second. */
-function duration(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
-}
-
-/** One line of at most `max` characters (newlines shown as ⏎). */
-function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\r?\n/g, "⏎");
-  return flat.length <= max ? flat : flat.slice(0, max - 1) + "…";
 }
 
 interface Running {
@@ -212,14 +201,10 @@ export class TextView {
     const record = terminalStrings(input);
     const s = (style: Style, text: string) => this.#style(style, text);
     switch (record.type) {
-      case "host.ready": {
+      case "host.ready":
         for (const tool of record.tools) this.#clientTools.add(tool.name);
-        const model = record.model === null
-          ? record.provider
-          : `${record.provider}/${record.model}`;
-        this.#line(s("dim", `  ${record.agent} · ${model} · ${record.tools.length} tool(s)`));
+        this.#line(readyLine(record, s));
         break;
-      }
       case "session":
         this.#line(
           s("dim", `  session ${record.session_id}${record.resumed ? " (resumed)" : ""}`),
@@ -240,40 +225,18 @@ export class TextView {
       case "activity":
         if (record.kind === "tool" && this.#clientTools.has(record.name)) break;
         if (record.state === "started") break;
-        this.#line(
-          record.state === "failed"
-            ? s("red", `  ✘ ${record.name}: ${record.summary}`)
-            : s("dim", `  · ${record.summary}`),
-        );
+        this.#line(activityLine(record, s));
         break;
-      case "approval": {
-        const allowed = record.decision === "allow";
-        if (!allowed) this.#denied++;
-        const rule = record.rule === undefined ? "" : ` ${record.rule}`;
-        const by = record.decided_by === "flag"
-          ? `by --approve${rule}`
-          : record.decided_by === "config"
-          ? `by the config's approvals rule${rule}`
-          : record.decided_by === "user"
-          ? "by you"
-          : record.decided_by === "host"
-          ? "you decide when the call arrives"
-          : "expired";
-        this.#line(
-          `${s("yellow", "?")} approve ${record.summary} ${
-            s(allowed ? "green" : "red", allowed ? "→ allowed" : "→ denied")
-          } ${s("dim", `(${by})`)}`,
-        );
+      case "approval":
+        if (record.decision !== "allow") this.#denied++;
+        this.#line(approvalLine(record, s));
         break;
-      }
-      case "tool.call": {
+      case "tool.call":
         this.#calls++;
         this.#running.set(record.call_id, { name: record.name, started: this.#now() });
-        const args = record.arguments_preview ?? `${record.arguments_bytes} bytes of arguments`;
-        this.#line(`${s("cyan", "→")} ${s("bold", record.name)} ${s("dim", oneLine(args, 120))}`);
+        this.#line(callLine(record, s));
         this.#tick();
         break;
-      }
       case "tool.log":
         for (const text of record.text.replace(/\n$/, "").split("\n")) {
           this.#line(s("dim", `  │ ${text}`));
@@ -282,26 +245,10 @@ export class TextView {
       case "tool.cancel":
         this.#line(s("dim", `  ⊘ cancel requested (${record.reason})`));
         break;
-      case "tool.result": {
+      case "tool.result":
         this.#running.delete(record.call_id);
-        const time = s("dim", duration(record.duration_ms));
-        if (record.outcome === "success") {
-          this.#line(
-            `${s("green", "✔")} ${record.name} ${time} ${s("dim", `· ${record.bytes} B`)}`,
-          );
-        } else if (record.outcome === "cancelled") {
-          const how = record.killed ? " (killed)" : record.abandoned ? " (abandoned)" : "";
-          this.#line(`${s("yellow", "⊘")} ${record.name} cancelled${how} ${time}`);
-        } else {
-          this.#line(
-            `${s("red", "✘")} ${record.name} ${s("red", record.error_code ?? "error")} ${time}`,
-          );
-        }
-        if (record.delivery !== "complete") {
-          this.#line(s("red", `  result ${record.delivery}: ${record.delivery_error ?? ""}`));
-        }
+        for (const line of resultLines(record, s)) this.#line(line);
         break;
-      }
       case "diagnostic":
         this.#line(s("yellow", `! ${record.code}: ${record.summary}`));
         break;
@@ -312,30 +259,14 @@ export class TextView {
         // Shown in the running call's status (live); a plain transcript skips it.
         const running = this.#running.get(record.call_id);
         if (running !== undefined) {
-          const of = record.total === undefined ? "" : `/${record.total}`;
-          running.progress = `${record.progress}${of}${
-            record.message === undefined ? "" : ` ${oneLine(record.message, 40)}`
-          }`;
+          running.progress = progressText(record);
           this.#tick();
         }
         break;
       }
-      case "turn.finished": {
-        // A completed turn can still fail the run (`--fail-on-tool-error`: exit_reason).
-        const ok = record.outcome === "completed" && record.exit_code === 0;
-        const why = record.outcome === "cancelled" && record.cancelled_by !== null
-          ? ` by ${record.cancelled_by}`
-          : record.error_code !== null
-          ? ` (${record.error_code})`
-          : record.exit_reason !== undefined
-          ? ` (${record.exit_reason.replaceAll("_", " ")})`
-          : "";
-        this.#closing(
-          ok ? s("green", "✔ completed") : s("red", `✘ ${record.outcome}${why}`),
-          record.exit_code,
-        );
+      case "turn.finished":
+        this.#closing(finishedOutcome(record, s), record.exit_code);
         break;
-      }
       case "host.error":
         this.#line(s("red", `✘ ${record.code}: ${record.message}`));
         this.#closing(s("red", `✘ ${record.code}`), record.exit_code);

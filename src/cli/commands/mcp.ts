@@ -14,7 +14,7 @@
 import { withConfigRules } from "../../call/approval_rules.ts";
 import { loadFeature } from "../../sources/features.ts";
 import { guardOutput, type OutputGuard } from "../../tool/output_guard.ts";
-import type { McpServeModule } from "../../mcp/serve_api.ts";
+import type { McpServeModule, ServeOutcome, ServeTransport } from "../../mcp/serve_api.ts";
 import { currentDir, stdinStream, stopSignal, writeStderrLine } from "../../runtime/mod.ts";
 import type { McpArgs } from "../args/mod.ts";
 import {
@@ -65,14 +65,8 @@ export async function mcpCommand(args: McpArgs): Promise<number> {
         configFiles: plan.config.files,
       });
       if (isReported(registry)) return exitCode(registry.code);
-      let mcp: McpServeModule;
-      try {
-        mcp = await loadFeature("mcp") as McpServeModule;
-      } catch (error) {
-        if (!isHostError(error, "feature_unavailable")) throw error;
-        writeStderrLine(`magi-tools mcp: ${error.message}`);
-        return exitCode(error.code);
-      }
+      const mcp = await loadMcp();
+      if (typeof mcp === "number") return mcp;
       if (args.watch) {
         live = new LiveTools({
           planOptions: { ...args, cwd },
@@ -89,21 +83,12 @@ export async function mcpCommand(args: McpArgs): Promise<number> {
         cwd,
         transport: args.http === undefined || credential === null
           ? { kind: "stdio", input: stdinStream(), write: guard!.writeStdout }
-          : {
-            kind: "http",
+          : httpTransport(args, {
             port: args.http,
-            token: credential.token,
-            maxSessions: args.maxSessions,
-            sessionIdleMs: args.sessionIdleMs,
-            onListening: async (url, port) => {
-              announced = await announceToken(credential, port);
-              // One write: a reader that sees the URL sees how to authenticate.
-              writeStderrLine(
-                `magi-tools mcp: serving ${registry.tools.length} tool(s) at ${url}\n` +
-                  `magi-tools mcp: ${announced.line}`,
-              );
-            },
-          },
+            credential,
+            registry,
+            onAnnounced: (a) => announced = a,
+          }),
         onLog: (log) => writeStderrLine(`[${log.name} ${log.callId}] ${log.text.trimEnd()}`),
         approval: {
           mode: args.approve,
@@ -116,18 +101,7 @@ export async function mcpCommand(args: McpArgs): Promise<number> {
           ...(args.overflow === undefined ? {} : { overflow: args.overflow }),
         },
       });
-      if (outcome.kind === "port_taken") {
-        writeStderrLine(`magi-tools mcp: Port ${args.http} is taken: 127.0.0.1:${args.http}`);
-        return exitCode("startup_failed");
-      }
-      if (outcome.kind === "cannot_listen") {
-        writeStderrLine(
-          `magi-tools mcp: Cannot listen on 127.0.0.1:${args.http}: ${outcome.message}`,
-        );
-        return exitCode("usage");
-      }
-      // SIGTERM (a supervisor's stop) is a graceful stop too, but says which one it was.
-      return stopSignal() === "SIGTERM" ? EXIT.terminated : EXIT.ok;
+      return exitOf(outcome, args);
     } finally {
       // With --watch the live set owns the sources (the first ones or a reload's).
       await ((live as LiveTools | null)?.close() ?? sources.close());
@@ -136,4 +110,63 @@ export async function mcpCommand(args: McpArgs): Promise<number> {
     await (announced as Announced | null)?.remove();
     guard?.restore();
   }
+}
+
+/** The MCP feature (the SDK and the server), or the exit code when it cannot be loaded. */
+async function loadMcp(): Promise<McpServeModule | number> {
+  try {
+    return await loadFeature("mcp") as McpServeModule;
+  } catch (error) {
+    if (!isHostError(error, "feature_unavailable")) throw error;
+    writeStderrLine(`magi-tools mcp: ${error.message}`);
+    return exitCode(error.code);
+  }
+}
+
+/**
+ * `--http PORT`: once listening, the token is announced (`onAnnounced` keeps it, to remove at
+ * exit) and the URL and how to authenticate go to stderr in one write.
+ */
+function httpTransport(
+  args: McpArgs,
+  options: {
+    readonly port: number;
+    readonly credential: McpCredential;
+    readonly registry: ToolRegistry;
+    readonly onAnnounced: (announced: Announced) => void;
+  },
+): ServeTransport {
+  const { port, credential, registry } = options;
+  return {
+    kind: "http",
+    port,
+    token: credential.token,
+    maxSessions: args.maxSessions,
+    sessionIdleMs: args.sessionIdleMs,
+    onListening: async (url, port) => {
+      const announced = await announceToken(credential, port);
+      options.onAnnounced(announced);
+      // One write: a reader that sees the URL sees how to authenticate.
+      writeStderrLine(
+        `magi-tools mcp: serving ${registry.tools.length} tool(s) at ${url}\n` +
+          `magi-tools mcp: ${announced.line}`,
+      );
+    },
+  };
+}
+
+/** The exit code of a served `mcp`, with the message when it could not listen. */
+function exitOf(outcome: ServeOutcome, args: McpArgs): number {
+  if (outcome.kind === "port_taken") {
+    writeStderrLine(`magi-tools mcp: Port ${args.http} is taken: 127.0.0.1:${args.http}`);
+    return exitCode("startup_failed");
+  }
+  if (outcome.kind === "cannot_listen") {
+    writeStderrLine(
+      `magi-tools mcp: Cannot listen on 127.0.0.1:${args.http}: ${outcome.message}`,
+    );
+    return exitCode("usage");
+  }
+  // SIGTERM (a supervisor's stop) is a graceful stop too, but says which one it was.
+  return stopSignal() === "SIGTERM" ? EXIT.terminated : EXIT.ok;
 }

@@ -15,7 +15,7 @@ import {
   sourceName,
   withConfigRules,
 } from "../../call/approval_rules.ts";
-import type { RegisteredTool } from "../../toolset/registry.ts";
+import type { RegisteredTool, ToolRegistry } from "../../toolset/registry.ts";
 import type { ToolInfo } from "../../tool/define.ts";
 import { formatToolPermissions, toolSandboxInfo } from "../../sandbox/mod.ts";
 import {
@@ -97,53 +97,72 @@ export async function toolsCommand(args: ToolsArgs): Promise<number> {
     await sources.close();
   }
   if (isReported(registry)) return exitCode(registry.code);
-  if (args.json) {
-    // Every tool's definition as `initialize` would send it: no sandbox settings mixed in.
-    // Past 32 tools `initialize` sends the first ones and the catalog's (docs/tools.md).
-    // Besides the wire fields: `title`, `annotations` and `output_schema` (what `mcp` lists).
-    const definitions = registry.tools.map((entry) => ({
-      ...entry.definition,
-      ...(entry.title === undefined ? {} : { title: entry.title }),
-      annotations: entry.annotations,
-      ...(entry.outputSchema === undefined ? {} : { output_schema: entry.outputSchema }),
-    }));
-    await writeStdout(encoder.encode(terminalSafeJson(definitions) + "\n"));
-    return EXIT.ok;
-  }
-  if (args.permissionsJson) {
-    const [kernel, limits] = await Promise.all([
-      startKernelProbe("auto"),
-      limitsForTools(registry.tools),
-    ]);
-    // External tools (MCP, OpenAPI) have no sandbox settings: their work happens in the source.
-    const infos = registry.tools.map((entry) =>
-      entry.source.kind === "module"
-        ? {
-          name: entry.tool.name,
-          ...toolSandboxInfo(entry.tool as ToolInfo),
-          sandbox: entryLevel(entry, kernel),
-          // How memoryMb is enforced here (null: no cap, or the tool runs inline).
-          memory_enforcement: limits === null || (entry.tool as ToolInfo).memoryMb === undefined ||
-              entryLevel(entry, kernel) === "none"
-            ? null
-            : limits.memory,
-        }
-        : {
-          name: entry.tool.name,
-          isolation: "external",
-          source: entry.file,
-          sandbox: entryLevel(entry, kernel),
-        }
-    );
-    await writeStdout(encoder.encode(terminalSafeJson(infos) + "\n"));
-    return EXIT.ok;
-  }
-  if (args.denoFlags) {
+  let text: string;
+  if (args.json) text = definitionsJson(registry);
+  else if (args.permissionsJson) text = await permissionsJson(registry);
+  else if (args.denoFlags) {
     const agent = await resolveAgentCommand(args.agent, { missing: "magi-code" });
-    const flags = cliDenoFlags(registry, { toolDirs: plan.toolDirs, agent });
-    await writeStdout(encoder.encode(flagsLine(flags)));
-    return EXIT.ok;
-  }
+    text = flagsLine(cliDenoFlags(registry, { toolDirs: plan.toolDirs, agent }));
+  } else text = await listing(registry, args, plan.config.approvals ?? []);
+  await writeStdout(encoder.encode(text));
+  return EXIT.ok;
+}
+
+/**
+ * `--json`: every tool's definition as `initialize` would send it: no sandbox settings mixed in.
+ * Past 32 tools `initialize` sends the first ones and the catalog's (docs/tools.md).
+ * Besides the wire fields: `title`, `annotations` and `output_schema` (what `mcp` lists).
+ */
+function definitionsJson(registry: ToolRegistry): string {
+  const definitions = registry.tools.map((entry) => ({
+    ...entry.definition,
+    ...(entry.title === undefined ? {} : { title: entry.title }),
+    annotations: entry.annotations,
+    ...(entry.outputSchema === undefined ? {} : { output_schema: entry.outputSchema }),
+  }));
+  return terminalSafeJson(definitions) + "\n";
+}
+
+/**
+ * `--permissions-json`: each tool's sandbox settings and level. External tools (MCP, OpenAPI)
+ * have no sandbox settings: their work happens in the source.
+ */
+async function permissionsJson(registry: ToolRegistry): Promise<string> {
+  const [kernel, limits] = await Promise.all([
+    startKernelProbe("auto"),
+    limitsForTools(registry.tools),
+  ]);
+  const infos = registry.tools.map((entry) =>
+    entry.source.kind === "module"
+      ? {
+        name: entry.tool.name,
+        ...toolSandboxInfo(entry.tool as ToolInfo),
+        sandbox: entryLevel(entry, kernel),
+        // How memoryMb is enforced here (null: no cap, or the tool runs inline).
+        memory_enforcement: limits === null || (entry.tool as ToolInfo).memoryMb === undefined ||
+            entryLevel(entry, kernel) === "none"
+          ? null
+          : limits.memory,
+      }
+      : {
+        name: entry.tool.name,
+        isolation: "external",
+        source: entry.file,
+        sandbox: entryLevel(entry, kernel),
+      }
+  );
+  return terminalSafeJson(infos) + "\n";
+}
+
+/**
+ * The listing: a line per tool (name, effect, bytes, file, ID, permissions, sandbox level),
+ * the notes on the kernel sandbox, process limits, the catalog and approvals, and the budget.
+ */
+async function listing(
+  registry: ToolRegistry,
+  args: ToolsArgs,
+  configRules: readonly ApprovalRule[],
+): Promise<string> {
   const budget = registry.budget();
   const processIsolation = supportsProcessIsolation();
   const [kernel, limits] = await Promise.all([
@@ -179,11 +198,10 @@ export async function toolsCommand(args: ToolsArgs): Promise<number> {
       } through ${own.map((wire) => wire.name).join(", ")}`,
     );
   }
-  lines.push(...approvalLines(registry.tools, args, plan.config.approvals ?? []));
+  lines.push(...approvalLines(registry.tools, args, configRules));
   lines.push(
     `${registry.tools.length} tool(s); initialize request ${budget.usedBytes} of ${budget.frameBytes} bytes; ${budget.remainingBytes} bytes left`,
   );
   // Names, files and reasons come from tool modules and sources: no raw control characters.
-  await writeStdout(encoder.encode(terminalText(lines.join("\n") + "\n")));
-  return EXIT.ok;
+  return terminalText(lines.join("\n") + "\n");
 }
