@@ -18,7 +18,7 @@ import assert from "node:assert/strict";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
-const ROOT = fileURLToPath(new URL("../", import.meta.url));
+import { root as ROOT } from "./_kit/mod.ts";
 const SRC = join(ROOT, "src");
 
 /** One import of a module: its target file and whether it exists only for types. */

@@ -11,7 +11,7 @@ import { loadToolDirs } from "../../src/host/discovery.ts";
 import { describeModules, type ModuleRef } from "../../src/host/sandbox/describe_client.ts";
 import type { DescribeResult } from "../../src/host/sandbox/describe.ts";
 
-const ROOT = new URL("../../", import.meta.url).pathname.replace(/\/$/, "");
+import { rootDir as ROOT } from "../_kit/mod.ts";
 const DEFINE = new URL("../../src/host/define.ts", import.meta.url).href;
 
 function toolSource(description: string): string {
