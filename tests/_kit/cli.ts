@@ -59,14 +59,19 @@ export interface SpawnCliOptions {
   readonly wrap?: readonly string[];
   /** Pipe stdin (write it yourself); default no stdin. */
   readonly stdin?: boolean;
+  /** `MAGI_BACKEND_SELF_CHECK=1`: the reference backend validates its own frames (default). */
+  readonly backendSelfCheck?: boolean;
 }
 
 /** Options of {@link cli}. */
 export interface CliOptions extends SpawnCliOptions {
   /** Parse stdout as NDJSON summary records, each validated ({@link CliResult.records}). */
   readonly records?: boolean;
-  /** With `records`: called for each record as it arrives, with a function sending SIGINT. */
-  readonly onRecord?: (record: Rec, interrupt: () => void) => void;
+  /**
+   * With `records`: called for each record as it arrives, with a function sending SIGINT and
+   * the child (to send another signal).
+   */
+  readonly onRecord?: (record: Rec, interrupt: () => void, child: Deno.ChildProcess) => void;
   /** Send SIGINT once this file exists (looked for until the CLI exits). */
   readonly interruptOnFile?: string;
   /** Written to stdin (then closed); default no stdin. */
@@ -78,13 +83,14 @@ export interface CliOptions extends SpawnCliOptions {
 }
 
 /** The environment of a CLI run (before `options.env`). */
-function baseEnv(home: string | undefined): Record<string, string> {
+function baseEnv(options: SpawnCliOptions): Record<string, string> {
+  const home = options.home;
   return {
     NO_COLOR: "1",
     DENO_NO_UPDATE_CHECK: "1",
     MAGI_CODE_AGENT: REFERENCE_AGENT,
-    MAGI_BACKEND_SELF_CHECK: "1",
     MAGI_TOOLS_SELF_CHECK: "1",
+    ...(options.backendSelfCheck === false ? {} : { MAGI_BACKEND_SELF_CHECK: "1" }),
     ...(home === undefined || home === "inherit" ? {} : { MC_HOME: home }),
   };
 }
@@ -110,7 +116,7 @@ export function spawnCli(
     stdin: options.stdin ? "piped" : "null",
     stdout: "piped",
     stderr: "piped",
-    env: { ...baseEnv(options.home), ...options.env },
+    env: { ...baseEnv(options), ...options.env },
   }).spawn();
 }
 
@@ -166,7 +172,7 @@ export async function cli(args: readonly string[], options: CliOptions = {}): Pr
         const parsed = SummaryRecordSchema.safeParse(record);
         assert.ok(parsed.success, `Invalid summary record: ${line}`);
         records.push(record);
-        options.onRecord?.(record, interrupt);
+        options.onRecord?.(record, interrupt, child);
       }
     }
     await close();

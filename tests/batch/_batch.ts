@@ -32,6 +32,7 @@ export function spawnCli(
 ): Deno.ChildProcess {
   return spawnKitCli(args, {
     home: options.home,
+    backendSelfCheck: false,
     env: { MAGI_SCENARIO: BATCH_SCENARIO, ...options.env },
   });
 }
@@ -43,6 +44,7 @@ export async function runCli(
 ): Promise<Run> {
   const { code, stdout, stderr } = await cli(args, {
     ...options,
+    backendSelfCheck: false,
     env: { MAGI_SCENARIO: BATCH_SCENARIO, ...options.env },
     killAfterMs: options.killAfterMs ?? 120_000,
   });

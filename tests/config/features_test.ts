@@ -54,7 +54,11 @@ Deno.test("the public modules' graph, types included, needs only the root lockfi
 
 async function rootLockCli(args: string[]) {
   // No --lock: the root config's frozen deno.lock (the demo's packages only).
-  const { code, stdout, stderr } = await cli(args, { entry: "cli.ts", lock: false });
+  const { code, stdout, stderr } = await cli(args, {
+    entry: "cli.ts",
+    lock: false,
+    backendSelfCheck: false,
+  });
   return { code, stdout, stderr };
 }
 

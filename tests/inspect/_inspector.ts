@@ -99,6 +99,7 @@ export async function startInspector(options: InspectorOptions = {}): Promise<In
     ...(options.wrapper === undefined ? {} : { wrap: options.wrapper }),
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     home,
+    backendSelfCheck: false,
     env: { MAGI_SCENARIO: SCENARIO, ...options.env },
   });
   let stderr = "";

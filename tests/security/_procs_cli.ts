@@ -42,6 +42,7 @@ export async function startCli(
     lock: false,
     flags: options.flags ?? startFlags(),
     home: "inherit",
+    backendSelfCheck: false,
     killAfterMs: 90_000,
     ...(options.env === undefined ? {} : { env: options.env }),
   });

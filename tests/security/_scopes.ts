@@ -38,6 +38,7 @@ export async function cli(args: readonly string[], options: CliRunOptions): Prom
     entry: "cli.ts",
     config: true,
     home: "inherit",
+    backendSelfCheck: false,
   });
   return { code, stdout, stderr };
 }
