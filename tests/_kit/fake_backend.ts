@@ -5,7 +5,7 @@
  * implementation, served two ways:
  *
  * - in this process, over in-memory pipes: `memoryChild(new FakeBackend(options).serve)`
- *   (`tests/run/_memory_child.ts`) gives a `ChildHandle` the client and `HostRun` accept, and
+ *   (`memory_child.ts`) gives a `ChildHandle` the client and `HostRun` accept, and
  *   nothing is spawned;
  * - as a child process: `deno run -A tests/_kit/fake_backend.ts MODE` ({@link fakeAgent}), the
  *   options read from `FAKE_*` variables ({@link optionsFromEnv}), for the CLI's end-to-end tests.
