@@ -8,8 +8,7 @@
  * @module
  */
 
-/** Repository root, with a trailing slash. */
-const ROOT = new URL("../", import.meta.url).pathname;
+import { root as ROOT } from "./_kit/root.ts";
 const SOURCE = `${ROOT}dev/oauth/`;
 const INSTALL_DIR = `${ROOT}.tools/oauth/`;
 const STAMP = `${INSTALL_DIR}installed-lock.json`;

@@ -12,17 +12,20 @@ const EVERY_MS = 10;
 
 /**
  * Resolve true once `check()` holds, false when it still does not after `ms` (default 30 s).
- * `check` may be async; it is called again only after the previous call settled.
+ * `check` may be async; it is called again only after the previous call settled. `everyMs`
+ * (default 10) is the interval between looks; 0 looks once per turn of the event loop (for a
+ * condition in this process that promise reactions bring about).
  */
 export async function eventually(
   check: () => boolean | Promise<boolean>,
   ms = 30_000,
+  everyMs = EVERY_MS,
 ): Promise<boolean> {
   const end = performance.now() + ms;
   for (;;) {
     if (await check()) return true;
     if (performance.now() > end) return false;
-    await new Promise((resolve) => setTimeout(resolve, EVERY_MS));
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
 }
 

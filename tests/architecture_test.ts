@@ -26,7 +26,7 @@ import { dirname, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { type FileShape, measureFile, measureSource } from "./_kit/shape.ts";
 
-const ROOT = fileURLToPath(new URL("../", import.meta.url));
+import { root as ROOT } from "./_kit/mod.ts";
 const SRC = join(ROOT, "src");
 
 /** One import of a module: its target file, whether it exists only for types, whether `import()`. */

@@ -8,8 +8,9 @@
  * @module
  */
 
-/** Repository root, with a trailing slash. */
-export const ROOT = new URL("../../", import.meta.url).pathname;
+import { root as ROOT } from "../_kit/root.ts";
+
+export { ROOT };
 const SOURCE = `${ROOT}dev/agents/`;
 /** Where the agents are installed (git-ignored, excluded from fmt/lint/test). */
 export const INSTALL_DIR = `${ROOT}.tools/agents/`;

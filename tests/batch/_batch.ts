@@ -2,7 +2,8 @@
 
 import assert from "node:assert/strict";
 import { SummaryRecordSchema } from "../../src/summary/records.ts";
-import { FIXTURE_TOOLS, FULL_CLI, REFERENCE_AGENT, ROOT } from "../e2e/_cli.ts";
+import { cli, root as ROOT, spawnCli as spawnKitCli } from "../_kit/mod.ts";
+import { FIXTURE_TOOLS } from "../e2e/_cli.ts";
 
 export { FIXTURE_TOOLS, ROOT };
 
@@ -24,26 +25,16 @@ export interface SpawnOptions {
   env?: Record<string, string>;
 }
 
-/** Start `deno run -A mod.ts ...args` from the repository root. */
+/** Start `deno run -A mod.ts ...args` from the repository root (the kit's, on the batch scenario). */
 export function spawnCli(
   args: string[],
   options: SpawnOptions & { home: string },
 ): Deno.ChildProcess {
-  return new Deno.Command(Deno.execPath(), {
-    args: ["run", ...FULL_CLI, "-A", `${ROOT}mod.ts`, ...args],
-    cwd: ROOT,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    env: {
-      NO_COLOR: "1",
-      MC_HOME: options.home,
-      MAGI_CODE_AGENT: REFERENCE_AGENT,
-      MAGI_SCENARIO: BATCH_SCENARIO,
-      MAGI_TOOLS_SELF_CHECK: "1",
-      ...options.env,
-    },
-  }).spawn();
+  return spawnKitCli(args, {
+    home: options.home,
+    backendSelfCheck: false,
+    env: { MAGI_SCENARIO: BATCH_SCENARIO, ...options.env },
+  });
 }
 
 /** Run the CLI to its end (killed after `killAfterMs`, a test failure). */
@@ -51,22 +42,13 @@ export async function runCli(
   args: string[],
   options: SpawnOptions & { killAfterMs?: number } = {},
 ): Promise<Run> {
-  const home = options.home ?? await Deno.makeTempDir({ prefix: "magi-batch-home-" });
-  const child = spawnCli(args, { ...options, home });
-  let killed = false;
-  const guard = setTimeout(() => {
-    killed = true;
-    child.kill("SIGKILL");
-  }, options.killAfterMs ?? 120_000);
-  const [status, stdout, stderr] = await Promise.all([
-    child.status,
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
-  ]);
-  clearTimeout(guard);
-  if (options.home === undefined) await Deno.remove(home, { recursive: true }).catch(() => {});
-  assert.equal(killed, false, `CLI did not exit in time; stderr:\n${stderr}`);
-  return { code: status.code, stdout, stderr };
+  const { code, stdout, stderr } = await cli(args, {
+    ...options,
+    backendSelfCheck: false,
+    env: { MAGI_SCENARIO: BATCH_SCENARIO, ...options.env },
+    killAfterMs: options.killAfterMs ?? 120_000,
+  });
+  return { code, stdout, stderr };
 }
 
 /** A batch input file with `lines` (objects) in a new temporary folder; returns its path. */

@@ -6,6 +6,7 @@ import { ProtocolError } from "../../src/protocol/errors.ts";
 import type { ClientToolResultParams } from "../../src/protocol/schemas/mod.ts";
 import type { SummaryInput } from "../../src/summary/records.ts";
 import { drainMicrotasks } from "../_fake_time.ts";
+import { eventually } from "../_kit/mod.ts";
 
 // Stand-ins: an executor that waits for its signal or a release, and a sender that records
 // every part and answers when told to.
@@ -81,9 +82,7 @@ class Sender {
 
 /** Wait for `check()` to hold, a turn of the event loop at a time, at most 10 s. */
 async function until(check: () => boolean): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!check() && Date.now() < deadline) await drainMicrotasks();
-  assert.ok(check(), "condition not reached");
+  assert.ok(await eventually(check, 10_000, 0), "condition not reached");
 }
 
 Deno.test("ToolCallSession pipelines all result parts in order before any answer", async () => {

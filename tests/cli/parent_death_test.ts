@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { BatchStore } from "../../src/batch/store.ts";
 import { FIXTURE_TOOLS, REFERENCE_AGENT, ROOT, SCENARIO } from "../e2e/_cli.ts";
 import { BATCH_SCENARIO } from "../batch/_batch.ts";
+import { eventually } from "../_kit/mod.ts";
 
 const LINUX = Deno.build.os === "linux";
 /** How long the orphaned host may take to notice and stop (poll 0.5 s, grace 5 s, a loaded machine). */
@@ -40,15 +41,13 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Poll `check` every 50 ms until it returns a value other than undefined, or fail after `ms`. */
+/** Once `check` returns a value other than undefined (the kit's `eventually`), or fail after `ms`. */
 async function waitFor<T>(what: string, ms: number, check: () => T | undefined): Promise<T> {
-  const deadline = performance.now() + ms;
-  for (;;) {
-    const value = check();
-    if (value !== undefined) return value;
-    if (performance.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
+  let value: T | undefined;
+  if (!await eventually(() => (value = check()) !== undefined, ms)) {
+    throw new Error(`Timed out waiting for ${what}`);
   }
+  return value!;
 }
 
 /** The `cli.ts`/`mod.ts` process whose parent is `parent`. */

@@ -4,8 +4,9 @@ import type { AgentEvent } from "../../src/client/events.ts";
 import { ProtocolError } from "../../src/protocol/errors.ts";
 import { BASE_CAPABILITIES } from "../../src/protocol/schemas/capabilities.ts";
 import { LocalAgentClient } from "../../src/client/client.ts";
-import { reapChild, spawnChild } from "../../src/runtime/mod.ts";
-import { FAKE_BACKEND, type FakeConnection, startFake } from "./_fake.ts";
+import { reapChild } from "../../src/runtime/mod.ts";
+import { fakeChild } from "../_kit/mod.ts";
+import { type FakeConnection, startFake } from "./_fake.ts";
 
 const INIT = {
   required_capabilities: ["client.tools", "session.create", "turn.start", "shutdown"],
@@ -212,7 +213,7 @@ Deno.test("LocalAgentClient keeps reading while the event consumer is slow", asy
 });
 
 Deno.test("LocalAgentClient drops best-effort deltas beyond its queue bound, never critical events", async () => {
-  const child = spawnChild(Deno.execPath(), ["run", "-A", FAKE_BACKEND, "flood"]);
+  const child = fakeChild({ mode: "flood" });
   const client = new LocalAgentClient(child, { maxQueuedEvents: 100 });
   try {
     await client.initialize(INIT);

@@ -3,9 +3,9 @@ import { LocalAgentClient } from "../../src/client/client.ts";
 import { StaleSnapshot } from "../../src/client/errors.ts";
 import { ProtocolError } from "../../src/protocol/errors.ts";
 import { BASE_CAPABILITIES } from "../../src/protocol/schemas/capabilities.ts";
-import { reapChild, spawnChild } from "../../src/runtime/mod.ts";
-
-const BACKEND = new URL("../../src/reference_backend/main.ts", import.meta.url).pathname;
+import { serve } from "../../src/reference_backend/mod.ts";
+import { reapChild } from "../../src/runtime/mod.ts";
+import { memoryChild } from "../_kit/mod.ts";
 
 interface Reference {
   client: LocalAgentClient;
@@ -13,7 +13,7 @@ interface Reference {
   dispose(): Promise<void>;
 }
 
-/** A reference backend child over a temporary MC_HOME, with a client attached. */
+/** A reference backend over a temporary MC_HOME, with a client attached. */
 async function startReference(
   setup: (mcHome: string) => Promise<void> = async () => {},
   env: Record<string, string> = {},
@@ -22,10 +22,12 @@ async function startReference(
   const mcHome = `${root}/mc_home`;
   await Deno.mkdir(`${mcHome}/sessions`, { recursive: true });
   await setup(mcHome);
-  const child = spawnChild(Deno.execPath(), ["run", "-A", BACKEND, "serve", "--stdio"], {
-    cwd: root,
-    env: { MC_HOME: mcHome, NO_COLOR: "1", MAGI_BACKEND_SELF_CHECK: "1", ...env },
-  });
+  // Served in this process over in-memory pipes (the kit's memoryChild): nothing is spawned.
+  const vars: Record<string, string> = { MC_HOME: mcHome, NO_COLOR: "1", ...env };
+  const cwd = await Deno.realPath(root);
+  const child = memoryChild((io) =>
+    serve({ ...io, cwd, env: (name) => vars[name], selfCheck: true })
+  );
   const client = new LocalAgentClient(child, { exitWaitMs: 5_000 });
   return {
     client,

@@ -7,8 +7,9 @@
  * @module
  */
 
-/** Absolute path of the repository root. */
-export const REPO_ROOT: string = new URL("../../", import.meta.url).pathname.replace(/\/$/, "");
+import { rootDir as REPO_ROOT } from "../_kit/root.ts";
+
+export { REPO_ROOT };
 
 /** Whether the suite runs against the reference backend (scenario-driven tests allowed). */
 export const REFERENCE: boolean = !Deno.env.get("MAGI_BACKEND");

@@ -5,6 +5,7 @@
 
 import assert from "node:assert/strict";
 import { fakeAgent, FULL_CLI, ROOT } from "./_cli.ts";
+import { cli as kitCli } from "../_kit/mod.ts";
 
 /** Whether `pid` is a live process (not gone, not a zombie). Linux: /proc. */
 export async function alive(pid: number): Promise<boolean> {
@@ -16,40 +17,18 @@ export async function alive(pid: number): Promise<boolean> {
   }
 }
 
-/** Run the CLI with `args`; `onLine` sees each stdout line with the child. */
+/** Run the CLI with `args` (the kit's runner); `onLine` sees each stdout record with the child. */
 async function cli(
   args: string[],
   env: Record<string, string>,
   onLine: (line: Record<string, unknown>, child: Deno.ChildProcess) => void = () => {},
 ): Promise<{ code: number; lines: Record<string, unknown>[]; stderr: string }> {
-  const home = await Deno.makeTempDir({ prefix: "magi-tools-faults-" });
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...FULL_CLI, "-A", `${ROOT}mod.ts`, ...args],
-    cwd: ROOT,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1", MC_HOME: home, MAGI_TOOLS_SELF_CHECK: "1", ...env },
-  }).spawn();
-  const guard = setTimeout(() => child.kill("SIGKILL"), 60_000);
-  const stderr = new Response(child.stderr).text();
-  const lines: Record<string, unknown>[] = [];
-  let buffer = "";
-  const decoder = new TextDecoder();
-  for await (const chunk of child.stdout) {
-    buffer += decoder.decode(chunk, { stream: true });
-    let lf: number;
-    while ((lf = buffer.indexOf("\n")) >= 0) {
-      const line = JSON.parse(buffer.slice(0, lf)) as Record<string, unknown>;
-      buffer = buffer.slice(lf + 1);
-      lines.push(line);
-      onLine(line, child);
-    }
-  }
-  const status = await child.status;
-  clearTimeout(guard);
-  await Deno.remove(home, { recursive: true }).catch(() => {});
-  return { code: status.code, lines, stderr: await stderr };
+  const { code, records, stderr } = await kitCli(args, {
+    env,
+    records: true,
+    onRecord: (record, _interrupt, child) => onLine(record, child),
+  });
+  return { code, lines: records, stderr };
 }
 
 Deno.test("run: a backend that never answers initialize meets --start-timeout: exit 3 naming the deadline, backend reaped", async () => {

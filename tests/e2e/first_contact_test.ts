@@ -167,16 +167,7 @@ Deno.test("run: a denied permission: stderr names the host and the fix, the mode
   assert.doesNotMatch(seen, /8799/);
 });
 
-Deno.test("run: --last-message in a missing directory is a usage error before the turn", async () => {
-  const file = "/nonexistent-magi-dir/answer.txt";
-  const result = await runCli(run("OK", "--last-message", file), WITH_SCENARIO);
-  assert.equal(result.code, 2, result.stderr);
-  assert.equal(result.stdout, "");
-  assert.match(
-    result.stderr,
-    /Option --last-message cannot be written: \/nonexistent-magi-dir\/answer\.txt: its directory does not exist/,
-  );
-});
+// "--last-message in a missing directory is a usage error before the turn": robustness_test.ts.
 
 Deno.test("run: a malformed --session is a usage error (exit 2) before anything starts", async () => {
   const result = await runCli(run("OK", "--session", "not a session"), WITH_SCENARIO);

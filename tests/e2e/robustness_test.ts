@@ -175,9 +175,12 @@ Deno.test("run: arguments that do not fit the schema are answered invalid_argume
 });
 
 Deno.test("run: a call naming an unregistered tool is answered unknown_tool over real pipes", async () => {
-  const agent = `${Deno.execPath()} run -A ${ROOT}tests/e2e/fixtures/rename_calls_backend.ts`;
+  const agent = fakeAgent("tool_call");
   const result = await runCli(["run", "--tools", ROBUST_TOOLS, "--agent", agent, "hello"], {
-    env: { FAKE_ARGS: JSON.stringify({ message: "never runs" }) },
+    env: {
+      FAKE_ARGS: JSON.stringify({ message: "never runs" }),
+      FAKE_RENAME_CALLS: "not_registered",
+    },
   });
   assert.equal(result.code, 0, result.stderr);
   const tool = one(result.records, "tool.result");

@@ -39,11 +39,8 @@ Deno.test("run: --approve ask without a terminal is a usage error (exit 2)", asy
   assert.equal(output.stdout.length, 0);
 });
 
-Deno.test("run: a missing backend command exits 3 with host.error", async () => {
-  const result = await runCli(run("hello", "--agent", "/nonexistent/magi-code serve --stdio"));
-  assert.equal(result.code, 3);
-  assert.equal(one(result.records, "host.error").code, "backend_unavailable");
-});
+// "A missing backend command exits 3 with host.error (backend_unavailable)": the same run in
+// robustness_test.ts ("names only its basename") and first_contact_test.ts.
 
 Deno.test("run: completes a turn against the reference backend and writes --last-message", async () => {
   const file = await Deno.makeTempFile();
@@ -208,13 +205,7 @@ Deno.test("run: a backend crashing mid-run exits 4 with host.error", async () =>
   assert.match(String(error.message), /code 3/);
 });
 
-Deno.test("run: a backend stalling after cancel is killed, exit 4, no hang", async () => {
-  const result = await runCli(run("hello", "--agent", fakeAgent("stall_run"), "--timeout", "0.5"), {
-    killAfterMs: 30_000,
-  });
-  assert.equal(result.code, 4, result.stderr);
-  assert.equal(one(result.records, "host.error").code, "backend_exited");
-});
+// "A backend stalling after cancel is killed, exit 4": on fake time in tests/run/host_run_test.ts.
 
 Deno.test("run: a backend that breaks the protocol exits 4 with host.error", async () => {
   const result = await runCli(run("hello", "--agent", fakeAgent("unknown_event")));
@@ -231,11 +222,7 @@ Deno.test("run: a backend registering other tool IDs exits 4", async () => {
   assert.equal(ofType(result.records, "host.ready").length, 0);
 });
 
-Deno.test("run: an unknown --session exits 1 with request_failed", async () => {
-  const result = await runCli(run("hello", "--session", "no-such-session"));
-  assert.equal(result.code, 1, result.stderr);
-  assert.match(String(one(result.records, "host.error").message), /session_missing/);
-});
+// "An unknown --session exits 1": first_contact_test.ts pins the same run and its whole message.
 
 Deno.test("run: SIGINT during startup shuts the backend down and exits 130", async () => {
   const dir = await Deno.makeTempDir({ prefix: "magi-tools-e2e-init-" });

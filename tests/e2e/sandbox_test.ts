@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { SIGINT_COALESCE_MS } from "../../src/run/stop.ts";
 import { ofType, one, ROOT, runCli } from "./_cli.ts";
+import { eventually } from "../_kit/mod.ts";
 
 const SANDBOX_TOOLS = `${ROOT}tests/e2e/fixtures/sandbox_tools`;
 const WITH_SCENARIO = { MAGI_SCENARIO: `${ROOT}tests/e2e/fixtures/scenarios/sandbox.jsonc` };
@@ -17,16 +18,6 @@ function alive(pid: number): boolean {
   } catch {
     return false;
   }
-}
-
-/** Poll until `check` holds, at most `ms`; returns whether it held. */
-async function eventually(check: () => boolean, ms: number): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) return false;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return true;
 }
 
 function readPid(dir: string): number | null {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { FIXTURE_TOOLS, ROOT, runCli } from "./_cli.ts";
+import { fakeAgent, FIXTURE_TOOLS, ROOT, runCli } from "./_cli.ts";
 
 Deno.test("tools --json prints the exact definitions as one JSON array", async () => {
   const result = await runCli(["tools", "--tools", FIXTURE_TOOLS, "--json"], { raw: true });
@@ -44,7 +44,7 @@ Deno.test("run reads the prompt from stdin when no argument is given", async () 
     stderr: "piped",
     env: {
       NO_COLOR: "1",
-      MAGI_CODE_AGENT: `${Deno.execPath()} run -A ${ROOT}tests/client/fixtures/fake_backend.ts ok`,
+      MAGI_CODE_AGENT: fakeAgent("ok"),
     },
   }).spawn();
   const writer = output.stdin.getWriter();

@@ -1,13 +1,11 @@
 /** Start `inspect` as a child process over a temporary tools directory (test helper). */
 import assert from "node:assert/strict";
-import { FULL_CLI } from "../e2e/_cli.ts";
+import { root as ROOT, spawnCli } from "../_kit/mod.ts";
 
-/** Repository root (with a trailing slash). */
-export const ROOT = new URL("../../", import.meta.url).pathname;
+export { ROOT };
+
 /** Scenario of the browser tests. */
 export const SCENARIO = `${ROOT}tests/inspect/fixtures/scenario.jsonc`;
-const REFERENCE_AGENT =
-  `${Deno.execPath()} run -A ${ROOT}src/reference_backend/main.ts serve --stdio`;
 
 /** A tool module importing this checkout (written into a temporary directory). */
 export function toolSource(body: string): string {
@@ -97,31 +95,13 @@ export async function startInspector(options: InspectorOptions = {}): Promise<In
   for (const [file, text] of Object.entries(FIXTURE_TOOLS)) {
     await Deno.writeTextFile(`${toolsDir}/${file}`, text);
   }
-  const command = [
-    ...(options.wrapper ?? []),
-    Deno.execPath(),
-    "run",
-    ...FULL_CLI,
-    "-A",
-    `${ROOT}mod.ts`,
-    "inspect",
-    ...(options.args ?? ["--tools", toolsDir]),
-  ];
-  const child = new Deno.Command(command[0]!, {
-    args: command.slice(1),
-    cwd: options.cwd ?? ROOT,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    env: {
-      NO_COLOR: "1",
-      MC_HOME: home,
-      MAGI_CODE_AGENT: REFERENCE_AGENT,
-      MAGI_SCENARIO: SCENARIO,
-      MAGI_TOOLS_SELF_CHECK: "1",
-      ...options.env,
-    },
-  }).spawn();
+  const child = spawnCli(["inspect", ...(options.args ?? ["--tools", toolsDir])], {
+    ...(options.wrapper === undefined ? {} : { wrap: options.wrapper }),
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+    home,
+    backendSelfCheck: false,
+    env: { MAGI_SCENARIO: SCENARIO, ...options.env },
+  });
   let stderr = "";
   const stderrDone = (async () => {
     for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) stderr += chunk;

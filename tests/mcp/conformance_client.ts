@@ -15,7 +15,7 @@ if (url === undefined) {
   console.error("usage: conformance_client.ts SERVER_URL");
   Deno.exit(2);
 }
-const root = new URL("../../", import.meta.url).pathname;
+import { root } from "../_kit/root.ts";
 const dir = await Deno.makeTempDir({ prefix: "magi-tools-conformance-" });
 try {
   await Deno.mkdir(`${dir}/tools`);

@@ -14,8 +14,9 @@
 
 import { join } from "node:path";
 
-/** Repository root, with a trailing slash. */
-export const ROOT = new URL("../../", import.meta.url).pathname;
+import { root as ROOT } from "../_kit/root.ts";
+
+export { ROOT };
 const SOURCE = `${ROOT}dev/verdaccio/`;
 /** Where Verdaccio is installed (git-ignored, excluded from fmt/lint/test). */
 export const INSTALL_DIR = `${ROOT}.tools/verdaccio/`;

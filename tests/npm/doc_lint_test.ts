@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 
-const ROOT = new URL("../../", import.meta.url).pathname;
+import { root as ROOT } from "../_kit/mod.ts";
 const ENTRIES = ["mod.ts", "cli.ts", "protocol.ts", "records.ts"];
 
 /** One `deno doc --lint` diagnostic. */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { exportsMismatch } from "../../npm-build.ts";
 
-const ROOT = new URL("../../", import.meta.url).pathname;
+import { root as ROOT } from "../_kit/mod.ts";
 
 async function hasCommand(command: string): Promise<boolean> {
   try {

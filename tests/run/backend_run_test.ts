@@ -1,6 +1,6 @@
 /**
- * `BackendRun` without spawning: its backend child is an in-memory handle (`_memory_child.ts`)
- * to a backend served in this process, the scripted one (`_scripted_backend.ts`) or the
+ * `BackendRun` without spawning: its backend child is an in-memory handle (the kit's `memoryChild`)
+ * to a backend served in this process, the kit's `FakeBackend` or the
  * reference backend's `serve()`, and its tools are defined here (an inline module tool and an
  * external one that reports progress). Every test runs without the `run` permission, so a
  * spawn anywhere would fail it.
@@ -25,8 +25,16 @@ import { isReported } from "../../src/errors/mod.ts";
 import { BackendRun, REQUIRED_CAPABILITIES } from "../../src/run/backend_run.ts";
 import { SummaryWriter } from "../../src/summary/writer.ts";
 import { drainMicrotasks, FakeTime } from "../_fake_time.ts";
-import { type BackendIo, type MemoryChild, memoryChild, NO_SPAWN } from "./_memory_child.ts";
-import { scriptedBackend, type ScriptedBackendOptions } from "./_scripted_backend.ts";
+import {
+  type BackendIo,
+  eventually,
+  fakeBackend as scriptedBackend,
+  type FakeBackendOptions as ScriptedBackendOptions,
+  type MemoryChild,
+  memoryChild,
+  NO_SPAWN,
+  one,
+} from "../_kit/mod.ts";
 
 Deno.test({
   name: "these tests run without the run permission",
@@ -347,4 +355,40 @@ Deno.test({
         );
       }
     }),
+});
+
+Deno.test({
+  name: "HostRun: a backend stalling after cancel is killed by the watchdog, exit 4, no hang",
+  permissions: NO_SPAWN,
+  fn: async () => {
+    // Was the e2e test of `run --timeout 0.5` against the fake backend's `stall_run` (7.5 s of
+    // real waiting); here on fake time: the watchdog's wait is cancel grace + cleanup + 3 s.
+    const time = new FakeTime();
+    const { host, child, records, writer, turn } = await scripted({ mode: "stall_run" }, time);
+    try {
+      let failure: unknown;
+      const running = turn().then(() => null, (error) => failure = error);
+      assert.ok(
+        await eventually(async () => {
+          await writer.flush();
+          return records.some((r) => r.type === "turn.started");
+        }, 10_000),
+      );
+      const softStop = time.now();
+      host.timeout();
+      await whileArmed(time, () => failure !== undefined);
+      await running;
+      assert.ok(time.now() - softStop >= 7_000, `gave up after ${time.now() - softStop} ms`);
+      // What the CLI reports for it: the host.error record and the exit code.
+      const code = await host.failure(failure, writer);
+      await writer.flush();
+      assert.equal(code, 4);
+      assert.equal(one(records, "host.error").code, "backend_exited");
+    } finally {
+      await host.stop();
+    }
+    // stall_run never exits at EOF: only a kill ends it.
+    assert.ok(child.hasExited, "backend killed");
+    assert.ok(child.signals.length > 0, "backend killed");
+  },
 });

@@ -14,8 +14,7 @@ import { EXIT, exitCode } from "../../src/run/exit_codes.ts";
 import { isReported, reported } from "../../src/errors/mod.ts";
 import { BackendRun, REQUIRED_CAPABILITIES } from "../../src/run/backend_run.ts";
 import { SummaryWriter } from "../../src/summary/writer.ts";
-import { memoryChild, NO_SPAWN } from "./_memory_child.ts";
-import { scriptedBackend } from "./_scripted_backend.ts";
+import { fakeBackend as scriptedBackend, memoryChild, NO_SPAWN } from "../_kit/mod.ts";
 
 const registry = ToolRegistry.fromLoaded([{
   tool: defineTool({

@@ -10,7 +10,7 @@ import {
   toolModuleConfig,
 } from "../../src/sandbox/module_config.ts";
 
-const ROOT = new URL("../../", import.meta.url).pathname;
+import { root as ROOT } from "../_kit/mod.ts";
 
 Deno.test("module_config: from a checkout the runner's config is the checkout's, nothing passed", () => {
   assert.equal(runnerConfig(), `${ROOT}deno.json`);

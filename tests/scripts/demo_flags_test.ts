@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { CONTAINMENT_CANDIDATES, demoFlags } from "../../scripts/demo_flags.ts";
 
-const ROOT = new URL("../../", import.meta.url).pathname;
+import { root as ROOT } from "../_kit/mod.ts";
 
 Deno.test("demoFlags() without setsid: read tools, run deno, write TMPDIR", () => {
   assert.deepEqual(demoFlags({ deno: "/opt/deno", setsid: null, tmpdir: "/var/tmp/x" }), [

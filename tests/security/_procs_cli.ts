@@ -6,9 +6,9 @@
  */
 
 import assert from "node:assert/strict";
+import { cli, eventually, root as ROOT } from "../_kit/mod.ts";
 
-/** Repository root (with a trailing slash). */
-export const ROOT = new URL("../../", import.meta.url).pathname;
+export { eventually, ROOT };
 /** The fixture tools of these tests. */
 export const PROCS_TOOLS = `${ROOT}tests/security/fixtures/procs_tools`;
 
@@ -32,26 +32,21 @@ export interface Output {
   readonly stderr: string;
 }
 
-/** Run `cli.ts args…` under the start task's flags from the repository root. */
+/** Run `cli.ts args…` under the start task's flags from the repository root (the kit's {@link cli}). */
 export async function startCli(
   args: readonly string[],
   options: { flags?: readonly string[]; env?: Record<string, string> } = {},
 ): Promise<Output> {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", ...(options.flags ?? startFlags()), `${ROOT}cli.ts`, ...args],
-    cwd: ROOT,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1", ...options.env },
-    signal: AbortSignal.timeout(90_000),
-  }).output();
-  const decoder = new TextDecoder();
-  return {
-    code: output.code,
-    stdout: decoder.decode(output.stdout),
-    stderr: decoder.decode(output.stderr),
-  };
+  const { code, stdout, stderr } = await cli(args, {
+    entry: "cli.ts",
+    lock: false,
+    flags: options.flags ?? startFlags(),
+    home: "inherit",
+    backendSelfCheck: false,
+    killAfterMs: 90_000,
+    ...(options.env === undefined ? {} : { env: options.env }),
+  });
+  return { code, stdout, stderr };
 }
 
 /** `call NAME ARGS --json` of a fixture tool: the `call.result` record. */
@@ -72,14 +67,4 @@ export async function callTool(
     throw new Error(`no call.result (exit ${output.code}): ${output.stdout}\n${output.stderr}`);
   }
   return { record, output };
-}
-
-/** Wait until `check()` is true, polling; false when `deadlineMs` passed first. */
-export async function eventually(check: () => boolean, deadlineMs: number): Promise<boolean> {
-  const end = Date.now() + deadlineMs;
-  for (;;) {
-    if (check()) return true;
-    if (Date.now() > end) return false;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }

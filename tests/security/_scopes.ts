@@ -3,14 +3,10 @@
  * the CLI of this checkout run as a user would, from any working directory.
  */
 
-import assert from "node:assert/strict";
 import { join } from "node:path";
+import { cli as kitCli, REFERENCE_AGENT, rootDir as ROOT } from "../_kit/mod.ts";
 
-/** Repository root (no trailing slash). */
-export const ROOT = new URL("../../", import.meta.url).pathname.replace(/\/$/, "");
-/** The reference backend as an `--agent` command line. */
-export const REFERENCE_AGENT =
-  `${Deno.execPath()} run -A ${ROOT}/src/reference_backend/main.ts serve --stdio`;
+export { REFERENCE_AGENT, ROOT };
 
 /** What one CLI run produced. */
 export interface CliRun {
@@ -35,58 +31,16 @@ export interface CliRunOptions {
   readonly killAfterMs?: number;
 }
 
-/** `deno run <flags> cli.ts ...args` with this checkout's config and full lockfile. */
+/** `deno run <flags> cli.ts ...args` with this checkout's config and full lockfile (the kit's). */
 export async function cli(args: readonly string[], options: CliRunOptions): Promise<CliRun> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--config",
-      join(ROOT, "deno.json"),
-      `--lock=${join(ROOT, "deno.full.lock")}`,
-      ...(options.flags ?? ["-A"]),
-      join(ROOT, "cli.ts"),
-      ...args,
-    ],
-    cwd: options.cwd,
-    stdin: options.input === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-    env: {
-      NO_COLOR: "1",
-      DENO_NO_UPDATE_CHECK: "1",
-      MAGI_CODE_AGENT: REFERENCE_AGENT,
-      ...options.env,
-    },
-  }).spawn();
-  let killed = false;
-  const guard = setTimeout(() => {
-    killed = true;
-    try {
-      child.kill("SIGKILL");
-    } catch { /* gone */ }
-  }, options.killAfterMs ?? 60_000);
-  const writer = options.input === undefined ? null : child.stdin.getWriter();
-  await writer?.write(new TextEncoder().encode(options.input));
-  const close = () => writer?.close().catch(() => {});
-  if (options.closeWhen === undefined) await close();
-  const readStdout = async () => {
-    let text = "";
-    const decoder = new TextDecoder();
-    for await (const chunk of child.stdout) {
-      text += decoder.decode(chunk, { stream: true });
-      if (options.closeWhen?.(text)) await close();
-    }
-    await close();
-    return text;
-  };
-  const [status, stdout, stderr] = await Promise.all([
-    child.status,
-    readStdout(),
-    new Response(child.stderr).text(),
-  ]);
-  clearTimeout(guard);
-  assert.equal(killed, false, `CLI did not exit in time; stderr:\n${stderr}`);
-  return { code: status.code, stdout, stderr };
+  const { code, stdout, stderr } = await kitCli(args, {
+    ...options,
+    entry: "cli.ts",
+    config: true,
+    home: "inherit",
+    backendSelfCheck: false,
+  });
+  return { code, stdout, stderr };
 }
 
 /** A temporary directory outside the repository, removed by the returned function. */

@@ -15,7 +15,7 @@ import * as mcp from "../../src/mcp/mod.ts";
 import type { McpServeModule } from "../../src/mcp/serve_api.ts";
 import type { McpLoginModule } from "../../src/mcp/login_api.ts";
 import * as openapi from "../../src/openapi/mod.ts";
-import { ROOT } from "../e2e/_cli.ts";
+import { cli, root as ROOT } from "../_kit/mod.ts";
 
 Deno.test("src/mcp/mod.ts and src/openapi/mod.ts provide the interfaces the core loads them as", () => {
   // Type checks first of all: the core declares the interfaces without the features' npm
@@ -56,22 +56,13 @@ Deno.test("the public modules' graph, types included, needs only the root lockfi
 });
 
 async function rootLockCli(args: string[]) {
-  const output = await new Deno.Command(Deno.execPath(), {
-    // No --lock: the root config's frozen deno.lock (the demo's packages only).
-    args: ["run", "-A", `${ROOT}cli.ts`, ...args],
-    cwd: ROOT,
-    env: {
-      NO_COLOR: "1",
-      MAGI_CODE_AGENT:
-        `${Deno.execPath()} run -A ${ROOT}src/reference_backend/main.ts serve --stdio`,
-    },
-    stdin: "null",
-  }).output();
-  return {
-    code: output.code,
-    stdout: new TextDecoder().decode(output.stdout),
-    stderr: new TextDecoder().decode(output.stderr),
-  };
+  // No --lock: the root config's frozen deno.lock (the demo's packages only).
+  const { code, stdout, stderr } = await cli(args, {
+    entry: "cli.ts",
+    lock: false,
+    backendSelfCheck: false,
+  });
+  return { code, stdout, stderr };
 }
 
 function assertFeatureError(stderr: string, needs: RegExp): void {

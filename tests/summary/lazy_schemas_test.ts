@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { recordSchemas } from "../../src/summary/_record_schemas.ts";
 import * as records from "../../src/summary/records.ts";
 
-const ROOT = new URL("../../", import.meta.url);
+import { rootUrl as ROOT } from "../_kit/mod.ts";
 
 Deno.test("records.ts exports the very schemas recordSchemas() builds", () => {
   const built = recordSchemas();

@@ -11,7 +11,7 @@ import { loadToolDirs } from "../../src/toolset/discovery.ts";
 import { describeModules, type ModuleRef } from "../../src/sandbox/describe_client.ts";
 import type { DescribeResult } from "../../src/sandbox/describe.ts";
 
-const ROOT = new URL("../../", import.meta.url).pathname.replace(/\/$/, "");
+import { rootDir as ROOT } from "../_kit/mod.ts";
 const DEFINE = new URL("../../src/tool/define.ts", import.meta.url).href;
 
 function toolSource(description: string): string {

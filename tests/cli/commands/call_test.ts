@@ -2,31 +2,15 @@
 import assert from "node:assert/strict";
 import { parseAuthorArgs } from "../../../src/cli/args/author_commands.ts";
 import { UsageError } from "../../../src/errors/mod.ts";
-import { DEV_CONFIG, FIXTURE_TOOLS, FULL_CLI, ROOT, runCli } from "../../e2e/_cli.ts";
+import { DEV_CONFIG, FIXTURE_TOOLS, ROOT, runCli } from "../../e2e/_cli.ts";
 
 const SANDBOX_TOOLS = `${ROOT}tests/e2e/fixtures/sandbox_tools`;
 const CALL_TOOLS = `${ROOT}tests/cli/commands/fixtures/call_tools`;
 
 /** Run `call` with `stdin` text piped in. */
 async function callWithStdin(args: string[], stdin: string) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...FULL_CLI, "-A", `${ROOT}mod.ts`, "call", ...args],
-    cwd: ROOT,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(stdin));
-  await writer.close();
-  const out = await child.output();
-  const decoder = new TextDecoder();
-  return {
-    code: out.code,
-    stdout: decoder.decode(out.stdout),
-    stderr: decoder.decode(out.stderr),
-  };
+  const { code, stdout, stderr } = await runCli(["call", ...args], { raw: true, input: stdin });
+  return { code, stdout, stderr };
 }
 
 Deno.test("call prints the result text and exits 0", async () => {

@@ -58,7 +58,11 @@ export function memoryChild(serve: (io: BackendIo) => Promise<number>): MemoryCh
   const endInput = () => {
     if (!inputOpen) return;
     inputOpen = false;
-    toBackend.close();
+    try {
+      toBackend.close();
+    } catch {
+      // The backend stopped reading (it exited).
+    }
   };
   const exit = (info: ExitInfo) => {
     if (hasExited) return;
@@ -66,7 +70,11 @@ export function memoryChild(serve: (io: BackendIo) => Promise<number>): MemoryCh
     endInput();
     if (outputOpen) {
       outputOpen = false;
-      toHost.close();
+      try {
+        toHost.close();
+      } catch {
+        // The host cancelled its reading (a client closing after a protocol violation).
+      }
     }
     resolve(info);
   };
@@ -74,7 +82,12 @@ export function memoryChild(serve: (io: BackendIo) => Promise<number>): MemoryCh
   const stdout = new ReadableStream<Uint8Array>({ start: (c) => void (toHost = c) });
   const stdin = new WritableStream<Uint8Array>({
     write(chunk) {
-      if (inputOpen) toBackend.enqueue(chunk.slice());
+      if (!inputOpen) return;
+      try {
+        toBackend.enqueue(chunk.slice());
+      } catch {
+        // The backend stopped reading: the bytes are lost, as on a pipe nobody reads.
+      }
     },
     close() {
       stdinClosed = true;
@@ -87,8 +100,14 @@ export function memoryChild(serve: (io: BackendIo) => Promise<number>): MemoryCh
   });
   const backendStdout = new WritableStream<Uint8Array>({
     write(chunk) {
-      // After the exit nobody reads: the bytes are lost, as a dead process's would be.
-      if (outputOpen) toHost.enqueue(chunk.slice());
+      // After the exit, or once the host stopped reading, the bytes are lost, as a dead
+      // process's or a closed pipe's would be.
+      if (!outputOpen) return;
+      try {
+        toHost.enqueue(chunk.slice());
+      } catch {
+        outputOpen = false;
+      }
     },
   });
   serve({ stdin: backendStdin, stdout: backendStdout }).then(
