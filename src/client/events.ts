@@ -5,42 +5,10 @@
  * @module
  */
 
-import type {
-  ActivityData,
-  ApprovalRequestedData,
-  ClientToolCallData,
-  ClientToolCancelData,
-  DiagnosticData,
-  InputPersistedData,
-  MessageDeltaData,
-  MessageReconcileData,
-  RunFinishedData,
-  ToolCardData,
-} from "../protocol/schemas/mod.ts";
+import type { EventMap } from "../protocol/schemas/mod.ts";
 
-/** Event name → validated data type. */
-export interface EventDataMap {
-  /** The user input is stored; the run has started. */
-  "input.persisted": InputPersistedData;
-  /** A chunk of the assistant message being written (best effort, may be dropped). */
-  "message.delta": MessageDeltaData;
-  /** The authoritative state of an assistant message. */
-  "message.reconcile": MessageReconcileData;
-  /** A tool, subagent or compaction activity started, completed or failed. */
-  "activity": ActivityData;
-  /** A write tool call waits for `approval.answer`. */
-  "approval.requested": ApprovalRequestedData;
-  /** A safe diagnostic code from the backend. */
-  "diagnostic": DiagnosticData;
-  /** The run ended: outcome, persistence and revision. */
-  "run.finished": RunFinishedData;
-  /** The model called one of the client's tools (`client.tools` extension). */
-  "client.tool.call": ClientToolCallData;
-  /** A client tool call is cancelled (`client.tools` extension). */
-  "client.tool.cancel": ClientToolCancelData;
-  /** A tool card for display (`tool.cards` extension). */
-  "tool.card": ToolCardData;
-}
+/** Event name → validated data type: the protocol's {@link EventMap}, under the client's name. */
+export type EventDataMap = EventMap;
 
 /** One validated event: `event` discriminates `data`; `seq` is the frame's sequence number. */
 export type AgentEvent = {
