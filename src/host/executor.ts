@@ -35,16 +35,14 @@ import { requestFrame } from "../protocol/envelope.ts";
 import { encodedFrameBytes } from "../protocol/framing.ts";
 import { type ClientToolsLimits, ID_BYTES, INPUT_FRAME_BYTES } from "../protocol/limits.ts";
 import { utf8ByteLength } from "../protocol/utf8.ts";
-import { isTool, type ToolContext, type ToolInfo } from "./define.ts";
-import { isDescribedTool } from "./sandbox/description.ts";
+import type { ToolContext } from "./define.ts";
 import {
   type ExternalTool,
   type ExternalToolContext,
   ExternalToolError,
-  isExternalTool,
   type ToolProgress,
 } from "./external.ts";
-import type { RegisteredTool, ToolRegistry } from "./registry.ts";
+import { hostInputOf, type RegisteredTool, type ToolRegistry } from "./registry.ts";
 import {
   resultToText,
   type SplitOptions,
@@ -102,7 +100,6 @@ function hookedCall(call: ToolCallRequest): HookedCall {
 }
 import { LogBuffer, type ToolLog } from "./sandbox/log_buffer.ts";
 import { ProgressLimiter, progressUpdate } from "./progress.ts";
-import { isolationOf } from "./sandbox/permissions.ts";
 import type { KernelSupport } from "./sandbox/kernel_policy.ts";
 import type { IsolatedOutcome, ProcessRunner } from "./sandbox/process_runner.ts";
 import type { ProcessLimits } from "./sandbox/containment.ts";
@@ -305,9 +302,7 @@ export class ToolExecutor {
    * start on first use. Each costs a Deno process's memory.
    */
   async prewarm(): Promise<void> {
-    const isolated = this.#registry.tools.filter((entry) =>
-      !isExternalTool(entry.tool) && isolationOf(entry.tool) === "process"
-    );
+    const isolated = this.#registry.tools.filter((entry) => entry.kind === "process");
     if (isolated.length === 0) return;
     const runner = await this.#processRunner();
     await Promise.all(isolated.map((entry) => runner?.prewarm(entry.tool, entry.file)));
@@ -382,13 +377,12 @@ export class ToolExecutor {
     }
     // A described (process) tool has no schema in the host: its process validates the
     // arguments and answers invalid_arguments the same way.
-    const tool = isTool(entry.tool) ? entry.tool : null;
-    const external = isExternalTool(entry.tool) ? entry.tool : null;
-    const parsed = tool?.input.safeParse(call.arguments) ??
+    const input = hostInputOf(entry);
+    const parsed = input?.safeParse(call.arguments) ??
       { success: true as const, data: undefined };
     if (!parsed.success) return invalidArguments(parsed.error.issues);
-    if (external !== null) {
-      const reason = externalInvalid(external, call.arguments);
+    if (entry.kind === "external") {
+      const reason = externalInvalid(entry.tool, call.arguments);
       if (reason !== null) return invalidArgumentsReason(reason);
     }
     const ask = entry.definition.effect === "write" && this.#approveCall?.asks() === true
@@ -397,7 +391,7 @@ export class ToolExecutor {
     if (ask !== undefined && !isJsonObject(call.arguments)) {
       return invalidArgumentsReason("arguments must be a JSON object");
     }
-    if (ask !== undefined && tool === null && external === null) {
+    if (ask !== undefined && input === undefined && entry.kind === "process") {
       // Never put an invalid call to a person: check it here, as its process would.
       const issues = schemaIssues(entry.definition.input_schema, call.arguments);
       if (issues !== null) return invalidArguments(issues);
@@ -446,15 +440,13 @@ export class ToolExecutor {
       try {
         // External tools run in the host (their work happens in the source). Without a
         // process sandbox (Node.js) every tool runs inline.
-        const settled = external !== null
-          ? await this.#run(external, call.arguments as Record<string, unknown>, call, {
+        const settled = entry.kind === "external"
+          ? await this.#run(entry.tool, call.arguments as Record<string, unknown>, call, {
             stop,
             deadlineAt,
-          })
-          : isolationOf(entry.tool as ToolInfo) === "inline" || !supportsProcessIsolation()
-          ? tool === null
-            ? { kind: "answer" as const, answer: toolCrashed("the tool's code is not in the host") }
-            : await this.#run(tool, parsed.data ?? {}, call, { stop, deadlineAt })
+          }, true)
+          : entry.kind === "inline"
+          ? await this.#run(entry.tool, parsed.data ?? {}, call, { stop, deadlineAt }, false)
           : await this.#runIsolated(entry, call, { stop, deadlineAt });
         // A grace timer only starts once the signal fired, so "abandoned"/"killed" imply aborted.
         if (stop.signal.aborted || settled.kind === "abandoned" || settled.kind === "killed") {
@@ -469,8 +461,8 @@ export class ToolExecutor {
           return failed(entry, settled.error, this.#failureDetail, this.#onToolFailure);
         }
         // An inline tool's result is checked here (a process tool's in its process).
-        if (tool !== null && tool.output !== undefined && external === null) {
-          const checked = tool.output.safeParse(settled.value);
+        if (entry.kind === "inline" && entry.tool.output !== undefined) {
+          const checked = entry.tool.output.safeParse(settled.value);
           if (!checked.success) return invalidOutput(checked.error.issues);
           return await this.#success(checked.data, entry, call.callId);
         }
@@ -489,6 +481,7 @@ export class ToolExecutor {
     args: Record<string, unknown>,
     call: ToolCallRequest,
     control: { stop: AbortController; deadlineAt: number },
+    external: boolean,
   ): Promise<Settled> {
     const { stop } = control;
     const { timeoutTimer, deadline } = armToolTimeout(tool.timeoutMs, control, this.#clock);
@@ -505,13 +498,11 @@ export class ToolExecutor {
     };
     // A module tool reports `ctx.progress(done, total?, message?)`; a source an update object.
     const ctx: ToolContext | ExternalToolContext = Object.freeze(
-      isExternalTool(tool)
-        ? { ...base, progress: (update: ToolProgress) => limiter.push(update) }
-        : {
-          ...base,
-          progress: (done: number, total?: number, message?: string) =>
-            limiter.push(progressUpdate(done, total, message)),
-        },
+      external ? { ...base, progress: (update: ToolProgress) => limiter.push(update) } : {
+        ...base,
+        progress: (done: number, total?: number, message?: string) =>
+          limiter.push(progressUpdate(done, total, message)),
+      },
     );
     let graceTimer: TimerId | undefined;
     let onStop: (() => void) | undefined;
@@ -739,9 +730,8 @@ export class ToolExecutor {
   /** A tool's result bound (at most `result_bytes`) and overflow policy. */
   #boundsOf(entry: RegisteredTool): { maxBytes: number; overflow: ResultOverflow } {
     const own = entry.tool as { maxResultBytes?: number; overflow?: ResultOverflow };
-    const typed = isTool(entry.tool)
-      ? entry.tool.output !== undefined
-      : isDescribedTool(entry.tool) && entry.tool.outputSchema !== undefined;
+    // The registry converted a module tool's `output` (or took its description's): typed.
+    const typed = entry.outputSchema !== undefined;
     const defaults = this.#resultDefaults;
     const maxBytes = Math.min(
       own.maxResultBytes ?? defaults?.maxResultBytes ?? this.#limits.result_bytes,

@@ -11,7 +11,6 @@ import { TransientMap } from "../async/transient_map.ts";
 import type { LocalAgentClient } from "../client/client.ts";
 import type { RequestBudgetExhausted } from "../client/errors.ts";
 import type { AgentEvent } from "../client/events.ts";
-import type { ToolInfo } from "../host/define.ts";
 import { CatalogExecutor } from "../host/catalog_executor.ts";
 import { ToolExecutor } from "../host/executor.ts";
 import { SIGN_IN_REQUIRED } from "../host/external.ts";
@@ -21,7 +20,6 @@ import { sayKernelMissing } from "./kernel_sandbox.ts";
 import type { ToolRegistry } from "../host/registry.ts";
 import type { ProcessLimits } from "../host/sandbox/containment.ts";
 import type { KernelSupport } from "../host/sandbox/kernel_policy.ts";
-import { isolationOf } from "../host/sandbox/mod.ts";
 import { ToolCallSession } from "../host/session.ts";
 import type { ClientToolsDescriptor } from "../protocol/schemas/mod.ts";
 import { writeStderrLine } from "../runtime/mod.ts";
@@ -184,10 +182,7 @@ export function startTools(
   after: { readonly kernel: KernelSupport; readonly writer: SummaryWriter },
 ): void {
   sayKernelMissing(registry.tools, after.kernel, after.writer);
-  const isolated =
-    registry.tools.filter((t) =>
-      t.source.kind === "module" && isolationOf(t.tool as ToolInfo) === "process"
-    ).length;
+  const isolated = registry.tools.filter((t) => t.kind === "process").length;
   if (isolated <= PREWARM_MAX_TOOLS) {
     executor.prewarm().catch((error: unknown) => {
       writeStderrLine(`magi-tools: Cannot prewarm tool processes: ${String(error)}`);
