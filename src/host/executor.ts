@@ -107,8 +107,9 @@ export interface ExecutorOptions {
    * stdout/stderr writes, at most 64 KiB per call plus a truncation marker) while the call
    * runs: coalesced, at most once per `LOG_FLUSH_MS` (200 ms), and what is left before
    * `execute` resolves. Inline tools' output is not captured (it goes to the host's stderr).
+   * With the call it belongs to (its run: `call.runId`).
    */
-  onLog?: (log: ToolLog) => void;
+  onLog?: (log: ToolLog, call: ToolCallRequest) => void;
   /**
    * Receives the host's report of a call that failed because the tool threw
    * (or an external tool's source failed) or its process crashed: one line
@@ -122,9 +123,15 @@ export interface ExecutorOptions {
    * Receives each progress update of a call (a module tool's `ctx.progress`, an MCP server's
    * `notifications/progress`), with the call's ID and the tool's name, bounded per call
    * (`progress.ts`: unchanged updates dropped, 10 at once, then 10 a second; the newest held
-   * one before `execute` resolves). Nothing after the call was stopped.
+   * one before `execute` resolves). Nothing after the call was stopped. Last, the call itself
+   * (its run: `call.runId`).
    */
-  onProgress?: (callId: string, name: string, progress: ToolProgress) => void;
+  onProgress?: (
+    callId: string,
+    name: string,
+    progress: ToolProgress,
+    call: ToolCallRequest,
+  ) => void;
   /**
    * The kernel layer under process-isolated tools (Landlock, Linux): `"auto"` (default)
    * probes the kernel on first use; `"off"` runs them with Deno's permission checks only;

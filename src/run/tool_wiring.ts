@@ -7,10 +7,10 @@
  * @module
  */
 
-import { TransientMap } from "../async/transient_map.ts";
 import type { LocalAgentClient } from "../client/client.ts";
 import type { RequestBudgetExhausted } from "../client/errors.ts";
 import type { AgentEvent } from "../client/events.ts";
+import { CallRecords } from "../host/call_records.ts";
 import { CatalogExecutor } from "../host/catalog_executor.ts";
 import { ToolExecutor } from "../host/executor.ts";
 import { SIGN_IN_REQUIRED } from "../host/external.ts";
@@ -24,7 +24,6 @@ import { ToolCallSession } from "../host/session.ts";
 import type { ClientToolsDescriptor } from "../protocol/schemas/mod.ts";
 import { writeStderrLine } from "../runtime/mod.ts";
 import type { SummaryWriter } from "../summary/writer.ts";
-import { progressRecord } from "./sources.ts";
 import type { ArgumentsRecorder } from "./record_args.ts";
 
 /** At most this many process-isolated tools are started before their first call. */
@@ -77,9 +76,12 @@ export interface ToolWiring {
 /** Build the executor and the call session of a connection and subscribe the session. */
 export function wireTools(options: ToolWiringOptions): ToolWiring {
   const { client, registry, descriptor } = options;
-  // One entry per running call: a TransientMap so that it does not promote every call's
-  // objects to V8's old generation (src/async/transient_map.ts).
-  const runOfCall = new TransientMap<string>();
+  // Every tool.* record of the connection's calls; each names its run from the call.
+  const records = new CallRecords({
+    argumentsPreview: options.argumentsPreview,
+    recordArguments: options.recordArguments,
+    typed: (name) => registry.get(name)?.outputSchema !== undefined,
+  });
   const executor = new ToolExecutor(registry, {
     limits: descriptor.limits,
     cwd: options.cwd,
@@ -89,35 +91,16 @@ export function wireTools(options: ToolWiringOptions): ToolWiring {
       callHooks: () => options.approvals?.turn()?.callHooks,
     }),
     ...(options.limits === null ? {} : { processLimits: options.limits }),
-    onLog: (log) => {
-      const runId = runOfCall.get(log.callId);
-      if (runId === undefined) return; // Not a call of this connection's session.
-      options.records().emit({
-        type: "tool.log",
-        run_id: runId,
-        call_id: log.callId,
-        name: log.name,
-        text: log.text,
-        bytes: log.bytes,
-        truncated_bytes: log.truncatedBytes,
-      });
-    },
-    onProgress: (callId, name, update) => {
-      const runId = runOfCall.get(callId);
-      if (runId === undefined) return; // Not a call of this connection's session.
-      options.records().emit(progressRecord(runId, callId, name, update));
-    },
+    onLog: (log, call) => options.records().emit(records.log(call, log)),
+    onProgress: (_callId, name, update, call) =>
+      options.records().emit(records.progress(call, name, update)),
   });
   // More than 32 tools: tool_search and the dispatchers route to the same executor.
   const routed = registry.hasCatalog ? new CatalogExecutor(registry, executor) : executor;
   const calls = new ToolCallSession(client, routed, {
-    argumentsPreview: options.argumentsPreview,
-    ...(options.recordArguments === undefined ? {} : { recordArguments: options.recordArguments }),
-    typed: (name) => registry.get(name)?.outputSchema !== undefined,
+    records,
     onRecord: (record) => {
-      if (record.type === "tool.call") runOfCall.set(record.call_id, record.run_id);
       options.records().emit(record);
-      if (record.type === "tool.result") runOfCall.delete(record.call_id);
       if (record.type === "tool.result" && record.error_code === SIGN_IN_REQUIRED) {
         options.onSignInRequired?.(record.name);
       }

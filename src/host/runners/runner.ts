@@ -88,7 +88,9 @@ export function runnerEnv(
   cwd: string,
   clock: Clock,
   graceMs: number,
-  onProgress: ((callId: string, name: string, progress: ToolProgress) => void) | undefined,
+  onProgress:
+    | ((callId: string, name: string, progress: ToolProgress, call: ToolCallRequest) => void)
+    | undefined,
 ): RunnerEnv {
   return {
     cwd,
@@ -98,7 +100,7 @@ export function runnerEnv(
       new ProgressLimiter((update) => {
         if (signal.aborted || onProgress === undefined) return;
         try {
-          onProgress(call.callId, name, update);
+          onProgress(call.callId, name, update, call);
         } catch (error) {
           console.error(`Tool progress callback failed: ${errorText(error)}`);
         }
