@@ -184,6 +184,8 @@ export interface ExecutorOptions {
   saveMedia?: boolean;
 }
 
+const ONCE = Object.freeze({ once: true });
+
 function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -343,13 +345,13 @@ export class ToolExecutor {
     // deadline_ms counts from the backend's emission, which was before `started`: stop the
     // tool a margin early so the timeout answer beats the backend's own deadline cancel.
     const deadlineMs = Math.round(backendDeadlineMs - deliveryMarginMs(backendDeadlineMs));
-    const deadlineAt = Date.now() - (this.#clock.now() - started) + deadlineMs;
-    const control: RunControl = { call, stop, deadlineAt };
+    const elapsed = this.#clock.now() - started;
+    const control: RunControl = { call, stop, deadlineAt: Date.now() - elapsed + deadlineMs };
     const onCancel = () => stop.abort({ kind: "cancel" } satisfies Stop);
-    signal.addEventListener("abort", onCancel, { once: true });
+    signal.addEventListener("abort", onCancel, ONCE);
     // One shared timer serves every call's deadline (no timer created per call).
     const cancelDeadline = this.#deadlines.schedule(
-      deadlineMs - (this.#clock.now() - started),
+      deadlineMs - elapsed,
       () => stop.abort({ kind: "deadline", ms: backendDeadlineMs } satisfies Stop),
     );
     try {

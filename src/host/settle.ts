@@ -126,18 +126,20 @@ export class Settle {
 
   /** `answer` as what is sent: split into parts, measured, timed from `started`. */
   result(answer: Answer, started: number): ToolCallResult {
-    const result: ToolCallResult = {
+    const split = answer.split;
+    const result: { -readonly [K in keyof ToolCallResult]: ToolCallResult[K] } = {
       outcome: answer.outcome,
       text: answer.text,
-      parts: Object.freeze(answer.split?.parts ?? splitResultText(answer.text, this.#splitOptions)),
-      bytes: answer.split?.bytes ?? utf8ByteLength(answer.text),
+      parts: Object.freeze(split?.parts ?? splitResultText(answer.text, this.#splitOptions)),
+      bytes: split?.bytes ?? utf8ByteLength(answer.text),
       durationMs: Math.round(this.#options.clock.now() - started),
       abandoned: answer.abandoned ?? false,
       killed: answer.killed ?? false,
-      ...(answer.overflow === undefined ? {} : { overflow: answer.overflow }),
-      ...(answer.content === undefined ? {} : { content: answer.content }),
-      ...(answer.errorCode === undefined ? {} : { errorCode: answer.errorCode }),
     };
+    // Set only when present (no empty spreads on every call), in this order.
+    if (answer.overflow !== undefined) result.overflow = answer.overflow;
+    if (answer.content !== undefined) result.content = answer.content;
+    if (answer.errorCode !== undefined) result.errorCode = answer.errorCode;
     return Object.freeze(result);
   }
 

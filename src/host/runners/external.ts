@@ -9,10 +9,16 @@
 
 import { invalidArgumentsReason } from "../answers.ts";
 import type { ExternalTool, ExternalToolContext } from "../external.ts";
-import type { ProgressLimiter } from "../progress.ts";
 import type { RegisteredToolOf } from "../registry.ts";
 import { runInHost } from "./inline.ts";
-import type { Checked, RunControl, RunnerEnv, Settled, ToolRunner } from "./runner.ts";
+import type {
+  CallProgress,
+  Checked,
+  RunControl,
+  RunnerEnv,
+  Settled,
+  ToolRunner,
+} from "./runner.ts";
 
 /** The runner of `external` tools. */
 export class ExternalRunner implements ToolRunner<RegisteredToolOf<"external", ExternalTool>> {
@@ -47,9 +53,9 @@ export class ExternalRunner implements ToolRunner<RegisteredToolOf<"external", E
   }
 }
 
-/** A source's `ctx.progress(update)` over the call's limiter. */
-function sourceProgress(limiter: ProgressLimiter): ExternalToolContext["progress"] {
-  return (update) => limiter.push(update);
+/** A source's `ctx.progress(update)` over the call's progress. */
+function sourceProgress(progress: CallProgress): ExternalToolContext["progress"] {
+  return (update) => progress.push(update);
 }
 
 /** The source's verdict on `args` (an object is required first); a throwing validator is a reason. */

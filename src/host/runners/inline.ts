@@ -15,10 +15,11 @@ import type { Tool, ToolContext } from "../define.ts";
 import type { ExternalToolContext } from "../external.ts";
 import { invalidArguments, invalidOutput } from "../answers.ts";
 import type { ToolCallRequest } from "../call.ts";
-import { type ProgressLimiter, progressUpdate } from "../progress.ts";
+import { progressUpdate } from "../progress.ts";
 import type { RegisteredToolOf } from "../registry.ts";
 import {
   armToolTimeout,
+  CallProgress,
   type Checked,
   type RunControl,
   type RunnerEnv,
@@ -75,64 +76,77 @@ export class InlineRunner implements ToolRunner<RegisteredToolOf<"inline", Tool>
   }
 }
 
-/** A module tool's `ctx.progress(done, total?, message?)` over the call's limiter. */
-function moduleProgress(limiter: ProgressLimiter): ToolContext["progress"] {
-  return (done, total, message) => limiter.push(progressUpdate(done, total, message));
+/** A module tool's `ctx.progress(done, total?, message?)` over the call's progress. */
+function moduleProgress(progress: CallProgress): ToolContext["progress"] {
+  return (done, total, message) => progress.push(progressUpdate(done, total, message));
 }
 
 /**
  * Run `tool` in the host under `control`: its own `timeoutMs` armed, a frozen context (with
- * the progress reporter `progress` makes of the call's limiter), and once the signal fired,
- * `env.graceMs` to settle before the call is answered without it (`abandoned`).
+ * the progress reporter `progress` makes of the call's {@link CallProgress}), and once the
+ * signal fired, `env.graceMs` to settle before the call is answered without it (`abandoned`).
+ * A synchronous throw is the tool's failure; a value that is not an object (no thenable) is
+ * settled at once, without waiting on a promise.
  */
 export async function runInHost(
   env: RunnerEnv,
   tool: HostRunnable,
   args: Record<string, unknown>,
   control: RunControl,
-  progress: (limiter: ProgressLimiter) => ToolContext["progress"] | ExternalToolContext["progress"],
+  progress: (calls: CallProgress) => ToolContext["progress"] | ExternalToolContext["progress"],
 ): Promise<Settled> {
   const { stop, call } = control;
   const clock = env.clock;
   const { timeoutTimer, deadline } = armToolTimeout(tool.timeoutMs, control, clock);
-  const limiter = env.progress(call, tool.name, stop.signal);
-  // A module tool's `ToolContext` or a source's `ExternalToolContext` (`progress` differs).
-  const ctx = Object.freeze({
-    ...contextBase(call, stop.signal, deadline, env.cwd),
-    progress: progress(limiter),
-  });
+  const reports = new CallProgress(env, call, tool.name, stop.signal);
+  const ctx = contextOf(call, stop.signal, deadline, env.cwd, progress(reports));
   let graceTimer: TimerId | undefined;
   let onStop: (() => void) | undefined;
   try {
+    let value: unknown;
+    try {
+      value = tool.run(args, ctx);
+    } catch (error) {
+      return { kind: "thrown", error };
+    }
+    if ((typeof value !== "object" && typeof value !== "function") || value === null) {
+      return { kind: "value", value };
+    }
     return await new Promise<Settled>((resolve) => {
       onStop = () => {
         graceTimer = clock.setTimeout(() => resolve({ kind: "abandoned" }), env.graceMs);
       };
-      // Inside the executor so a synchronous throw becomes a rejection.
-      new Promise<unknown>((settle) => settle(tool.run(args, ctx))).then(
+      // A thenable is adopted (and may reject) as the tool's own promise.
+      new Promise<unknown>((settle) => settle(value)).then(
         (value) => resolve({ kind: "value", value }),
         (error: unknown) => resolve({ kind: "thrown", error }),
       );
       if (stop.signal.aborted) onStop();
-      else stop.signal.addEventListener("abort", onStop, { once: true });
+      else stop.signal.addEventListener("abort", onStop, ONCE);
     });
   } finally {
     clock.clearTimeout(timeoutTimer);
     clock.clearTimeout(graceTimer);
     if (onStop !== undefined) stop.signal.removeEventListener("abort", onStop);
-    limiter.close();
+    reports.close();
   }
 }
 
-function contextBase(call: ToolCallRequest, signal: AbortSignal, deadline: number, cwd: string) {
-  return {
-    signal,
-    callId: call.callId,
-    sessionId: call.sessionId,
-    runId: call.runId,
-    deadline,
-    cwd,
-    attempt: call.attempt ?? 1,
-    ...(call.traceparent === undefined ? {} : { traceparent: call.traceparent }),
-  };
+const ONCE = Object.freeze({ once: true });
+
+/** A tool's frozen context (`ToolContext`, or a source's `ExternalToolContext`: `progress` differs). */
+function contextOf(
+  call: ToolCallRequest,
+  signal: AbortSignal,
+  deadline: number,
+  cwd: string,
+  progress: ToolContext["progress"] | ExternalToolContext["progress"],
+) {
+  const { callId, sessionId, runId, traceparent } = call;
+  const attempt = call.attempt ?? 1;
+  return Object.freeze(
+    traceparent === undefined
+      ? { signal, callId, sessionId, runId, deadline, cwd, attempt, progress }
+      : { signal, callId, sessionId, runId, deadline, cwd, attempt, traceparent, progress },
+  );
 }

@@ -26,6 +26,7 @@ import { supportsProcessIsolation, terminalText } from "../../runtime/mod.ts";
 import { errorText, type ToolFailure } from "../settle.ts";
 import {
   armToolTimeout,
+  CallProgress,
   type Checked,
   type RunControl,
   type RunnerEnv,
@@ -121,7 +122,7 @@ export class ProcessToolRunner implements ToolRunner<ProcessEntry> {
       name: entry.tool.name,
       clock: env.clock,
     });
-    const limiter = env.progress(call, entry.tool.name, stop.signal);
+    const reports = new CallProgress(env, call, entry.tool.name, stop.signal);
     let outcome: IsolatedOutcome;
     try {
       outcome = await runner.run({
@@ -141,11 +142,11 @@ export class ProcessToolRunner implements ToolRunner<ProcessEntry> {
         signal: stop.signal,
         graceMs: env.graceMs,
         log,
-        progress: (update) => limiter.push(update),
+        progress: (update) => reports.push(update),
       });
     } finally {
       env.clock.clearTimeout(timeoutTimer);
-      limiter.close();
+      reports.close();
     }
     log.finish();
     if (outcome.kind === "crashed" && outcome.interrupted === true && stop.signal.aborted) {

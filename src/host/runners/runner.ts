@@ -66,6 +66,45 @@ export interface RunnerEnv {
 }
 
 /**
+ * One call's progress reports: its limiter (`env.progress`) is made on the first update, as
+ * most calls report none; {@link CallProgress.close} delivers what it holds.
+ */
+export class CallProgress {
+  readonly #env: RunnerEnv;
+  readonly #call: ToolCallRequest;
+  readonly #name: string;
+  readonly #signal: AbortSignal;
+  #limiter: ProgressLimiter | undefined;
+
+  /** Progress of `call` to tool `name`, silent once `signal` fired. */
+  constructor(env: RunnerEnv, call: ToolCallRequest, name: string, signal: AbortSignal) {
+    this.#env = env;
+    this.#call = call;
+    this.#name = name;
+    this.#signal = signal;
+  }
+
+  /** Offer one update to the call's limiter. */
+  push(update: ToolProgress): void {
+    this.#limiter ??= this.#env.progress(this.#call, this.#name, this.#signal);
+    this.#limiter.push(update);
+  }
+
+  /** Deliver a held update now and accept no more (before the call's result). */
+  close(): void {
+    if (this.#limiter === undefined) this.#limiter = CLOSED;
+    else this.#limiter.close();
+  }
+}
+
+/** What a closed {@link CallProgress} without a limiter holds: a limiter taking nothing. */
+const CLOSED = (() => {
+  const limiter = new ProgressLimiter(() => {});
+  limiter.close();
+  return limiter;
+})();
+
+/**
  * Arm the tool's own `timeoutMs` (aborting `control.stop` with a timeout stop)
  * and compute the call's effective deadline: the earlier of the backend's
  * deadline and the tool's timeout. The caller clears `timeoutTimer` on the same `clock`.
