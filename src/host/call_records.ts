@@ -10,7 +10,7 @@
 
 import { utf8ByteLength } from "../protocol/utf8.ts";
 import type { ClientToolCallData, ClientToolCancelData } from "../protocol/schemas/mod.ts";
-import type { SummaryInput } from "../summary/records.ts";
+import type { SummaryInput, ToolCallRecord, ToolResultRecord } from "../summary/records.ts";
 import type { ToolCallRequest, ToolCallResult } from "./call.ts";
 import type { CallRoute } from "./catalog_executor.ts";
 import type { ToolProgress } from "./external.ts";
@@ -39,6 +39,9 @@ export interface CallRecordsOptions {
   readonly typed?: ((name: string) => boolean) | undefined;
 }
 
+/** A record as built here: no `ts`/`v` (the writer adds them), optional fields set after. */
+type Input<R> = { -readonly [K in keyof Omit<R, "ts" | "v">]: Omit<R, "ts" | "v">[K] };
+
 /** How a call's result parts were delivered (`tool.result`'s `delivery`). */
 export type Delivery = "complete" | "rejected" | "failed";
 
@@ -57,20 +60,35 @@ export class CallRecords {
 
   /** `tool.call`: the backend's `client.tool.call` event. */
   call(data: ClientToolCallData, route: CallRoute | null): SummaryInput {
-    return {
-      type: "tool.call",
-      run_id: data.run_id,
-      call_id: data.call_id,
-      name: route?.name ?? data.name,
-      tool_id: route?.toolId ?? data.tool_id,
-      ...(route === null ? {} : { via: route.via }),
-      arguments_bytes: utf8ByteLength(JSON.stringify(data.arguments)),
-      deadline_ms: data.deadline_ms,
-      ...(this.#argumentsPreview ? { arguments_preview: argumentsPreview(data.arguments) } : {}),
-      ...(this.#recordArguments === undefined
-        ? {}
-        : { arguments: this.#recordArguments(data.arguments) }),
-    };
+    const { run_id, call_id } = data;
+    const arguments_bytes = utf8ByteLength(JSON.stringify(data.arguments));
+    const deadline_ms = data.deadline_ms;
+    // Built without spreads (one per call), fields in the record's order.
+    const record: Input<ToolCallRecord> = route === null
+      ? {
+        type: "tool.call",
+        run_id,
+        call_id,
+        name: data.name,
+        tool_id: data.tool_id,
+        arguments_bytes,
+        deadline_ms,
+      }
+      : {
+        type: "tool.call",
+        run_id,
+        call_id,
+        name: route.name,
+        tool_id: route.toolId,
+        via: route.via,
+        arguments_bytes,
+        deadline_ms,
+      };
+    if (this.#argumentsPreview) record.arguments_preview = argumentsPreview(data.arguments);
+    if (this.#recordArguments !== undefined) {
+      record.arguments = this.#recordArguments(data.arguments);
+    }
+    return record;
   }
 
   /** `tool.cancel`: the backend's `client.tool.cancel` event. */
@@ -92,23 +110,47 @@ export class CallRecords {
     delivery: Delivery,
     deliveryError: string | null,
   ): SummaryInput {
-    return {
-      type: "tool.result",
-      run_id: data.run_id,
-      call_id: data.call_id,
-      name: route?.name ?? data.name,
-      ...(route === null ? {} : { via: route.via }),
-      outcome: result.outcome,
-      error_code: result.outcome === "error" ? result.errorCode ?? null : null,
-      bytes: result.bytes,
-      parts,
-      duration_ms: Math.max(0, Math.round(result.durationMs)),
-      abandoned: result.abandoned,
-      killed: result.killed,
-      delivery,
-      delivery_error: deliveryError,
-      ...this.#structured(route?.name ?? data.name, result),
-    };
+    const { run_id, call_id } = data;
+    const { outcome, bytes, abandoned, killed } = result;
+    const error_code = outcome === "error" ? result.errorCode ?? null : null;
+    const duration_ms = Math.max(0, Math.round(result.durationMs));
+    const delivery_error = deliveryError;
+    // Built without spreads (one per call), fields in the record's order.
+    const record: Input<ToolResultRecord> = route === null
+      ? {
+        type: "tool.result",
+        run_id,
+        call_id,
+        name: data.name,
+        outcome,
+        error_code,
+        bytes,
+        parts,
+        duration_ms,
+        abandoned,
+        killed,
+        delivery,
+        delivery_error,
+      }
+      : {
+        type: "tool.result",
+        run_id,
+        call_id,
+        name: route.name,
+        via: route.via,
+        outcome,
+        error_code,
+        bytes,
+        parts,
+        duration_ms,
+        abandoned,
+        killed,
+        delivery,
+        delivery_error,
+      };
+    const structured = this.#structured(record.name, result);
+    if (structured !== undefined) record.structured = structured;
+    return record;
   }
 
   /** `tool.log`: a piece of a process tool's captured output while `call` runs. */
@@ -137,19 +179,19 @@ export class CallRecords {
     };
   }
 
-  /** `{structured}` for a typed tool's success under `--record-args`, else nothing. */
-  #structured(name: string, result: ToolCallResult): { structured?: Record<string, unknown> } {
+  /** `structured` for a typed tool's success under `--record-args`, else undefined. */
+  #structured(name: string, result: ToolCallResult): Record<string, unknown> | undefined {
     const record = this.#recordArguments;
     if (record === undefined || result.outcome !== "success" || this.#typed?.(name) !== true) {
-      return {};
+      return undefined;
     }
     try {
       // The executor validated it against the output schema (an object) before it left.
       const value: unknown = JSON.parse(result.text);
-      if (typeof value !== "object" || value === null || Array.isArray(value)) return {};
-      return { structured: record(value as Record<string, unknown>) };
+      if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+      return record(value as Record<string, unknown>);
     } catch {
-      return {};
+      return undefined;
     }
   }
 }
