@@ -14,7 +14,6 @@
 
 import { TransientMap } from "../async/transient_map.ts";
 import { ProtocolError } from "../protocol/errors.ts";
-import { utf8ByteLength } from "../protocol/utf8.ts";
 import type {
   ClientToolCallData,
   ClientToolCancelData,
@@ -23,9 +22,9 @@ import type {
 import type { AgentEvent } from "../client/events.ts";
 import { REQUEST_ID_RESERVE } from "../client/connection.ts";
 import { RequestBudgetExhausted } from "../client/errors.ts";
-import { argumentsPreview } from "./records.ts";
 import type { SummaryInput } from "../summary/records.ts";
-import type { CallExecutor, ToolCallResult } from "../tool/call.ts";
+import type { CallExecutor } from "../tool/call.ts";
+import { CallRecords, type Delivery } from "./records.ts";
 
 export type { CallExecutor } from "../tool/call.ts";
 
@@ -66,6 +65,11 @@ export interface ToolCallSessionOptions {
    * the same redaction.
    */
   typed?: (name: string) => boolean;
+  /**
+   * What builds the records (shared with the executor's `tool.log` and `tool.progress`);
+   * default one of `argumentsPreview`, `recordArguments` and `typed`.
+   */
+  records?: CallRecords;
 }
 
 const EARLY_CANCELS = 1024;
@@ -94,11 +98,9 @@ export class ToolCallSession {
   #earlyCancels = new Set<string>();
   #onExhausted: (error: RequestBudgetExhausted) => void;
   #exhausted: RequestBudgetExhausted | null = null;
-  #argumentsPreview: boolean;
+  #records: CallRecords;
   /** The attempt of the current turn's unit of work, given to each call (`ctx.attempt`). */
   attempt = 1;
-  #recordArguments: ToolCallSessionOptions["recordArguments"];
-  #typed: ToolCallSessionOptions["typed"];
 
   /** Create the session over `sender` (the client) and `executor`. */
   constructor(sender: ResultSender, executor: CallExecutor, options: ToolCallSessionOptions = {}) {
@@ -106,9 +108,7 @@ export class ToolCallSession {
     this.#executor = executor;
     this.#onRecord = options.onRecord ?? (() => {});
     this.#onExhausted = options.onRequestBudgetExhausted ?? (() => {});
-    this.#argumentsPreview = options.argumentsPreview === true;
-    this.#recordArguments = options.recordArguments;
-    this.#typed = options.typed;
+    this.#records = options.records ?? new CallRecords(options);
   }
 
   /** Why calls are no longer run and answered, or null. */
@@ -140,20 +140,7 @@ export class ToolCallSession {
   #onCall(data: ClientToolCallData): void {
     // A catalog dispatcher's call is recorded under the tool it runs (`via` names the dispatcher).
     const route = this.#executor.route?.(data.name, data.arguments) ?? null;
-    this.#onRecord({
-      type: "tool.call",
-      run_id: data.run_id,
-      call_id: data.call_id,
-      name: route?.name ?? data.name,
-      tool_id: route?.toolId ?? data.tool_id,
-      ...(route === null ? {} : { via: route.via }),
-      arguments_bytes: utf8ByteLength(JSON.stringify(data.arguments)),
-      deadline_ms: data.deadline_ms,
-      ...(this.#argumentsPreview ? { arguments_preview: argumentsPreview(data.arguments) } : {}),
-      ...(this.#recordArguments === undefined
-        ? {}
-        : { arguments: this.#recordArguments(data.arguments) }),
-    });
+    this.#onRecord(this.#records.call(data, route));
     // Nothing more is answered once the budget ran out; a call that could not
     // send even one part is not run at all.
     if (this.#exhausted !== null || !this.#fits(1)) return;
@@ -169,12 +156,7 @@ export class ToolCallSession {
   }
 
   #onCancel(data: ClientToolCancelData): void {
-    this.#onRecord({
-      type: "tool.cancel",
-      run_id: data.run_id,
-      call_id: data.call_id,
-      reason: data.reason,
-    });
+    this.#onRecord(this.#records.cancel(data));
     const controller = this.#active.get(data.call_id);
     if (controller !== undefined) {
       controller.abort(new Error(`cancelled: ${data.reason}`));
@@ -221,7 +203,7 @@ export class ToolCallSession {
       });
     const settled = await Promise.allSettled(sends);
     const failure = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
-    let delivery: "complete" | "rejected" | "failed" = "complete";
+    let delivery: Delivery = "complete";
     let deliveryError: string | null = null;
     if (sends.length === 0) {
       delivery = "failed";
@@ -238,39 +220,9 @@ export class ToolCallSession {
         deliveryError = reason instanceof Error ? reason.name : "unknown";
       }
     }
-    this.#onRecord({
-      type: "tool.result",
-      run_id: data.run_id,
-      call_id: data.call_id,
-      name: route?.name ?? data.name,
-      ...(route === null ? {} : { via: route.via }),
-      outcome: result.outcome,
-      error_code: result.outcome === "error" ? result.errorCode ?? null : null,
-      bytes: result.bytes,
-      parts: parts.length,
-      duration_ms: Math.max(0, Math.round(result.durationMs)),
-      abandoned: result.abandoned,
-      killed: result.killed,
-      delivery,
-      delivery_error: deliveryError,
-      ...this.#structured(route?.name ?? data.name, result),
-    });
-  }
-
-  /** `{structured}` for a typed tool's success under `--record-args`, else nothing. */
-  #structured(name: string, result: ToolCallResult): { structured?: Record<string, unknown> } {
-    const record = this.#recordArguments;
-    if (record === undefined || result.outcome !== "success" || this.#typed?.(name) !== true) {
-      return {};
-    }
-    try {
-      // The executor validated it against the output schema (an object) before it left.
-      const value: unknown = JSON.parse(result.text);
-      if (typeof value !== "object" || value === null || Array.isArray(value)) return {};
-      return { structured: record(value as Record<string, unknown>) };
-    } catch {
-      return {};
-    }
+    this.#onRecord(
+      this.#records.result(data, route, result, parts.length, delivery, deliveryError),
+    );
   }
 
   /** Whether `parts` more results fit the sender's budget; marks it exhausted if not. */

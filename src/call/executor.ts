@@ -1,5 +1,7 @@
 /**
- * The tool executor: one `client.tool.call` in, one bounded result out.
+ * The tool executor: one `client.tool.call` in, one bounded result out. Each tool kind
+ * (`registry.ts`' `ToolKind`: inline, process, external) has its runner in `runners/`;
+ * `settle.ts` turns what a runner settles with into the answer and the result.
  *
  * Order of work for a call: look the tool up by name and `tool_id`
  * (`unknown_tool`, nothing runs) → validate the arguments with the tool's zod
@@ -31,80 +33,48 @@
  * @module
  */
 
-import { requestFrame } from "../protocol/envelope.ts";
-import { encodedFrameBytes } from "../protocol/framing.ts";
-import { type ClientToolsLimits, ID_BYTES, INPUT_FRAME_BYTES } from "../protocol/limits.ts";
+import type { ClientToolsLimits } from "../protocol/limits.ts";
 import { utf8ByteLength } from "../protocol/utf8.ts";
-import { isTool, type ToolContext, type ToolInfo } from "../tool/define.ts";
-import { isDescribedTool } from "../sandbox/description.ts";
-import {
-  type ExternalTool,
-  type ExternalToolContext,
-  ExternalToolError,
-  isExternalTool,
-  type ToolProgress,
-} from "../tool/external.ts";
-import type { RegisteredTool, ToolRegistry } from "../toolset/registry.ts";
-import {
-  resultToText,
-  type SplitOptions,
-  splitResultText,
-  splitSizedResultText,
-} from "../tool/result.ts";
-import { truncateText } from "../text/bounded.ts";
+import type { RegisteredToolOf, ToolRegistry, ToolSourceInfo } from "../toolset/registry.ts";
+import type { AnyTool } from "../sandbox/description.ts";
+import type { ToolProgress } from "../tool/external.ts";
 import {
   type Answer,
-  externalFailed,
   hostFailed,
-  invalidArguments,
-  invalidArgumentsFrom,
   invalidArgumentsReason,
-  invalidOutput,
-  invalidOutputFrom,
-  permissionDenied,
-  resultNotText,
   resultTooLarge,
-  resultTooManyParts,
   type Stop,
   stopped,
-  toolCrashed,
-  toolFailed,
   unknownTool,
   writeToolNotRun,
 } from "../tool/answers.ts";
 import type { ToolCallRequest, ToolCallResult } from "../tool/call.ts";
 import type { ResultOverflow } from "../tool/define.ts";
-import { type CutResult, saveMedia, spillResult, truncateResult } from "./overflow.ts";
-import {
-  checkContent,
-  type ContentPart,
-  decodeBase64,
-  isRichResult,
-  partBytes,
-  RICH_MARK,
-} from "../tool/content.ts";
 import { Slots } from "./_slots.ts";
 import { SharedDeadlines } from "./_deadlines.ts";
-import { type Clock, REAL_CLOCK, type TimerId } from "../async/clock.ts";
-import { denialLine } from "../sandbox/denial.ts";
-import { argumentView, type CallApprover, schemaIssues } from "./approval.ts";
+import { type Clock, REAL_CLOCK } from "../async/clock.ts";
+import { argumentView, type CallApprover } from "./approval.ts";
 import { sourceName } from "./approval_rules.ts";
 import { afterCallAnswer, beforeCallAnswer, type CallHooks, type HookedCall } from "./hooks.ts";
+import type { ToolLog } from "../sandbox/log_buffer.ts";
+import type { KernelSupport } from "../sandbox/kernel_policy.ts";
+import type { ProcessLimits } from "../sandbox/containment.ts";
+import { TELEMETRY } from "../telemetry/mod.ts";
+import { endCallSpan, startCallSpan } from "./telemetry.ts";
+import { defaultEnvelopeBytes, errorText, logFailure, Settle, type ToolFailure } from "./settle.ts";
+import { answerGraceMs, deliveryMarginMs, MAX_TIMER_MS } from "./deadline.ts";
+import { type RunControl, runnerEnv, type Runners, type ToolRunner } from "./runners/runner.ts";
+import { InlineRunner } from "./runners/inline.ts";
+import { ExternalRunner } from "./runners/external.ts";
+import { ProcessToolRunner } from "./runners/process.ts";
 
 /** A call as the hooks see it. */
 function hookedCall(call: ToolCallRequest): HookedCall {
   return { callId: call.callId, runId: call.runId, name: call.name, arguments: call.arguments };
 }
-import { LogBuffer, type ToolLog } from "../sandbox/log_buffer.ts";
-import { ProgressLimiter, progressUpdate } from "../tool/progress.ts";
-import { isolationOf } from "../sandbox/permissions.ts";
-import type { KernelSupport } from "../sandbox/kernel_policy.ts";
-import type { IsolatedOutcome, ProcessRunner } from "../sandbox/process_runner.ts";
-import type { ProcessLimits } from "../sandbox/containment.ts";
-import { supportsProcessIsolation, terminalText } from "../runtime/mod.ts";
-import { toolFrames } from "../tool/tool_stack.ts";
-import { TELEMETRY } from "../telemetry/mod.ts";
-import { endCallSpan, startCallSpan } from "./telemetry.ts";
+
+export type { ToolFailure } from "./settle.ts";
+export { answerGraceMs, DELIVERY_MARGIN_MS, deliveryMarginMs } from "./deadline.ts";
 
 export type { ToolLog } from "../sandbox/log_buffer.ts";
 export type { ToolCallOutcome, ToolCallRequest, ToolCallResult } from "../tool/call.ts";
@@ -132,8 +102,9 @@ export interface ExecutorOptions {
    * stdout/stderr writes, at most 64 KiB per call plus a truncation marker) while the call
    * runs: coalesced, at most once per `LOG_FLUSH_MS` (200 ms), and what is left before
    * `execute` resolves. Inline tools' output is not captured (it goes to the host's stderr).
+   * With the call it belongs to (its run: `call.runId`).
    */
-  onLog?: (log: ToolLog) => void;
+  onLog?: (log: ToolLog, call: ToolCallRequest) => void;
   /**
    * Receives the host's report of a call that failed because the tool threw
    * (or an external tool's source failed) or its process crashed: one line
@@ -147,9 +118,15 @@ export interface ExecutorOptions {
    * Receives each progress update of a call (a module tool's `ctx.progress`, an MCP server's
    * `notifications/progress`), with the call's ID and the tool's name, bounded per call
    * (`progress.ts`: unchanged updates dropped, 10 at once, then 10 a second; the newest held
-   * one before `execute` resolves). Nothing after the call was stopped.
+   * one before `execute` resolves). Nothing after the call was stopped. Last, the call itself
+   * (its run: `call.runId`).
    */
-  onProgress?: (callId: string, name: string, progress: ToolProgress) => void;
+  onProgress?: (
+    callId: string,
+    name: string,
+    progress: ToolProgress,
+    call: ToolCallRequest,
+  ) => void;
   /**
    * The kernel layer under process-isolated tools (Landlock, Linux): `"auto"` (default)
    * probes the kernel on first use; `"off"` runs them with Deno's permission checks only;
@@ -202,96 +179,63 @@ export interface ExecutorOptions {
   saveMedia?: boolean;
 }
 
-const MAX_TIMER_MS = 2_147_483_647;
+const ONCE = Object.freeze({ once: true });
 
-/** The most the host keeps back from the backend's bounds for the answer's way back, ms. */
-export const DELIVERY_MARGIN_MS = 500;
-
-/**
- * The part of a backend bound (`cancel_grace_ms`, `deadline_ms`) kept back
- * for delivering the answer: half of it, at most {@link DELIVERY_MARGIN_MS}.
- */
-export function deliveryMarginMs(boundMs: number): number {
-  return Math.min(Math.max(0, boundMs) / 2, DELIVERY_MARGIN_MS);
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
-
-/**
- * The grace a signalled tool gets: `cancel_grace_ms` minus the delivery
- * margin. The backend counts its grace from emitting `client.tool.cancel`;
- * the host's starts later and the answer still has to travel, so an
- * abandoned or killed tool's `cancelled` answer arrives within the backend's
- * grace instead of just after it finalized the call.
- */
-export function answerGraceMs(cancelGraceMs: number): number {
-  return Math.max(0, cancelGraceMs - deliveryMarginMs(cancelGraceMs));
-}
-
-type Settled =
-  | { readonly kind: "value"; readonly value: unknown }
-  | { readonly kind: "thrown"; readonly error: unknown }
-  | { readonly kind: "abandoned" }
-  | { readonly kind: "killed" }
-  | { readonly kind: "answer"; readonly answer: Answer };
 
 /** Runs registered tools for `client.tool.call` events, within the descriptor's limits. */
-/** What {@link ExecutorOptions.onToolFailure} receives. */
-export interface ToolFailure {
-  /** `Tool NAME (FILE) failed: Error: message` (or `… crashed: …`). */
-  readonly line: string;
-  /** The tool's own stack frames (`at fn (file:///…:4:9)`), innermost first; may be empty. */
-  readonly frames: readonly string[];
-}
-
-function logFailure(failure: ToolFailure): void {
-  console.error(
-    terminalText([failure.line, ...failure.frames.map((frame) => `    ${frame}`)].join("\n")),
-  );
-}
-
 export class ToolExecutor {
   readonly #registry: ToolRegistry;
   readonly #limits: ClientToolsLimits;
-  readonly #cwd: string;
   readonly #graceMs: number;
-  readonly #envelopeBytes: number;
   readonly #slots: Slots;
   readonly #clock: Clock;
   readonly #deadlines: SharedDeadlines;
-  readonly #onLog: ((log: ToolLog) => void) | undefined;
-  readonly #onToolFailure: (failure: ToolFailure) => void;
-  readonly #denoPath: string | undefined;
-  readonly #onProgress: ExecutorOptions["onProgress"];
-  readonly #kernelSandbox: ExecutorOptions["kernelSandbox"];
-  readonly #failureDetail: "stack" | "line";
-  readonly #processLimits: ProcessLimits | undefined;
   readonly #approveCall: CallApprover | undefined;
   readonly #callHooks: (() => CallHooks | undefined) | undefined;
-  readonly #resultDefaults: ExecutorOptions["resultDefaults"];
-  readonly #saveMedia: boolean;
-  #runner: Promise<ProcessRunner | null> | undefined;
-  #closed = false;
+  readonly #settle: Settle;
+  readonly #runners: Runners;
+  readonly #process: ProcessToolRunner;
 
   /** An executor for `registry`'s tools. */
   constructor(registry: ToolRegistry, options: ExecutorOptions) {
     this.#registry = registry;
     this.#limits = options.limits;
-    this.#cwd = options.cwd;
     this.#graceMs = options.graceMs ?? answerGraceMs(options.limits.cancel_grace_ms);
-    this.#envelopeBytes = options.envelopeBytes ?? defaultEnvelopeBytes(options.limits);
     this.#slots = new Slots(options.limits.concurrent_calls);
-    this.#onLog = options.onLog;
-    this.#onToolFailure = options.onToolFailure ?? logFailure;
-    this.#denoPath = options.denoPath;
-    this.#onProgress = options.onProgress;
-    this.#kernelSandbox = options.kernelSandbox;
-    this.#failureDetail = options.failureDetail ?? "stack";
-    this.#processLimits = options.processLimits;
     this.#approveCall = options.approveCall;
     this.#callHooks = options.callHooks;
-    this.#resultDefaults = options.resultDefaults;
-    this.#saveMedia = options.saveMedia ?? true;
     this.#clock = options.clock ?? REAL_CLOCK;
     this.#deadlines = new SharedDeadlines(this.#clock);
+    const onToolFailure = options.onToolFailure ?? logFailure;
+    this.#settle = new Settle({
+      limits: options.limits,
+      cwd: options.cwd,
+      graceMs: this.#graceMs,
+      envelopeBytes: options.envelopeBytes ?? defaultEnvelopeBytes(options.limits),
+      failureDetail: options.failureDetail ?? "stack",
+      onToolFailure,
+      resultDefaults: options.resultDefaults,
+      saveMedia: options.saveMedia ?? true,
+      clock: this.#clock,
+    });
+    const env = runnerEnv(options.cwd, this.#clock, this.#graceMs, options.onProgress);
+    this.#process = new ProcessToolRunner(env, {
+      denoPath: options.denoPath,
+      kernelSandbox: options.kernelSandbox,
+      processLimits: options.processLimits,
+      concurrentCalls: options.limits.concurrent_calls,
+      resultBytes: options.limits.result_bytes,
+      onLog: options.onLog,
+      onToolFailure,
+    });
+    this.#runners = {
+      inline: new InlineRunner(env),
+      process: this.#process,
+      external: new ExternalRunner(env),
+    };
   }
 
   /**
@@ -300,12 +244,11 @@ export class ToolExecutor {
    * start on first use. Each costs a Deno process's memory.
    */
   async prewarm(): Promise<void> {
-    const isolated = this.#registry.tools.filter((entry) =>
-      !isExternalTool(entry.tool) && isolationOf(entry.tool) === "process"
+    await this.#process.prewarm(
+      this.#registry.tools.filter((entry): entry is RegisteredToolOf<"process", AnyTool> =>
+        entry.kind === "process"
+      ),
     );
-    if (isolated.length === 0) return;
-    const runner = await this.#processRunner();
-    await Promise.all(isolated.map((entry) => runner?.prewarm(entry.tool, entry.file)));
   }
 
   /**
@@ -313,15 +256,12 @@ export class ToolExecutor {
    * in a process end as `error`/`tool_crashed`. Call once, at shutdown.
    */
   async close(): Promise<void> {
-    this.#closed = true;
-    const runner = await this.#runner;
-    await runner?.close();
+    await this.#process.close();
   }
 
   /** Live process IDs of `name`'s tool processes (for diagnostics and tests). */
-  async processIds(name: string): Promise<number[]> {
-    const runner = this.#runner === undefined ? null : await this.#runner;
-    return runner?.pids(name) ?? [];
+  processIds(name: string): Promise<number[]> {
+    return this.#process.pids(name);
   }
 
   /** Calls currently holding a slot (running, not queued, not abandoned). */
@@ -365,40 +305,33 @@ export class ToolExecutor {
       console.error(errorText(error));
       answer = hostFailed();
     }
-    const result = this.#finish(answer, started);
+    const result = this.#settle.result(answer, started);
     if (span !== undefined) endCallSpan(span, call, result);
     return result;
   }
 
+  /** Look up → check → approve → slot → deadline → the kind's runner → settle. */
   async #answer(call: ToolCallRequest, signal: AbortSignal, started: number): Promise<Answer> {
     const entry = this.#registry.get(call.name);
     if (entry === undefined || entry.toolId !== call.toolId) {
       return unknownTool(call.name, entry !== undefined);
     }
-    // A described (process) tool has no schema in the host: its process validates the
-    // arguments and answers invalid_arguments the same way.
-    const tool = isTool(entry.tool) ? entry.tool : null;
-    const external = isExternalTool(entry.tool) ? entry.tool : null;
-    const parsed = tool?.input.safeParse(call.arguments) ??
-      { success: true as const, data: undefined };
-    if (!parsed.success) return invalidArguments(parsed.error.issues);
-    if (external !== null) {
-      const reason = externalInvalid(external, call.arguments);
-      if (reason !== null) return invalidArgumentsReason(reason);
-    }
+    // Each kind checks the arguments its way (a described process tool: in its process).
+    const runner = this.#runners[entry.kind] as ToolRunner;
+    const checked = runner.check(entry, call.arguments);
+    if (!checked.success) return checked.answer;
     const ask = entry.definition.effect === "write" && this.#approveCall?.asks() === true
       ? this.#approveCall
       : undefined;
-    if (ask !== undefined && !isJsonObject(call.arguments)) {
-      return invalidArgumentsReason("arguments must be a JSON object");
-    }
-    if (ask !== undefined && tool === null && external === null) {
-      // Never put an invalid call to a person: check it here, as its process would.
-      const issues = schemaIssues(entry.definition.input_schema, call.arguments);
-      if (issues !== null) return invalidArguments(issues);
+    if (ask !== undefined) {
+      // Never put an invalid call to a person.
+      if (!isJsonObject(call.arguments)) {
+        return invalidArgumentsReason("arguments must be a JSON object");
+      }
+      const refused = runner.checkForPerson?.(entry, call.arguments) ?? null;
+      if (refused !== null) return refused;
     }
     if (signal.aborted) return stopped({ kind: "cancel" }, null, this.#graceMs);
-
     const stop = new AbortController();
     // Timers overflow past 2^31-1 ms; a non-finite deadline falls back to the largest allowed.
     const backendDeadlineMs = Number.isFinite(call.deadlineMs)
@@ -407,71 +340,29 @@ export class ToolExecutor {
     // deadline_ms counts from the backend's emission, which was before `started`: stop the
     // tool a margin early so the timeout answer beats the backend's own deadline cancel.
     const deadlineMs = Math.round(backendDeadlineMs - deliveryMarginMs(backendDeadlineMs));
-    const deadlineAt = Date.now() - (this.#clock.now() - started) + deadlineMs;
+    const elapsed = this.#clock.now() - started;
+    const control: RunControl = { call, stop, deadlineAt: Date.now() - elapsed + deadlineMs };
     const onCancel = () => stop.abort({ kind: "cancel" } satisfies Stop);
-    signal.addEventListener("abort", onCancel, { once: true });
+    signal.addEventListener("abort", onCancel, ONCE);
     // One shared timer serves every call's deadline (no timer created per call).
     const cancelDeadline = this.#deadlines.schedule(
-      deadlineMs - (this.#clock.now() - started),
+      deadlineMs - elapsed,
       () => stop.abort({ kind: "deadline", ms: backendDeadlineMs } satisfies Stop),
     );
     try {
       if (ask !== undefined) {
-        const args = call.arguments as Record<string, unknown>;
-        const verdict = await ask.decide({
-          callId: call.callId,
-          runId: call.runId,
-          name: call.name,
-          arguments: args,
-          view: argumentView(args),
-          // The person has until the call's deadline (the approver may give less).
-          expiresInMs: Math.max(0, deadlineMs - (this.#clock.now() - started)),
-          source: sourceName(entry.source),
-        }, stop.signal);
-        if (stop.signal.aborted) return stopped(stop.signal.reason as Stop, null, this.#graceMs);
-        if (!verdict.allow) return writeToolNotRun(call.name, verdict.why);
+        // The person has until the call's deadline (the approver may give less).
+        const expiresInMs = Math.max(0, deadlineMs - (this.#clock.now() - started));
+        const refused = await this.#approve(ask, entry.source, call, stop.signal, expiresInMs);
+        if (refused !== null) return refused;
       }
       const acquired = await this.#slots.acquire(stop.signal);
       if (!acquired) return stopped(stop.signal.reason as Stop, null, this.#graceMs);
-      let released = false;
-      const release = () => {
-        if (!released) this.#slots.release();
-        released = true;
-      };
       try {
-        // External tools run in the host (their work happens in the source). Without a
-        // process sandbox (Node.js) every tool runs inline.
-        const settled = external !== null
-          ? await this.#run(external, call.arguments as Record<string, unknown>, call, {
-            stop,
-            deadlineAt,
-          })
-          : isolationOf(entry.tool as ToolInfo) === "inline" || !supportsProcessIsolation()
-          ? tool === null
-            ? { kind: "answer" as const, answer: toolCrashed("the tool's code is not in the host") }
-            : await this.#run(tool, parsed.data ?? {}, call, { stop, deadlineAt })
-          : await this.#runIsolated(entry, call, { stop, deadlineAt });
-        // A grace timer only starts once the signal fired, so "abandoned"/"killed" imply aborted.
-        if (stop.signal.aborted || settled.kind === "abandoned" || settled.kind === "killed") {
-          const reason = (stop.signal.reason ?? { kind: "cancel" }) as Stop;
-          const how = settled.kind === "abandoned" || settled.kind === "killed"
-            ? settled.kind
-            : null;
-          return stopped(reason, how, this.#graceMs);
-        }
-        if (settled.kind === "answer") return settled.answer;
-        if (settled.kind === "thrown") {
-          return failed(entry, settled.error, this.#failureDetail, this.#onToolFailure);
-        }
-        // An inline tool's result is checked here (a process tool's in its process).
-        if (tool !== null && tool.output !== undefined && external === null) {
-          const checked = tool.output.safeParse(settled.value);
-          if (!checked.success) return invalidOutput(checked.error.issues);
-          return await this.#success(checked.data, entry, call.callId);
-        }
-        return await this.#success(settled.value, entry, call.callId);
+        const settled = await runner.run(entry, checked.data, control);
+        return await this.#settle.answer(entry, settled, stop.signal, call.callId);
       } finally {
-        release();
+        this.#slots.release();
       }
     } finally {
       cancelDeadline();
@@ -479,448 +370,26 @@ export class ToolExecutor {
     }
   }
 
-  async #run(
-    tool: InlineRunnable,
-    args: Record<string, unknown>,
+  /** Put a write call to `ask`: the answer when it was refused or stopped meanwhile, else null. */
+  async #approve(
+    ask: CallApprover,
+    source: ToolSourceInfo,
     call: ToolCallRequest,
-    control: { stop: AbortController; deadlineAt: number },
-  ): Promise<Settled> {
-    const { stop } = control;
-    const { timeoutTimer, deadline } = armToolTimeout(tool.timeoutMs, control, this.#clock);
-    const limiter = this.#progressLimiter(call, tool.name, stop.signal);
-    const base = {
-      signal: stop.signal,
+    stop: AbortSignal,
+    expiresInMs: number,
+  ): Promise<Answer | null> {
+    const args = call.arguments as Record<string, unknown>;
+    const verdict = await ask.decide({
       callId: call.callId,
-      sessionId: call.sessionId,
       runId: call.runId,
-      deadline,
-      cwd: this.#cwd,
-      attempt: call.attempt ?? 1,
-      ...(call.traceparent === undefined ? {} : { traceparent: call.traceparent }),
-    };
-    // A module tool reports `ctx.progress(done, total?, message?)`; a source an update object.
-    const ctx: ToolContext | ExternalToolContext = Object.freeze(
-      isExternalTool(tool)
-        ? { ...base, progress: (update: ToolProgress) => limiter.push(update) }
-        : {
-          ...base,
-          progress: (done: number, total?: number, message?: string) =>
-            limiter.push(progressUpdate(done, total, message)),
-        },
-    );
-    let graceTimer: TimerId | undefined;
-    let onStop: (() => void) | undefined;
-    try {
-      return await new Promise<Settled>((resolve) => {
-        onStop = () => {
-          graceTimer = this.#clock.setTimeout(
-            () => resolve({ kind: "abandoned" }),
-            this.#graceMs,
-          );
-        };
-        // Inside the executor so a synchronous throw becomes a rejection.
-        new Promise<unknown>((settle) => settle(tool.run(args, ctx))).then(
-          (value) => resolve({ kind: "value", value }),
-          (error: unknown) => resolve({ kind: "thrown", error }),
-        );
-        if (stop.signal.aborted) onStop();
-        else stop.signal.addEventListener("abort", onStop, { once: true });
-      });
-    } finally {
-      this.#clock.clearTimeout(timeoutTimer);
-      this.#clock.clearTimeout(graceTimer);
-      if (onStop !== undefined) stop.signal.removeEventListener("abort", onStop);
-      limiter.close();
-    }
+      name: call.name,
+      arguments: args,
+      view: argumentView(args),
+      expiresInMs,
+      source: sourceName(source),
+    }, stop);
+    if (stop.aborted) return stopped(stop.reason as Stop, null, this.#graceMs);
+    if (!verdict.allow) return writeToolNotRun(call.name, verdict.why);
+    return null;
   }
-
-  /** The bounded progress reporter of one call (`progress.ts`); silent once `signal` fired. */
-  #progressLimiter(call: ToolCallRequest, name: string, signal: AbortSignal): ProgressLimiter {
-    const onProgress = this.#onProgress;
-    return new ProgressLimiter((update) => {
-      if (signal.aborted || onProgress === undefined) return;
-      try {
-        onProgress(call.callId, name, update);
-      } catch (error) {
-        console.error(`Tool progress callback failed: ${errorText(error)}`);
-      }
-    }, this.#clock);
-  }
-
-  #processRunner(): Promise<ProcessRunner | null> {
-    if (this.#runner === undefined) {
-      const cwd = this.#cwd;
-      const denoPath = this.#denoPath;
-      const kernelSandbox = this.#kernelSandbox;
-      const processLimits = this.#processLimits;
-      const concurrent = this.#limits.concurrent_calls;
-      // Deno only, and loaded only when a process-isolated tool is used.
-      this.#runner = !supportsProcessIsolation()
-        ? Promise.resolve(null)
-        : import("../sandbox/process_runner.ts").then(({ ProcessRunner }) =>
-          new ProcessRunner({
-            cwd,
-            ...(denoPath === undefined ? {} : { denoPath }),
-            ...(kernelSandbox === undefined ? {} : { kernelSandbox }),
-            announceKernel: true,
-            ...(processLimits === undefined ? {} : { processLimits }),
-            // Calls of one tool may overlap up to concurrent_calls: keep that many warm.
-            maxIdle: concurrent,
-          })
-        );
-    }
-    return this.#runner;
-  }
-
-  async #runIsolated(
-    entry: RegisteredTool,
-    call: ToolCallRequest,
-    control: { stop: AbortController; deadlineAt: number },
-  ): Promise<Settled> {
-    const runner = this.#closed ? null : await this.#processRunner();
-    if (runner === null) {
-      const why = this.#closed
-        ? "the tool host is shutting down"
-        : "this runtime has no process sandbox";
-      return { kind: "answer", answer: toolCrashed(why) };
-    }
-    const { stop } = control;
-    const { timeoutTimer, deadline } = armToolTimeout(entry.tool.timeoutMs, control, this.#clock);
-    const log = new LogBuffer(undefined, {
-      deliver: (piece) => this.#deliverLog(piece),
-      callId: call.callId,
-      name: entry.tool.name,
-      clock: this.#clock,
-    });
-    const limiter = this.#progressLimiter(call, entry.tool.name, stop.signal);
-    let outcome: IsolatedOutcome;
-    try {
-      outcome = await runner.run({
-        tool: entry.tool,
-        file: entry.file,
-        message: {
-          args: call.arguments,
-          callId: call.callId,
-          sessionId: call.sessionId,
-          runId: call.runId,
-          deadline,
-          cwd: this.#cwd,
-          attempt: call.attempt ?? 1,
-          resultBytes: this.#limits.result_bytes,
-          ...(call.traceparent === undefined ? {} : { traceparent: call.traceparent }),
-        },
-        signal: stop.signal,
-        graceMs: this.#graceMs,
-        log,
-        progress: (update) => limiter.push(update),
-      });
-    } finally {
-      this.#clock.clearTimeout(timeoutTimer);
-      limiter.close();
-    }
-    log.finish();
-    if (outcome.kind === "crashed" && outcome.interrupted === true && stop.signal.aborted) {
-      // A Ctrl-C killed the process and the call's stop followed (the runner waited for it):
-      // the caller answers `cancelled`; this is not reported as a crash.
-      return { kind: "answer", answer: toolCrashed(outcome.message) };
-    }
-    return settledOf(entry, outcome, this.#limits.result_bytes, this.#onToolFailure);
-  }
-
-  #deliverLog(log: ToolLog): void {
-    try {
-      this.#onLog?.(log);
-    } catch (error) {
-      console.error(`Tool log callback failed: ${errorText(error)}`);
-    }
-  }
-
-  async #success(value: unknown, entry: RegisteredTool, callId: string): Promise<Answer> {
-    if (isRichResult(value)) return await this.#richSuccess(value.content, entry, callId);
-    let text: string;
-    try {
-      text = resultToText(value);
-    } catch (error) {
-      return resultNotText((error as Error).message);
-    }
-    const limit = this.#limits.result_bytes;
-    // UTF-8 never has fewer bytes than UTF-16 units: a text longer than the limit in units is
-    // too large without splitting it; otherwise one pass splits and sizes it.
-    if (text.length > limit) return resultTooLarge(utf8ByteLength(text), limit);
-    let split = splitSizedResultText(text, this.#splitOptions());
-    if (split.bytes > limit) return resultTooLarge(split.bytes, limit);
-    // The tool's own bound, within the protocol's.
-    const { maxBytes, overflow } = this.#boundsOf(entry);
-    let cut: CutResult | undefined;
-    if (split.bytes > maxBytes) {
-      if (overflow === "error") return resultTooLarge(split.bytes, maxBytes);
-      try {
-        cut = overflow === "truncate"
-          ? truncateResult(text, maxBytes)
-          : await spillResult(text, maxBytes, { cwd: this.#cwd, callId });
-      } catch (error) {
-        return resultNotText(
-          `Result too large: ${split.bytes} bytes exceeds the limit of ${maxBytes} bytes, and writing it to a file failed: ${
-            errorText(error)
-          }`,
-        );
-      }
-      text = cut.text;
-      split = splitSizedResultText(text, this.#splitOptions());
-    }
-    const parts = split.parts.length;
-    if (parts > this.#limits.result_parts) {
-      return resultTooManyParts(split.bytes, parts, this.#limits.result_parts);
-    }
-    return {
-      outcome: "success",
-      text,
-      split,
-      ...(cut === undefined ? {} : {
-        overflow: {
-          policy: overflow as "truncate" | "spill",
-          bytes: cut.bytes,
-          kept: cut.kept,
-          ...(cut.file === undefined ? {} : { file: cut.file }),
-        },
-      }),
-    };
-  }
-
-  /**
-   * A rich result (`content(...)`): its parts checked and bounded (decoded bytes, all parts
-   * together, within the tool's bound), and its text for the `client.tools` path: each image or
-   * audio part saved to a file (unless `saveMedia` is off) and named in a line.
-   */
-  async #richSuccess(given: unknown, entry: RegisteredTool, callId: string): Promise<Answer> {
-    const parts = checkContent(given);
-    if (typeof parts === "string") return resultNotText(parts);
-    const { maxBytes } = this.#boundsOf(entry);
-    const total = parts.reduce((sum, part) => sum + partBytes(part), 0);
-    if (total > maxBytes) return resultTooLarge(total, maxBytes);
-    const lines: string[] = [];
-    try {
-      for (const part of parts) lines.push(await this.#partText(part, callId));
-    } catch (error) {
-      return resultNotText(`Saving the result's media to a file failed: ${errorText(error)}`);
-    }
-    const text = lines.join("\n\n");
-    const split = splitSizedResultText(text, this.#splitOptions());
-    if (split.parts.length > this.#limits.result_parts) {
-      return resultTooManyParts(split.bytes, split.parts.length, this.#limits.result_parts);
-    }
-    return { outcome: "success", text, split, content: parts };
-  }
-
-  async #partText(part: ContentPart, callId: string): Promise<string> {
-    switch (part.type) {
-      case "text":
-        return part.text;
-      case "resource_link":
-        return `[resource link: ${part.name} ${part.uri}]`;
-      case "image":
-      case "audio": {
-        const about = `${part.type}: ${part.mimeType}, ${partBytes(part)} bytes`;
-        if (!this.#saveMedia) return `[${about}]`;
-        const file = await saveMedia(decodeBase64(part.data), part.mimeType, {
-          cwd: this.#cwd,
-          callId,
-        });
-        return `[${about}, saved to the file ${file}]`;
-      }
-    }
-  }
-
-  /** A tool's result bound (at most `result_bytes`) and overflow policy. */
-  #boundsOf(entry: RegisteredTool): { maxBytes: number; overflow: ResultOverflow } {
-    const own = entry.tool as { maxResultBytes?: number; overflow?: ResultOverflow };
-    const typed = isTool(entry.tool)
-      ? entry.tool.output !== undefined
-      : isDescribedTool(entry.tool) && entry.tool.outputSchema !== undefined;
-    const defaults = this.#resultDefaults;
-    const maxBytes = Math.min(
-      own.maxResultBytes ?? defaults?.maxResultBytes ?? this.#limits.result_bytes,
-      this.#limits.result_bytes,
-    );
-    const overflow = typed ? "error" : own.overflow ?? defaults?.overflow ?? "error";
-    return { maxBytes, overflow };
-  }
-
-  #split(text: string): string[] {
-    return splitResultText(text, this.#splitOptions());
-  }
-
-  #splitOptions(): SplitOptions {
-    return {
-      partBytes: this.#limits.result_part_bytes,
-      frameBytes: INPUT_FRAME_BYTES,
-      envelopeBytes: this.#envelopeBytes,
-    };
-  }
-
-  #finish(answer: Answer, started: number): ToolCallResult {
-    const result: ToolCallResult = {
-      outcome: answer.outcome,
-      text: answer.text,
-      parts: Object.freeze(answer.split?.parts ?? this.#split(answer.text)),
-      bytes: answer.split?.bytes ?? utf8ByteLength(answer.text),
-      durationMs: Math.round(this.#clock.now() - started),
-      abandoned: answer.abandoned ?? false,
-      killed: answer.killed ?? false,
-      ...(answer.overflow === undefined ? {} : { overflow: answer.overflow }),
-      ...(answer.content === undefined ? {} : { content: answer.content }),
-      ...(answer.errorCode === undefined ? {} : { errorCode: answer.errorCode }),
-    };
-    return Object.freeze(result);
-  }
-}
-
-/** An isolated call's outcome as the executor's {@link Settled}. */
-function settledOf(
-  entry: RegisteredTool,
-  outcome: IsolatedOutcome,
-  resultBytes: number,
-  report: (failure: ToolFailure) => void,
-): Settled {
-  const tool = entry.tool;
-  switch (outcome.kind) {
-    case "killed":
-      return outcome;
-    case "value":
-      return { kind: "value", value: outcome.text };
-    case "content":
-      // Checked with the parts' bounds in `#success`, as an inline tool's.
-      return { kind: "value", value: { [RICH_MARK]: true, content: outcome.parts } };
-    case "too_large":
-      return { kind: "answer", answer: resultTooLarge(outcome.bytes, resultBytes) };
-    case "invalid":
-      return { kind: "answer", answer: invalidArgumentsFrom(outcome.text) };
-    case "invalid_output":
-      return { kind: "answer", answer: invalidOutputFrom(outcome.text) };
-    case "thrown":
-    case "crashed":
-      if (outcome.permission !== undefined) {
-        // stderr names what was denied and the fix; the model sees the kind only.
-        console.error(terminalText(
-          denialLine(
-            { name: tool.name, file: entry.file, permission: outcome.permission },
-            outcome.message,
-          ),
-        ));
-        return { kind: "answer", answer: permissionDenied(outcome.permission) };
-      }
-      if (outcome.kind === "crashed") {
-        report({
-          line: `Tool ${tool.name} (${entry.file}) crashed: ${outcome.message}`,
-          frames: [],
-        });
-        return {
-          kind: "answer",
-          answer: toolCrashed(`${outcome.message}; it restarts for the next call`),
-        };
-      }
-      return { kind: "thrown", error: remoteError(outcome.message, outcome.stack) };
-  }
-}
-
-function remoteError(message: string, stack: string | undefined): Error {
-  const error = new Error(message);
-  error.stack = stack ?? message;
-  return error;
-}
-
-/** What {@link ToolExecutor} runs in the host: a tool module's or an external tool's `run`. */
-interface InlineRunnable {
-  readonly name: string;
-  readonly timeoutMs?: number | undefined;
-  // deno-lint-ignore no-explicit-any -- a module tool's or a source's context (see #run)
-  run(args: Record<string, unknown>, ctx: any): unknown;
-}
-
-function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** The source's verdict on `args` (an object is required first); a throwing validator is a reason. */
-function externalInvalid(tool: ExternalTool, args: unknown): string | null {
-  if (typeof args !== "object" || args === null || Array.isArray(args)) {
-    return "arguments must be a JSON object";
-  }
-  try {
-    return tool.validate(args);
-  } catch (error) {
-    return `cannot be checked: ${error instanceof Error ? error.message : String(error)}`;
-  }
-}
-
-function failed(
-  entry: RegisteredTool,
-  error: unknown,
-  detail: "stack" | "line",
-  report: (failure: ToolFailure) => void,
-): Answer {
-  const tool = `Tool ${entry.tool.name} (${entry.file}) failed`;
-  if (error instanceof ExternalToolError) {
-    report({ line: `${tool}: ${error.code}`, frames: [] });
-    return externalFailed(error.code, error.message);
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  if (detail === "line") {
-    const line = truncateText(message.replace(/\s+/g, " ").trim(), 512);
-    report({ line: `${tool}: ${line}`, frames: [] });
-    return toolFailed(message);
-  }
-  const firstLine = message.split("\n", 1)[0] ?? "";
-  // A process tool's error arrives as message and stack: the stack's head keeps its own name.
-  const head = error instanceof Error ? error.stack?.split("\n", 1)[0] : undefined;
-  report({
-    line: head !== undefined && head.endsWith(firstLine)
-      ? `${tool}: ${head}`
-      : error instanceof Error
-      ? `${tool}: ${error.name}: ${firstLine}`
-      : `${tool}: ${firstLine}`,
-    frames: error instanceof Error ? toolFrames(error.stack ?? "") : [],
-  });
-  return toolFailed(message);
-}
-
-/**
- * An error (a tool's, so its message is the tool's text) as one stderr text: its stack or
- * message, control characters shown visibly.
- */
-function errorText(error: unknown): string {
-  return terminalText(error instanceof Error ? (error.stack ?? error.message) : String(error));
-}
-
-function defaultEnvelopeBytes(limits: ClientToolsLimits): number {
-  const id = "x".repeat(ID_BYTES);
-  const frame = requestFrame(id, "client.tool.result", {
-    session_id: id,
-    run_id: id,
-    call_id: id,
-    part: Math.max(0, limits.result_parts - 1),
-    last_part: false,
-    outcome: "cancelled",
-    error_code: "e".repeat(ID_BYTES),
-    text: "",
-  });
-  return encodedFrameBytes(frame) - 1;
-}
-
-/**
- * Arm the tool's own `timeoutMs` (aborting `control.stop` with a timeout stop)
- * and compute the call's effective deadline: the earlier of the backend's
- * deadline and the tool's timeout. The caller clears `timeoutTimer` on the same `clock`.
- */
-function armToolTimeout(
-  timeoutMs: number | undefined,
-  control: { stop: AbortController; deadlineAt: number },
-  clock: Clock,
-): { timeoutTimer: TimerId | undefined; deadline: number } {
-  if (timeoutMs === undefined) return { timeoutTimer: undefined, deadline: control.deadlineAt };
-  const timeoutTimer = clock.setTimeout(
-    () => control.stop.abort({ kind: "timeout", ms: timeoutMs } satisfies Stop),
-    timeoutMs,
-  );
-  return { timeoutTimer, deadline: Math.min(control.deadlineAt, Date.now() + timeoutMs) };
 }

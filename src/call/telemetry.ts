@@ -8,9 +8,6 @@
 
 import type { ToolCallRequest, ToolCallResult } from "../tool/call.ts";
 import type { RegisteredTool } from "../toolset/registry.ts";
-import { isExternalTool } from "../tool/external.ts";
-import { isolationOf } from "../sandbox/permissions.ts";
-import { supportsProcessIsolation } from "../runtime/mod.ts";
 import {
   type Attributes,
   recordToolCall,
@@ -22,13 +19,7 @@ import {
 /** Attributes a call span and its metrics share. */
 function toolAttributes(call: ToolCallRequest, entry: RegisteredTool | undefined): Attributes {
   const source = entry?.source.kind ?? "unknown";
-  const isolation = entry === undefined
-    ? "none"
-    : isExternalTool(entry.tool)
-    ? "external"
-    : isolationOf(entry.tool) === "inline" || !supportsProcessIsolation()
-    ? "inline"
-    : "process";
+  const isolation = entry?.kind ?? "none";
   return {
     "gen_ai.tool.name": call.name,
     "magi.tool.source": source,

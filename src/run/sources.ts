@@ -3,7 +3,7 @@
  * tool directories load beside its sources ({@link planTools}: without
  * `--tools`, a missing `./tools` is fine when the config has a source), start
  * its sources (`src/sources/start.ts`), and the summary records they cause
- * (`tool.progress`, `host.warning`).
+ * (`host.warning`).
  *
  * @module
  */
@@ -18,30 +18,12 @@ import {
   startSources,
   type StartSourcesOptions,
 } from "../sources/start.ts";
-import type { ExternalTool, ToolProgress } from "../tool/external.ts";
+import type { ExternalTool } from "../tool/external.ts";
 import { writeStderrLine } from "../runtime/mod.ts";
 import type { SummaryInput } from "../summary/records.ts";
 import type { SummaryWriter } from "../summary/writer.ts";
 import { isHostError, isReported, type Reported, reported } from "../errors/mod.ts";
 import { exitCode } from "./exit_codes.ts";
-
-/** The `tool.progress` record of one progress notification of call `callId` in run `runId`. */
-export function progressRecord(
-  runId: string,
-  callId: string,
-  name: string,
-  update: ToolProgress,
-): SummaryInput {
-  return {
-    type: "tool.progress",
-    run_id: runId,
-    call_id: callId,
-    name,
-    progress: update.progress,
-    ...(update.total === undefined ? {} : { total: update.total }),
-    ...(update.message === undefined ? {} : { message: update.message }),
-  };
-}
 
 /**
  * Where source warnings go: held until `host.ready` is written (stdout

@@ -7,11 +7,10 @@
  * @module
  */
 
-import { TransientMap } from "../async/transient_map.ts";
 import type { LocalAgentClient } from "../client/client.ts";
 import type { RequestBudgetExhausted } from "../client/errors.ts";
 import type { AgentEvent } from "../client/events.ts";
-import type { ToolInfo } from "../tool/define.ts";
+import { CallRecords } from "../call/records.ts";
 import { CatalogExecutor } from "../call/catalog_route.ts";
 import { ToolExecutor } from "../call/executor.ts";
 import { SIGN_IN_REQUIRED } from "../tool/external.ts";
@@ -21,12 +20,10 @@ import { sayKernelMissing } from "./kernel_sandbox.ts";
 import type { ToolRegistry } from "../toolset/registry.ts";
 import type { ProcessLimits } from "../sandbox/containment.ts";
 import type { KernelSupport } from "../sandbox/kernel_policy.ts";
-import { isolationOf } from "../sandbox/mod.ts";
 import { ToolCallSession } from "../call/client_tools.ts";
 import type { ClientToolsDescriptor } from "../protocol/schemas/mod.ts";
 import { writeStderrLine } from "../runtime/mod.ts";
 import type { SummaryWriter } from "../summary/writer.ts";
-import { progressRecord } from "./sources.ts";
 import type { ArgumentsRecorder } from "./record_args.ts";
 
 /** At most this many process-isolated tools are started before their first call. */
@@ -79,9 +76,12 @@ export interface ToolWiring {
 /** Build the executor and the call session of a connection and subscribe the session. */
 export function wireTools(options: ToolWiringOptions): ToolWiring {
   const { client, registry, descriptor } = options;
-  // One entry per running call: a TransientMap so that it does not promote every call's
-  // objects to V8's old generation (src/async/transient_map.ts).
-  const runOfCall = new TransientMap<string>();
+  // Every tool.* record of the connection's calls; each names its run from the call.
+  const records = new CallRecords({
+    argumentsPreview: options.argumentsPreview,
+    recordArguments: options.recordArguments,
+    typed: (name) => registry.get(name)?.outputSchema !== undefined,
+  });
   const executor = new ToolExecutor(registry, {
     limits: descriptor.limits,
     cwd: options.cwd,
@@ -91,35 +91,16 @@ export function wireTools(options: ToolWiringOptions): ToolWiring {
       callHooks: () => options.approvals?.turn()?.callHooks,
     }),
     ...(options.limits === null ? {} : { processLimits: options.limits }),
-    onLog: (log) => {
-      const runId = runOfCall.get(log.callId);
-      if (runId === undefined) return; // Not a call of this connection's session.
-      options.records().emit({
-        type: "tool.log",
-        run_id: runId,
-        call_id: log.callId,
-        name: log.name,
-        text: log.text,
-        bytes: log.bytes,
-        truncated_bytes: log.truncatedBytes,
-      });
-    },
-    onProgress: (callId, name, update) => {
-      const runId = runOfCall.get(callId);
-      if (runId === undefined) return; // Not a call of this connection's session.
-      options.records().emit(progressRecord(runId, callId, name, update));
-    },
+    onLog: (log, call) => options.records().emit(records.log(call, log)),
+    onProgress: (_callId, name, update, call) =>
+      options.records().emit(records.progress(call, name, update)),
   });
   // More than 32 tools: tool_search and the dispatchers route to the same executor.
   const routed = registry.hasCatalog ? new CatalogExecutor(registry, executor) : executor;
   const calls = new ToolCallSession(client, routed, {
-    argumentsPreview: options.argumentsPreview,
-    ...(options.recordArguments === undefined ? {} : { recordArguments: options.recordArguments }),
-    typed: (name) => registry.get(name)?.outputSchema !== undefined,
+    records,
     onRecord: (record) => {
-      if (record.type === "tool.call") runOfCall.set(record.call_id, record.run_id);
       options.records().emit(record);
-      if (record.type === "tool.result") runOfCall.delete(record.call_id);
       if (record.type === "tool.result" && record.error_code === SIGN_IN_REQUIRED) {
         options.onSignInRequired?.(record.name);
       }
@@ -184,10 +165,7 @@ export function startTools(
   after: { readonly kernel: KernelSupport; readonly writer: SummaryWriter },
 ): void {
   sayKernelMissing(registry.tools, after.kernel, after.writer);
-  const isolated =
-    registry.tools.filter((t) =>
-      t.source.kind === "module" && isolationOf(t.tool as ToolInfo) === "process"
-    ).length;
+  const isolated = registry.tools.filter((t) => t.kind === "process").length;
   if (isolated <= PREWARM_MAX_TOOLS) {
     executor.prewarm().catch((error: unknown) => {
       writeStderrLine(`magi-tools: Cannot prewarm tool processes: ${String(error)}`);

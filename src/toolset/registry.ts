@@ -30,7 +30,7 @@ import {
 } from "../protocol/schemas/client_tools.ts";
 import { jsonDepth } from "../protocol/schemas/common.ts";
 import { utf8ByteLength } from "../protocol/utf8.ts";
-import { annotationsOf, isTool, type ToolAnnotations } from "../tool/define.ts";
+import { annotationsOf, isTool, type Tool, type ToolAnnotations } from "../tool/define.ts";
 import type { LoadedTool } from "./discovery.ts";
 import { type ExternalTool, isExternalTool } from "../tool/external.ts";
 import {
@@ -40,6 +40,7 @@ import {
   toolOutputSchema,
 } from "../sandbox/description.ts";
 import { RESERVED_TOOL_NAMES } from "../tool/reserved_names.ts";
+import { supportsProcessIsolation } from "../runtime/mod.ts";
 import {
   CATALOG_TOOL_NAMES,
   catalogRegistration,
@@ -62,14 +63,30 @@ export interface ToolSourceInfo {
   readonly name: string;
 }
 
-/** One registered tool: the tool, its wire definition and identity. */
-export interface RegisteredTool {
+/**
+ * How a registered tool runs, chosen once when it is registered: `inline` in the host process
+ * (a `defineTool` result with `isolation: "inline"`, or any where the runtime has no process
+ * sandbox: Node.js), `process` in its own sandboxed process (the rest, also a tool known only
+ * by its description), `external` in its source (MCP, OpenAPI; the host sends the request).
+ */
+export type ToolKind = "inline" | "process" | "external";
+
+/** One registered tool: the tool, how it runs, its wire definition and identity. */
+export type RegisteredTool =
+  | RegisteredToolOf<"inline", Tool>
+  | RegisteredToolOf<"process", AnyTool>
+  | RegisteredToolOf<"external", ExternalTool>;
+
+/** A registered tool of one {@link ToolKind}. */
+export interface RegisteredToolOf<K extends ToolKind, T extends AnyTool | ExternalTool> {
+  /** How it runs (see {@link ToolKind}); read this instead of asking the tool. */
+  readonly kind: K;
   /**
    * The `defineTool` result, or for a process-isolated tool under Deno its
    * description only (the module is never imported in the host), or an
    * {@link ExternalTool} (MCP, OpenAPI).
    */
-  readonly tool: AnyTool | ExternalTool;
+  readonly tool: T;
   /** Module it came from; for an external tool `<kind>:<name>`, e.g. `mcp:fs`. */
   readonly file: string;
   /** Where it comes from, as `host.ready` and `tools` show it. */
@@ -255,6 +272,7 @@ export class ToolRegistry {
       const outputSchema = isExternalTool(tool) ? undefined : outputSchemaFor(tool, file);
       const title = isExternalTool(tool) ? undefined : tool.title;
       return Object.freeze({
+        kind: kindOf(tool),
         tool,
         file,
         source,
@@ -264,7 +282,7 @@ export class ToolRegistry {
         ...(title === undefined ? {} : { title }),
         annotations: Object.freeze(annotationsOf(tool, isExternalTool(tool))),
         ...(outputSchema === undefined ? {} : { outputSchema }),
-      });
+      }) as RegisteredTool;
     });
     if (catalog) {
       const fits = (wire: readonly WireTool[]) => measure(wire, capabilities).remainingBytes >= 0;
@@ -321,6 +339,24 @@ export class ToolRegistry {
       }
     });
   }
+}
+
+/**
+ * The one place a tool's kind is asked (`ToolKind`): external, inline (declared, or no process
+ * sandbox in this runtime), or process (also a described tool: no code in the host).
+ */
+function kindOf(tool: AnyTool | ExternalTool): ToolKind {
+  if (isExternalTool(tool)) return "external";
+  if (isTool(tool) && (tool.isolation === "inline" || !supportsProcessIsolation())) return "inline";
+  return "process";
+}
+
+/**
+ * The zod input schema the host holds for `entry`: a module tool's (inline, or a process tool
+ * imported in the host), none for a described or external tool (its process or source checks).
+ */
+export function hostInputOf(entry: RegisteredTool): Tool["input"] | undefined {
+  return entry.kind !== "external" && isTool(entry.tool) ? entry.tool.input : undefined;
 }
 
 function measure(registered: readonly WireTool[], capabilities: readonly string[]): FrameBudget {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { isReported } from "../../src/errors/mod.ts";
-import { planTools, progressRecord, SourceWarnings, type ToolPlan } from "../../src/run/sources.ts";
+import { planTools, SourceWarnings, type ToolPlan } from "../../src/run/sources.ts";
 import { SummaryWriter } from "../../src/summary/writer.ts";
 
 function writer() {
@@ -37,25 +37,6 @@ Deno.test("SourceWarnings writes no record after detach()", async () => {
   warnings.add({ code: "source_exited", message: "late", source: "mcp:b" });
   await summary.flush();
   assert.deepEqual(lines, []);
-});
-
-Deno.test("progressRecord() leaves out absent total and message", () => {
-  assert.deepEqual(progressRecord("r", "c", "t", { progress: 1 }), {
-    type: "tool.progress",
-    run_id: "r",
-    call_id: "c",
-    name: "t",
-    progress: 1,
-  });
-  assert.deepEqual(progressRecord("r", "c", "t", { progress: 1, total: 2, message: "m" }), {
-    type: "tool.progress",
-    run_id: "r",
-    call_id: "c",
-    name: "t",
-    progress: 1,
-    total: 2,
-    message: "m",
-  });
 });
 
 /** A temporary project dir: `magi-tools.jsonc` (when `config` is given), nothing else. */
