@@ -379,7 +379,6 @@ const MAX_FUNCTION_LINES = 100;
  */
 const LONG_FILES: Readonly<Record<string, string>> = {
   "src/toolset/describe_cache.ts": "file I/O written inline; goes through the runtime (issue 34)",
-  "src/sandbox/tool_process.ts": "spawn, channel and stop of the warm process; to be split",
 };
 
 /**
