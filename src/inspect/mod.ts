@@ -7,7 +7,9 @@
  * Parts: `security.ts` (the request gate), `tool_set.ts` (registry,
  * executor, live reload), `turns.ts` (turns as `run` makes them, approvals
  * and cancel from the page), `sessions.ts` (sessions and history),
- * `server.ts` (HTTP API and the event stream), `page.ts` (the page),
+ * `server.ts` (HTTP API and the event stream), `page.ts` (the page's markup,
+ * with `page_style.ts` and `page_script.ts`, whose parts are
+ * `page_tools_script.ts`, `page_form_script.ts` and `page_turns_script.ts`),
  * `sign_in.ts` and `sign_in_page.ts` (the sign-in button of an MCP server that
  * needs one).
  *

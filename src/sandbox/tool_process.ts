@@ -1,7 +1,8 @@
 /**
  * One warm tool process: a `deno run` child with exactly the tool's
  * permissions, speaking the private channel of `channel.ts` (Deno only,
- * internal to the process runner).
+ * internal to the process runner). Its start is `tool_spawn.ts`, what its exit
+ * answers `tool_exit.ts`, its spec and outcomes `tool_process_spec.ts`.
  *
  * @module
  */
@@ -17,76 +18,13 @@ import { settleWithin } from "../async/deadline.ts";
 import type { LogBuffer } from "./log_buffer.ts";
 import type { ToolProgress } from "../tool/external.ts";
 import { progressUpdate } from "../tool/progress.ts";
-import { wrapped } from "./containment.ts";
-import { LAUNCH_ERROR_PREFIX, LAUNCH_FAILED } from "./kernel_policy.ts";
-import {
-  type ChildHandle,
-  type ExitInfo,
-  spawnChild,
-  SpawnError,
-  terminalText,
-} from "../runtime/mod.ts";
+import { type ChildHandle, terminalText } from "../runtime/mod.ts";
+import { exitOutcome } from "./tool_exit.ts";
+import type { ProcessOutcome, ToolProcessSpec } from "./tool_process_spec.ts";
+import { spawnToolProcess } from "./tool_spawn.ts";
 
-/** How a call on a process ended (before the runner applies grace and kill). */
-export type ProcessOutcome =
-  | { readonly kind: "value"; readonly text: string }
-  | { readonly kind: "content"; readonly parts: readonly unknown[] }
-  | { readonly kind: "too_large"; readonly bytes: number }
-  | { readonly kind: "invalid"; readonly text: string }
-  | { readonly kind: "invalid_output"; readonly text: string }
-  | {
-    readonly kind: "thrown";
-    readonly message: string;
-    readonly stack?: string;
-    readonly permission?: string;
-  }
-  | {
-    readonly kind: "crashed";
-    readonly message: string;
-    readonly permission?: string;
-    /**
-     * Killed by SIGINT: a terminal's Ctrl-C reached the process (in the instant between its
-     * start and its `setsid()`, while it is still in the terminal's process group).
-     */
-    readonly interrupted?: true;
-  };
+export type { ProcessOutcome, ToolProcessSpec } from "./tool_process_spec.ts";
 
-/** How to start a tool process. */
-export interface ToolProcessSpec {
-  /** Tool name (checked by the child against the module's default export). */
-  readonly name: string;
-  /** The tool module's file URL. */
-  readonly url: string;
-  /** `deno` executable. */
-  readonly denoPath: string;
-  /** Flags before the runner: `--no-prompt`, `--allow-*`, `--v8-flags`, `--preload`. */
-  readonly flags: readonly string[];
-  /** The child's working directory. */
-  readonly cwd: string;
-  /**
-   * Memory cap in MiB, for the error messages (the launcher enforces it: `RLIMIT_DATA`, see
-   * `containment.ts`).
-   */
-  readonly memoryMb?: number;
-  /** `sandboxFingerprint()` of the tool as described; the runner checks its own against it. */
-  readonly fingerprint?: string;
-  /**
-   * Wraps the `deno` arguments (`run`, flags, runner) into the kernel layer's launcher
-   * command (`kernel.ts` `launchArgs`); absent: `deno run` directly.
-   */
-  readonly launch?: (denoArgs: readonly string[]) => string[];
-  /**
-   * A command the whole launch runs under (`ProcessLimits.wrapper`: `unshare` for a PID
-   * namespace); absent or empty: none. {@link ToolProcess.pid} is then the wrapper's.
-   */
-  readonly wrapper?: readonly string[];
-  /**
-   * The process's whole environment (`tool_env.ts`); absent: the host's, plus `NO_COLOR=1`.
-   */
-  readonly env?: Readonly<Record<string, string>>;
-}
-
-const RUNNER_PATH = new URL("./runner.ts", import.meta.url).href;
 const STDERR_TAIL_CHARS = 4_096;
 const PIPE_DRAIN_MS = 250;
 /** V8's messages for an allocation that failed (`RangeError`), e.g. under `RLIMIT_DATA`. */
@@ -100,17 +38,6 @@ interface Pending {
   readonly progress: ((update: ToolProgress) => void) | undefined;
   cancelled: boolean;
   sent: boolean;
-}
-
-/** Throws the file system's error when `path` cannot be found (an unknown: nothing). */
-function assertRunnable(path: string): void {
-  try {
-    Deno.statSync(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
-      throw error;
-    }
-  }
 }
 
 /** A running tool process. One call at a time. */
@@ -141,29 +68,7 @@ export class ToolProcess {
     this.#ready = new Promise((resolve) => this.#resolveReady = resolve);
     // Its own process group (spawnChild): a terminal's Ctrl-C reaches the host only, which
     // then cancels the call instead of the tool process dying under it.
-    try {
-      const args = ["run", ...spec.flags, RUNNER_PATH];
-      // Under a wrapper a missing Deno would only show as the wrapper's exit code.
-      if ((spec.wrapper ?? []).length > 0) assertRunnable(spec.denoPath);
-      const command = wrapped(
-        { wrapper: spec.wrapper ?? [] },
-        spec.denoPath,
-        spec.launch?.(args) ?? args,
-      );
-      this.#child = spawnChild(command.command, command.args, {
-        cwd: spec.cwd,
-        stderr: "piped",
-        // No OpenTelemetry export of its own (its exporter would be a network channel out of
-        // the sandbox, and Deno's fetch spans would start unrelated traces): the host traces
-        // the call and hands the tool `ctx.traceparent` (docs/telemetry.md).
-        ...(spec.env === undefined
-          ? { env: { NO_COLOR: "1", OTEL_DENO: "false" } }
-          : { env: { ...spec.env, OTEL_DENO: "false" }, clearEnv: true }),
-      });
-    } catch (error) {
-      // The reason (for example a missing --allow-run) rather than the generic wrapper.
-      throw error instanceof SpawnError && error.cause instanceof Error ? error.cause : error;
-    }
+    this.#child = spawnToolProcess(spec);
     this.#stderr = this.#child.stderr!;
     this.pid = this.#child.pid;
     this.#writer = this.#child.stdin.getWriter();
@@ -181,7 +86,11 @@ export class ToolProcess {
       // A grandchild holding the pipes open must not keep the answer waiting.
       await settleWithin(Promise.all([stdout, stderr]), PIPE_DRAIN_MS);
       await this.#writer.close().catch(() => {});
-      const outcome = this.#exitOutcome(status);
+      const outcome = exitOutcome(status, {
+        crash: this.#crash,
+        stderrTail: this.#stderrTail,
+        memoryMb: this.#spec.memoryMb,
+      });
       this.#resolveReady(outcome);
       const pending = this.#pending;
       this.#pending = undefined;
@@ -391,36 +300,5 @@ export class ToolProcess {
       return; // A forged or damaged frame: nothing to record.
     }
     pending.progress(update);
-  }
-
-  #exitOutcome(status: ExitInfo): ProcessOutcome {
-    const crash = this.#crash;
-    if (crash !== undefined) {
-      return {
-        kind: "crashed",
-        message: crash.message,
-        ...(crash.permission === undefined ? {} : { permission: crash.permission }),
-      };
-    }
-    const launch = this.#stderrTail.indexOf(LAUNCH_ERROR_PREFIX);
-    if (status.code === LAUNCH_FAILED && launch >= 0) {
-      const reason = this.#stderrTail.slice(launch + LAUNCH_ERROR_PREFIX.length).split("\n")[0];
-      return { kind: "crashed", message: `the kernel sandbox could not be applied: ${reason}` };
-    }
-    if (/out of memory|heap limit|allocation failed/i.test(this.#stderrTail)) {
-      const cap = this.#spec.memoryMb;
-      const message = cap === undefined
-        ? "the tool process ran out of memory"
-        : `the tool exceeded its memory limit of ${cap} MiB`;
-      return { kind: "crashed", message };
-    }
-    const how = status.signal !== null
-      ? `was killed by ${status.signal}`
-      : `exited with code ${status.code}`;
-    return {
-      kind: "crashed",
-      message: `the tool process ${how}`,
-      ...(status.signal === "SIGINT" ? { interrupted: true as const } : {}),
-    };
   }
 }

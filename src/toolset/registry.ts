@@ -7,38 +7,22 @@
  * bound exceeded or the whole `initialize` request not fitting in one input
  * frame fails with a {@link RegistryError} naming the tool and its file: a
  * tool is never dropped. After initialization, {@link ToolRegistry.verifyDescriptor}
- * recomputes every `tool_id` and fails closed on any difference.
+ * recomputes every `tool_id` and fails closed on any difference. A definition's
+ * checks are in `definitions.ts`, the measure of the `initialize` request in
+ * `budget.ts`.
  *
  * @module
  */
 
-import { HostError } from "../errors/mod.ts";
 import { toolIdOf } from "../protocol/canonical.ts";
-import { requestFrame } from "../protocol/envelope.ts";
-import { encodedFrameBytes } from "../protocol/framing.ts";
-import type { JsonObject, JsonValue } from "../protocol/json.ts";
-import {
-  CLIENT_TOOLS_LIMITS,
-  CLIENT_TOOLS_REQUIRED_CAPABILITIES,
-  ID_BYTES,
-  INPUT_FRAME_BYTES,
-} from "../protocol/limits.ts";
-import {
-  CLIENT_TOOLS_CAPABILITY,
-  type ClientToolDefinition,
-  ClientToolDefinitionSchema,
-} from "../protocol/schemas/client_tools.ts";
-import { jsonDepth } from "../protocol/schemas/common.ts";
+import type { JsonObject } from "../protocol/json.ts";
+import { CLIENT_TOOLS_LIMITS } from "../protocol/limits.ts";
+import type { ClientToolDefinition } from "../protocol/schemas/client_tools.ts";
 import { utf8ByteLength } from "../protocol/utf8.ts";
 import { annotationsOf, isTool, type Tool, type ToolAnnotations } from "../tool/define.ts";
 import type { LoadedTool } from "./discovery.ts";
 import { type ExternalTool, isExternalTool } from "../tool/external.ts";
-import {
-  type AnyTool,
-  inputSchemaOf,
-  type InputSchemaResult,
-  toolOutputSchema,
-} from "../sandbox/description.ts";
+import type { AnyTool, InputSchemaResult } from "../sandbox/description.ts";
 import { RESERVED_TOOL_NAMES } from "../tool/reserved_names.ts";
 import { supportsProcessIsolation } from "../runtime/mod.ts";
 import {
@@ -48,6 +32,9 @@ import {
   wireOf,
   type WireTool,
 } from "./catalog.ts";
+import { checkCapabilities, type FrameBudget, measure, overBudgetMessage } from "./budget.ts";
+import { definitionOf, fixFor, outputSchemaFor, where } from "./definitions.ts";
+import { RegistryError } from "./registry_error.ts";
 
 export { MAX_TOOLS, type WireTool } from "./catalog.ts";
 
@@ -105,29 +92,8 @@ export interface RegisteredToolOf<K extends ToolKind, T extends AnyTool | Extern
   readonly outputSchema?: Readonly<Record<string, unknown>>;
 }
 
-/** How much of the `initialize` input frame the definitions use. */
-export interface FrameBudget {
-  /** The input frame bound, bytes excluding LF. */
-  readonly frameBytes: number;
-  /** The whole `initialize` request, bytes excluding LF (64-byte placeholder ID). */
-  readonly usedBytes: number;
-  /** `frameBytes - usedBytes` (negative when over). */
-  readonly remainingBytes: number;
-  /** Each definition's serialized bytes, in registration order. */
-  readonly perTool: readonly { name: string; file: string; bytes: number }[];
-}
-
-/**
- * The tool set cannot be registered, or the backend registered something else: a
- * `HostError` with the code `registry`, under its own name for library users.
- */
-export class RegistryError extends HostError<"registry"> {
-  /** Message as given. */
-  constructor(message: string, options?: ErrorOptions) {
-    super("registry", message, options);
-    this.name = "RegistryError";
-  }
-}
+export type { FrameBudget } from "./budget.ts";
+export { RegistryError } from "./registry_error.ts";
 
 /** Options of {@link ToolRegistry.fromLoaded}. */
 export interface RegistryOptions {
@@ -150,12 +116,6 @@ export interface RegistryOptions {
    */
   readonly reservedNames?: readonly string[];
 }
-
-const PLACEHOLDER_ID = "x".repeat(ID_BYTES);
-const WORST_CASE_CAPABILITIES: readonly string[] = Array.from(
-  { length: CLIENT_TOOLS_REQUIRED_CAPABILITIES },
-  (_, index) => `${index}`.padStart(ID_BYTES, "c"),
-);
 
 /**
  * The host's tools, in load order, and what `initialize` registers of them. Immutable.
@@ -357,191 +317,4 @@ function kindOf(tool: AnyTool | ExternalTool): ToolKind {
  */
 export function hostInputOf(entry: RegisteredTool): Tool["input"] | undefined {
   return entry.kind !== "external" && isTool(entry.tool) ? entry.tool.input : undefined;
-}
-
-function measure(registered: readonly WireTool[], capabilities: readonly string[]): FrameBudget {
-  const frame = requestFrame(PLACEHOLDER_ID, "initialize", {
-    required_capabilities: [...capabilities],
-    client_tools: registered.map((entry) => entry.definition) as JsonValue[],
-  });
-  const usedBytes = encodedFrameBytes(frame) - 1;
-  return {
-    frameBytes: INPUT_FRAME_BYTES,
-    usedBytes,
-    remainingBytes: INPUT_FRAME_BYTES - usedBytes,
-    perTool: registered.map((entry) => ({
-      name: entry.name,
-      file: entry.file,
-      bytes: entry.definitionBytes,
-    })),
-  };
-}
-
-/** A module tool's output JSON Schema, checked like its input schema; undefined: none. */
-function outputSchemaFor(
-  tool: AnyTool,
-  file: string,
-): Readonly<Record<string, unknown>> | undefined {
-  const converted = toolOutputSchema(tool);
-  if (converted === undefined) return undefined;
-  const at = `${tool.name} (${file})`;
-  if (converted.error !== undefined) {
-    throw new RegistryError(
-      `Tool output schema cannot be converted to JSON Schema: ${at}: ${converted.error}`,
-    );
-  }
-  const schema: Record<string, unknown> = { ...converted.schema };
-  delete schema["$schema"];
-  if (schema["type"] !== "object") {
-    throw new RegistryError(`Tool output schema root must be "type":"object": ${at}`);
-  }
-  const bytes = utf8ByteLength(JSON.stringify(schema));
-  if (bytes > CLIENT_TOOLS_LIMITS.schema_bytes) {
-    throw new RegistryError(
-      `Tool output schema is too large: ${at}: ${bytes} bytes exceeds the limit of ${CLIENT_TOOLS_LIMITS.schema_bytes}`,
-    );
-  }
-  return Object.freeze(schema);
-}
-
-function checkCapabilities(given: readonly string[] | undefined): readonly string[] {
-  if (given === undefined) return WORST_CASE_CAPABILITIES;
-  if (!given.includes(CLIENT_TOOLS_CAPABILITY)) {
-    throw new RegistryError(`Required capabilities must include ${CLIENT_TOOLS_CAPABILITY}`);
-  }
-  if (given.length > CLIENT_TOOLS_REQUIRED_CAPABILITIES) {
-    throw new RegistryError(
-      `Too many required capabilities: ${given.length} exceeds the limit of ${CLIENT_TOOLS_REQUIRED_CAPABILITIES}`,
-    );
-  }
-  return Object.freeze([...given]);
-}
-
-/** The fix a bound broken by an external tool names. */
-const EXTERNAL_FIX =
-  'exclude the tool in the config ("exclude"), or override its description ("descriptions")';
-
-/** The fix an OpenAPI tool's broken bound names (its config has no "exclude"). */
-const OPENAPI_FIX =
-  'leave the operation out of the API\'s "include" in the config (see docs/openapi.md)';
-
-/** `; fix: …` for a broken bound among `tools`: "" without external tools. */
-function fixFor(tools: readonly unknown[]): string {
-  const kinds = new Set(tools.filter(isExternalTool).map((tool) => tool.source.kind));
-  if (kinds.size === 0) return "";
-  return `; fix: ${kinds.size === 1 && kinds.has("openapi") ? OPENAPI_FIX : EXTERNAL_FIX}`;
-}
-
-function where(entry: { tool: { name: string }; file: string }): string {
-  return `${entry.tool.name} (${entry.file})`;
-}
-
-function definitionOf(
-  tool: AnyTool | ExternalTool,
-  file: string,
-  describedInput?: InputSchemaResult,
-): ClientToolDefinition {
-  if (isExternalTool(tool)) return externalDefinitionOf(tool, file);
-  const where = `${tool.name} (${file})`;
-  // A described tool's schema was converted in the describe child, the same way; so was an
-  // inline tool's when its module was described (`describedInput`): converting the zod schema
-  // again here cost a measurable share of startup (bench/notes.md).
-  const converted = isTool(tool) ? describedInput ?? inputSchemaOf(tool.input) : tool.inputSchema;
-  if (converted.error !== undefined) {
-    throw new RegistryError(
-      `Tool input schema cannot be converted to JSON Schema: ${where}: ${converted.error}`,
-    );
-  }
-  const schema: Record<string, unknown> = { ...converted.schema };
-  delete schema["$schema"];
-  if (schema["type"] !== "object") {
-    throw new RegistryError(`Tool input schema root must be "type":"object": ${where}`);
-  }
-  const bytes = utf8ByteLength(JSON.stringify(schema));
-  if (bytes > CLIENT_TOOLS_LIMITS.schema_bytes) {
-    throw new RegistryError(
-      `Tool input schema is too large: ${where}: ${bytes} bytes exceeds the limit of ${CLIENT_TOOLS_LIMITS.schema_bytes}`,
-    );
-  }
-  if (jsonDepth(schema, CLIENT_TOOLS_LIMITS.schema_depth) > CLIENT_TOOLS_LIMITS.schema_depth) {
-    throw new RegistryError(
-      `Tool input schema is too deep: ${where}: more than ${CLIENT_TOOLS_LIMITS.schema_depth} nested containers`,
-    );
-  }
-  return checkedDefinition(tool, schema, where);
-}
-
-/**
- * An external tool's definition. Its schema and description come from
- * someone else's server: every bound is checked here and named with the fix,
- * nothing is cut.
- */
-function externalDefinitionOf(tool: ExternalTool, file: string): ClientToolDefinition {
-  const at = `${tool.name} (${file})`;
-  const fix = fixFor([tool]);
-  const schema: Record<string, unknown> = { ...tool.inputSchema };
-  delete schema["$schema"];
-  if (schema["type"] !== "object") {
-    throw new RegistryError(`Tool input schema root must be "type":"object": ${at}${fix}`);
-  }
-  const bytes = utf8ByteLength(JSON.stringify(schema));
-  if (bytes > CLIENT_TOOLS_LIMITS.schema_bytes) {
-    throw new RegistryError(
-      `Tool input schema is too large: ${at}: ${bytes} bytes exceeds the limit of ${CLIENT_TOOLS_LIMITS.schema_bytes}${fix}`,
-    );
-  }
-  if (jsonDepth(schema, CLIENT_TOOLS_LIMITS.schema_depth) > CLIENT_TOOLS_LIMITS.schema_depth) {
-    throw new RegistryError(
-      `Tool input schema is too deep: ${at}: more than ${CLIENT_TOOLS_LIMITS.schema_depth} nested containers${fix}`,
-    );
-  }
-  const descriptionBytes = utf8ByteLength(tool.description);
-  if (descriptionBytes > CLIENT_TOOLS_LIMITS.description_bytes) {
-    throw new RegistryError(
-      `Tool description is too long: ${at}: ${descriptionBytes} bytes exceeds the limit of ${CLIENT_TOOLS_LIMITS.description_bytes}${fix}`,
-    );
-  }
-  return checkedDefinition(tool, schema, at, fix);
-}
-
-function checkedDefinition(
-  tool: { name: string; description: string; effect: string; timeoutMs?: number | undefined },
-  schema: Record<string, unknown>,
-  where: string,
-  fix = "",
-): ClientToolDefinition {
-  const candidate: Record<string, unknown> = {
-    name: tool.name,
-    description: tool.description,
-    input_schema: schema,
-    effect: tool.effect,
-  };
-  if (tool.timeoutMs !== undefined) candidate["timeout_ms"] = tool.timeoutMs;
-  // defineTool already checked the other fields; the wire schema is the final word.
-  const parsed = ClientToolDefinitionSchema.safeParse(candidate);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const path = issue?.path.join(".") ?? "";
-    throw new RegistryError(
-      `Tool definition is invalid: ${where}: ${path}: ${issue?.message}${fix}`,
-    );
-  }
-  return Object.freeze(parsed.data);
-}
-
-function overBudgetMessage(budget: FrameBudget): string {
-  const over = -budget.remainingBytes;
-  const costs = [...budget.perTool].sort((a, b) => b.bytes - a.bytes)
-    .map((entry) => `${entry.name} (${entry.file}) ${entry.bytes} bytes`);
-  // Tools past the bound, in load order: the ones that do not fit.
-  const fixed = budget.usedBytes - budget.perTool.reduce((sum, entry) => sum + entry.bytes + 1, 0);
-  let used = fixed;
-  const misfits: string[] = [];
-  for (const entry of budget.perTool) {
-    used += entry.bytes + 1;
-    if (used > budget.frameBytes) misfits.push(entry.name);
-  }
-  return `Tool definitions do not fit in the initialize request: ${budget.usedBytes} bytes exceeds the limit of ${budget.frameBytes} by ${over} bytes; tools that do not fit: ${
-    misfits.join(", ")
-  }; cost per tool, largest first: ${costs.join(", ")}`;
 }
