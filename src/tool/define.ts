@@ -31,6 +31,7 @@ import {
 } from "../protocol/limits.ts";
 import { utf8ByteLength } from "../protocol/utf8.ts";
 import { TOOL_NAME_PATTERN } from "../protocol/schemas/client_tools.ts";
+import { hasControlExceptTabLf } from "../text/control.ts";
 
 /** What a result over a tool's `maxResultBytes` becomes (see {@link ToolSpec.overflow}). */
 export type ResultOverflow = "error" | "truncate" | "spill";
@@ -281,8 +282,6 @@ export const TITLE_BYTES = 128;
 export const UNRESTRICTED_ALLOWED: ReadonlySet<string> = new Set(["net", "sys"]);
 /** The shortest prefix before `*` a process-isolated tool's `env` entry may have. */
 export const MIN_ENV_PREFIX = 3;
-// deno-lint-ignore no-control-regex -- matching control characters is the point
-const CONTROL_EXCEPT_LF_TAB = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/u;
 
 /**
  * Validate a tool spec and return it frozen and branded.
@@ -391,7 +390,7 @@ function checkDescription(name: string, description: unknown): void {
   if (!description.isWellFormed()) {
     throw new TypeError(`Tool description must be well-formed Unicode: ${name}`);
   }
-  if (CONTROL_EXCEPT_LF_TAB.test(description)) {
+  if (hasControlExceptTabLf(description)) {
     throw new TypeError(
       `Tool description must not contain control characters other than LF and TAB: ${name}`,
     );
@@ -439,7 +438,7 @@ function checkTitle(name: string, title: unknown): void {
   if (title === undefined) return;
   if (typeof title !== "string") throw new TypeError(`Tool title must be a string: ${name}`);
   const bytes = utf8ByteLength(title);
-  const control = CONTROL_EXCEPT_LF_TAB.test(title) || title.includes("\n") || title.includes("\t");
+  const control = hasControlExceptTabLf(title) || title.includes("\n") || title.includes("\t");
   if (bytes < 1 || bytes > TITLE_BYTES || !title.isWellFormed() || control) {
     throw new TypeError(
       `Tool title must be 1 to ${TITLE_BYTES} UTF-8 bytes of one line, no control characters: ${name}`,
