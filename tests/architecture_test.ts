@@ -144,8 +144,11 @@ const LAYERS = [
   "inspect",
   "cli",
 ];
-/** What the reference backend may import: it reuses protocol and transport, never client or host. */
-const BACKEND_USES = ["async", "protocol", "transport"];
+/**
+ * What the reference backend may import: it reuses protocol, transport and the text helpers
+ * (which import only protocol), never client or host.
+ */
+const BACKEND_USES = ["async", "protocol", "text", "transport"];
 
 /** The top-level `src/` folder of `file`. */
 function layerOf(file: string): string {

@@ -19,6 +19,7 @@
 import { z } from "zod";
 import type { WriteNotRun } from "../tool/answers.ts";
 import { utf8ByteLength } from "../protocol/utf8.ts";
+import { cutUtf8 } from "../text/utf8.ts";
 
 /** A value longer than this (UTF-8 bytes of its JSON) is cut in the view. */
 export const APPROVAL_VALUE_BYTES = 240;
@@ -89,20 +90,6 @@ export interface ArgumentView {
   readonly hidden: number;
 }
 
-/** The longest prefix of `text` of at most `maxBytes` UTF-8 bytes, cut at a code point. */
-function cutAt(text: string, maxBytes: number): string {
-  if (utf8ByteLength(text) <= maxBytes) return text;
-  let bytes = 0;
-  let end = 0;
-  for (const char of text) {
-    const size = utf8ByteLength(char);
-    if (bytes + size > maxBytes) break;
-    bytes += size;
-    end += char.length;
-  }
-  return text.slice(0, end);
-}
-
 const PLAIN_KEY = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;
 
 function keyPath(parent: string, key: string): string {
@@ -131,7 +118,7 @@ export function argumentView(args: Readonly<Record<string, unknown>>): ArgumentV
   const add = (path: string, value: unknown) => {
     if (lines.length >= APPROVAL_MAX_LINES) return void hidden++;
     const json = jsonOf(value);
-    const shown = cutAt(json, APPROVAL_VALUE_BYTES);
+    const shown = cutUtf8(json, APPROVAL_VALUE_BYTES);
     lines.push({ path, value: shown, cutBytes: utf8ByteLength(json) - utf8ByteLength(shown) });
   };
   // Past APPROVAL_MAX_DEPTH levels a value is shown whole (as JSON, cut like any other).

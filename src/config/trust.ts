@@ -29,6 +29,7 @@ import { invocation } from "../host/invocation.ts";
 import { ConfigError } from "./errors.ts";
 import type { ConfigNeeds, SecretDestination } from "./needs.ts";
 import { configKey, hashConfigText, readTrustStore, trustStorePath } from "./trust_store.ts";
+import { replaceControl } from "../text/control.ts";
 
 /** The variable that approves every project config (CI): set it to `1`. */
 export const TRUST_ENV = "MAGI_TOOLS_TRUST_CONFIG";
@@ -213,9 +214,8 @@ function shellWord(word: string): string {
 
 /** `text` with every C0/C1 control character and DEL shown as `\xNN` (the text is the project's). */
 function visible(text: string): string {
-  return text.replace(
-    // deno-lint-ignore no-control-regex
-    /[\x00-\x1f\x7f-\x9f]/g,
+  return replaceControl(
+    text,
     (char) => `\\x${char.charCodeAt(0).toString(16).padStart(2, "0")}`,
   );
 }

@@ -9,6 +9,7 @@ import { ExternalToolError } from "../tool/external.ts";
 import type { OpenApiConfig } from "./config.ts";
 import type { HttpExchange } from "./http.ts";
 import type { ClientCredentialsTokens } from "./oauth.ts";
+import { hasHeaderBreak } from "../text/control.ts";
 
 /** The `auth` header of `api`, its value read now (a rotated token is used by the next call). */
 export function headerAuth(api: OpenApiConfig): HttpExchange["auth"] {
@@ -29,8 +30,7 @@ export function headerAuth(api: OpenApiConfig): HttpExchange["auth"] {
       `Authentication is not configured: environment variable ${api.auth.valueFromEnv} is not set`,
     );
   }
-  // deno-lint-ignore no-control-regex -- a header value cannot hold these
-  if (/[\r\n\u0000]/.test(secret)) {
+  if (hasHeaderBreak(secret)) {
     throw new ExternalToolError(
       "tool_failed",
       `Authentication is not configured: environment variable ${api.auth.valueFromEnv} holds CR, LF or NUL`,

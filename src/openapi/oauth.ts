@@ -25,6 +25,7 @@ import { ExternalToolError } from "../tool/external.ts";
 import type { ClientCredentialsAuth, OpenApiConfig } from "./config.ts";
 import { OpenApiError } from "./errors.ts";
 import { SecretRedactor } from "./redact.ts";
+import { hasHeaderBreak } from "../text/control.ts";
 
 type Json = Record<string, unknown>;
 
@@ -141,8 +142,7 @@ export class ClientCredentialsTokens {
     }
     const token = body?.["access_token"];
     const type = body?.["token_type"];
-    // deno-lint-ignore no-control-regex -- a header value cannot hold these
-    if (typeof token !== "string" || token === "" || /[\r\n\u0000]/.test(token)) {
+    if (typeof token !== "string" || token === "" || hasHeaderBreak(token)) {
       throw new ExternalToolError("tool_failed", `${where}: the answer has no valid access_token`);
     }
     if (typeof type !== "string" || type.toLowerCase() !== "bearer") {

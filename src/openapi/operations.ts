@@ -18,6 +18,7 @@
  */
 
 import { truncateText } from "../text/bounded.ts";
+import { replaceControlExceptTabLf } from "../text/control.ts";
 import type { OpenApiConfig } from "./config.ts";
 import type { HttpMethod, OperationRef } from "./document.ts";
 import { jsonPointer, OpenApiError } from "./errors.ts";
@@ -374,9 +375,6 @@ export function toolNameOf(op: Pick<OperationRef, "path" | "method" | "operation
   return name.slice(0, 64);
 }
 
-// deno-lint-ignore no-control-regex -- matching control characters is the point
-const CONTROL_EXCEPT_LF_TAB = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-
 function describe(op: OperationRef, operation: Json): string {
   const summary = typeof operation["summary"] === "string" ? operation["summary"].trim() : "";
   const details = typeof operation["description"] === "string"
@@ -384,6 +382,6 @@ function describe(op: OperationRef, operation: Json): string {
     : "";
   const head = `${op.method.toUpperCase()} ${op.path}${summary === "" ? "" : `: ${summary}`}`;
   const text = details === "" || details === summary ? head : `${head}\n\n${details}`;
-  const clean = text.replace(/\r\n?/g, "\n").replace(CONTROL_EXCEPT_LF_TAB, " ");
+  const clean = replaceControlExceptTabLf(text.replace(/\r\n?/g, "\n"), " ");
   return truncateText(clean, 1_024);
 }

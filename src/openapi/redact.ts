@@ -32,6 +32,8 @@
  */
 
 import { utf8ByteLength } from "../protocol/utf8.ts";
+import { hasC0OrDel } from "../text/control.ts";
+import { cutUtf8, utf8PrefixLength } from "../text/utf8.ts";
 
 /** What a redacted secret is replaced by. */
 export const REDACTED = "[redacted]";
@@ -136,8 +138,8 @@ function decodedBase64Text(text: string): string | undefined {
     const binary = atob(text.replaceAll("-", "+").replaceAll("_", "/"));
     const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
     const decoded = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-    // deno-lint-ignore no-control-regex -- binary data is not a password
-    return /[\u0000-\u001f\u007f]/.test(decoded) ? undefined : decoded;
+    // Binary data is not a password.
+    return hasC0OrDel(decoded) ? undefined : decoded;
   } catch {
     return undefined;
   }
@@ -216,18 +218,9 @@ export class SecretRedactor {
     options: { readonly maxBytes: number; readonly complete: boolean },
   ): string {
     let limit = text.length;
-    if (!options.complete) {
-      limit = 0;
-      let bytes = 0;
-      const keep = utf8ByteLength(text) - this.marginBytes;
-      for (const char of text) {
-        bytes += utf8ByteLength(char);
-        if (bytes > keep) break;
-        limit += char.length;
-      }
-    }
+    if (!options.complete) limit = utf8PrefixLength(text, utf8ByteLength(text) - this.marginBytes);
     const redacted = this.#redactUpTo(text, limit);
-    const cut = cutToBytes(redacted, options.maxBytes);
+    const cut = cutUtf8(redacted, options.maxBytes);
     return cut === redacted && limit === text.length ? redacted : `${cut}…`;
   }
 
@@ -261,17 +254,4 @@ export class SecretRedactor {
     if (from < limit) out += text.slice(from, limit);
     return out;
   }
-}
-
-/** `text` cut to at most `maxBytes` UTF-8 bytes at a code point boundary. */
-function cutToBytes(text: string, maxBytes: number): string {
-  if (utf8ByteLength(text) <= maxBytes) return text;
-  let bytes = 0;
-  let end = 0;
-  for (const char of text) {
-    bytes += utf8ByteLength(char);
-    if (bytes > maxBytes) break;
-    end += char.length;
-  }
-  return text.slice(0, end);
 }

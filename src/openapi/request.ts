@@ -11,6 +11,7 @@
 
 import { ExternalToolError } from "../tool/external.ts";
 import type { OperationPlan, ParameterPlan } from "./operations.ts";
+import { hasHeaderBreak } from "../text/control.ts";
 
 /** A request ready for `http.ts` (plain data, sent to the sandboxed child). */
 export interface HttpRequestSpec {
@@ -167,8 +168,7 @@ function headerValue(param: ParameterPlan, value: unknown): string {
       ? entries.map(([k, v]) => `${k}=${scalar(v)}`).join(",")
       : entries.flatMap(([k, v]) => [k, scalar(v)]).join(",");
   } else text = String(value);
-  // deno-lint-ignore no-control-regex
-  if (/[\r\n\u0000]/.test(text)) {
+  if (hasHeaderBreak(text)) {
     throw invalid(`${param.name}: a header value cannot hold CR, LF or NUL`);
   }
   return text;

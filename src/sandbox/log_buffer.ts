@@ -11,6 +11,7 @@
 
 import { type Clock, REAL_CLOCK, type TimerId } from "../async/clock.ts";
 import { utf8ByteLength } from "../protocol/utf8.ts";
+import { cutUtf8 } from "../text/utf8.ts";
 import { LOG_BYTES } from "./channel.ts";
 
 /** A streamed call's output is handed on at most once per this many ms (and at its end). */
@@ -72,15 +73,7 @@ export class LogBuffer {
       this.#keep(text, bytes);
       return;
     }
-    let room = this.#limit - this.#kept;
-    let end = 0;
-    for (const char of text) {
-      const size = utf8ByteLength(char);
-      if (size > room) break;
-      room -= size;
-      end += char.length;
-    }
-    const kept = text.slice(0, end);
+    const kept = cutUtf8(text, this.#limit - this.#kept);
     const keptBytes = utf8ByteLength(kept);
     if (kept !== "") this.#keep(kept, keptBytes);
     this.#drop(bytes - keptBytes);

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { utf8ByteLength } from "../protocol/utf8.ts";
+import { cutUtf8 } from "./utf8.ts";
 
 const ELLIPSIS = "…";
 const MAX_ISSUES = 3;
@@ -17,18 +17,7 @@ const KEY_CHARS = 64;
  * text ends with "…" (counted in the bound), so a cut is never silent.
  */
 export function truncateText(text: string, maxBytes: number): string {
-  const whole = text.toWellFormed();
-  if (utf8ByteLength(whole) <= maxBytes) return whole;
-  const budget = maxBytes - utf8ByteLength(ELLIPSIS);
-  let bytes = 0;
-  let end = 0;
-  for (const char of whole) {
-    const size = utf8ByteLength(char);
-    if (bytes + size > budget) break;
-    bytes += size;
-    end += char.length;
-  }
-  return whole.slice(0, end) + ELLIPSIS;
+  return cutUtf8(text.toWellFormed(), maxBytes, { ellipsis: ELLIPSIS });
 }
 
 /** A zod issue, structurally (zod 4 `$ZodIssue`). */

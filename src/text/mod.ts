@@ -1,10 +1,25 @@
 /**
- * Text helpers below the runtime: UTF-8-bounded truncation and zod issue lists for text the model
- * reads (`bounded.ts`), and how text the host did not write reaches a terminal
- * (`terminal_text.ts`, shared by both runtime adapters). Imports nothing but `src/protocol/`.
+ * Text helpers below the runtime: cutting and splitting by UTF-8 bytes (`utf8.ts`), the
+ * control-character classes, each named once (`control.ts`), UTF-8-bounded truncation and zod
+ * issue lists for text the model reads (`bounded.ts`), and how text the host did not write
+ * reaches a terminal (`terminal_text.ts`, shared by both runtime adapters). Imports nothing but
+ * `src/protocol/`, so the reference backend may use it too.
  *
  * @module
  */
 
 export { formatIssues, type IssueLike, truncateText } from "./bounded.ts";
+export {
+  hasC0OrDel,
+  hasC0OrDelExceptTabLf,
+  hasControl,
+  hasControlExceptTabLf,
+  hasHeaderBreak,
+  hasJsonLongEscape,
+  replaceControl,
+  replaceControlExceptTabLf,
+  type Replacement,
+  replaceTerminalUnsafe,
+} from "./control.ts";
 export { terminalSafeJson, terminalText } from "./terminal_text.ts";
+export { type CutOptions, cutUtf8, splitUtf8, utf8PrefixLength } from "./utf8.ts";

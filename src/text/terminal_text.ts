@@ -28,8 +28,8 @@
  * @module
  */
 
-// deno-lint-ignore no-control-regex -- matching control characters is the point
-const CONTROL = /\r\n|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+import { replaceTerminalUnsafe } from "./control.ts";
+
 // DEL and C1, which JSON.stringify leaves raw.
 const RAW_IN_JSON = /[\u007f-\u009f]/g;
 
@@ -60,7 +60,7 @@ function visible(match: string): string {
  * ```
  */
 export function terminalText(text: string): string {
-  return text.replace(CONTROL, visible);
+  return replaceTerminalUnsafe(text, visible);
 }
 
 /**

@@ -10,6 +10,7 @@ import { z } from "zod";
 import { CLIENT_TOOLS_LIMITS, MIN_RESULT_BYTES } from "../protocol/limits.ts";
 import { utf8ByteLength } from "../protocol/utf8.ts";
 import type { PermissionGrant, ToolAnnotations, ToolEffect, ToolPermissions } from "./spec.ts";
+import { hasControlExceptTabLf } from "../text/control.ts";
 /** The fields a tool spec may have. */
 export const SPEC_KEYS: ReadonlySet<string> = new Set([
   "name",
@@ -46,8 +47,6 @@ export const TITLE_BYTES = 128;
 export const UNRESTRICTED_ALLOWED: ReadonlySet<string> = new Set(["net", "sys"]);
 /** The shortest prefix before `*` a process-isolated tool's `env` entry may have. */
 export const MIN_ENV_PREFIX = 3;
-// deno-lint-ignore no-control-regex -- matching control characters is the point
-const CONTROL_EXCEPT_LF_TAB = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/u;
 
 export function checkDescription(name: string, description: unknown): void {
   const limit = CLIENT_TOOLS_LIMITS.description_bytes;
@@ -61,7 +60,7 @@ export function checkDescription(name: string, description: unknown): void {
   if (!description.isWellFormed()) {
     throw new TypeError(`Tool description must be well-formed Unicode: ${name}`);
   }
-  if (CONTROL_EXCEPT_LF_TAB.test(description)) {
+  if (hasControlExceptTabLf(description)) {
     throw new TypeError(
       `Tool description must not contain control characters other than LF and TAB: ${name}`,
     );
@@ -109,7 +108,7 @@ export function checkTitle(name: string, title: unknown): void {
   if (title === undefined) return;
   if (typeof title !== "string") throw new TypeError(`Tool title must be a string: ${name}`);
   const bytes = utf8ByteLength(title);
-  const control = CONTROL_EXCEPT_LF_TAB.test(title) || title.includes("\n") || title.includes("\t");
+  const control = hasControlExceptTabLf(title) || title.includes("\n") || title.includes("\t");
   if (bytes < 1 || bytes > TITLE_BYTES || !title.isWellFormed() || control) {
     throw new TypeError(
       `Tool title must be 1 to ${TITLE_BYTES} UTF-8 bytes of one line, no control characters: ${name}`,

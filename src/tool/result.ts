@@ -9,6 +9,8 @@
  * @module
  */
 
+import { hasJsonLongEscape } from "../text/control.ts";
+
 /**
  * The text the model sees for a tool's return value: a string as-is (lone
  * surrogates replaced by U+FFFD, which the wire cannot carry), `undefined` as
@@ -125,7 +127,7 @@ export function splitSizedResultText(text: string, options: SplitOptions): Sized
   // would: one native encoding pass and, unless the budget allows six bytes a character, one
   // search for the controls that escape to six (bench/notes.md, "The result split's ASCII path").
   if (partBytes * ESCAPED_SHORT_MAX <= escapedBudget && isAscii(text)) {
-    if (partBytes * ESCAPED_MAX <= escapedBudget || !LONG_ESCAPE.test(text)) {
+    if (partBytes * ESCAPED_MAX <= escapedBudget || !hasJsonLongEscape(text)) {
       return { parts: cutEvery(text, partBytes), bytes: text.length };
     }
   }
@@ -196,11 +198,8 @@ export function splitSizedResultText(text: string, options: SplitOptions): Sized
 
 /** The most bytes one ASCII character takes escaped in JSON (`\u00XX`). */
 const ESCAPED_MAX = 6;
-/** The most bytes one ASCII character other than {@link LONG_ESCAPE}'s takes escaped (`\"`, `\n`). */
+/** The most bytes one ASCII character takes escaped when {@link hasJsonLongEscape} finds none (`\"`, `\n`). */
 const ESCAPED_SHORT_MAX = 2;
-/** The ASCII characters `JSON.stringify` escapes as `\u00XX`: controls without a short escape. */
-// deno-lint-ignore no-control-regex
-const LONG_ESCAPE = /[\x00-\x07\x0b\x0e-\x1f]/;
 /** Chunk of {@link isAscii}'s reused buffer. */
 const ASCII_CHUNK = 64 * 1024;
 const asciiScratch = new Uint8Array(ASCII_CHUNK);

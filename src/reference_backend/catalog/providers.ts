@@ -8,6 +8,8 @@
  * @module
  */
 
+import { hasControl } from "../../text/control.ts";
+
 /** Credential variables of the known non-scripted providers. */
 export const PROVIDER_KEYS: Readonly<Record<string, string>> = {
   openai: "OPENAI_API_KEY",
@@ -34,8 +36,7 @@ export const SCRIPTED_MODEL = "scripted-1";
  * ```
  */
 export function safeName(name: string): string | null {
-  // deno-lint-ignore no-control-regex
-  if (name === "" || /[\u0000-\u001f\u007f-\u009f]/.test(name) || !name.isWellFormed()) {
+  if (name === "" || hasControl(name) || !name.isWellFormed()) {
     return null;
   }
   if (/(^sk-|api[_-]?key|secret|token|bearer|password)/i.test(name)) return null;

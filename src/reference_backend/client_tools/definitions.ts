@@ -10,6 +10,7 @@ import type { JsonObject } from "../../protocol/json.ts";
 import { CLIENT_TOOL_MIN_TIMEOUT_MS, CLIENT_TOOLS_LIMITS } from "../../protocol/limits.ts";
 import { isBuiltinToolName } from "./builtins.ts";
 import { utf8ByteLength } from "../../protocol/utf8.ts";
+import { hasC0OrDelExceptTabLf } from "../../text/control.ts";
 
 /** A tool registered for the life of the child. */
 export interface RegisteredTool {
@@ -81,8 +82,7 @@ function validateDefinition(value: unknown): RegisteredTool | null {
 function validDescription(value: unknown): boolean {
   if (typeof value !== "string" || value.length === 0) return false;
   if (utf8ByteLength(value) > CLIENT_TOOLS_LIMITS.description_bytes) return false;
-  // deno-lint-ignore no-control-regex
-  return !/[\u0000-\u0008\u000b-\u001f\u007f]/.test(value);
+  return !hasC0OrDelExceptTabLf(value);
 }
 
 /** Nesting depth in containers (the root object counts 1). */

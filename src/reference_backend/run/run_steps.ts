@@ -14,7 +14,8 @@ import type { ToolResult } from "../client_tools/calls.ts";
 import { type RunActions, RunCancelled, RunFailure } from "../provider/provider.ts";
 import type { RunCalls } from "./run_calls.ts";
 import type { CallStep, Step } from "../provider/scenario.ts";
-import { ContentBudget, splitUtf8 } from "./segments.ts";
+import { ContentBudget } from "./segments.ts";
+import { splitUtf8 } from "../../text/utf8.ts";
 import type { Attachment } from "../sessions/sessions.ts";
 import { boundSummary } from "./bounded_text.ts";
 

@@ -23,6 +23,7 @@
 import { HISTORY_CHUNK_BYTES } from "../../protocol/limits.ts";
 import { WIRE_ID_PATTERN } from "../../protocol/schemas/common.ts";
 import type { StoredRecord } from "./session_store.ts";
+import { replaceControlExceptTabLf } from "../../text/control.ts";
 
 /** One history entry on the wire. */
 export interface HistoryEntry {
@@ -171,8 +172,7 @@ function cardText(record: StoredRecord): string {
 
 /** `text` well-formed and without control characters other than LF and tab. */
 export function sanitize(text: string): string {
-  // deno-lint-ignore no-control-regex
-  return text.toWellFormed().replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, " ");
+  return replaceControlExceptTabLf(text.toWellFormed(), " ");
 }
 
 function chunkMessage(m: Message): HistoryEntry[] {

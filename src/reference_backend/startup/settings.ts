@@ -19,6 +19,7 @@
 import { parse, type ParseError } from "jsonc-parser";
 import { jsonPath, reportConfigError, syntaxReason } from "./config_errors.ts";
 import { utf8ByteLength } from "../../protocol/utf8.ts";
+import { hasC0OrDel } from "../../text/control.ts";
 
 /** The admitted settings snapshot. */
 export interface Settings {
@@ -193,8 +194,7 @@ function resolvePath(dir: string, path: string): string {
 
 function isName(value: unknown): value is string {
   if (typeof value !== "string" || value.length === 0) return false;
-  // deno-lint-ignore no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(value)) return false;
+  if (hasC0OrDel(value)) return false;
   return utf8ByteLength(value) <= NAME_BYTES;
 }
 
