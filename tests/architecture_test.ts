@@ -381,7 +381,6 @@ const LONG_FILES: Readonly<Record<string, string>> = {
   "src/inspect/page.ts": "the inspector page's HTML, script and style in one file; to be split",
   "src/tool/define.ts": "defineTool with its schema and context helpers; to be split",
   "src/toolset/registry.ts": "checks and budgets beside the kind choice; to be split",
-  "src/toolset/describe_cache.ts": "file I/O written inline; goes through the runtime (issue 34)",
   "src/sandbox/tool_process.ts": "spawn, channel and stop of the warm process; to be split",
 };
 
