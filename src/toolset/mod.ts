@@ -1,9 +1,9 @@
 /**
  * Loading tools and the registry: tool modules found and described without the host's
  * permissions (`discovery.ts`, with the describe cache `describe_cache.ts` and its keys
- * `describe_key.ts`), the registry with its JSON Schemas, byte budgets and `tool_id`s (`registry.ts`), the catalog past 32 tools
- * (`catalog.ts`: registration, ranking, bounded answer) and the tool directories' watcher
- * (`watch.ts`).
+ * `describe_key.ts`), the registry with its JSON Schemas, byte budgets and `tool_id`s
+ * (`registry.ts`), the catalog past 32 tools (`catalog.ts`: registration, ranking, bounded
+ * answer) and the tool directories' watcher (`watch.ts`).
  *
  * @module
  */
