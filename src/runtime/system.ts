@@ -234,6 +234,15 @@ export function spawnChild(
 }
 
 /**
+ * Start `command` with `args` and no stdio, neither waited for nor keeping this process alive
+ * (a browser opener). Throws when it cannot start at once; on Node.js a missing command is
+ * reported later and ignored.
+ */
+export function spawnDetached(command: string, args: readonly string[]): void {
+  runtime.spawnDetached(command, args);
+}
+
+/**
  * Start a loopback HTTP server on `port` (default 0: a free port); returns
  * its base URL and a stop function. Throws `Deno.errors.AddrInUse` when the
  * port is taken; on Node.js, which binds only asynchronously, always throws.

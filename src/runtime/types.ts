@@ -231,6 +231,12 @@ export interface Runtime {
   stat(path: string): Promise<FileInfo>;
   /** Take an exclusive lock on `path` without waiting; null when another process holds it. */
   tryLockFile(path: string): Promise<FileLock | null>;
+  /**
+   * Start `command` with no stdio, not waited for and not keeping this process alive (a
+   * browser opener); throws when it cannot start at once (Node.js reports a missing command
+   * later, and that is ignored).
+   */
+  spawnDetached(command: string, args: readonly string[]): void;
   /** Spawn `command` (see `spawnChild`); throws {@link SpawnError}. */
   spawnChild(command: string, args: readonly string[], options: SpawnOptions): ChildHandle;
   /** Serve on 127.0.0.1 at once (throws where the runtime binds only asynchronously). */

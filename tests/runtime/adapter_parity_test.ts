@@ -43,6 +43,7 @@ const PUBLIC_VALUES = [
   "serveLoopback",
   "setEnv",
   "spawnChild",
+  "spawnDetached",
   "stderrIsTerminal",
   "stdinIsTerminal",
   "stdinStream",

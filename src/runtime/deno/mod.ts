@@ -103,6 +103,16 @@ export const runtime: Runtime = {
   watchDirs,
   tryLockFile,
   spawnChild,
+  spawnDetached(command, args) {
+    const child = new Deno.Command(command, {
+      args: [...args],
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    child.status.catch(() => {});
+    child.unref();
+  },
   serveLoopback,
   // Deno.serve reports a handler's failure itself (and answers 500).
   listenLoopback: (handler, port) => Promise.resolve().then(() => serveLoopback(handler, port)),

@@ -7,6 +7,7 @@
  * @module
  */
 
+import { spawn } from "node:child_process";
 import { writeSync } from "node:fs";
 import {
   chmod,
@@ -88,6 +89,11 @@ export const runtime: Runtime = {
   watchDirs,
   tryLockFile,
   spawnChild,
+  spawnDetached(command, args) {
+    const child = spawn(command, [...args], { stdio: "ignore" });
+    child.on("error", () => {});
+    child.unref();
+  },
   serveLoopback() {
     throw new Error("Synchronous loopback server is not available on Node.js: use listenLoopback");
   },
