@@ -112,7 +112,7 @@ export interface ExecutorOptions {
    * host's runner frames cut off). Default: both written to stderr.
    */
   onToolFailure?: (failure: ToolFailure) => void;
-  /** The `deno` executable for tool processes; default `Deno.execPath()`. */
+  /** The `deno` executable for tool processes; default the running one (`runtimeExecutable()`). */
   denoPath?: string;
   /**
    * Receives each progress update of a call (a module tool's `ctx.progress`, an MCP server's

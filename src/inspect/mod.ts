@@ -24,6 +24,7 @@ import { exitCode } from "../run/exit_codes.ts";
 import { isReported, UsageError } from "../errors/mod.ts";
 import {
   currentDir,
+  isAddrInUse,
   isDirectory,
   onInterrupt,
   realPath,
@@ -175,7 +176,7 @@ async function serve(
   } catch (error) {
     await signIns.close();
     await tools.close();
-    if (error instanceof Deno.errors.AddrInUse) {
+    if (isAddrInUse(error)) {
       throw new UsageError(`Option --port is in use: ${args.port}`);
     }
     throw error;

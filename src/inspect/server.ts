@@ -1,5 +1,5 @@
 /**
- * The inspector's HTTP server (`Deno.serve` on 127.0.0.1): the page, a JSON
+ * The inspector's HTTP server (the runtime's `serveLoopback`, on 127.0.0.1): the page, a JSON
  * API and one Server-Sent Events stream. Every request passes the gate of
  * `security.ts` first (token, Host, Origin; `POST /api/sign-in` must also
  * carry an `Origin`, as a page's `fetch` does). No endpoint runs a command the
@@ -31,6 +31,7 @@ import {
   PROMPT_BYTES,
 } from "../protocol/limits.ts";
 import { utf8ByteLength } from "../protocol/utf8.ts";
+import { type LoopbackServer, serveLoopback } from "../runtime/mod.ts";
 import { checkRequest } from "./security.ts";
 import { pageHtml } from "./page.ts";
 import { listSessions, sessionHistory } from "./sessions.ts";
@@ -96,7 +97,7 @@ async function readBody(request: Request): Promise<Record<string, unknown>> {
 /** A running inspector server. */
 export class InspectServer {
   readonly #options: ServerOptions;
-  readonly #server: Deno.HttpServer<Deno.NetAddr>;
+  readonly #server: LoopbackServer;
   readonly #streams = new Set<ReadableStreamDefaultController<Uint8Array>>();
   readonly #nonce = crypto.randomUUID().replaceAll("-", "");
   readonly #port: number;
@@ -105,14 +106,11 @@ export class InspectServer {
   #eventId = 0;
   #keepAlive: ReturnType<typeof setInterval>;
 
-  /** Start serving on 127.0.0.1 (throws `Deno.errors.AddrInUse` when the port is taken). */
+  /** Start serving on 127.0.0.1 (throws an error `isAddrInUse` knows when the port is taken). */
   constructor(options: ServerOptions) {
     this.#options = options;
-    this.#server = Deno.serve(
-      { hostname: "127.0.0.1", port: options.port, onListen: () => {} },
-      (request) => this.#handle(request),
-    );
-    this.#port = this.#server.addr.port;
+    this.#server = serveLoopback((request) => this.#handle(request), options.port);
+    this.#port = Number(new URL(this.#server.url).port);
     this.#keepAlive = setInterval(() => this.#send(": keep-alive\n\n"), 15_000);
   }
 
@@ -153,7 +151,7 @@ export class InspectServer {
       }
     }
     this.#streams.clear();
-    await this.#server.shutdown();
+    await this.#server.stop();
   }
 
   async #handle(request: Request): Promise<Response> {

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { getEnv } from "../runtime/mod.ts";
 import { ExternalToolError } from "../tool/external.ts";
 import type { OpenApiConfig } from "./config.ts";
 import type { HttpExchange } from "./http.ts";
@@ -47,10 +48,7 @@ export async function bearer(
   return { header: "Authorization", value: `Bearer ${token}`, secret: token };
 }
 
-/** An environment variable of the host (`Deno.env` or Node's `process.env`), or undefined. */
+/** An environment variable of the host (the runtime's `getEnv`), or undefined. */
 export function readEnv(name: string): string | undefined {
-  if (typeof Deno !== "undefined") return Deno.env.get(name);
-  const process = (globalThis as { process?: { env?: Record<string, string | undefined> } })
-    .process;
-  return process?.env?.[name];
+  return getEnv(name);
 }

@@ -12,7 +12,7 @@ import type { ToolContext, ToolInfo } from "../tool/define.ts";
 import { ExternalToolError } from "../tool/external.ts";
 import { LogBuffer } from "../sandbox/log_buffer.ts";
 import type { ProcessRunner } from "../sandbox/process_runner.ts";
-import { supportsProcessIsolation } from "../runtime/mod.ts";
+import { currentDir, supportsProcessIsolation } from "../runtime/mod.ts";
 import { type HttpExchange, type HttpOutcome, performExchange } from "./http.ts";
 import { endHttpSpan, startHttpSpan, TELEMETRY } from "../telemetry/mod.ts";
 
@@ -43,7 +43,7 @@ export function hostPortOf(url: URL): string {
 export interface ExchangeTransportOptions {
   /** Working directory of the child processes (default the host's). */
   readonly cwd?: string;
-  /** The `deno` executable (default `Deno.execPath()`). */
+  /** The `deno` executable (default: the running one, `runtimeExecutable()`). */
   readonly denoPath?: string;
   /** Run exchanges inline even where processes can be isolated (default: isolate when possible). */
   readonly inline?: boolean;
@@ -173,7 +173,7 @@ export class ExchangeTransport {
         ? Promise.resolve(null)
         : import("../sandbox/process_runner.ts").then(({ ProcessRunner }) =>
           new ProcessRunner({
-            cwd: cwd ?? Deno.cwd(),
+            cwd: cwd ?? currentDir(),
             ...(denoPath === undefined ? {} : { denoPath }),
           })
         );

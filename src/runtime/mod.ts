@@ -29,7 +29,9 @@ export * from "./system.ts";
 export * from "../text/terminal_text.ts";
 export {
   type ChildHandle,
+  type DirWatch,
   type ExitInfo,
+  type FileInfo,
   type FileLock,
   type LoopbackServer,
   type NoTerminalReason,
@@ -39,4 +41,5 @@ export {
   type StopSignal,
   type Terminal,
   type TerminalOpening,
+  type WatchEvent,
 } from "./types.ts";

@@ -12,6 +12,8 @@ import { runtime } from "./deno/mod.ts";
 import { writeStderrLine } from "./policy.ts";
 import type {
   ChildHandle,
+  DirWatch,
+  FileInfo,
   FileLock,
   LoopbackHandler,
   LoopbackServer,
@@ -116,9 +118,73 @@ export function readTextFile(path: string): Promise<string> {
   return runtime.readTextFile(path);
 }
 
-/** Write a UTF-8 text file (create or truncate). */
-export function writeTextFile(path: string, text: string): Promise<void> {
-  return runtime.writeTextFile(path, text);
+/** Write a UTF-8 text file (create or truncate); a new file gets `mode` when given. */
+export function writeTextFile(path: string, text: string, mode?: number): Promise<void> {
+  return runtime.writeTextFile(path, text, mode);
+}
+
+/** Create `path` and its missing parents with `mode` (an existing directory is kept as it is). */
+export function makeDirs(path: string, mode = 0o777): Promise<void> {
+  return runtime.makeDirs(path, mode);
+}
+
+/** What `path` is (file, directory, permission bits); throws when it does not exist. */
+export function fileInfo(path: string): Promise<FileInfo> {
+  return runtime.stat(path);
+}
+
+/** Rename `from` to `to`, replacing `to` (atomic within one file system). */
+export function renamePath(from: string, to: string): Promise<void> {
+  return runtime.rename(from, to);
+}
+
+/** Make `path` a hard link to `existing`; throws when `path` exists ({@link isAlreadyExists}). */
+export function linkFile(existing: string, path: string): Promise<void> {
+  return runtime.link(existing, path);
+}
+
+/** Whether `error` (from a file call) means the path does not exist. */
+export function isNotFound(error: unknown): boolean {
+  return runtime.isNotFound(error);
+}
+
+/** Whether `error` (from a file call) means the path exists already. */
+export function isAlreadyExists(error: unknown): boolean {
+  return runtime.isAlreadyExists(error);
+}
+
+/**
+ * Whether this process may already read `path` (any path when omitted) without making Deno
+ * prompt; false when the check itself fails. Always true on Node.js (no file permissions).
+ */
+export function readGranted(path?: string): boolean {
+  try {
+    return runtime.fileGranted("read", path);
+  } catch {
+    return false;
+  }
+}
+
+/** Like {@link readGranted}, for writing `path`. */
+export function writeGranted(path?: string): boolean {
+  try {
+    return runtime.fileGranted("write", path);
+  } catch {
+    return false;
+  }
+}
+
+/** The runtime's versions (Deno: `deno`, `v8`, `typescript`; Node.js: `process.versions`). */
+export function runtimeVersions(): Readonly<Record<string, string>> {
+  return runtime.versions();
+}
+
+/**
+ * Watch `dirs` (with everything under them when `recursive`): an async iterable of
+ * events (`WatchEvent`) until `close()`. Throws when a directory cannot be watched.
+ */
+export function watchDirs(dirs: readonly string[], recursive: boolean): DirWatch {
+  return runtime.watchDirs(dirs, recursive);
 }
 
 /** Resolve `path` to its canonical absolute form; throws when it does not exist. */
@@ -165,6 +231,15 @@ export function spawnChild(
   options: SpawnOptions = {},
 ): ChildHandle {
   return runtime.spawnChild(command, args, options);
+}
+
+/**
+ * Start `command` with `args` and no stdio, neither waited for nor keeping this process alive
+ * (a browser opener). Throws when it cannot start at once; on Node.js a missing command is
+ * reported later and ignored.
+ */
+export function spawnDetached(command: string, args: readonly string[]): void {
+  runtime.spawnDetached(command, args);
 }
 
 /**

@@ -128,6 +128,20 @@ export interface TtyChannel {
   close(): void;
 }
 
+/** What a watched directory saw ({@link Runtime.watchDirs}). */
+export interface WatchEvent {
+  /** `"access"` for a mere read (Deno only), `"other"` for any change. */
+  readonly kind: "access" | "other";
+  /** The paths concerned (absolute where the runtime says them so). */
+  readonly paths: readonly string[];
+}
+
+/** A running directory watch: its events until {@link DirWatch.close}. */
+export interface DirWatch extends AsyncIterable<WatchEvent> {
+  /** Stop watching; the iteration then ends. */
+  close(): void;
+}
+
 /** The three standard streams. */
 export type StdStream = "stdin" | "stdout" | "stderr";
 
@@ -196,10 +210,33 @@ export interface Runtime {
   makeTempDir(prefix: string): Promise<string>;
   /** Remove `path` recursively (may throw when it is gone). */
   remove(path: string): Promise<void>;
+  /** Rename `from` to `to`, replacing `to` (atomic on one file system). */
+  rename(from: string, to: string): Promise<void>;
+  /** Make `path` a hard link to `existing`; throws when `path` exists ({@link Runtime.isAlreadyExists}). */
+  link(existing: string, path: string): Promise<void>;
+  /** Whether `error` means a path does not exist. */
+  isNotFound(error: unknown): boolean;
+  /** Whether `error` means a path exists already. */
+  isAlreadyExists(error: unknown): boolean;
+  /**
+   * Whether this process may already read (or write) `path` (any path when omitted) without
+   * a prompt; always true where the runtime has no file permissions (Node.js).
+   */
+  fileGranted(access: "read" | "write", path?: string): boolean;
+  /** The runtime's versions (Deno: `deno`, `v8`, `typescript`; Node.js: `process.versions`). */
+  versions(): Readonly<Record<string, string>>;
+  /** Watch `dirs` (with everything under them when `recursive`); throws when one cannot be watched. */
+  watchDirs(dirs: readonly string[], recursive: boolean): DirWatch;
   /** What `path` is; throws when it does not exist. */
   stat(path: string): Promise<FileInfo>;
   /** Take an exclusive lock on `path` without waiting; null when another process holds it. */
   tryLockFile(path: string): Promise<FileLock | null>;
+  /**
+   * Start `command` with no stdio, not waited for and not keeping this process alive (a
+   * browser opener); throws when it cannot start at once (Node.js reports a missing command
+   * later, and that is ignored).
+   */
+  spawnDetached(command: string, args: readonly string[]): void;
   /** Spawn `command` (see `spawnChild`); throws {@link SpawnError}. */
   spawnChild(command: string, args: readonly string[], options: SpawnOptions): ChildHandle;
   /** Serve on 127.0.0.1 at once (throws where the runtime binds only asynchronously). */

@@ -17,7 +17,7 @@
  * @module
  */
 
-import { spawnChild } from "../runtime/mod.ts";
+import { osName, spawnChild } from "../runtime/mod.ts";
 
 /** How `memoryMb` is enforced: `rlimit` (RLIMIT_DATA, Linux) or `heap_only` (V8's heap). */
 export type MemoryEnforcement = "rlimit" | "heap_only";
@@ -99,9 +99,9 @@ export function probeProcessLimits(): Promise<ProcessLimits> {
 }
 
 async function computeLimits(): Promise<ProcessLimits> {
-  if (Deno.build.os !== "linux") {
+  if (osName() !== "linux") {
     const reason =
-      `memoryMb caps only the JavaScript heap and a tool's processes that leave its process group outlive it: both need Linux (this is ${Deno.build.os})`;
+      `memoryMb caps only the JavaScript heap and a tool's processes that leave its process group outlive it: both need Linux (this is ${osName()})`;
     return { memory: "heap_only", descendants: "process_group", reason, wrapper: [] };
   }
   const unshare = runnable(UNSHARE);

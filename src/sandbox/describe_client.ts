@@ -11,7 +11,7 @@
  */
 
 import { z } from "zod";
-import { type ChildHandle, spawnChild } from "../runtime/mod.ts";
+import { type ChildHandle, runtimeExecutable, spawnChild } from "../runtime/mod.ts";
 import { FRAME_MARK, MAX_FRAME_CHARS } from "./channel.ts";
 import type { DescribeResult } from "./describe.ts";
 import { importFailureReason } from "../tool/load_reasons.ts";
@@ -28,7 +28,7 @@ export interface ModuleRef {
 
 /** Options of {@link describeModules}. */
 export interface DescribeOptions {
-  /** The `deno` executable; default `Deno.execPath()`. */
+  /** The `deno` executable; default the running one (`runtimeExecutable()`). */
   readonly denoPath?: string;
   /** Working directory of the child. */
   readonly cwd?: string;
@@ -132,7 +132,7 @@ async function runChild(modules: readonly ModuleRef[], options: DescribeOptions)
   ];
   let child: ChildHandle;
   try {
-    child = spawnChild(options.denoPath ?? Deno.execPath(), args, {
+    child = spawnChild(options.denoPath ?? runtimeExecutable(), args, {
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
       stderr: "piped",
       env: { NO_COLOR: "1" },

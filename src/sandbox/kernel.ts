@@ -8,7 +8,7 @@
 
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { spawnChild } from "../runtime/mod.ts";
+import { osName, runtimeExecutable, spawnChild } from "../runtime/mod.ts";
 import {
   CERTIFICATE_VARIABLES,
   configCandidates,
@@ -68,11 +68,11 @@ async function outputOf(
  * has no FFI permission). Never rejects.
  */
 export async function probeKernelSandbox(denoPath?: string): Promise<KernelSupport> {
-  if (Deno.build.os !== "linux") {
-    return kernelUnavailable(`Landlock is Linux only (this is ${Deno.build.os})`);
+  if (osName() !== "linux") {
+    return kernelUnavailable(`Landlock is Linux only (this is ${osName()})`);
   }
   const text = await outputOf(
-    denoPath ?? Deno.execPath(),
+    denoPath ?? runtimeExecutable(),
     ["run", ...LAUNCHER_FLAGS, LAUNCHER_URL.href, "probe"],
     { timeoutMs: PROBE_TIMEOUT_MS },
   );

@@ -1,12 +1,13 @@
 /**
  * The tool sandbox's public surface for the CLI: the host's least `deno run`
  * flags for a tool set, and each tool's permissions for the `tools` listing.
- * Pure apart from reading `Deno.execPath()` when running under Deno; the
+ * Pure apart from reading the running `deno`'s path (`runtimeExecutable()`); the
  * Deno-only process runner is not imported here.
  *
  * @module
  */
 
+import { runtimeExecutable, runtimeName } from "../runtime/mod.ts";
 import { denoFlagsForHost, type HostFlagOptions, type ToolSet } from "./permissions.ts";
 
 export {
@@ -27,7 +28,7 @@ export type { ToolLog } from "./log_buffer.ts";
 
 /**
  * {@link denoFlagsForHost} with the Deno executable filled in from the
- * running runtime (`Deno.execPath()`, when under Deno and not given).
+ * running runtime (`runtimeExecutable()`, when under Deno and not given).
  *
  * @example
  * ```ts ignore
@@ -37,7 +38,7 @@ export type { ToolLog } from "./log_buffer.ts";
  */
 export function hostDenoFlags(registry: ToolSet, options: HostFlagOptions = {}): string[] {
   const denoPath = options.denoPath ??
-    (typeof Deno === "undefined" ? undefined : Deno.execPath());
+    (runtimeName() === "deno" ? runtimeExecutable() : undefined);
   return denoFlagsForHost(registry, {
     ...options,
     ...(denoPath === undefined ? {} : { denoPath }),

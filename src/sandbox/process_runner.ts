@@ -29,6 +29,7 @@ import {
 } from "./kernel.ts";
 import { probeProcessLimits, type ProcessLimits } from "./containment.ts";
 import { announceKernelUnavailable } from "./kernel_notice.ts";
+import { runtimeExecutable } from "../runtime/mod.ts";
 import { PROXY_VARIABLES, RUNTIME_VARIABLES, toolEnvironment } from "./tool_env.ts";
 
 /**
@@ -84,7 +85,7 @@ export interface IsolatedCall {
 export interface ProcessRunnerOptions {
   /** Working directory of tool processes; relative permission paths resolve against it. */
   readonly cwd: string;
-  /** The `deno` executable; default `Deno.execPath()`. */
+  /** The `deno` executable; default the running one (`runtimeExecutable()`). */
   readonly denoPath?: string;
   /**
    * Idle warm processes kept per tool; default {@link DEFAULT_MAX_IDLE} (the protocol's
@@ -155,7 +156,7 @@ export class ProcessRunner {
   /** A runner; spawns nothing until the first call or {@link ProcessRunner.prewarm}. */
   constructor(options: ProcessRunnerOptions) {
     this.#cwd = options.cwd;
-    this.#denoPath = options.denoPath ?? Deno.execPath();
+    this.#denoPath = options.denoPath ?? runtimeExecutable();
     this.#maxIdle = Math.max(0, options.maxIdle ?? DEFAULT_MAX_IDLE);
     this.#maxIdleTotal = Math.max(
       0,

@@ -1,7 +1,7 @@
 /**
- * Watching tool directories and config files for live reload (Deno only), shared by the
- * inspector (`inspect/tool_set.ts`) and `mcp --watch`: a change (not a mere access) under a
- * watched directory, or to a watched file, calls `onChange` once things were quiet for
+ * Watching tool directories and config files for live reload (the runtime's `watchDirs`),
+ * shared by the inspector (`inspect/tool_set.ts`) and `mcp --watch`: a change (not a mere
+ * access) under a watched directory, or to a watched file, calls `onChange` once things were quiet for
  * `debounceMs`. A file is watched through its directory (editors replace a file by renaming
  * a new one over it, which a watch on the file itself would miss), so a file that does not
  * exist yet is seen when it is created.
@@ -10,6 +10,7 @@
  */
 
 import { basename, dirname, resolve } from "node:path";
+import { type DirWatch, watchDirs } from "../runtime/mod.ts";
 
 /** What {@link watchPaths} watches. */
 export interface WatchTargets {
@@ -41,7 +42,7 @@ export function watchPaths(
   const dirs = targets.dirs.map((dir) => resolve(dir));
   const fileDirs = [...new Set([...files].map((file) => dirname(file)))]
     .filter((dir) => !dirs.some((watched) => dir === watched || dir.startsWith(`${watched}/`)));
-  const watchers: Deno.FsWatcher[] = [];
+  const watchers: DirWatch[] = [];
   const close = () => {
     for (const watcher of watchers.splice(0)) {
       try {
@@ -55,7 +56,7 @@ export function watchPaths(
   let changed = new Set<string>();
   // A directory's watch reports the files of that directory only: those of interest by name.
   const names = new Set([...files].map((file) => basename(file)));
-  const consume = async (watcher: Deno.FsWatcher, onlyFiles: boolean) => {
+  const consume = async (watcher: DirWatch, onlyFiles: boolean) => {
     try {
       for await (const event of watcher) {
         if (event.kind === "access") continue;
@@ -79,12 +80,12 @@ export function watchPaths(
   };
   try {
     if (dirs.length > 0) {
-      const watcher = Deno.watchFs(dirs, { recursive: true });
+      const watcher = watchDirs(dirs, true);
       watchers.push(watcher);
       void consume(watcher, false);
     }
     for (const dir of fileDirs) {
-      const watcher = Deno.watchFs(dir, { recursive: false });
+      const watcher = watchDirs([dir], false);
       watchers.push(watcher);
       void consume(watcher, true);
     }

@@ -13,28 +13,37 @@ const PUBLIC_VALUES = [
   "currentDir",
   "deleteEnv",
   "exitProcess",
+  "fileInfo",
   "findOnPath",
   "getEnv",
   "getEnvIfGranted",
   "hostName",
   "isAddrInUse",
+  "isAlreadyExists",
   "isDirectory",
+  "isNotFound",
+  "linkFile",
   "listenLoopback",
+  "makeDirs",
   "makeTempDir",
   "onInterrupt",
   "openTerminal",
   "osName",
   "processId",
+  "readGranted",
   "readStdinText",
   "readTextFile",
   "realPath",
   "reapChild",
   "removeAll",
+  "renamePath",
   "runtimeExecutable",
   "runtimeName",
+  "runtimeVersions",
   "serveLoopback",
   "setEnv",
   "spawnChild",
+  "spawnDetached",
   "stderrIsTerminal",
   "stdinIsTerminal",
   "stdinStream",
@@ -45,6 +54,8 @@ const PUBLIC_VALUES = [
   "terminalText",
   "tryLockFile",
   "userDir",
+  "watchDirs",
+  "writeGranted",
   "writePrivateTextFile",
   "writeStderrLine",
   "writeStdout",
@@ -109,6 +120,60 @@ Deno.test("both adapters write a file with a mode, stat it, and remove it", asyn
       await adapter.remove(dir);
     }
     await assert.rejects(Deno.stat(dir), name);
+  }
+});
+
+Deno.test("both adapters rename, link, and tell not-found from already-exists", async () => {
+  for (const [name, adapter] of ADAPTERS) {
+    const dir = await adapter.makeTempDir("magi-tools-parity-");
+    try {
+      await adapter.writeTextFile(`${dir}/a.tmp`, "a", 0o600);
+      await adapter.rename(`${dir}/a.tmp`, `${dir}/a`);
+      assert.equal(await adapter.readTextFile(`${dir}/a`), "a", name);
+      const gone = await adapter.stat(`${dir}/a.tmp`).then(() => null, (error) => error);
+      assert.deepEqual([adapter.isNotFound(gone), adapter.isAlreadyExists(gone)], [true, false]);
+      await adapter.writeTextFile(`${dir}/b.tmp`, "b", 0o600);
+      await adapter.rename(`${dir}/b.tmp`, `${dir}/a`);
+      assert.equal(await adapter.readTextFile(`${dir}/a`), "b", `${name}: rename replaces`);
+      await adapter.link(`${dir}/a`, `${dir}/c`);
+      assert.equal(await adapter.readTextFile(`${dir}/c`), "b", name);
+      const taken = await adapter.link(`${dir}/a`, `${dir}/c`).then(() => null, (error) => error);
+      assert.deepEqual([adapter.isAlreadyExists(taken), adapter.isNotFound(taken)], [true, false]);
+      assert.equal(adapter.fileGranted("read", dir), true, name);
+      assert.equal(adapter.fileGranted("write"), true, name);
+    } finally {
+      await adapter.remove(dir);
+    }
+  }
+  assert.deepEqual(Object.keys(denoRuntime.versions()), ["deno", "v8", "typescript"]);
+  assert.equal(typeof nodeRuntime.versions().v8, "string");
+});
+
+Deno.test("both adapters watch a directory: a new file is seen, close() ends the events", async () => {
+  for (const [name, adapter] of ADAPTERS) {
+    const dir = await Deno.realPath(await adapter.makeTempDir("magi-tools-parity-"));
+    try {
+      const watch = adapter.watchDirs([dir], true);
+      const seen = (async () => {
+        const paths: string[] = [];
+        for await (const event of watch) {
+          if (event.kind !== "access") paths.push(...event.paths);
+          if (paths.includes(`${dir}/new.txt`)) break;
+        }
+        return paths;
+      })();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await adapter.writeTextFile(`${dir}/new.txt`, "x");
+      assert.ok((await seen).includes(`${dir}/new.txt`), name);
+      const ended = (async () => {
+        for await (const _ of watch) { /* drain until closed */ }
+      })();
+      watch.close();
+      await ended;
+      assert.throws(() => adapter.watchDirs([`${dir}/missing`], false), name);
+    } finally {
+      await adapter.remove(dir);
+    }
   }
 });
 

@@ -38,7 +38,7 @@ type ProcessEntry = RegisteredToolOf<"process", AnyTool>;
 
 /** Options of {@link ProcessToolRunner} (the executor's, passed on). */
 export interface ProcessToolRunnerOptions {
-  /** The `deno` executable for tool processes; default `Deno.execPath()`. */
+  /** The `deno` executable for tool processes; default the running one (`runtimeExecutable()`). */
   readonly denoPath?: string | undefined;
   /** The kernel layer under the tool processes. */
   readonly kernelSandbox?: "auto" | "off" | KernelSupport | Promise<KernelSupport> | undefined;

@@ -22,6 +22,7 @@ import {
   currentDir,
   getEnvIfGranted,
   osName,
+  spawnDetached,
   terminalText,
   writeStderrLine,
   writeStdout,
@@ -100,21 +101,14 @@ function openBrowser(url: string): void {
   const os = osName();
   const graphical = os !== "linux" ||
     getEnvIfGranted("DISPLAY") !== undefined || getEnvIfGranted("WAYLAND_DISPLAY") !== undefined;
-  if (!graphical || typeof Deno === "undefined") return;
+  if (!graphical) return;
   const [command, ...args] = os === "darwin"
     ? ["open", url]
     : os === "windows"
     ? ["cmd", "/c", "start", "", url]
     : ["xdg-open", url];
   try {
-    const child = new Deno.Command(command!, {
-      args,
-      stdin: "null",
-      stdout: "null",
-      stderr: "null",
-    }).spawn();
-    child.status.catch(() => {});
-    child.unref();
+    spawnDetached(command!, args);
   } catch {
     // No opener, or no permission to run it: the printed URL is the way.
   }

@@ -7,7 +7,14 @@
  * @module
  */
 
-import type { FileInfo, LoopbackHandler, LoopbackServer, Runtime, StopSignal } from "../types.ts";
+import type {
+  DirWatch,
+  FileInfo,
+  LoopbackHandler,
+  LoopbackServer,
+  Runtime,
+  StopSignal,
+} from "../types.ts";
 import { hostName, tryLockFile } from "./file_lock.ts";
 import { spawnChild } from "./process.ts";
 import { openTty } from "./terminal.ts";
@@ -21,6 +28,18 @@ const HEARD: readonly StopSignal[] = Deno.build.os === "windows" ? ["SIGINT"] : 
 function serveLoopback(handler: LoopbackHandler, port: number): LoopbackServer {
   const server = Deno.serve({ hostname: "127.0.0.1", port, onListen: () => {} }, handler);
   return { url: `http://127.0.0.1:${server.addr.port}`, stop: () => server.shutdown() };
+}
+
+function watchDirs(dirs: readonly string[], recursive: boolean): DirWatch {
+  const watcher = Deno.watchFs([...dirs], { recursive });
+  return {
+    close: () => watcher.close(),
+    async *[Symbol.asyncIterator]() {
+      for await (const event of watcher) {
+        yield { kind: event.kind === "access" ? "access" : "other", paths: event.paths };
+      }
+    },
+  };
 }
 
 const STREAMS = { stdin: Deno.stdin, stdout: Deno.stdout, stderr: Deno.stderr } as const;
@@ -73,8 +92,27 @@ export const runtime: Runtime = {
   makeTempDir: (prefix) => Deno.makeTempDir({ prefix }),
   remove: (path) => Deno.remove(path, { recursive: true }),
   stat: async (path): Promise<FileInfo> => await Deno.stat(path),
+  rename: (from, to) => Deno.rename(from, to),
+  link: (existing, path) => Deno.link(existing, path),
+  isNotFound: (error) => error instanceof Deno.errors.NotFound,
+  isAlreadyExists: (error) => error instanceof Deno.errors.AlreadyExists,
+  fileGranted: (access, path) =>
+    Deno.permissions.querySync(path === undefined ? { name: access } : { name: access, path })
+      .state === "granted",
+  versions: () => Deno.version,
+  watchDirs,
   tryLockFile,
   spawnChild,
+  spawnDetached(command, args) {
+    const child = new Deno.Command(command, {
+      args: [...args],
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    child.status.catch(() => {});
+    child.unref();
+  },
   serveLoopback,
   // Deno.serve reports a handler's failure itself (and answers 500).
   listenLoopback: (handler, port) => Promise.resolve().then(() => serveLoopback(handler, port)),

@@ -7,8 +7,20 @@
  * @module
  */
 
+import { spawn } from "node:child_process";
 import { writeSync } from "node:fs";
-import { chmod, mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
+import {
+  chmod,
+  link,
+  mkdir,
+  mkdtemp,
+  readFile,
+  realpath,
+  rename,
+  rm,
+  stat,
+  writeFile,
+} from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isatty } from "node:tty";
@@ -17,6 +29,9 @@ import { hostName, tryLockFile } from "./file_lock.ts";
 import { listenLoopback } from "./loopback.ts";
 import { spawnChild } from "./process.ts";
 import { openTty } from "./terminal.ts";
+import { watchDirs } from "./watch.ts";
+
+const codeOf = (error: unknown) => (error as { code?: unknown } | null)?.code;
 
 const FD = { stdin: 0, stdout: 1, stderr: 2 } as const;
 
@@ -64,11 +79,24 @@ export const runtime: Runtime = {
     const info = await stat(path);
     return { isFile: info.isFile(), isDirectory: info.isDirectory(), mode: info.mode };
   },
+  rename: (from, to) => rename(from, to),
+  link: (existing, path) => link(existing, path),
+  isNotFound: (error) => codeOf(error) === "ENOENT",
+  isAlreadyExists: (error) => codeOf(error) === "EEXIST",
+  // Node.js has no file permissions of its own (its --permission model aside).
+  fileGranted: () => true,
+  versions: () => process.versions as Record<string, string>,
+  watchDirs,
   tryLockFile,
   spawnChild,
+  spawnDetached(command, args) {
+    const child = spawn(command, [...args], { stdio: "ignore" });
+    child.on("error", () => {});
+    child.unref();
+  },
   serveLoopback() {
     throw new Error("Synchronous loopback server is not available on Node.js: use listenLoopback");
   },
   listenLoopback,
-  isAddrInUse: (error) => (error as { code?: unknown } | null)?.code === "EADDRINUSE",
+  isAddrInUse: (error) => codeOf(error) === "EADDRINUSE",
 };
