@@ -16,7 +16,7 @@
 
 import { createHash } from "node:crypto";
 import type { LoadedBatch } from "./load.ts";
-import { backendLine, formatMs, referenceWarning } from "./markdown.ts";
+import { backendLine, formatMs, referenceWarning, TOOL_COLUMNS, toolCells } from "./markdown.ts";
 import { OUTCOMES, type ReportStats, resultOf } from "./stats.ts";
 import { barChart, columnChart, escapeHtml } from "./svg.ts";
 
@@ -282,17 +282,8 @@ function latencyChart(stats: ReportStats): string {
 /** Calls, errors and latency per tool. */
 function toolsTable(stats: ReportStats): string {
   return table(
-    ["Tool", "Calls", "Errors", "Error rate", "Cancelled", "p50", "p95", "Max"],
-    stats.tools.map((t) => [
-      `<code>${escapeHtml(t.name)}</code>`,
-      String(t.calls),
-      String(t.errors),
-      `${(100 * t.errorRate).toFixed(1)}%`,
-      String(t.cancelled),
-      formatMs(t.p50Ms),
-      formatMs(t.p95Ms),
-      formatMs(t.maxMs),
-    ]),
+    TOOL_COLUMNS,
+    stats.tools.map((t) => [`<code>${escapeHtml(t.name)}</code>`, ...toolCells(t)]),
     [1, 2, 3, 4, 5, 6, 7],
   );
 }

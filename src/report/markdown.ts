@@ -7,7 +7,7 @@
  */
 
 import type { LoadedBatch } from "./load.ts";
-import { OUTCOMES, type ReportStats, resultOf } from "./stats.ts";
+import { OUTCOMES, type ReportStats, resultOf, type ToolStats } from "./stats.ts";
 
 /** At most this many failed items are listed (the step summary is limited to 1 MiB). */
 export const MARKDOWN_FAILED_ROWS = 100;
@@ -54,6 +54,31 @@ export function code(text: string): string {
   const fence = "`".repeat(longest + 1);
   const pad = line.startsWith("`") || line.endsWith("`") ? " " : "";
   return `${fence}${pad}${line.replace(/\|/g, "\\|")}${pad}${fence}`;
+}
+
+/** The columns of the per-tool table, in the Markdown and the HTML report alike. */
+export const TOOL_COLUMNS = [
+  "Tool",
+  "Calls",
+  "Errors",
+  "Error rate",
+  "Cancelled",
+  "p50",
+  "p95",
+  "Max",
+];
+
+/** A tool's cells after its name, as {@link TOOL_COLUMNS} lists them. */
+export function toolCells(t: ToolStats): string[] {
+  return [
+    String(t.calls),
+    String(t.errors),
+    `${(100 * t.errorRate).toFixed(1)}%`,
+    String(t.cancelled),
+    formatMs(t.p50Ms),
+    formatMs(t.p95Ms),
+    formatMs(t.maxMs),
+  ];
 }
 
 /** Milliseconds as `850 ms` or `12.3 s`. */
@@ -136,17 +161,8 @@ export function renderMarkdown(batch: LoadedBatch, stats: ReportStats): string {
   parts.push("### Tool calls by tool");
   parts.push(
     stats.tools.length === 0 ? "_No tool calls._" : table(
-      ["Tool", "Calls", "Errors", "Error rate", "Cancelled", "p50", "p95", "Max"],
-      stats.tools.map((t) => [
-        code(t.name),
-        String(t.calls),
-        String(t.errors),
-        `${(100 * t.errorRate).toFixed(1)}%`,
-        String(t.cancelled),
-        formatMs(t.p50Ms),
-        formatMs(t.p95Ms),
-        formatMs(t.maxMs),
-      ]),
+      TOOL_COLUMNS,
+      stats.tools.map((t) => [code(t.name), ...toolCells(t)]),
     ),
   );
   parts.push("### Failed items");
