@@ -157,6 +157,7 @@ async function playJob(
       clearEnv: true,
       env: {
         PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+        ...networkEnv(),
         CI: "true",
         GITHUB_ACTIONS: "true",
         ...runner.dirs,
@@ -211,6 +212,32 @@ async function makeProject(root: string): Promise<string> {
     items.map((item) => JSON.stringify(item)).join("\n") + "\n",
   );
   return project;
+}
+
+/**
+ * The machine's CA trust and proxy settings, as a runner's own environment carries them: with a
+ * cold Deno cache the project's packages are downloaded, through a TLS-inspecting proxy too.
+ */
+function networkEnv(): Record<string, string> {
+  const names = [
+    "DENO_CERT",
+    "DENO_TLS_CA_STORE",
+    "NODE_EXTRA_CA_CERTS",
+    "SSL_CERT_FILE",
+    "SSL_CERT_DIR",
+    "HTTPS_PROXY",
+    "HTTP_PROXY",
+    "NO_PROXY",
+    "https_proxy",
+    "http_proxy",
+    "no_proxy",
+  ];
+  const env: Record<string, string> = {};
+  for (const name of names) {
+    const value = Deno.env.get(name);
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
 }
 
 /** A runner's fresh directories under `root` (the Deno cache stays: nothing to download). */
