@@ -51,10 +51,16 @@ const out = {};
 const calls = [];
 const remove = rt.onInterrupt(() => calls.push("stop"));
 out.listening = [process.listenerCount("SIGINT"), process.listenerCount("SIGTERM")];
+// Wait for each signal's delivery (an event), not for a fixed time.
+const delivered = async (count) => {
+  for (let i = 0; calls.length < count && i < 3000; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+};
 process.kill(process.pid, "SIGTERM");
-await new Promise((resolve) => setTimeout(resolve, 200));
+await delivered(1);
 process.kill(process.pid, "SIGINT");
-await new Promise((resolve) => setTimeout(resolve, 200));
+await delivered(2);
 out.calls = calls;
 out.first = rt.stopSignal();
 remove();
