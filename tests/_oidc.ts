@@ -8,6 +8,7 @@
  * @module
  */
 
+import { withInstallLock } from "./_kit/install_lock.ts";
 import { root as ROOT } from "./_kit/root.ts";
 const SOURCE = `${ROOT}dev/oauth/`;
 const INSTALL_DIR = `${ROOT}.tools/oauth/`;
@@ -52,7 +53,7 @@ let installed: Promise<string | null> | undefined;
 
 /** Null when oidc-provider is installed and node can run it; else why not (install once). */
 export function oidcUnavailable(): Promise<string | null> {
-  installed ??= install();
+  installed ??= withInstallLock(INSTALL_DIR, install);
   return installed;
 }
 
@@ -68,7 +69,14 @@ async function install(): Promise<string | null> {
   const lock = await Deno.readTextFile(`${SOURCE}package-lock.json`);
   await Deno.mkdir(INSTALL_DIR, { recursive: true });
   for (const script of ["oidc_server.mjs", "mcp_server.mjs"]) {
-    await Deno.copyFile(`${SOURCE}${script}`, `${INSTALL_DIR}${script}`);
+    // Rewritten only when changed: another test module may be starting it right now.
+    const text = await Deno.readTextFile(`${SOURCE}${script}`);
+    const current = await Deno.readTextFile(`${INSTALL_DIR}${script}`).catch(() => null);
+    if (current !== text) {
+      const temp = `${INSTALL_DIR}${script}.${crypto.randomUUID()}`;
+      await Deno.writeTextFile(temp, text);
+      await Deno.rename(temp, `${INSTALL_DIR}${script}`); // Whole or not at all to a reader.
+    }
   }
   if (await Deno.readTextFile(STAMP).catch(() => null) === lock) return null;
   await Deno.copyFile(`${SOURCE}package.json`, `${INSTALL_DIR}package.json`);

@@ -75,6 +75,8 @@ export interface ResolveAgentOptions {
    * (the inspector, whose tool forms need no backend: its turns then fail to start, saying so).
    */
   readonly missing?: "throw" | "magi-code";
+  /** Reads `MAGI_CODE_AGENT` and `PATH`; default: the process's environment. */
+  readonly env?: (name: string) => string | undefined;
 }
 
 /** The error message when no backend is named and `magi-code` is not on PATH. */
@@ -116,7 +118,8 @@ export async function resolveAgentCommand(
   flag: string | undefined,
   options: ResolveAgentOptions = {},
 ): Promise<AgentCommand> {
-  const fromEnv = getEnv("MAGI_CODE_AGENT");
+  const env = options.env ?? getEnv;
+  const fromEnv = env("MAGI_CODE_AGENT");
   const line = flag ?? (fromEnv !== undefined && fromEnv.trim() !== "" ? fromEnv : undefined);
   const named = flag !== undefined ? "--agent" : "MAGI_CODE_AGENT";
   if (line !== undefined && line.trim() === REFERENCE_AGENT_WORD) {
@@ -143,7 +146,7 @@ export async function resolveAgentCommand(
       given: line,
     };
   }
-  const onPath = await findOnPath("magi-code");
+  const onPath = await findOnPath("magi-code", env("PATH"));
   if (onPath !== null) {
     return { command: onPath, args: ["serve", "--stdio"], source: "path", label: "magi-code" };
   }

@@ -134,11 +134,14 @@ export async function isDirectory(path: string): Promise<boolean> {
 }
 
 /**
- * Find `command` on `PATH` like a shell would; returns its path or null.
+ * Find `command` on `path` (default: `PATH`) like a shell would; returns its path or null.
  * Commands containing `/` are checked as given.
  */
-export async function findOnPath(command: string): Promise<string | null> {
-  for (const candidate of pathCandidates(command, runtime.env("PATH"))) {
+export async function findOnPath(
+  command: string,
+  path: string | undefined = runtime.env("PATH"),
+): Promise<string | null> {
+  for (const candidate of pathCandidates(command, path)) {
     try {
       if (isExecutableFile(await runtime.stat(candidate))) return candidate;
     } catch {
@@ -153,8 +156,11 @@ export async function findOnPath(command: string): Promise<string | null> {
  * created), or null when it cannot be known without a permission this
  * process lacks. Never inside a user's project.
  */
-export function userDir(kind: UserDirKind): string | null {
-  return userDirFrom(kind, { env: runtime.envIfGranted, os: runtime.os });
+export function userDir(
+  kind: UserDirKind,
+  env: (name: string) => string | undefined = runtime.envIfGranted,
+): string | null {
+  return userDirFrom(kind, { env, os: runtime.os });
 }
 
 /**

@@ -58,10 +58,13 @@ export const SUMMARY_BATCH_CHARS = 64 * 1024;
 /** Environment variable that turns on the self-checks (`1`). */
 export const SELF_CHECK_ENV = "MAGI_TOOLS_SELF_CHECK";
 
-/** Whether `MAGI_TOOLS_SELF_CHECK=1` (false when the variable cannot be read). */
-export function selfCheckFromEnv(): boolean {
+/**
+ * Whether `MAGI_TOOLS_SELF_CHECK=1` in `env` (default: the process's environment; false when the
+ * variable cannot be read).
+ */
+export function selfCheckFromEnv(env: (name: string) => string | undefined = getEnv): boolean {
   try {
-    return getEnv(SELF_CHECK_ENV) === "1";
+    return env(SELF_CHECK_ENV) === "1";
   } catch {
     return false; // No permission to read it: production defaults.
   }

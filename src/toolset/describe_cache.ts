@@ -138,19 +138,22 @@ export async function describeModulesCached(
  * The cache directory: {@link CACHE_DIR_ENV} when the host may read it (`off`: none;
  * a relative path resolves against the working directory), else
  * {@link DEFAULT_CACHE_SUBDIR} under `userDir("cache")`; null when off or when the user's
- * cache directory cannot be known. Never a default in the working directory.
+ * cache directory cannot be known. Never a default in the working directory. `env` reads the
+ * environment (default: the process's, where the host may read it).
  */
-export function defaultDir(): string | null {
+export function defaultDir(
+  env: (name: string) => string | undefined = getEnvIfGranted,
+): string | null {
   let configured: string | undefined;
   try {
-    configured = getEnvIfGranted(CACHE_DIR_ENV);
+    configured = env(CACHE_DIR_ENV);
   } catch {
     configured = undefined;
   }
   if (configured === "off") return null;
   try {
     if (configured !== undefined && configured !== "") return resolve(currentDir(), configured);
-    const base = userDir("cache");
+    const base = userDir("cache", env);
     return base === null ? null : join(base, DEFAULT_CACHE_SUBDIR);
   } catch {
     return null;

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { withInstallLock } from "../_kit/install_lock.ts";
 import { root as ROOT } from "../_kit/root.ts";
 
 export { ROOT };
@@ -50,7 +51,7 @@ let installed: Promise<string | null> | undefined;
 
 /** Install the pinned set once per process; null when it is there, else why it is not. */
 function installOnce(): Promise<string | null> {
-  installed ??= install();
+  installed ??= withInstallLock(INSTALL_DIR, install);
   return installed;
 }
 

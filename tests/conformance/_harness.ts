@@ -14,8 +14,12 @@ import { PROTOCOL, VERSION } from "../../src/protocol/limits.ts";
 
 export type { EventFrame, OutputFrame, ResponseFrame };
 
-/** Default wait for any single expected frame or exit. */
-export const WAIT_MS = 8_000;
+/**
+ * Default wait for any single expected frame or exit: generous, since only a failing test waits
+ * it out, and the suite runs modules in parallel (an 8 MiB history page took over 8 s on a loaded
+ * machine).
+ */
+export const WAIT_MS = 30_000;
 
 /** How long {@link Backend.requestWhenFree} retries a `busy` answer (a cleanup's end). */
 export const BUSY_RETRY_MS = 10_000;

@@ -10,59 +10,49 @@ Deno.test("referenceBackendPath() decodes percent-escapes of a directory with sp
 });
 
 Deno.test("resolveAgentCommand() names MAGI_CODE_AGENT when its value is malformed", async () => {
-  const saved = Deno.env.get("MAGI_CODE_AGENT");
-  Deno.env.set("MAGI_CODE_AGENT", "magi-code 'serve");
-  try {
-    await assert.rejects(
-      resolveAgentCommand(undefined),
-      (error: unknown) =>
-        error instanceof UsageError &&
-        /^MAGI_CODE_AGENT: Unterminated single quote/.test(error.message),
-    );
-    await assert.rejects(
-      resolveAgentCommand("x 'y"),
-      (error: unknown) => error instanceof UsageError && /^--agent: /.test(error.message),
-    );
-  } finally {
-    if (saved === undefined) Deno.env.delete("MAGI_CODE_AGENT");
-    else Deno.env.set("MAGI_CODE_AGENT", saved);
-  }
+  const env = (name: string) => name === "MAGI_CODE_AGENT" ? "magi-code 'serve" : undefined;
+  await assert.rejects(
+    resolveAgentCommand(undefined, { env }),
+    (error: unknown) =>
+      error instanceof UsageError &&
+      /^MAGI_CODE_AGENT: Unterminated single quote/.test(error.message),
+  );
+  await assert.rejects(
+    resolveAgentCommand("x 'y", { env }),
+    (error: unknown) => error instanceof UsageError && /^--agent: /.test(error.message),
+  );
 });
 
 Deno.test("resolveAgentCommand() never falls back to the reference backend: backend_unavailable naming --agent reference; 'reference' names it on Deno only", async () => {
-  const saved = { agent: Deno.env.get("MAGI_CODE_AGENT"), path: Deno.env.get("PATH") };
   const empty = await Deno.makeTempDir({ prefix: "magi-tools-no-agent-" });
-  Deno.env.delete("MAGI_CODE_AGENT");
-  Deno.env.set("PATH", empty);
+  // An environment of its own (no MAGI_CODE_AGENT, PATH an empty directory): the suite's other
+  // modules run at the same time (--parallel) and need the real PATH.
+  const env = (name: string) => name === "PATH" ? empty : undefined;
   try {
     for (const runtime of ["deno", "node"] as const) {
       await assert.rejects(
-        resolveAgentCommand(undefined, { runtime }),
+        resolveAgentCommand(undefined, { runtime, env }),
         (error: unknown) =>
           isHostError(error, "backend_unavailable") && /--agent reference/.test(error.message),
       );
     }
-    const assumed = await resolveAgentCommand(undefined, { missing: "magi-code" });
+    const assumed = await resolveAgentCommand(undefined, { missing: "magi-code", env });
     assert.deepEqual([assumed.command, assumed.args], ["magi-code", ["serve", "--stdio"]]);
-    const reference = await resolveAgentCommand("reference", { runtime: "deno" });
+    const reference = await resolveAgentCommand("reference", { runtime: "deno", env });
     assert.equal(reference.label, "reference_backend");
     assert.equal(reference.source, "flag");
     await assert.rejects(
-      resolveAgentCommand("reference", { runtime: "node" }),
+      resolveAgentCommand("reference", { runtime: "node", env }),
       (error: unknown) =>
         error instanceof UsageError && /only available on Deno/.test(error.message),
     );
-    const named = await resolveAgentCommand("magi-code serve --stdio", { runtime: "node" });
+    const named = await resolveAgentCommand("magi-code serve --stdio", { runtime: "node", env });
     assert.deepEqual([named.source, named.command, named.args], [
       "flag",
       "magi-code",
       ["serve", "--stdio"],
     ]);
   } finally {
-    if (saved.agent === undefined) Deno.env.delete("MAGI_CODE_AGENT");
-    else Deno.env.set("MAGI_CODE_AGENT", saved.agent);
-    if (saved.path === undefined) Deno.env.delete("PATH");
-    else Deno.env.set("PATH", saved.path);
     await Deno.remove(empty);
   }
 });

@@ -206,25 +206,16 @@ Deno.test("modules whose imports cannot all be known are never cached", async ()
 });
 
 Deno.test(`${CACHE_DIR_ENV}=off turns the cache off; unset, it is under the user's cache directory`, () => {
-  const saved = [CACHE_DIR_ENV, "XDG_CACHE_HOME"].map((name) =>
-    [name, Deno.env.get(name)] as const
-  );
-  try {
-    Deno.env.set(CACHE_DIR_ENV, "off");
-    assert.equal(defaultDir(), null);
-    Deno.env.set(CACHE_DIR_ENV, "/elsewhere");
-    assert.equal(defaultDir(), "/elsewhere");
-    Deno.env.delete(CACHE_DIR_ENV);
-    Deno.env.set("XDG_CACHE_HOME", "/xdg-cache");
-    const expected = Deno.build.os === "linux" ? "/xdg-cache/magi-tools/describe" : defaultDir();
-    assert.equal(defaultDir(), expected);
-    assert.ok(!defaultDir()?.startsWith(Deno.cwd()), "never in the working directory");
-  } finally {
-    for (const [name, value] of saved) {
-      if (value === undefined) Deno.env.delete(name);
-      else Deno.env.set(name, value);
-    }
-  }
+  // An environment of its own: the suite's other modules run at the same time (--parallel).
+  const envOf = (vars: Record<string, string>) => (name: string) =>
+    vars[name] ?? (name === "HOME" ? Deno.env.get("HOME") : undefined);
+  assert.equal(defaultDir(envOf({ [CACHE_DIR_ENV]: "off" })), null);
+  assert.equal(defaultDir(envOf({ [CACHE_DIR_ENV]: "/elsewhere" })), "/elsewhere");
+  const xdg = envOf({ XDG_CACHE_HOME: "/xdg-cache" });
+  const expected = Deno.build.os === "linux" ? "/xdg-cache/magi-tools/describe" : defaultDir(xdg);
+  assert.equal(defaultDir(xdg), expected);
+  assert.ok(!defaultDir(xdg)?.startsWith(Deno.cwd()), "never in the working directory");
+  assert.equal(defaultDir(), defaultDir((name) => Deno.env.get(name)), "the process's by default");
 });
 
 Deno.test("a cached inline description is used only when the module's source declares inline", async () => {
