@@ -82,6 +82,22 @@ function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** The `onLog` and `onProgress` the runners get: `options.records` builds and sinks first. */
+function recording(options: ExecutorOptions): Pick<ExecutorOptions, "onLog" | "onProgress"> {
+  const { records, onLog, onProgress } = options;
+  if (records === undefined) return options;
+  return {
+    onLog: (log, call) => {
+      records.log(call, log);
+      onLog?.(log, call);
+    },
+    onProgress: (callId, name, update, call) => {
+      records.progress(call, name, update);
+      onProgress?.(callId, name, update, call);
+    },
+  };
+}
+
 /** Runs registered tools for `client.tool.call` events, within the descriptor's limits. */
 export class ToolExecutor {
   readonly #registry: ToolRegistry;
@@ -118,14 +134,15 @@ export class ToolExecutor {
       saveMedia: options.saveMedia ?? true,
       clock: this.#clock,
     });
-    const env = runnerEnv(options.cwd, this.#clock, this.#graceMs, options.onProgress);
+    const { onLog, onProgress } = recording(options);
+    const env = runnerEnv(options.cwd, this.#clock, this.#graceMs, onProgress);
     this.#process = new ProcessToolRunner(env, {
       denoPath: options.denoPath,
       kernelSandbox: options.kernelSandbox,
       processLimits: options.processLimits,
       concurrentCalls: options.limits.concurrent_calls,
       resultBytes: options.limits.result_bytes,
-      onLog: options.onLog,
+      onLog,
       onToolFailure,
     });
     this.#runners = {

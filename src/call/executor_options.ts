@@ -1,6 +1,6 @@
 /**
  * The options of a `ToolExecutor` (`executor.ts`): the descriptor's limits, where a call's
- * output, progress and failures go, approval and hooks, and how tools are contained.
+ * output, progress, records and failures go, approval and hooks, and how tools are contained.
  *
  * @module
  */
@@ -16,6 +16,7 @@ import type { ToolLog } from "../sandbox/log_buffer.ts";
 import type { KernelSupport } from "../sandbox/kernel_policy.ts";
 import type { ProcessLimits } from "../sandbox/containment.ts";
 import type { ToolFailure } from "./settle.ts";
+import type { CallRecords } from "./records.ts";
 
 /** Options of `ToolExecutor`. */
 export interface ExecutorOptions {
@@ -43,6 +44,12 @@ export interface ExecutorOptions {
    * With the call it belongs to (its run: `call.runId`).
    */
   onLog?: (log: ToolLog, call: ToolCallRequest) => void;
+  /**
+   * The `tool.*` records of the calls (`records.ts`): each call's `tool.log` (what `onLog` gets)
+   * and `tool.progress` (what `onProgress` gets) is built there and handed to its sink, before
+   * `onLog`/`onProgress` hear of it; default none.
+   */
+  records?: CallRecords;
   /**
    * Receives the host's report of a call that failed because the tool threw
    * (or an external tool's source failed) or its process crashed: one line
