@@ -14,8 +14,7 @@ import { CallRecords, type RecordSink } from "../call/records.ts";
 import { CatalogExecutor } from "../call/catalog_route.ts";
 import { ToolExecutor } from "../call/executor.ts";
 import { SIGN_IN_REQUIRED } from "../tool/external.ts";
-import type { CallApprover, CallVerdict } from "../call/approval.ts";
-import type { Approver } from "./approvals.ts";
+import { callApprover, type TurnApprovals } from "./approvals.ts";
 import { sayKernelMissing } from "./kernel_sandbox.ts";
 import type { ToolRegistry } from "../toolset/registry.ts";
 import type { ProcessLimits } from "../sandbox/containment.ts";
@@ -56,7 +55,7 @@ export interface ToolWiringOptions {
    * Write tool calls are put to the current turn's approver (`approvals.ts`) when it asks at
    * call time, with `expiryMs` (the backend's `approval_expiry_ms`) to answer.
    */
-  readonly approvals?: { readonly turn: () => Approver | null; readonly expiryMs: number };
+  readonly approvals?: TurnApprovals;
   /** No further tool result can be sent: the connection cancels the turn. */
   readonly onRequestBudgetExhausted: (error: RequestBudgetExhausted) => void;
   /** Tool `name`'s source needs a sign-in (`sign_in_required`): the connection ends the turn. */
@@ -118,46 +117,6 @@ function recordSink(options: ToolWiringOptions): RecordSink {
     if (record.type === "tool.result" && record.error_code === SIGN_IN_REQUIRED) {
       options.onSignInRequired?.(record.name);
     }
-  };
-}
-
-/**
- * The executor's {@link CallApprover}: the current turn's approver decides (when it asks at
- * call time), and each decision is an `approval` record with the call's ID, handed to `emit`.
- */
-function callApprover(
-  approvals: NonNullable<ToolWiringOptions["approvals"]>,
-  emit: RecordSink,
-): CallApprover {
-  const current = approvals.turn;
-  return {
-    asks: () => current()?.asksAtCall?.() === true,
-    async decide(request, signal): Promise<CallVerdict> {
-      // The backend's approval expiry, or the call's deadline when that comes first.
-      const expiresInMs = Math.min(approvals.expiryMs, request.expiresInMs ?? Infinity);
-      const asked = { ...request, expiresInMs };
-      const decided = await current()?.decideCall?.(asked, signal) ??
-        { decision: "allow" as const, decidedBy: "flag" as const };
-      emit({
-        type: "approval",
-        run_id: request.runId,
-        call_id: request.callId,
-        summary: `Run write tool ${request.name} with the arguments shown`,
-        decision: decided.decision,
-        decided_by: decided.decidedBy,
-        ...(decided.rule === undefined ? {} : { rule: decided.rule }),
-        recorded: true,
-      });
-      if (decided.decision === "allow") return { allow: true };
-      return {
-        allow: false,
-        why: decided.decidedBy === "expiry"
-          ? { kind: "expired", ms: expiresInMs }
-          : decided.decidedBy !== "user" && decided.rule !== undefined
-          ? { kind: "rule", rule: decided.rule }
-          : { kind: "declined" },
-      };
-    },
   };
 }
 
