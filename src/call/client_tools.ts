@@ -7,7 +7,9 @@
  * When the connection's request-ID budget cannot take a call's parts (every
  * part is a new request ID; the backend closes on its `request_ids` bound),
  * no part of it is sent, no further call is run or answered, and
- * `onRequestBudgetExhausted` is told once.
+ * `onRequestBudgetExhausted` is told once. The session's `tool.call`, `tool.cancel` and
+ * `tool.result` records are built and handed to their sink by its {@link CallRecords}
+ * (`records.ts`), which the executor may share for `tool.log` and `tool.progress`.
  *
  * @module
  */
@@ -22,9 +24,8 @@ import type {
 import type { AgentEvent } from "../client/events.ts";
 import { REQUEST_ID_RESERVE } from "../client/connection.ts";
 import { RequestBudgetExhausted } from "../client/errors.ts";
-import type { SummaryInput } from "../summary/records.ts";
 import type { CallExecutor } from "../tool/call.ts";
-import { CallRecords, type Delivery } from "./records.ts";
+import { CallRecords, type Delivery, type RecordSink } from "./records.ts";
 
 export type { CallExecutor } from "../tool/call.ts";
 
@@ -41,8 +42,12 @@ export interface ResultSender {
 
 /** Options of {@link ToolCallSession}. */
 export interface ToolCallSessionOptions {
-  /** Receives `tool.call`, `tool.cancel` and `tool.result` summary records. */
-  onRecord?: (record: SummaryInput) => void;
+  /**
+   * Receives `tool.call`, `tool.cancel` and `tool.result` summary records: the sink of the
+   * session's own records (not used with {@link ToolCallSessionOptions.records}, whose sink
+   * receives them).
+   */
+  onRecord?: RecordSink;
   /**
    * Called once when the request-ID budget cannot take a call's result: from
    * then on no call is run or answered (the connection should be ended, e.g.
@@ -66,8 +71,9 @@ export interface ToolCallSessionOptions {
    */
   typed?: (name: string) => boolean;
   /**
-   * What builds the records (shared with the executor's `tool.log` and `tool.progress`);
-   * default one of `argumentsPreview`, `recordArguments` and `typed`.
+   * What builds the records and where they go (shared with the executor, whose `tool.log` and
+   * `tool.progress` then go to the same sink); default one of `argumentsPreview`,
+   * `recordArguments` and `typed` that hands its records to `onRecord`.
    */
   records?: CallRecords;
 }
@@ -88,7 +94,6 @@ const EARLY_CANCELS = 1024;
 export class ToolCallSession {
   #sender: ResultSender;
   #executor: CallExecutor;
-  #onRecord: (record: SummaryInput) => void;
   // One entry per running call: TransientMaps, not Map/Set, so that a finished call's
   // objects die young (src/async/transient_map.ts).
   #active = new TransientMap<AbortController>();
@@ -106,9 +111,8 @@ export class ToolCallSession {
   constructor(sender: ResultSender, executor: CallExecutor, options: ToolCallSessionOptions = {}) {
     this.#sender = sender;
     this.#executor = executor;
-    this.#onRecord = options.onRecord ?? (() => {});
     this.#onExhausted = options.onRequestBudgetExhausted ?? (() => {});
-    this.#records = options.records ?? new CallRecords(options);
+    this.#records = options.records ?? new CallRecords({ ...options, emit: options.onRecord });
   }
 
   /** Why calls are no longer run and answered, or null. */
@@ -140,7 +144,7 @@ export class ToolCallSession {
   #onCall(data: ClientToolCallData): void {
     // A catalog dispatcher's call is recorded under the tool it runs (`via` names the dispatcher).
     const route = this.#executor.route?.(data.name, data.arguments) ?? null;
-    this.#onRecord(this.#records.call(data, route));
+    this.#records.call(data, route);
     // Nothing more is answered once the budget ran out; a call that could not
     // send even one part is not run at all.
     if (this.#exhausted !== null || !this.#fits(1)) return;
@@ -156,7 +160,7 @@ export class ToolCallSession {
   }
 
   #onCancel(data: ClientToolCancelData): void {
-    this.#onRecord(this.#records.cancel(data));
+    this.#records.cancel(data);
     const controller = this.#active.get(data.call_id);
     if (controller !== undefined) {
       controller.abort(new Error(`cancelled: ${data.reason}`));
@@ -220,9 +224,7 @@ export class ToolCallSession {
         deliveryError = reason instanceof Error ? reason.name : "unknown";
       }
     }
-    this.#onRecord(
-      this.#records.result(data, route, result, parts.length, delivery, deliveryError),
-    );
+    this.#records.result(data, route, result, parts.length, delivery, deliveryError);
   }
 
   /** Whether `parts` more results fit the sender's budget; marks it exhausted if not. */

@@ -37,7 +37,6 @@ import type { ClientToolsLimits } from "../protocol/limits.ts";
 import { utf8ByteLength } from "../protocol/utf8.ts";
 import type { RegisteredToolOf, ToolRegistry, ToolSourceInfo } from "../toolset/registry.ts";
 import type { AnyTool } from "../sandbox/description.ts";
-import type { ToolProgress } from "../tool/external.ts";
 import {
   type Answer,
   hostFailed,
@@ -49,24 +48,21 @@ import {
   writeToolNotRun,
 } from "../tool/answers.ts";
 import type { ToolCallRequest, ToolCallResult } from "../tool/call.ts";
-import type { ResultOverflow } from "../tool/define.ts";
 import { Slots } from "./_slots.ts";
 import { SharedDeadlines } from "./_deadlines.ts";
 import { type Clock, REAL_CLOCK } from "../async/clock.ts";
 import { argumentView, type CallApprover } from "./approval.ts";
 import { sourceName } from "./approval_rules.ts";
 import { afterCallAnswer, beforeCallAnswer, type CallHooks, type HookedCall } from "./hooks.ts";
-import type { ToolLog } from "../sandbox/log_buffer.ts";
-import type { KernelSupport } from "../sandbox/kernel_policy.ts";
-import type { ProcessLimits } from "../sandbox/containment.ts";
 import { TELEMETRY } from "../telemetry/mod.ts";
 import { endCallSpan, startCallSpan } from "./telemetry.ts";
-import { defaultEnvelopeBytes, errorText, logFailure, Settle, type ToolFailure } from "./settle.ts";
+import { defaultEnvelopeBytes, errorText, logFailure, Settle } from "./settle.ts";
 import { answerGraceMs, deliveryMarginMs, MAX_TIMER_MS } from "./deadline.ts";
 import { type RunControl, runnerEnv, type Runners, type ToolRunner } from "./runners/runner.ts";
 import { InlineRunner } from "./runners/inline.ts";
 import { ExternalRunner } from "./runners/external.ts";
 import { ProcessToolRunner } from "./runners/process.ts";
+import type { ExecutorOptions } from "./executor_options.ts";
 
 /** A call as the hooks see it. */
 function hookedCall(call: ToolCallRequest): HookedCall {
@@ -76,113 +72,30 @@ function hookedCall(call: ToolCallRequest): HookedCall {
 export type { ToolFailure } from "./settle.ts";
 export { answerGraceMs, DELIVERY_MARGIN_MS, deliveryMarginMs } from "./deadline.ts";
 
+export type { ExecutorOptions } from "./executor_options.ts";
 export type { ToolLog } from "../sandbox/log_buffer.ts";
 export type { ToolCallOutcome, ToolCallRequest, ToolCallResult } from "../tool/call.ts";
-
-/** Options of {@link ToolExecutor}. */
-export interface ExecutorOptions {
-  /** The descriptor's limits (never copied numbers). */
-  limits: ClientToolsLimits;
-  /** Working directory handed to tools as `ctx.cwd`. */
-  cwd: string;
-  /**
-   * How long a signalled tool may take to settle; default
-   * {@link answerGraceMs}`(limits.cancel_grace_ms)`, so the answer reaches the
-   * backend within its cancel grace.
-   */
-  graceMs?: number;
-  /**
-   * Bytes (excluding LF) of a `client.tool.result` request frame whose `text`
-   * is `""`. Default: measured with 64-byte IDs and error code, the longest
-   * outcome and part number, so it is never too small.
-   */
-  envelopeBytes?: number;
-  /**
-   * Receives each process-isolated call's captured output (console and
-   * stdout/stderr writes, at most 64 KiB per call plus a truncation marker) while the call
-   * runs: coalesced, at most once per `LOG_FLUSH_MS` (200 ms), and what is left before
-   * `execute` resolves. Inline tools' output is not captured (it goes to the host's stderr).
-   * With the call it belongs to (its run: `call.runId`).
-   */
-  onLog?: (log: ToolLog, call: ToolCallRequest) => void;
-  /**
-   * Receives the host's report of a call that failed because the tool threw
-   * (or an external tool's source failed) or its process crashed: one line
-   * naming the tool, file and error, and the tool's own stack frames (the
-   * host's runner frames cut off). Default: both written to stderr.
-   */
-  onToolFailure?: (failure: ToolFailure) => void;
-  /** The `deno` executable for tool processes; default the running one (`runtimeExecutable()`). */
-  denoPath?: string;
-  /**
-   * Receives each progress update of a call (a module tool's `ctx.progress`, an MCP server's
-   * `notifications/progress`), with the call's ID and the tool's name, bounded per call
-   * (`progress.ts`: unchanged updates dropped, 10 at once, then 10 a second; the newest held
-   * one before `execute` resolves). Nothing after the call was stopped. Last, the call itself
-   * (its run: `call.runId`).
-   */
-  onProgress?: (
-    callId: string,
-    name: string,
-    progress: ToolProgress,
-    call: ToolCallRequest,
-  ) => void;
-  /**
-   * The kernel layer under process-isolated tools (Landlock, Linux): `"auto"` (default)
-   * probes the kernel on first use; `"off"` runs them with Deno's permission checks only;
-   * or the caller's own {@link KernelSupport} (probed once at startup).
-   */
-  kernelSandbox?: "auto" | "off" | KernelSupport | Promise<KernelSupport>;
-  /**
-   * Asks before a `write` tool runs (`approval.ts`): when it `asks()`, after the
-   * arguments were validated (a process tool's against its `input_schema` in the host) and
-   * before the call takes a slot, with a signal that fires on the call's cancel or deadline. A
-   * refusal is answered `approval_denied`; absent (or not asking), write tools run without
-   * asking (the backend's approval was the gate).
-   */
-  approveCall?: CallApprover;
-  /**
-   * The current hooks around each call (`hooks.ts`): `beforeCall` may refuse a call before
-   * it runs, `afterCall` may rewrite its result's text. Called per call; undefined: none.
-   */
-  callHooks?: () => CallHooks | undefined;
-  /**
-   * What stderr gets when a tool throws: `"stack"` (default) the error's first line and the
-   * tool's own stack frames, for tool authors; `"line"` one line naming the tool, its file and
-   * the message, no frames (`magi-tools mcp`,
-   * whose stderr MCP clients show in their logs). The model's answer is the same either way.
-   */
-  failureDetail?: "stack" | "line";
-  /**
-   * How memory caps and a tool's own processes are contained (`sandbox/containment.ts`);
-   * default probed on first use.
-   */
-  processLimits?: ProcessLimits;
-  /**
-   * The clock of the executor's own timers (call deadlines, tools' `timeoutMs`, the grace of
-   * a signalled inline tool) and of `durationMs`; default {@link REAL_CLOCK}. Tool processes
-   * keep the real timers. `ctx.deadline` stays wall-clock time (`Date.now()`).
-   */
-  clock?: Clock;
-  /**
-   * The result bound and overflow policy of tools that declare none (`mcp --max-result-bytes`,
-   * `--overflow`); default the protocol's `result_bytes` and `"error"`. A tool's own
-   * `maxResultBytes`/`overflow` (or its API's or server's in the config) win; a tool with an
-   * `output` schema keeps `"error"`.
-   */
-  resultDefaults?: { readonly maxResultBytes?: number; readonly overflow?: ResultOverflow };
-  /**
-   * Save each image or audio part of a rich result to a file under `.magi-tools/results/` and
-   * name it in the result text (default true: the `client.tools` path carries text only). Off
-   * for `mcp`, which sends the parts as MCP content.
-   */
-  saveMedia?: boolean;
-}
 
 const ONCE = Object.freeze({ once: true });
 
 function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The `onLog` and `onProgress` the runners get: `options.records` builds and sinks first. */
+function recording(options: ExecutorOptions): Pick<ExecutorOptions, "onLog" | "onProgress"> {
+  const { records, onLog, onProgress } = options;
+  if (records === undefined) return options;
+  return {
+    onLog: (log, call) => {
+      records.log(call, log);
+      onLog?.(log, call);
+    },
+    onProgress: (callId, name, update, call) => {
+      records.progress(call, name, update);
+      onProgress?.(callId, name, update, call);
+    },
+  };
 }
 
 /** Runs registered tools for `client.tool.call` events, within the descriptor's limits. */
@@ -221,14 +134,15 @@ export class ToolExecutor {
       saveMedia: options.saveMedia ?? true,
       clock: this.#clock,
     });
-    const env = runnerEnv(options.cwd, this.#clock, this.#graceMs, options.onProgress);
+    const { onLog, onProgress } = recording(options);
+    const env = runnerEnv(options.cwd, this.#clock, this.#graceMs, onProgress);
     this.#process = new ProcessToolRunner(env, {
       denoPath: options.denoPath,
       kernelSandbox: options.kernelSandbox,
       processLimits: options.processLimits,
       concurrentCalls: options.limits.concurrent_calls,
       resultBytes: options.limits.result_bytes,
-      onLog: options.onLog,
+      onLog,
       onToolFailure,
     });
     this.#runners = {

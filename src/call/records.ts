@@ -1,9 +1,11 @@
 /**
- * The `tool.*` summary records of a call, built in one place (docs/summaries.md): `tool.call`
- * and `tool.cancel` as the backend's events arrive, `tool.log` and `tool.progress` while the
- * call runs, `tool.result` once its parts were delivered. Each takes the call's run from the
- * call itself; a catalog dispatcher's call is recorded under the tool it runs (`via` names the
- * dispatcher). `argumentsPreview` is the call's arguments as the terminal view shows them.
+ * The `tool.*` summary records of a call, built in one place (docs/summaries.md) and handed, as
+ * they are built, to the one {@link RecordSink} given when the {@link CallRecords} is made:
+ * `tool.call` and `tool.cancel` as the backend's events arrive (`client_tools.ts`), `tool.log` and
+ * `tool.progress` while the call runs (the executor's `records` option), `tool.result` once its
+ * parts were delivered. Each takes the call's run from the call itself; a catalog dispatcher's
+ * call is recorded under the tool it runs (`via` names the dispatcher). `argumentsPreview` is the
+ * call's arguments as the terminal view shows them.
  *
  * @module
  */
@@ -25,8 +27,16 @@ export function argumentsPreview(args: unknown): string {
   return truncateText(JSON.stringify(args) ?? "null", ARGUMENTS_PREVIEW_BYTES);
 }
 
+/** Where finished records go (a turn's summary writer, a test's array), one at a time. */
+export type RecordSink = (record: SummaryInput) => void;
+
 /** Options of {@link CallRecords}. */
 export interface CallRecordsOptions {
+  /**
+   * Receives each record as it is built (every method below hands it over before returning it);
+   * default none: the records are only returned.
+   */
+  readonly emit?: RecordSink | undefined;
   /**
    * Put a shortened `arguments_preview` on `tool.call` records (the terminal
    * view); default false: arguments are not echoed.
@@ -53,14 +63,19 @@ type Input<R> = { -readonly [K in keyof Omit<R, "ts" | "v">]: Omit<R, "ts" | "v"
 /** How a call's result parts were delivered (`tool.result`'s `delivery`). */
 export type Delivery = "complete" | "rejected" | "failed";
 
-/** Builds the `tool.*` records of calls (see the module comment). */
+/**
+ * Builds the `tool.*` records of calls and hands each to the sink (see the module comment); each
+ * method also returns the record it built.
+ */
 export class CallRecords {
+  readonly #emit: RecordSink | undefined;
   readonly #argumentsPreview: boolean;
   readonly #recordArguments: CallRecordsOptions["recordArguments"];
   readonly #typed: CallRecordsOptions["typed"];
 
   /** Records with `options`. */
   constructor(options: CallRecordsOptions = {}) {
+    this.#emit = options.emit;
     this.#argumentsPreview = options.argumentsPreview === true;
     this.#recordArguments = options.recordArguments;
     this.#typed = options.typed;
@@ -96,17 +111,17 @@ export class CallRecords {
     if (this.#recordArguments !== undefined) {
       record.arguments = this.#recordArguments(data.arguments);
     }
-    return record;
+    return this.#out(record);
   }
 
   /** `tool.cancel`: the backend's `client.tool.cancel` event. */
   cancel(data: ClientToolCancelData): SummaryInput {
-    return {
+    return this.#out({
       type: "tool.cancel",
       run_id: data.run_id,
       call_id: data.call_id,
       reason: data.reason,
-    };
+    });
   }
 
   /** `tool.result`: the call's result, sent as `parts` parts with `delivery`. */
@@ -158,12 +173,12 @@ export class CallRecords {
       };
     const structured = this.#structured(record.name, result);
     if (structured !== undefined) record.structured = structured;
-    return record;
+    return this.#out(record);
   }
 
   /** `tool.log`: a piece of a process tool's captured output while `call` runs. */
   log(call: ToolCallRequest, log: ToolLog): SummaryInput {
-    return {
+    return this.#out({
       type: "tool.log",
       run_id: call.runId,
       call_id: log.callId,
@@ -171,12 +186,12 @@ export class CallRecords {
       text: log.text,
       bytes: log.bytes,
       truncated_bytes: log.truncatedBytes,
-    };
+    });
   }
 
   /** `tool.progress`: one progress update of tool `name` while `call` runs. */
   progress(call: ToolCallRequest, name: string, update: ToolProgress): SummaryInput {
-    return {
+    return this.#out({
       type: "tool.progress",
       run_id: call.runId,
       call_id: call.callId,
@@ -184,7 +199,13 @@ export class CallRecords {
       progress: update.progress,
       ...(update.total === undefined ? {} : { total: update.total }),
       ...(update.message === undefined ? {} : { message: update.message }),
-    };
+    });
+  }
+
+  /** Hand `record` to the sink; returns it. */
+  #out(record: SummaryInput): SummaryInput {
+    this.#emit?.(record);
+    return record;
   }
 
   /** `structured` for a typed tool's success under `--record-args`, else undefined. */

@@ -11,13 +11,21 @@
  * "host"`): the informed question follows at call time. Any other approval (a
  * backend's own tool, another wording) is put to the person with its summary,
  * as before, and a client tool call it lets through is asked about again.
+ * {@link callApprover} is the executor's side of that: the current turn's approver decides each
+ * write call, recorded as an `approval` record.
  *
  * @module
  */
 
 import { waitWithin } from "../async/deadline.ts";
 import type { ApprovalRequestedData } from "../protocol/schemas/mod.ts";
-import { argumentViewText, type CallApproval } from "../call/approval.ts";
+import {
+  argumentViewText,
+  type CallApproval,
+  type CallApprover,
+  type CallVerdict,
+} from "../call/approval.ts";
+import type { RecordSink } from "../call/records.ts";
 import type { CallHooks } from "../call/hooks.ts";
 import { type NoTerminalReason, type Terminal, terminalText } from "../runtime/mod.ts";
 import {
@@ -96,6 +104,51 @@ export interface Approver {
   decideCall?(request: CallApproval, signal: AbortSignal): Promise<ApprovalDecision>;
   /** Hooks around each tool call of the turn (`call/hooks.ts`; `runOneTurn`'s). */
   readonly callHooks?: CallHooks;
+}
+
+/** The approver of the current turn, and the backend's `approval_expiry_ms`. */
+export interface TurnApprovals {
+  /** The current turn's approver (null: none). */
+  readonly turn: () => Approver | null;
+  /** The backend's approval expiry, ms. */
+  readonly expiryMs: number;
+}
+
+/**
+ * The executor's {@link CallApprover}: the current turn's approver decides (when it asks at
+ * call time), and each decision is an `approval` record with the call's ID, handed to `emit`.
+ */
+export function callApprover(approvals: TurnApprovals, emit: RecordSink): CallApprover {
+  const current = approvals.turn;
+  return {
+    asks: () => current()?.asksAtCall?.() === true,
+    async decide(request, signal): Promise<CallVerdict> {
+      // The backend's approval expiry, or the call's deadline when that comes first.
+      const expiresInMs = Math.min(approvals.expiryMs, request.expiresInMs ?? Infinity);
+      const asked = { ...request, expiresInMs };
+      const decided = await current()?.decideCall?.(asked, signal) ??
+        { decision: "allow" as const, decidedBy: "flag" as const };
+      emit({
+        type: "approval",
+        run_id: request.runId,
+        call_id: request.callId,
+        summary: `Run write tool ${request.name} with the arguments shown`,
+        decision: decided.decision,
+        decided_by: decided.decidedBy,
+        ...(decided.rule === undefined ? {} : { rule: decided.rule }),
+        recorded: true,
+      });
+      if (decided.decision === "allow") return { allow: true };
+      return {
+        allow: false,
+        why: decided.decidedBy === "expiry"
+          ? { kind: "expired", ms: expiresInMs }
+          : decided.decidedBy !== "user" && decided.rule !== undefined
+          ? { kind: "rule", rule: decided.rule }
+          : { kind: "declined" },
+      };
+    },
+  };
 }
 
 /**

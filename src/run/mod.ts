@@ -6,7 +6,7 @@
  * | `backend_run.ts`                  | `BackendRun`: a backend connection's phases; `runBackend` |
  * | `run_options.ts`                  | its options: a connection's, a turn's, `run`'s            |
  * | `run_start.ts`                    | starting it (backend, registry, kernel); `host.ready`     |
- * | `tool_wiring.ts`                  | executor, tool-call session, record routing               |
+ * | `tool_wiring.ts`                  | executor and tool-call session sharing one record sink    |
  * | `backend_turn.ts`, `turn.ts`      | one turn: session, admission, watchdog, events            |
  * | `exit_policy.ts`                  | the turn's exit code, reason, `cancelled_by` (pure)       |
  * | `turn_scope.ts`                   | the phases around a turn, for `runBackend` and `batch`    |

@@ -1,8 +1,8 @@
 /**
- * The tool-call wiring of a backend connection: the executor that runs the registry's tools,
- * the call session that answers the backend's `client.tool.*` events with it, and the routing
- * of their records (`tool.call`, `tool.result`, `tool.log`, `tool.progress`) to the summary
- * output of the turn whose call it is.
+ * The tool-call wiring of a backend connection: the executor that runs the registry's tools and
+ * the call session that answers the backend's `client.tool.*` events with it, sharing one
+ * `CallRecords` (`src/call/records.ts`) that builds every `tool.*` record of their calls and hands
+ * it to the connection's one record sink: the summary output of the current turn.
  *
  * @module
  */
@@ -10,12 +10,11 @@
 import type { LocalAgentClient } from "../client/client.ts";
 import type { RequestBudgetExhausted } from "../client/errors.ts";
 import type { AgentEvent } from "../client/events.ts";
-import { CallRecords } from "../call/records.ts";
+import { CallRecords, type RecordSink } from "../call/records.ts";
 import { CatalogExecutor } from "../call/catalog_route.ts";
 import { ToolExecutor } from "../call/executor.ts";
 import { SIGN_IN_REQUIRED } from "../tool/external.ts";
-import type { CallApprover, CallVerdict } from "../call/approval.ts";
-import type { Approver } from "./approvals.ts";
+import { callApprover, type TurnApprovals } from "./approvals.ts";
 import { sayKernelMissing } from "./kernel_sandbox.ts";
 import type { ToolRegistry } from "../toolset/registry.ts";
 import type { ProcessLimits } from "../sandbox/containment.ts";
@@ -48,15 +47,15 @@ export interface ToolWiringOptions {
   /** Put the (redacted) arguments on `tool.call` records (`--record-args`). */
   readonly recordArguments?: ArgumentsRecorder;
   /**
-   * The current turn's summary output: `tool.call`, `tool.result`, `tool.log` and
-   * `tool.progress` go there (on a batch slot's later items: that item's writer).
+   * The current turn's summary output: the calls' `tool.*` and `approval` records go there (on a
+   * batch slot's later items: that item's writer).
    */
   readonly records: () => SummaryWriter;
   /**
    * Write tool calls are put to the current turn's approver (`approvals.ts`) when it asks at
    * call time, with `expiryMs` (the backend's `approval_expiry_ms`) to answer.
    */
-  readonly approvals?: { readonly turn: () => Approver | null; readonly expiryMs: number };
+  readonly approvals?: TurnApprovals;
   /** No further tool result can be sent: the connection cancels the turn. */
   readonly onRequestBudgetExhausted: (error: RequestBudgetExhausted) => void;
   /** Tool `name`'s source needs a sign-in (`sign_in_required`): the connection ends the turn. */
@@ -76,35 +75,30 @@ export interface ToolWiring {
 /** Build the executor and the call session of a connection and subscribe the session. */
 export function wireTools(options: ToolWiringOptions): ToolWiring {
   const { client, registry, descriptor } = options;
-  // Every tool.* record of the connection's calls; each names its run from the call.
+  const emit = recordSink(options);
+  // Every tool.* record of the connection's calls, handed to `emit`; each names its run from the
+  // call. The executor (tool.log, tool.progress) and the session (the others) share it.
   const records = new CallRecords({
     argumentsPreview: options.argumentsPreview,
     recordArguments: options.recordArguments,
     typed: (name) => registry.get(name)?.outputSchema !== undefined,
+    emit,
   });
   const executor = new ToolExecutor(registry, {
     limits: descriptor.limits,
     cwd: options.cwd,
     kernelSandbox: options.kernel,
+    records,
     ...(options.approvals === undefined ? {} : {
-      approveCall: callApprover(options.approvals, options.records),
+      approveCall: callApprover(options.approvals, emit),
       callHooks: () => options.approvals?.turn()?.callHooks,
     }),
     ...(options.limits === null ? {} : { processLimits: options.limits }),
-    onLog: (log, call) => options.records().emit(records.log(call, log)),
-    onProgress: (_callId, name, update, call) =>
-      options.records().emit(records.progress(call, name, update)),
   });
   // More than 32 tools: tool_search and the dispatchers route to the same executor.
   const routed = registry.hasCatalog ? new CatalogExecutor(registry, executor) : executor;
   const calls = new ToolCallSession(client, routed, {
     records,
-    onRecord: (record) => {
-      options.records().emit(record);
-      if (record.type === "tool.result" && record.error_code === SIGN_IN_REQUIRED) {
-        options.onSignInRequired?.(record.name);
-      }
-    },
     // No further tool result can be sent: cancel the turn (turn.cancel uses the
     // connection's reserved IDs), then end with one host.error (exit 1).
     onRequestBudgetExhausted: options.onRequestBudgetExhausted,
@@ -114,42 +108,15 @@ export function wireTools(options: ToolWiringOptions): ToolWiring {
 }
 
 /**
- * The executor's {@link CallApprover}: the current turn's approver decides (when it asks at
- * call time), and each decision is an `approval` record with the call's ID.
+ * The connection's one record sink: the current turn's writer. A `tool.result` answered
+ * `sign_in_required` also tells `onSignInRequired` (the connection ends the turn).
  */
-function callApprover(
-  approvals: NonNullable<ToolWiringOptions["approvals"]>,
-  records: () => SummaryWriter,
-): CallApprover {
-  const current = approvals.turn;
-  return {
-    asks: () => current()?.asksAtCall?.() === true,
-    async decide(request, signal): Promise<CallVerdict> {
-      // The backend's approval expiry, or the call's deadline when that comes first.
-      const expiresInMs = Math.min(approvals.expiryMs, request.expiresInMs ?? Infinity);
-      const asked = { ...request, expiresInMs };
-      const decided = await current()?.decideCall?.(asked, signal) ??
-        { decision: "allow" as const, decidedBy: "flag" as const };
-      records().emit({
-        type: "approval",
-        run_id: request.runId,
-        call_id: request.callId,
-        summary: `Run write tool ${request.name} with the arguments shown`,
-        decision: decided.decision,
-        decided_by: decided.decidedBy,
-        ...(decided.rule === undefined ? {} : { rule: decided.rule }),
-        recorded: true,
-      });
-      if (decided.decision === "allow") return { allow: true };
-      return {
-        allow: false,
-        why: decided.decidedBy === "expiry"
-          ? { kind: "expired", ms: expiresInMs }
-          : decided.decidedBy !== "user" && decided.rule !== undefined
-          ? { kind: "rule", rule: decided.rule }
-          : { kind: "declined" },
-      };
-    },
+function recordSink(options: ToolWiringOptions): RecordSink {
+  return (record) => {
+    options.records().emit(record);
+    if (record.type === "tool.result" && record.error_code === SIGN_IN_REQUIRED) {
+      options.onSignInRequired?.(record.name);
+    }
   };
 }
 
