@@ -22,6 +22,7 @@ import type {
 import type { AgentEvent } from "../client/events.ts";
 import { REQUEST_ID_RESERVE } from "../client/connection.ts";
 import { RequestBudgetExhausted } from "../client/errors.ts";
+import { markPlainAscii } from "../client/request_frame.ts";
 import type { SummaryInput } from "../summary/records.ts";
 import type { CallExecutor } from "../tool/call.ts";
 import { CallRecords, type Delivery } from "./records.ts";
@@ -183,6 +184,7 @@ export class ToolCallSession {
     }, controller.signal);
     const route = this.#executor.route?.(data.name, data.arguments) ?? null;
     const parts = result.parts.length > 0 ? result.parts : [""];
+    const plainAscii = result.plainAscii;
     // All parts or none: a call must never be left with a part missing.
     const sends = this.#exhausted !== null || !this.#fits(parts.length)
       ? []
@@ -199,6 +201,8 @@ export class ToolCallSession {
         if (result.outcome === "error" && result.errorCode !== undefined) {
           params.error_code = result.errorCode;
         }
+        // The split found no control in this ASCII part: its frame can be written around it.
+        if (plainAscii?.[part] === true) markPlainAscii(params);
         return this.#sender.clientToolResult(params);
       });
     const settled = await Promise.allSettled(sends);
