@@ -24,6 +24,7 @@ import type {
 import type { AgentEvent } from "../client/events.ts";
 import { REQUEST_ID_RESERVE } from "../client/connection.ts";
 import { RequestBudgetExhausted } from "../client/errors.ts";
+import { markPlainAscii } from "../client/request_frame.ts";
 import type { CallExecutor } from "../tool/call.ts";
 import { CallRecords, type Delivery, type RecordSink } from "./records.ts";
 
@@ -187,6 +188,7 @@ export class ToolCallSession {
     }, controller.signal);
     const route = this.#executor.route?.(data.name, data.arguments) ?? null;
     const parts = result.parts.length > 0 ? result.parts : [""];
+    const plainAscii = result.plainAscii;
     // All parts or none: a call must never be left with a part missing.
     const sends = this.#exhausted !== null || !this.#fits(parts.length)
       ? []
@@ -203,6 +205,8 @@ export class ToolCallSession {
         if (result.outcome === "error" && result.errorCode !== undefined) {
           params.error_code = result.errorCode;
         }
+        // The split found no control in this ASCII part: its frame can be written around it.
+        if (plainAscii?.[part] === true) markPlainAscii(params);
         return this.#sender.clientToolResult(params);
       });
     const settled = await Promise.allSettled(sends);

@@ -137,6 +137,7 @@ export class Settle {
       killed: answer.killed ?? false,
     };
     // Set only when present (no empty spreads on every call), in this order.
+    if (split?.plainAscii !== undefined) result.plainAscii = split.plainAscii;
     if (answer.overflow !== undefined) result.overflow = answer.overflow;
     if (answer.content !== undefined) result.content = answer.content;
     if (answer.errorCode !== undefined) result.errorCode = answer.errorCode;

@@ -12,7 +12,8 @@ import type { ClientToolsLimitsObject } from "../protocol/schemas/client_tools.t
 /**
  * Why the `client.tool.result` `params` break the advertised limits — a `RangeError` naming
  * the limit (a part's `text` over `result_part_bytes`, or a `part` index at or past
- * `result_parts`) — or null when they fit.
+ * `result_parts`) — or null when they fit. With `ascii`, the caller knows the text is ASCII, so
+ * its size is its length.
  *
  * @example
  * ```ts
@@ -26,9 +27,15 @@ import type { ClientToolsLimitsObject } from "../protocol/schemas/client_tools.t
 export function checkAdvertisedResultPart(
   params: { readonly part?: unknown; readonly text?: unknown },
   limits: Pick<ClientToolsLimitsObject, "result_part_bytes" | "result_parts">,
+  ascii = false,
 ): RangeError | null {
   const { part, text } = params;
-  if (typeof text === "string" && !fitsUtf8Bytes(text, limits.result_part_bytes)) {
+  if (
+    typeof text === "string" &&
+    (ascii
+      ? text.length > limits.result_part_bytes
+      : !fitsUtf8Bytes(text, limits.result_part_bytes))
+  ) {
     const bytes = utf8ByteLength(text);
     return new RangeError(
       `Tool result part exceeds the backend's result_part_bytes (${limits.result_part_bytes}): ${bytes} bytes`,

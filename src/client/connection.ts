@@ -11,9 +11,7 @@
 import { waitWithin } from "../async/deadline.ts";
 import { TransientMap } from "../async/transient_map.ts";
 import { isErrorCode, ProtocolError } from "../protocol/errors.ts";
-import { INPUT_FRAME_BYTES, OUTPUT_FRAME_BYTES, REQUEST_IDS } from "../protocol/limits.ts";
-import { encodeFrame } from "../protocol/framing.ts";
-import { requestFrame } from "../protocol/envelope.ts";
+import { OUTPUT_FRAME_BYTES, REQUEST_IDS } from "../protocol/limits.ts";
 import type { JsonObject } from "../protocol/json.ts";
 import {
   type InitializeResult,
@@ -33,7 +31,7 @@ import {
 } from "./errors.ts";
 import type { AgentEvent } from "./events.ts";
 import { EventQueue } from "./event_queue.ts";
-import { checkAdvertisedResultPart } from "./_tool_limits.ts";
+import { encodeRequest, resultPartFault } from "./request_frame.ts";
 import { InFlightWindow } from "./_in_flight.ts";
 import { type EventFrame, OutputValidator } from "./_output_validator.ts";
 import {
@@ -214,13 +212,8 @@ export class AgentConnection {
     }
     if (options.signal?.aborted) return Promise.reject(options.signal.reason);
     const toolLimits = this.#check.toolLimits;
-    if (method === "client.tool.result" && toolLimits !== null) {
-      const fault = checkAdvertisedResultPart(
-        params as MethodParams<"client.tool.result">,
-        toolLimits,
-      );
-      if (fault !== null) return Promise.reject(fault);
-    }
+    const fault = resultPartFault(method, params, toolLimits);
+    if (fault !== null) return Promise.reject(fault);
     const remaining = this.remainingRequestIds;
     if (remaining <= (RESERVE_METHODS.has(method) ? 0 : REQUEST_ID_RESERVE)) {
       return Promise.reject(new RequestBudgetExhausted(method, remaining));
@@ -229,7 +222,7 @@ export class AgentConnection {
     options.onRequestId?.(id);
     let bytes: Uint8Array;
     try {
-      bytes = encodeFrame(requestFrame(id, method, params as JsonObject), INPUT_FRAME_BYTES + 1);
+      bytes = encodeRequest(id, method, params as JsonObject, toolLimits);
     } catch (error) {
       return Promise.reject(error);
     }

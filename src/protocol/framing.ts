@@ -193,6 +193,58 @@ export function encodeFrame(value: unknown, maxBytes: number = OUTPUT_FRAME_BYTE
   return bytes;
 }
 
+/** Where {@link encodeFrameWithText} puts the text: the member `"text":""` of its value. */
+const TEXT_SLOT = '"text":""';
+/** Characters of {@link TEXT_SLOT} up to and including the string's opening quote. */
+const TEXT_OPEN = TEXT_SLOT.length - 1;
+
+/**
+ * The bytes {@link encodeFrame} gives for `value` with its member `text` set to `text`, built
+ * around `text` instead of serializing it: no escaping pass over a long text, which was most of a
+ * large result part's frame work (bench/notes.md, "Result part frames around their text").
+ * `value` holds the member as `text: ""`, exactly once in its JSON. Returns null, for the caller
+ * to use {@link encodeFrame}, when JSON would not write `text` as it is (it is not all ASCII or
+ * holds `"` or `\\`), when `value` does not hold the member once, and when the frame including LF
+ * would exceed `maxBytes`. `text` must hold no control character, which this does not search
+ * for: the caller knows it from a search it made anyway (the result split's). Throws as
+ * `JSON.stringify` does for `value`.
+ *
+ * @example
+ * ```ts
+ * import { encodeFrame, encodeFrameWithText } from "./framing.ts";
+ * const bytes = encodeFrameWithText({ a: 1, text: "", b: true }, "hello");
+ * console.assert(new TextDecoder().decode(bytes!) === '{"a":1,"text":"hello","b":true}\n');
+ * console.assert(encodeFrameWithText({ text: "" }, 'say "hi"') === null);
+ * ```
+ */
+export function encodeFrameWithText(
+  value: unknown,
+  text: string,
+  maxBytes: number = OUTPUT_FRAME_BYTES,
+): Uint8Array | null {
+  if (text.includes('"') || text.includes("\\")) return null;
+  const json = stringify(value);
+  const at = json.indexOf(TEXT_SLOT);
+  // A member starts after `{` or `,`; anywhere else the slot would be inside a string.
+  const before = json[at - 1];
+  if ((before !== "{" && before !== ",") || json.includes(TEXT_SLOT, at + 1)) return null;
+  const head = encoder.encode(json.slice(0, at + TEXT_OPEN));
+  const tail = encoder.encode(json.slice(at + TEXT_OPEN) + "\n");
+  // The size if `text` is ASCII (one byte a unit; encodeInto below checks that it is). Over the
+  // bound, encodeFrame measures and throws.
+  const size = head.length + text.length + tail.length;
+  if (size > maxBytes) return null;
+  const bytes = new Uint8Array(size);
+  bytes.set(head);
+  const { read, written } = encoder.encodeInto(
+    text,
+    bytes.subarray(head.length, size - tail.length),
+  );
+  if (read !== text.length || written !== text.length) return null;
+  bytes.set(tail, head.length + text.length);
+  return bytes;
+}
+
 /** Bytes of `value` as a frame, including LF (see {@link encodeFrame}). */
 export function encodedFrameBytes(value: unknown): number {
   return utf8ByteLength(stringify(value)) + 1;

@@ -10,6 +10,7 @@
 
 export { formatIssues, type IssueLike, truncateText } from "./bounded.ts";
 export {
+  hasC0,
   hasC0OrDel,
   hasC0OrDelExceptTabLf,
   hasControl,

@@ -9,6 +9,7 @@
 
 import type { ContentPart } from "./content.ts";
 import type { ResultOverflowInfo, ToolCallOutcome, ToolErrorCode } from "./call.ts";
+import type { SizedSplit } from "./result.ts";
 import { formatIssues, type IssueLike, truncateText } from "../text/bounded.ts";
 
 /** The executor's answer to one call before it is split into parts. */
@@ -20,7 +21,7 @@ export interface Answer {
   /** What the model sees. */
   readonly text: string;
   /** `text` already split and measured (a success), so it is not done twice. */
-  readonly split?: { readonly parts: string[]; readonly bytes: number };
+  readonly split?: SizedSplit;
   /** An inline tool ignored its signal and was left running. */
   readonly abandoned?: boolean;
   /** A process tool ignored its signal and its process was killed. */

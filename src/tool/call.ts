@@ -64,6 +64,11 @@ export interface ToolCallResult {
   readonly text: string;
   /** `text` split for `client.tool.result` (at least one part). */
   readonly parts: readonly string[];
+  /**
+   * Per part, whether it is plain ASCII (no C0 controls: its frame can be written around it
+   * without escaping it); absent when unknown (`SizedSplit.plainAscii` in `result.ts`).
+   */
+  readonly plainAscii?: readonly boolean[];
   /** UTF-8 bytes of `text`. */
   readonly bytes: number;
   /** Wall time from `execute` to the answer, ms. */

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { hasJsonLongEscape } from "../text/control.ts";
+import { hasC0, hasJsonLongEscape } from "../text/control.ts";
 
 /**
  * The text the model sees for a tool's return value: a string as-is (lone
@@ -98,6 +98,12 @@ export interface SizedSplit {
   parts: string[];
   /** UTF-8 bytes of the whole text (a lone surrogate counts as U+FFFD, 3 bytes). */
   bytes: number;
+  /**
+   * Per part, whether it is plain ASCII: ASCII without C0 control characters, so its UTF-8 size
+   * is its length and JSON escapes nothing in it but `"` and `\\` (its frame can be written around
+   * it: `encodeFrameWithText`). Absent when the text took the per-character path.
+   */
+  plainAscii?: readonly boolean[];
 }
 
 /**
@@ -124,12 +130,14 @@ export function splitSizedResultText(text: string, options: SplitOptions): Sized
   }
   // An all-ASCII text whose parts cannot reach the frame bound, even if each of their characters
   // takes the most bytes it can escaped, is cut every `partBytes` characters, as the loop below
-  // would: one native encoding pass and, unless the budget allows six bytes a character, one
-  // search for the controls that escape to six (bench/notes.md, "The result split's ASCII path").
+  // would: one native encoding pass and a search of each part for C0 controls, which tells the
+  // plain parts and, unless the budget allows six bytes a character, is followed in a part that
+  // has one by a search for the controls that escape to six (bench/notes.md, "The result split's
+  // ASCII path" and "Result part frames around their text").
   if (partBytes * ESCAPED_SHORT_MAX <= escapedBudget && isAscii(text)) {
-    if (partBytes * ESCAPED_MAX <= escapedBudget || !hasJsonLongEscape(text)) {
-      return { parts: cutEvery(text, partBytes), bytes: text.length };
-    }
+    const parts = cutEvery(text, partBytes);
+    const plainAscii = plainAsciiParts(parts, partBytes * ESCAPED_MAX <= escapedBudget);
+    if (plainAscii !== null) return { parts, bytes: text.length, plainAscii };
   }
   const parts: string[] = [];
   let start = 0;
@@ -217,6 +225,21 @@ function isAscii(text: string): boolean {
     if (read !== chunk.length || written !== chunk.length) return false;
   }
   return true;
+}
+
+/**
+ * Per part of an all-ASCII text, whether it holds no C0 control; null when a part holds a control
+ * that JSON escapes as `\u00XX` and `longFits` is false (six bytes a character may not fit the
+ * frame: the per-character path decides).
+ */
+function plainAsciiParts(parts: readonly string[], longFits: boolean): boolean[] | null {
+  const plain: boolean[] = [];
+  for (const part of parts) {
+    const controls = hasC0(part);
+    if (controls && !longFits && hasJsonLongEscape(part)) return null;
+    plain.push(!controls);
+  }
+  return plain;
 }
 
 /** `text` in slices of `size` units (`[""]` for `""`). */

@@ -5,6 +5,11 @@ import { ToolCallSession } from "../../src/call/client_tools.ts";
 import { ProtocolError } from "../../src/protocol/errors.ts";
 import type { ClientToolResultParams } from "../../src/protocol/schemas/mod.ts";
 import type { SummaryInput } from "../../src/summary/records.ts";
+import { AROUND_MIN_CHARS, encodeRequest } from "../../src/client/request_frame.ts";
+import { requestFrame } from "../../src/protocol/envelope.ts";
+import { encodeFrame } from "../../src/protocol/framing.ts";
+import type { JsonObject } from "../../src/protocol/json.ts";
+import { INPUT_FRAME_BYTES } from "../../src/protocol/limits.ts";
 import { drainMicrotasks } from "../_fake_time.ts";
 import { eventually } from "../_kit/mod.ts";
 
@@ -103,6 +108,30 @@ Deno.test("ToolCallSession pipelines all result parts in order before any answer
   assert.ok(done?.type === "tool.result" && done.delivery === "complete" && done.parts === 3);
   const call = records.find((r) => r.type === "tool.call");
   assert.ok(call?.type === "tool.call" && call.arguments_bytes === 7);
+});
+
+Deno.test("ToolCallSession marks the long parts the split found plain ASCII, and only them", async () => {
+  const long = "x".repeat(AROUND_MIN_CHARS);
+  const parts = [long, long, "short", long];
+  const executor: CallExecutor = {
+    execute: () =>
+      Promise.resolve({ ...result("success", parts), plainAscii: [true, false, true] }),
+  };
+  const sender = new Sender();
+  const session = new ToolCallSession(sender, executor);
+  session.handle(callEvent("c1"));
+  await until(() => sender.sent.length === 4);
+  // Part 1 is not plain, part 2 too short, part 3 unknown (no flag).
+  assert.deepEqual(sender.sent.map((p) => Object.getOwnPropertySymbols(p).length), [1, 0, 0, 0]);
+  for (const params of sender.sent) {
+    const id = `r${params.part}`;
+    assert.deepEqual(
+      encodeRequest(id, "client.tool.result", params as JsonObject, null),
+      encodeFrame(requestFrame(id, "client.tool.result", { ...params }), INPUT_FRAME_BYTES + 1),
+    );
+  }
+  sender.answerAll();
+  await session.idle();
 });
 
 Deno.test("ToolCallSession aborts the call's signal on client.tool.cancel", async () => {

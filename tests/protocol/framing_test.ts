@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import {
   encodedFrameBytes,
   encodeFrame,
+  encodeFrameWithText,
   FrameDecoder,
   type FrameErrorCode,
   type FrameItem,
@@ -240,4 +241,45 @@ Deno.test("encodeFrame() accepts exactly the limit including LF and rejects one 
 Deno.test("encodeFrame() rejects values without a JSON form", () => {
   assert.throws(() => encodeFrame(undefined), TypeError);
   assert.throws(() => encodeFrame(1n), TypeError);
+});
+
+Deno.test("encodeFrameWithText() gives encodeFrame()'s bytes for text JSON writes as it is", () => {
+  const texts = ["", "a", " !#$%&'()*+,-./09:;<=>?@AZ[]^_`az{|}~\x7f", "x".repeat(20_000)];
+  const shapes = [
+    (text: string) => ({ text }),
+    (text: string) => ({ a: 1, text, b: [true, null], c: "é" }),
+    (text: string) => ({ outer: { id: "r1", params: { part: 3, text } }, after: "text" }),
+    (text: string) => ({ context: "", subtext: "", text, error_code: "tool_failed" }),
+  ];
+  for (const shape of shapes) {
+    for (const text of texts) {
+      const around = encodeFrameWithText(shape(""), text, 1_000_000);
+      assert.ok(around !== null, `${JSON.stringify(shape(""))} around ${text.length}`);
+      assert.deepEqual(around, encodeFrame(shape(text), 1_000_000));
+    }
+  }
+});
+
+Deno.test("encodeFrameWithText() declines what it cannot write around", () => {
+  const cases: [unknown, string, string][] = [
+    [{ text: "" }, 'a"b', "a quote"],
+    [{ text: "" }, "a\\b", "a backslash"],
+    [{ text: "" }, "é", "not ASCII"],
+    [{ text: "" }, "a😀", "a surrogate pair"],
+    [{ text: "" }, "\ud800", "a lone surrogate"],
+    [{ note: "" }, "abc", "no text member"],
+    [{ text: "x" }, "abc", "a text member that is not empty"],
+    [{ text: "", inner: { text: "" } }, "abc", "two text members"],
+    [{ key: '"text":""' }, "abc", "the slot's characters inside a string only"],
+    [{ 'a"text': "" }, "abc", "the slot's characters inside a key"],
+  ];
+  for (const [value, text, what] of cases) {
+    assert.equal(encodeFrameWithText(value, text), null, what);
+  }
+  // Over the bound it declines too, so that encodeFrame() measures and throws.
+  const fits = encodeFrameWithText({ text: "" }, "a".repeat(8), 20);
+  assert.equal(fits?.length, 20);
+  assert.equal(encodeFrameWithText({ text: "" }, "a".repeat(9), 20), null);
+  assert.throws(() => encodeFrame({ text: "a".repeat(9) }, 20), FrameTooLargeError);
+  assert.throws(() => encodeFrameWithText(undefined, "a"), TypeError);
 });

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  hasC0,
   hasC0OrDel,
   hasC0OrDelExceptTabLf,
   hasControl,
@@ -12,6 +13,7 @@ import {
 } from "../../src/text/control.ts";
 
 const PREDICATES = {
+  hasC0,
   hasControl,
   hasControlExceptTabLf,
   hasC0OrDel,
@@ -24,6 +26,7 @@ type Name = keyof typeof PREDICATES;
 // Each boundary character and the classes that hold it (the rest must not).
 const CLASSES: [string, string, Name[]][] = [
   ["NUL", "\u0000", [
+    "hasC0",
     "hasControl",
     "hasControlExceptTabLf",
     "hasC0OrDel",
@@ -32,6 +35,7 @@ const CLASSES: [string, string, Name[]][] = [
     "hasJsonLongEscape",
   ]],
   ["BEL", "\u0007", [
+    "hasC0",
     "hasControl",
     "hasControlExceptTabLf",
     "hasC0OrDel",
@@ -39,14 +43,16 @@ const CLASSES: [string, string, Name[]][] = [
     "hasJsonLongEscape",
   ]],
   ["backspace", "\b", [
+    "hasC0",
     "hasControl",
     "hasControlExceptTabLf",
     "hasC0OrDel",
     "hasC0OrDelExceptTabLf",
   ]],
-  ["tab", "\t", ["hasControl", "hasC0OrDel"]],
-  ["LF", "\n", ["hasControl", "hasC0OrDel", "hasHeaderBreak"]],
+  ["tab", "\t", ["hasC0", "hasControl", "hasC0OrDel"]],
+  ["LF", "\n", ["hasC0", "hasControl", "hasC0OrDel", "hasHeaderBreak"]],
   ["VT", "\u000b", [
+    "hasC0",
     "hasControl",
     "hasControlExceptTabLf",
     "hasC0OrDel",
@@ -54,12 +60,14 @@ const CLASSES: [string, string, Name[]][] = [
     "hasJsonLongEscape",
   ]],
   ["form feed", "\f", [
+    "hasC0",
     "hasControl",
     "hasControlExceptTabLf",
     "hasC0OrDel",
     "hasC0OrDelExceptTabLf",
   ]],
   ["CR", "\r", [
+    "hasC0",
     "hasControl",
     "hasControlExceptTabLf",
     "hasC0OrDel",
@@ -67,6 +75,7 @@ const CLASSES: [string, string, Name[]][] = [
     "hasHeaderBreak",
   ]],
   ["SO", "\u000e", [
+    "hasC0",
     "hasControl",
     "hasControlExceptTabLf",
     "hasC0OrDel",
@@ -74,6 +83,7 @@ const CLASSES: [string, string, Name[]][] = [
     "hasJsonLongEscape",
   ]],
   ["ESC", "\u001b", [
+    "hasC0",
     "hasControl",
     "hasControlExceptTabLf",
     "hasC0OrDel",
@@ -81,6 +91,7 @@ const CLASSES: [string, string, Name[]][] = [
     "hasJsonLongEscape",
   ]],
   ["US", "\u001f", [
+    "hasC0",
     "hasControl",
     "hasControlExceptTabLf",
     "hasC0OrDel",

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { resultToText, splitResultText, splitSizedResultText } from "../../src/tool/result.ts";
 import { utf8ByteLength } from "../../src/protocol/utf8.ts";
+import { hasC0 } from "../../src/text/control.ts";
 
 const utf8 = (text: string) => new TextEncoder().encode(text).length;
 /** JSON-escaped length of `text` without the quotes. */
@@ -241,7 +242,44 @@ Deno.test("splitResultText() cuts ASCII text with escapes where the per-characte
     });
     assert.deepEqual(split.parts, referenceSplit(text, partBytes, budget), `round ${round}`);
     assert.equal(split.bytes, text.length);
+    // Plain ASCII is known per part on the ASCII path: exactly the parts without a C0 control.
+    if (split.plainAscii !== undefined) {
+      assert.deepEqual(split.plainAscii, split.parts.map((part) => !hasC0(part)));
+    }
   }
+});
+
+Deno.test("splitSizedResultText() tells which parts are plain ASCII, at every part edge", () => {
+  const options = { partBytes: 8, frameBytes: 100, envelopeBytes: 60 }; // 40 bytes: 5 a byte
+  const base = "abcdefgh".repeat(4);
+  const cases: [string, boolean[] | undefined][] = [
+    [base, [true, true, true, true]],
+    ["", [true]],
+    ["x", [true]],
+    ['"quoted" and \\ and \x7f' + base, [true, true, true, true, true, true, true]],
+    ["\n" + base.slice(1), [false, true, true, true]],
+    [base.slice(0, 7) + "\t" + base.slice(8), [false, true, true, true]],
+    [base.slice(0, 8) + "\r" + base.slice(9), [true, false, true, true]],
+    [base.slice(0, 31) + "\b", [true, true, true, false]],
+    [base + "\f", [true, true, true, true, false]],
+    // A control JSON writes as \u00XX: six bytes a character do not fit 40, so the per-character
+    // path splits, and nothing is known.
+    [base.slice(0, 20) + "\u0001" + base.slice(21), undefined],
+    // Not ASCII: the per-character path.
+    ["é" + base, undefined],
+  ];
+  for (const [text, plain] of cases) {
+    const split = splitSizedResultText(text, options);
+    assert.deepEqual(split.plainAscii, plain, JSON.stringify(text));
+    assert.equal(split.parts.join(""), text);
+  }
+  // Where the budget holds six bytes a character, a \u00XX control only makes its part not plain.
+  const wideSplit = splitSizedResultText(base.slice(0, 20) + "\u0001" + base.slice(21), {
+    partBytes: 8,
+    frameBytes: 200,
+    envelopeBytes: 100,
+  });
+  assert.deepEqual(wideSplit.plainAscii, [true, true, false, true]);
 });
 
 Deno.test("splitResultText() takes the careful path for non-ASCII text past an encoding chunk", () => {
