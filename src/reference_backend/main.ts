@@ -17,8 +17,7 @@
  */
 
 import { checkArguments, checkStdio, streamKind } from "./server/launch.ts";
-import { releaseAllLeasesSync } from "./sessions/leases.ts";
-import { serve } from "./server/server.ts";
+import { connect } from "./server/server.ts";
 
 /** Run the backend with `args`; resolves with the exit code. */
 export async function main(args: readonly string[]): Promise<number> {
@@ -41,14 +40,15 @@ export async function main(args: readonly string[]): Promise<number> {
   } catch {
     // A vanished cwd fails startup with startup_failed.
   }
-  const code = await serve({
+  const connection = connect({
     stdin: Deno.stdin.readable,
     stdout: Deno.stdout.writable,
     cwd,
     env: (name) => Deno.env.get(name),
     selfCheck: Deno.env.get("MAGI_BACKEND_SELF_CHECK") === "1",
   });
-  releaseAllLeasesSync();
+  const code = await connection.exit;
+  connection.leases.releaseAllSync();
   return code;
 }
 

@@ -23,4 +23,4 @@
  */
 
 export { Backend, type BackendOptions } from "./server/backend.ts";
-export { serve, type ServeOptions } from "./server/server.ts";
+export { connect, type Connection, serve, type ServeOptions } from "./server/server.ts";

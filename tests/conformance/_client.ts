@@ -1,16 +1,17 @@
 /**
- * The project's own client (`LocalAgentClient`) over real pipes to a backend child: the
- * client is the checker here (the backend's self-check is off, as in production).
+ * The project's own client (`LocalAgentClient`) over pipes to a backend (a child, or the
+ * reference backend served in-process: `_transport.ts`): the client is the checker here (the
+ * backend's self-check is off, as in production).
  *
  * @module
  */
 
 import { LocalAgentClient } from "../../src/client/client.ts";
 import type { ClientOptions } from "../../src/client/connection.ts";
-import { backendCommand, baseEnv } from "./_command.ts";
 import { Workspace } from "./_harness.ts";
+import { startTransport } from "./_transport.ts";
 
-/** A backend child driven by the project's client. */
+/** A backend driven by the project's client. */
 export interface ClientChild {
   /** The client. */
   readonly client: LocalAgentClient;
@@ -20,7 +21,10 @@ export interface ClientChild {
   stderr(): string;
   /** The child's exit status. */
   readonly status: Promise<Deno.CommandStatus>;
-  /** Close the client, end the child (EOF, then SIGKILL after 5 s) and remove the workspace. */
+  /**
+   * Close the client, end the backend (EOF, then SIGKILL after 5 s), wait for everything it
+   * started and remove the workspace.
+   */
   dispose(): Promise<void>;
 }
 
@@ -28,6 +32,8 @@ export interface ClientChild {
 export interface SpawnClientOptions {
   /** Extra environment of the child. */
   env?: Record<string, string>;
+  /** Start a child process even for the reference backend. */
+  process?: boolean;
   /**
    * Prepare the workspace before the child starts (settings, sessions, a scenario); may
    * return more environment for the child (e.g. `MAGI_SCENARIO`).
@@ -41,25 +47,16 @@ export interface SpawnClientOptions {
   stdin?: (stream: WritableStream<Uint8Array>) => WritableStream<Uint8Array>;
 }
 
-/** Spawn a backend child in a fresh workspace and connect the project's client to it. */
+/** Start a backend in a fresh workspace and connect the project's client to it. */
 export async function spawnClient(options: SpawnClientOptions = {}): Promise<ClientChild> {
   const ws = await Workspace.create();
   const prepared = await options.prepare?.(ws);
-  const [program, ...args] = backendCommand();
-  const env: Record<string, string> = { ...Deno.env.toObject(), ...baseEnv() };
-  delete env.MAGI_SCENARIO;
-  delete env.RUST_BACKTRACE;
-  delete env.MAGI_BACKEND_SELF_CHECK;
-  Object.assign(env, { HOME: ws.home, MC_HOME: ws.mcHome }, options.env ?? {}, prepared ?? {});
-  const child = new Deno.Command(program!, {
-    args,
+  const child = await startTransport({
     cwd: ws.cwd,
-    env,
-    clearEnv: true,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+    env: { HOME: ws.home, MC_HOME: ws.mcHome, ...options.env, ...prepared },
+    noSelfCheck: true,
+    ...(options.process === undefined ? {} : { process: options.process }),
+  });
   const stderrChunks: string[] = [];
   const stderrDone = child.stderr.pipeThrough(new TextDecoderStream()).pipeTo(
     new WritableStream({ write: (chunk) => void stderrChunks.push(chunk) }),
@@ -82,6 +79,7 @@ export async function spawnClient(options: SpawnClientOptions = {}): Promise<Cli
       }, 5_000);
       await child.status;
       clearTimeout(timer);
+      await child.finished();
       await stderrDone;
       await ws.dispose();
     },

@@ -1,14 +1,17 @@
 /**
- * Black-box harness: one backend child over real pipes, every output frame checked.
+ * Black-box harness: one backend over pipes, every output frame checked.
  *
- * Each child gets a temporary workspace (`cwd`, `HOME`, `MC_HOME`) that is removed when the
- * workspace is disposed. Every wait has a timeout that fails with a clear message, and
- * {@link Backend.close} always reaps the child (EOF, SIGTERM, then SIGKILL).
+ * The backend is a child over real pipes, or, for the reference backend, served in this
+ * process over in-memory pipes (`_transport.ts`); `process: true` asks for a child (launch
+ * checks and other process-level behaviour). Each backend gets a temporary workspace (`cwd`,
+ * `HOME`, `MC_HOME`) that is removed when the workspace is disposed. Every wait has a timeout
+ * that fails with a clear message, and {@link Backend.close} always ends the backend (EOF,
+ * SIGTERM, then SIGKILL) and waits for everything it started.
  *
  * @module
  */
 
-import { backendCommand, baseEnv } from "./_command.ts";
+import { startTransport, type Transport } from "./_transport.ts";
 import { type EventFrame, FrameChecker, type OutputFrame, type ResponseFrame } from "./_frames.ts";
 import { PROTOCOL, VERSION } from "../../src/protocol/limits.ts";
 
@@ -87,14 +90,16 @@ export class Workspace {
   }
 }
 
-/** How to start one child. */
-export interface SpawnOptions {
+/** How to start one backend. */
+export interface StartOptions {
   /** Shared workspace; a private one is created (and disposed on close) when omitted. */
   readonly workspace?: Workspace;
   /** Working directory override (default the workspace cwd). */
   readonly cwd?: string;
-  /** Arguments appended after the backend command line (launch tests). */
+  /** Arguments appended after the backend command line (launch tests; needs `process`). */
   readonly extraArgs?: readonly string[];
+  /** Start a child process even for the reference backend (process-level behaviour). */
+  readonly process?: boolean;
   /** Extra environment (e.g. `MAGI_SCENARIO`). */
   readonly env?: Readonly<Record<string, string>>;
   /** Read stdout only once {@link Backend.resumeReading} is called. */
@@ -104,15 +109,15 @@ export interface SpawnOptions {
 const encoder = new TextEncoder();
 const STDERR_CAP = 1 << 20;
 
-/** One backend child process. */
+/** One backend, a child or served in-process. */
 export class Backend {
-  /** The workspace the child runs in. */
+  /** The workspace the backend runs in. */
   readonly workspace: Workspace;
   /** Every parsed output frame, in order. */
   readonly frames: OutputFrame[] = [];
   /** Bytes after the last LF when stdout closed (a partial frame, not a message). */
   partialTail = 0;
-  #child: Deno.ChildProcess;
+  #transport: Transport;
   #ownWorkspace: boolean;
   #checker = new FrameChecker();
   #writer: WritableStreamDefaultWriter<Uint8Array>;
@@ -130,12 +135,12 @@ export class Backend {
   #status: Promise<Deno.CommandStatus>;
   #nextId = 0;
 
-  private constructor(child: Deno.ChildProcess, ws: Workspace, own: boolean, paused: boolean) {
-    this.#child = child;
+  private constructor(transport: Transport, ws: Workspace, own: boolean, paused: boolean) {
+    this.#transport = transport;
     this.workspace = ws;
     this.#ownWorkspace = own;
-    this.#writer = child.stdin.getWriter();
-    this.#status = child.status.then((s) => {
+    this.#writer = transport.stdin.getWriter();
+    this.#status = transport.status.then((s) => {
       this.#exit = s;
       this.#notify();
       return s;
@@ -145,25 +150,22 @@ export class Backend {
     this.#stdoutLoop = this.#readStdout();
   }
 
-  /** Spawn the backend. */
-  static async spawn(options: SpawnOptions = {}): Promise<Backend> {
+  /** Start the backend (a child when `process` is set or the backend is not the reference). */
+  static async start(options: StartOptions = {}): Promise<Backend> {
     const own = options.workspace === undefined;
     const ws = options.workspace ?? await Workspace.create();
-    const [program, ...args] = backendCommand();
-    const env: Record<string, string> = { ...Deno.env.toObject(), ...baseEnv() };
-    delete env.MAGI_SCENARIO;
-    delete env.RUST_BACKTRACE;
-    Object.assign(env, { HOME: ws.home, MC_HOME: ws.mcHome }, options.env ?? {});
-    const child = new Deno.Command(program!, {
-      args: [...args, ...(options.extraArgs ?? [])],
+    const transport = await startTransport({
       cwd: options.cwd ?? ws.cwd,
-      env,
-      clearEnv: true,
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    return new Backend(child, ws, own, options.paused === true);
+      env: { HOME: ws.home, MC_HOME: ws.mcHome, ...options.env },
+      ...(options.extraArgs === undefined ? {} : { extraArgs: options.extraArgs }),
+      ...(options.process === undefined ? {} : { process: options.process }),
+    });
+    return new Backend(transport, ws, own, options.paused === true);
+  }
+
+  /** Whether the backend is a child process. */
+  get process(): boolean {
+    return this.#transport.process;
   }
 
   /** Rules broken by any output frame so far. */
@@ -380,7 +382,10 @@ export class Backend {
     return new Promise((resolve) => setTimeout(resolve, ms));
   }
 
-  /** Always reap the child: EOF, wait, SIGTERM, wait, SIGKILL; then drop the workspace. */
+  /**
+   * Always end the backend: EOF, wait, SIGTERM, wait, SIGKILL; wait for everything it started
+   * (a child reaped, an in-process connection disposed of); then drop the workspace.
+   */
   async close(): Promise<void> {
     if (this.#exit === undefined) {
       this.#stdinClosed = true;
@@ -388,11 +393,12 @@ export class Backend {
       for (const [signal, waitMs] of [["SIGTERM", 500], ["SIGKILL", 1_000]] as const) {
         if (await this.#exitedWithin(waitMs)) break;
         try {
-          this.#child.kill(signal);
+          this.#transport.kill(signal);
         } catch { /* already gone */ }
       }
       await this.#status;
     }
+    await this.#transport.finished();
     this.#writer.abort().catch(() => {});
     await Promise.allSettled(this.#writes);
     this.resumeReading();
@@ -435,7 +441,7 @@ export class Backend {
 
   async #readStdout(): Promise<void> {
     let pending: Uint8Array = new Uint8Array(0);
-    const reader = this.#child.stdout.getReader();
+    const reader = this.#transport.stdout.getReader();
     this.#stdoutReader = reader;
     try {
       while (true) {
@@ -462,7 +468,7 @@ export class Backend {
 
   async #readStderr(): Promise<void> {
     try {
-      for await (const chunk of this.#child.stderr) {
+      for await (const chunk of this.#transport.stderr) {
         if (this.#stderrBytes + chunk.length <= STDERR_CAP) {
           this.#stderr.push(chunk);
           this.#stderrBytes += chunk.length;
@@ -480,13 +486,13 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
 }
 
 /**
- * Run `body` with a fresh child; always close it, then fail on any output-frame violation.
+ * Run `body` with a fresh backend; always close it, then fail on any output-frame violation.
  */
 export async function withBackend(
-  options: SpawnOptions,
+  options: StartOptions,
   body: (backend: Backend) => Promise<void>,
 ): Promise<void> {
-  const backend = await Backend.spawn(options);
+  const backend = await Backend.start(options);
   try {
     await body(backend);
   } finally {

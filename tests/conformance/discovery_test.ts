@@ -295,7 +295,7 @@ Deno.test("session.discover pages forward from its cursor, provisionally", opts,
 Deno.test("children sharing one MC_HOME see each other's leases", opts, async () => {
   await inWorkspace(async (ws) => {
     await threeSessions(ws);
-    const a = await Backend.spawn({ workspace: ws });
+    const a = await Backend.start({ workspace: ws });
     try {
       await withBackend({ workspace: ws }, async (b) => {
         await initializeAll(a);

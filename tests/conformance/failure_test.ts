@@ -1,6 +1,9 @@
 /**
  * Failure policy: a stalled reader makes the backend exit 1 (pending-output bound or
  * output deadline) without stderr diagnostics; EOF drains and exits, never hangs.
+ *
+ * The first stalled-reader test and the broken-output test run a child over real pipes (a
+ * full kernel pipe, EPIPE on the child's stdout); the rest may run in-process.
  */
 
 import assert from "node:assert/strict";
@@ -19,7 +22,7 @@ import {
 import { frame } from "./_wire.ts";
 
 Deno.test("a client that stops reading stdout makes the backend exit 1 without stderr", async () => {
-  await withBackend({ paused: true }, async (b) => {
+  await withBackend({ process: true, paused: true }, async (b) => {
     // Each answer is ~150 bytes: 3,000 of them overflow any pipe buffer plus 32 pending frames.
     const lines: string[] = [];
     for (let i = 0; i < 3_000; i++) lines.push(frame(`s${i}`, "status", {}));
@@ -55,7 +58,7 @@ Deno.test({
 });
 
 Deno.test("broken output (the client closed stdout) makes the backend exit 1 without stderr", async () => {
-  await withBackend({}, async (b) => {
+  await withBackend({ process: true }, async (b) => {
     await initialize(b);
     await b.closeStdout();
     for (let i = 0; i < 20 && b.exited === undefined; i++) {

@@ -1,8 +1,10 @@
 /**
  * The in-flight budget: the project's client keeps at most `MAX_IN_FLIGHT_REQUESTS` requests
  * in flight (`turn.cancel`, `status` and `shutdown` included), and that plus the run events
- * the backend may queue fits its 32 output frames — proven over real pipes with the client
- * at its maximum while a turn streams a long reply to a slow reader.
+ * the backend may queue fits its 32 output frames — proven over pipes (real ones with
+ * `MAGI_BACKEND`; with the reference backend in-process, in-memory ones that hold and coalesce
+ * bytes like a pipe: `_transport.ts`) with the client at its maximum while a turn streams a
+ * long reply to a slow reader.
  */
 
 import assert from "node:assert/strict";

@@ -9,7 +9,7 @@ import { Backend, withBackend, Workspace } from "./_harness.ts";
 
 for (const extra of [["--verbose"], ["extra-argument"], ["--cwd", "/tmp"]]) {
   Deno.test(`launch with extra arguments ${JSON.stringify(extra)} exits 2 with empty stdout`, async () => {
-    await withBackend({ extraArgs: extra }, async (b: Backend) => {
+    await withBackend({ process: true, extraArgs: extra }, async (b: Backend) => {
       await b.expectExit(2);
       assert.equal(b.frames.length, 0, "no frames on stdout");
       assert.equal(b.partialTail, 0, "no bytes on stdout");

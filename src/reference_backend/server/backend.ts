@@ -20,6 +20,7 @@ import { CallBook } from "../client_tools/calls.ts";
 import { errorPayload as error, type Outbox, type ResponsePayload } from "./outbox.ts";
 import { type SelectionFields, SelectionState } from "../catalog/selection_state.ts";
 import { attachmentOf, Sessions } from "../sessions/sessions.ts";
+import type { LeaseTable } from "../sessions/leases.ts";
 import { type BaseContext, SessionWorker } from "../worker/session_worker.ts";
 import { runStartup } from "../startup/startup.ts";
 import { type Admission, statusObject } from "./status.ts";
@@ -40,6 +41,10 @@ export interface BackendOptions {
   cwd: string;
   /** Environment lookup. */
   env: (name: string) => string | undefined;
+  /** The writer leases this connection takes. */
+  leases: LeaseTable;
+  /** Where diagnostic lines go (the child's stderr). */
+  stderr: (line: string) => void;
 }
 
 /** One child's protocol state and operations. */
@@ -90,7 +95,7 @@ export class Backend {
   /** Run one admitted operation; `reply` is called exactly once (maybe later). */
   handle(id: string, request: AdmittedRequest, reply: Reply): void {
     const respond: Reply = (payload) => {
-      if ("result" in payload) this.#outbox.checkResult(request.method, payload.result);
+      if ("result" in payload && !this.#outbox.checkResult(request.method, payload.result)) return;
       reply(payload);
     };
     if (request.method === "initialize") return this.#initialize(id, request.params, respond);
@@ -163,6 +168,7 @@ export class Backend {
       cwd: this.#options.cwd,
       env: this.#options.env,
       signal: this.#startupAbort.signal,
+      stderr: this.#options.stderr,
     }).then(async (outcome) => {
       const startupSelection = outcome.ok
         ? await startupSelectionOf(outcome.runtime, this.#options.env, this.#startupAbort.signal)
@@ -179,6 +185,7 @@ export class Backend {
         mcHome: runtime.mcHome,
         cwd: runtime.cwd,
         instanceId: this.#outbox.instanceId,
+        leases: this.#options.leases,
       });
       this.#startupSelection = startupSelection as SelectionFields;
       this.#selection = new SelectionState(startupSelection as SelectionFields);

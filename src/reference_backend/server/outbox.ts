@@ -35,6 +35,11 @@ export interface OutboxOptions {
   onFatal: (reason: FatalReason) => void;
   /** Validate outgoing event data against the schemas (tests, debugging). */
   selfCheck?: boolean;
+  /**
+   * Called with a self-check violation's message; the frame is then not written. Default: the
+   * message on stderr and exit 70 at once.
+   */
+  onSelfCheckFailure?: (message: string) => void;
 }
 
 /** Pending frames that worker events leave free for responses. */
@@ -51,10 +56,12 @@ export class Outbox {
   #seq = 0;
   #writer: FrameWriter;
   #selfCheck: boolean;
+  #onSelfCheckFailure: (message: string) => void;
 
   /** Create the outbox over `sink` (the child's stdout). */
   constructor(sink: WritableStream<Uint8Array>, options: OutboxOptions) {
     this.#selfCheck = options.selfCheck ?? false;
+    this.#onSelfCheckFailure = options.onSelfCheckFailure ?? exitOnSelfCheckFailure;
     this.#writer = new FrameWriter(sink, {
       maxPending: PENDING_OUTPUT_FRAMES,
       deadlineMs: OUTPUT_DEADLINE_MS,
@@ -85,7 +92,7 @@ export class Outbox {
 
   /** Enqueue an event frame. */
   emit(event: string, data: Record<string, unknown>): boolean {
-    if (this.#selfCheck) selfCheck(() => checkEventData(event, data));
+    if (!this.#passes(() => checkEventData(event, data))) return false;
     const seq = this.#seq + 1;
     return this.#enqueue(seq, eventFrame(this.instanceId, seq, event, data as JsonObject));
   }
@@ -115,9 +122,24 @@ export class Outbox {
     return this.#writer.drain(timeoutMs);
   }
 
-  /** Check a result in self-check mode (a violation ends the child with exit 70). */
-  checkResult(method: string, result: unknown): void {
-    if (this.#selfCheck) selfCheck(() => checkResult(method, result));
+  /**
+   * Check a result in self-check mode (a violation ends the child with exit 70). False when
+   * it broke the schema: the response must not be written.
+   */
+  checkResult(method: string, result: unknown): boolean {
+    return this.#passes(() => checkResult(method, result));
+  }
+
+  /** Whether `check` passes (always, without self-check); a violation is reported. */
+  #passes(check: () => void): boolean {
+    if (!this.#selfCheck) return true;
+    try {
+      check();
+      return true;
+    } catch (error) {
+      this.#onSelfCheckFailure(error instanceof Error ? error.message : String(error));
+      return false;
+    }
   }
 
   #enqueue(seq: number, frame: unknown): boolean {
@@ -127,11 +149,8 @@ export class Outbox {
   }
 }
 
-function selfCheck(check: () => void): void {
-  try {
-    check();
-  } catch (error) {
-    console.error(error instanceof Error ? error.message : String(error));
-    Deno.exit(70);
-  }
+/** The child's reaction to a self-check violation: the message on stderr, then exit 70. */
+function exitOnSelfCheckFailure(message: string): void {
+  console.error(message);
+  Deno.exit(70);
 }

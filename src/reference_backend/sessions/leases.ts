@@ -1,6 +1,8 @@
 /**
  * Session writer leases: a lock file `<id>.lock` beside the JSONL, created exclusively and
- * holding `{"pid":…, "instance_id":…}`. A second backend child gets `session_busy`.
+ * holding `{"pid":…, "instance_id":…}`. A second backend child gets `session_busy`, and so
+ * does a second connection served in the same process (the lock names a live pid). Each
+ * connection records its leases in its own {@link LeaseTable}.
  *
  * Stale recovery: when the lock names a pid that no longer exists (checked through
  * `/proc/<pid>` on Linux), the lock is removed and creation retried once. Elsewhere, and
@@ -9,18 +11,52 @@
  * @module
  */
 
-/** Every lease this process holds, for release at exit. */
-const HELD = new Set<string>();
+/**
+ * The leases one connection holds, for release when it ends (a child releases them at exit;
+ * a host serving in-process releases them when the connection is disposed).
+ */
+export class LeaseTable {
+  readonly #held = new Set<string>();
+
+  /** Lock file paths still held. */
+  get held(): ReadonlySet<string> {
+    return this.#held;
+  }
+
+  /** Record `path` as held. */
+  add(path: string): void {
+    this.#held.add(path);
+  }
+
+  /** Forget `path` (released). */
+  delete(path: string): void {
+    this.#held.delete(path);
+  }
+
+  /** Remove every lock file still held (the end of the connection). */
+  releaseAllSync(): void {
+    for (const path of this.#held) {
+      try {
+        Deno.removeSync(path);
+      } catch {
+        // Already gone: nothing to release.
+      }
+    }
+    this.#held.clear();
+  }
+}
 
 /** A held lease. */
 export class Lease {
   readonly #path: string;
+  readonly #table: LeaseTable;
   #held = true;
 
-  /** Wrap a lock file this process created. */
-  constructor(path: string) {
+  /** Wrap a lock file this connection created, recorded in `table`. */
+  constructor(path: string, table: LeaseTable) {
     this.#path = path;
-    HELD.add(path);
+    this.#table = table;
+    table.add(path);
   }
 
   /** Lock file path. */
@@ -32,7 +68,7 @@ export class Lease {
   async release(): Promise<void> {
     if (!this.#held) return;
     this.#held = false;
-    HELD.delete(this.#path);
+    this.#table.delete(this.#path);
     await Deno.remove(this.#path).catch(() => {});
   }
 }
@@ -43,13 +79,20 @@ export type LeaseResult = { ok: true; lease: Lease } | {
   code: "session_busy" | "session_invalid";
 };
 
-/** Create the lock file at `path` exclusively, recovering a dead pid's lock once. */
-export async function acquireLease(path: string, instanceId: string): Promise<LeaseResult> {
+/**
+ * Create the lock file at `path` exclusively, recovering a dead pid's lock once; the lease is
+ * recorded in `table` (default: a table of its own).
+ */
+export async function acquireLease(
+  path: string,
+  instanceId: string,
+  table: LeaseTable = new LeaseTable(),
+): Promise<LeaseResult> {
   const body = JSON.stringify({ pid: Deno.pid, instance_id: instanceId }) + "\n";
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       await Deno.writeTextFile(path, body, { createNew: true });
-      return { ok: true, lease: new Lease(path) };
+      return { ok: true, lease: new Lease(path, table) };
     } catch (error) {
       if (!(error instanceof Deno.errors.AlreadyExists)) {
         return { ok: false, code: "session_invalid" };
@@ -79,16 +122,4 @@ export async function isStale(path: string): Promise<boolean> {
   } catch {
     return true;
   }
-}
-
-/** Remove every lock file this process still holds (process exit path). */
-export function releaseAllLeasesSync(): void {
-  for (const path of HELD) {
-    try {
-      Deno.removeSync(path);
-    } catch {
-      // Already gone: nothing to release.
-    }
-  }
-  HELD.clear();
 }

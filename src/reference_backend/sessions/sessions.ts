@@ -12,7 +12,7 @@
  */
 
 import type { ErrorCode } from "../../protocol/errors.ts";
-import { acquireLease, type Lease } from "./leases.ts";
+import { acquireLease, type Lease, type LeaseTable } from "./leases.ts";
 import { readStoredSession, SessionFile, type StoredRecord } from "./session_store.ts";
 
 /** The attached session. */
@@ -58,14 +58,16 @@ export class Sessions {
   readonly #dir: string;
   readonly #cwd: string;
   readonly #instanceId: string;
+  readonly #leases: LeaseTable;
   readonly #lazy = new Set<string>();
   #attached: Attachment | null = null;
 
-  /** Manage sessions under `<mcHome>/sessions` for canonical `cwd`. */
-  constructor(options: { mcHome: string; cwd: string; instanceId: string }) {
+  /** Manage sessions under `<mcHome>/sessions` for canonical `cwd`; leases go to `leases`. */
+  constructor(options: { mcHome: string; cwd: string; instanceId: string; leases: LeaseTable }) {
     this.#dir = `${options.mcHome}/sessions`;
     this.#cwd = options.cwd;
     this.#instanceId = options.instanceId;
+    this.#leases = options.leases;
   }
 
   /** The current attachment, if any. */
@@ -116,7 +118,7 @@ export class Sessions {
     let lease = current?.id === id ? current.lease : null;
     let taken: Lease | null = null;
     if (lease === null) {
-      const acquired = await acquireLease(this.#lockPath(id), this.#instanceId);
+      const acquired = await acquireLease(this.#lockPath(id), this.#instanceId, this.#leases);
       if (!acquired.ok) return acquired;
       lease = taken = acquired.lease;
     }
@@ -134,7 +136,11 @@ export class Sessions {
   /** Make `attachment` durable: take its writer lease. False when the lease is unavailable. */
   async ensureWritable(attachment: Attachment): Promise<boolean> {
     if (attachment.lease !== null) return true;
-    const acquired = await acquireLease(this.#lockPath(attachment.id), this.#instanceId);
+    const acquired = await acquireLease(
+      this.#lockPath(attachment.id),
+      this.#instanceId,
+      this.#leases,
+    );
     if (!acquired.ok) return false;
     attachment.lease = acquired.lease;
     return true;

@@ -11,11 +11,16 @@ import { type ParseError, printParseErrorCode } from "jsonc-parser";
 import type { z } from "zod";
 
 /**
- * Write a rejected configuration's reason to stderr as one line, prefixed
+ * A rejected configuration's reason as one stderr line, prefixed
  * `reference backend: configuration_invalid:`.
  */
+export function configErrorLine(reason: string): string {
+  return `reference backend: configuration_invalid: ${reason.replaceAll("\n", " ")}`;
+}
+
+/** Write a rejected configuration's reason to stderr as one line ({@link configErrorLine}). */
 export function reportConfigError(reason: string): void {
-  console.error(`reference backend: configuration_invalid: ${reason.replaceAll("\n", " ")}`);
+  console.error(configErrorLine(reason));
 }
 
 /** A JSON path in `$.a[0].b` form. */

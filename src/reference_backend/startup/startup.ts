@@ -15,7 +15,7 @@ import { sha256Hex } from "../../protocol/canonical.ts";
 import type { StartupErrorCode } from "../../protocol/errors.ts";
 import { loadScenario, type Scenario } from "../provider/scenario.ts";
 import { loadSettings } from "./settings.ts";
-import { reportConfigError } from "./config_errors.ts";
+import { configErrorLine } from "./config_errors.ts";
 import { PROVIDER_KEYS, SCRIPTED_MODEL, SCRIPTED_PROVIDER } from "../catalog/providers.ts";
 
 /** What startup admitted. */
@@ -49,11 +49,15 @@ export interface StartupInput {
   env: (name: string) => string | undefined;
   /** Aborted by shutdown/EOF: startup then fails with `startup_cancelled`. */
   signal: AbortSignal;
+  /** Where a rejected configuration's one line goes (the child's stderr); default `console.error`. */
+  stderr?: (line: string) => void;
 }
 
 /** Run the startup steps in order, stopping at the first failure. */
 export async function runStartup(input: StartupInput): Promise<StartupResult> {
   const { env, signal } = input;
+  const stderr = input.stderr ?? console.error;
+  const report = (reason: string): void => stderr(configErrorLine(reason));
   const fail = (code: StartupErrorCode, contextId: string | null = null): StartupResult => ({
     ok: false,
     code: signal.aborted ? "startup_cancelled" : code,
@@ -75,7 +79,7 @@ export async function runStartup(input: StartupInput): Promise<StartupResult> {
   const loaded = await loadSettings({
     global: `${mcHome}/settings.json`,
     project: `${cwd}/.magi-code/settings.json`,
-  });
+  }, report);
   if (!loaded.ok) return fail(loaded.code, contextId);
   const settings = loaded.settings;
   if (settings.enabledMcpServers.length > 0) return fail("mcp_unavailable", contextId);
@@ -83,7 +87,7 @@ export async function runStartup(input: StartupInput): Promise<StartupResult> {
   if (provider !== SCRIPTED_PROVIDER) {
     const defaultKey = PROVIDER_KEYS[provider];
     if (defaultKey === undefined || settings.model === null) {
-      reportConfigError(
+      report(
         defaultKey === undefined
           ? `settings: $.provider: unknown provider ${JSON.stringify(provider)} (known: ${
             [SCRIPTED_PROVIDER, ...Object.keys(PROVIDER_KEYS)].join(", ")
@@ -102,7 +106,7 @@ export async function runStartup(input: StartupInput): Promise<StartupResult> {
     : settings.scenario;
   let scenario: Scenario | null = null;
   if (scenarioPath !== null) {
-    const parsed = await loadScenario(scenarioPath);
+    const parsed = await loadScenario(scenarioPath, report);
     if (!parsed.ok) return fail("configuration_invalid", contextId);
     scenario = parsed.scenario;
   }
