@@ -82,11 +82,20 @@ export interface CliOptions extends SpawnCliOptions {
   readonly killAfterMs?: number;
 }
 
+/**
+ * The Deno cache this process uses (Deno's default on Linux unless `DENO_DIR` is set). Every CLI
+ * child gets it: a test that moves `HOME` or `XDG_CACHE_HOME` would otherwise send the child's
+ * Deno to an empty cache, downloading every package again for each run.
+ */
+const DENO_DIR = Deno.env.get("DENO_DIR") ??
+  `${Deno.env.get("XDG_CACHE_HOME") ?? `${Deno.env.get("HOME") ?? "/root"}/.cache`}/deno`;
+
 /** The environment of a CLI run (before `options.env`). */
 function baseEnv(options: SpawnCliOptions): Record<string, string> {
   const home = options.home;
   return {
     NO_COLOR: "1",
+    DENO_DIR,
     DENO_NO_UPDATE_CHECK: "1",
     MAGI_CODE_AGENT: REFERENCE_AGENT,
     MAGI_TOOLS_SELF_CHECK: "1",
