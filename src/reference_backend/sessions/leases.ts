@@ -81,12 +81,12 @@ export type LeaseResult = { ok: true; lease: Lease } | {
 
 /**
  * Create the lock file at `path` exclusively, recovering a dead pid's lock once; the lease is
- * recorded in `table` (default: a table of its own).
+ * recorded in the connection's `table`, which releases it when the connection ends.
  */
 export async function acquireLease(
   path: string,
   instanceId: string,
-  table: LeaseTable = new LeaseTable(),
+  table: LeaseTable,
 ): Promise<LeaseResult> {
   const body = JSON.stringify({ pid: Deno.pid, instance_id: instanceId }) + "\n";
   for (let attempt = 0; attempt < 2; attempt++) {
