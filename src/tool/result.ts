@@ -9,7 +9,8 @@
  * @module
  */
 
-import { hasC0, hasJsonLongEscape } from "../text/control.ts";
+import { asciiClass, HAS_C0, NOT_ASCII } from "../text/ascii_scan.ts";
+import { hasJsonLongEscape } from "../text/control.ts";
 
 /**
  * The text the model sees for a tool's return value: a string as-is (lone
@@ -130,11 +131,12 @@ export function splitSizedResultText(text: string, options: SplitOptions): Sized
   }
   // An all-ASCII text whose parts cannot reach the frame bound, even if each of their characters
   // takes the most bytes it can escaped, is cut every `partBytes` characters, as the loop below
-  // would: one native encoding pass and a search of each part for C0 controls, which tells the
-  // plain parts and, unless the budget allows six bytes a character, is followed in a part that
-  // has one by a search for the controls that escape to six (bench/notes.md, "The result split's
-  // ASCII path" and "Result part frames around their text").
-  if (partBytes * ESCAPED_SHORT_MAX <= escapedBudget && isAscii(text)) {
+  // would: each part's bytes are looked at once (`asciiClass`), which tells that it is ASCII and
+  // whether it holds a C0 control (the plain parts have none) and, unless the budget allows six
+  // bytes a character, a part that has one is searched for the controls that escape to six
+  // (bench/notes.md, "The result split's ASCII path", "Result part frames around their text" and
+  // "The result scan in WebAssembly").
+  if (partBytes * ESCAPED_SHORT_MAX <= escapedBudget) {
     const parts = cutEvery(text, partBytes);
     const plainAscii = plainAsciiParts(parts, partBytes * ESCAPED_MAX <= escapedBudget);
     if (plainAscii !== null) return { parts, bytes: text.length, plainAscii };
@@ -208,34 +210,18 @@ export function splitSizedResultText(text: string, options: SplitOptions): Sized
 const ESCAPED_MAX = 6;
 /** The most bytes one ASCII character takes escaped when {@link hasJsonLongEscape} finds none (`\"`, `\n`). */
 const ESCAPED_SHORT_MAX = 2;
-/** Chunk of {@link isAscii}'s reused buffer. */
-const ASCII_CHUNK = 64 * 1024;
-const asciiScratch = new Uint8Array(ASCII_CHUNK);
-const asciiEncoder = new TextEncoder();
-
 /**
- * Whether every unit of `text` is ASCII: each chunk is encoded into a reused buffer of its
- * length, which holds it exactly when no unit needed more than one byte (a non-ASCII
- * character, and a surrogate pair cut at a chunk edge, take two or more).
- */
-function isAscii(text: string): boolean {
-  for (let from = 0; from < text.length; from += ASCII_CHUNK) {
-    const chunk = text.length <= ASCII_CHUNK ? text : text.slice(from, from + ASCII_CHUNK);
-    const { read, written } = asciiEncoder.encodeInto(chunk, asciiScratch);
-    if (read !== chunk.length || written !== chunk.length) return false;
-  }
-  return true;
-}
-
-/**
- * Per part of an all-ASCII text, whether it holds no C0 control; null when a part holds a control
- * that JSON escapes as `\u00XX` and `longFits` is false (six bytes a character may not fit the
- * frame: the per-character path decides).
+ * Per part of an all-ASCII text, whether it holds no C0 control; null when a part is not ASCII,
+ * and when a part holds a control that JSON escapes as `\u00XX` and `longFits` is false (six
+ * bytes a character may not fit the frame): the per-character path then decides. One scan of
+ * each part's bytes answers both (`asciiClass`).
  */
 function plainAsciiParts(parts: readonly string[], longFits: boolean): boolean[] | null {
   const plain: boolean[] = [];
   for (const part of parts) {
-    const controls = hasC0(part);
+    const found = asciiClass(part);
+    if (found === NOT_ASCII) return null;
+    const controls = (found & HAS_C0) !== 0;
     if (controls && !longFits && hasJsonLongEscape(part)) return null;
     plain.push(!controls);
   }
