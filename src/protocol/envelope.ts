@@ -212,6 +212,39 @@ export type OutputFrame =
   | { type: "event"; instanceId: string; seq: number; event: string; data: JsonObject };
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * A response whose result is `{"recorded":true,"complete":…}` (what `client.tool.result` answers),
+ * written with the members in the order and spacing of {@link responseFrame}: the instance ID,
+ * `seq`, the ID and `complete` are captured. Anything else it does not match.
+ */
+const RECORDED_RESPONSE = new RegExp(
+  `^\\{"protocol":"${PROTOCOL.replaceAll(".", "\\.")}","version":${VERSION},"type":"response",` +
+    `"instance_id":"(${UUID_PATTERN.source.slice(1, -1)})","seq":([1-9][0-9]{0,15}),` +
+    `"id":"([A-Za-z0-9._-]{1,64})","result":\\{"recorded":true,"complete":(true|false)\\}\\}$`,
+);
+
+/**
+ * The frame of a response to a result part, read with one regular expression; null when `text`
+ * is not written as {@link RECORDED_RESPONSE} says (the general decode then reads it). A large
+ * result gets one such response per part, 64 a MiB, and the general decode took about eight
+ * times longer (bench/notes.md, "The result scan in WebAssembly"). The text matched is strict
+ * JSON holding exactly a response's fields, so the frame is the one the general decode gives.
+ */
+function decodeRecordedResponse(text: string): OutputFrame | null {
+  if (text.length > 256) return null;
+  const match = RECORDED_RESPONSE.exec(text);
+  if (match === null) return null;
+  const seq = Number(match[2]);
+  if (!Number.isSafeInteger(seq)) return null;
+  return {
+    type: "response",
+    instanceId: match[1]!,
+    seq,
+    id: match[3]!,
+    result: { recorded: true, complete: match[4] === "true" },
+  };
+}
 const RESPONSE_FIELDS = 7;
 const EVENT_FIELDS = 7;
 
@@ -254,6 +287,8 @@ const EVENT_ALLOWED = ["protocol", "version", "type", "instance_id", "seq", "eve
 export function decodeOutputFrame(
   text: string,
 ): { ok: true; frame: OutputFrame } | { ok: false; reason: string } {
+  const recorded = decodeRecordedResponse(text);
+  if (recorded !== null) return { ok: true, frame: recorded };
   const parsed = parseStrictJson(text, JSON_DEPTH);
   if (!parsed.ok) return { ok: false, reason: "Frame is not strict JSON" };
   const value = parsed.value;

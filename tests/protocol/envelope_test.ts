@@ -369,3 +369,43 @@ for (const [name, text] of BAD_OUTPUT) {
     if (!decoded.ok) assert.equal(typeof decoded.reason, "string");
   });
 }
+
+Deno.test("decodeOutputFrame() reads a result part's response as the general decode does", () => {
+  const recorded = (seq: number, id: string, complete: boolean) =>
+    JSON.stringify(responseFrame(INSTANCE, seq, id, { result: { recorded: true, complete } }));
+  // The same frame with a space after `{` (JSON whitespace) never takes the one-expression read.
+  const general = (text: string) => decodeOutputFrame(`{ ${text.slice(1)}`);
+  const texts = [
+    recorded(1, "r1", false),
+    recorded(2, "r2", true),
+    recorded(Number.MAX_SAFE_INTEGER, "A.b_c-9".padEnd(64, "x"), false),
+    // Not read by the expression; each must decode or fail exactly as in general.
+    recorded(3, "r3", false).replace(INSTANCE, INSTANCE.toUpperCase()),
+    recorded(4, "r4", false).replace('"seq":4', '"seq":0'),
+    recorded(5, "r5", false).replace('"seq":5', '"seq":9007199254740993'),
+    recorded(6, "r6", false).replace('"seq":6', '"seq":06'),
+    recorded(7, "r".repeat(65), false),
+    recorded(8, "r8", false).replace('"id":"r8"', '"id":"r 8"'),
+    recorded(9, "r9", false).replace('"complete":false', '"complete":0'),
+    recorded(10, "r10", false).replace('"version":1', '"version":2'),
+    recorded(11, "r11", false).replace('"result"', '"extra":1,"result"'),
+    recorded(12, "r12", false).replace('"id":"r12"', '"id":"r12","id":"r12"'),
+    `${recorded(13, "r13", true)}\r`,
+  ];
+  for (const [index, text] of texts.entries()) {
+    const decoded = decodeOutputFrame(text);
+    assert.deepEqual(decoded, general(text), text);
+    // The general decode leaves the result's shape to the method's check (`complete: 0`).
+    assert.equal(decoded.ok, [0, 1, 2, 9, 13].includes(index), text);
+  }
+  assert.deepEqual(decodeOutputFrame(texts[1]!), {
+    ok: true,
+    frame: {
+      type: "response",
+      instanceId: INSTANCE,
+      seq: 2,
+      id: "r2",
+      result: { recorded: true, complete: true },
+    },
+  });
+});
