@@ -21,7 +21,7 @@ import {
   type MethodResult,
 } from "../protocol/schemas/mod.ts";
 import { readFrames } from "../transport/reader.ts";
-import { COALESCE_BYTES, FrameWriter } from "../transport/writer.ts";
+import { COALESCE_BYTES, FrameArena, FrameWriter } from "../transport/writer.ts";
 import type { ExitInfo } from "../runtime/mod.ts";
 import {
   BackendExited,
@@ -104,6 +104,9 @@ interface Pending {
  */
 export class AgentConnection {
   #writer: FrameWriter;
+  /** Where large result parts' frames are made, side by side, to be written as one view. */
+  #arena = new FrameArena();
+  #take = (size: number) => this.#arena.take(size);
   /** Requests written and not yet answered, and those held back by the bound. */
   #window = new InFlightWindow<{ entry: Pending; bytes: Uint8Array }>(
     MAX_IN_FLIGHT_REQUESTS,
@@ -222,7 +225,7 @@ export class AgentConnection {
     options.onRequestId?.(id);
     let bytes: Uint8Array;
     try {
-      bytes = encodeRequest(id, method, params as JsonObject, toolLimits);
+      bytes = encodeRequest(id, method, params as JsonObject, toolLimits, this.#take);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -282,7 +285,13 @@ export class AgentConnection {
         const item of readFrames(stdout, {
           maxFrameBytes: OUTPUT_FRAME_BYTES - 1,
           signal: this.#readAbort.signal,
-          ...(onChunk === undefined ? {} : { onChunk }),
+          // Requests sent while a chunk's answers are handled (the next result parts, as the
+          // in-flight bound frees slots) go out together once the chunk is done.
+          onChunk: () => {
+            this.#writer.hold();
+            onChunk?.();
+          },
+          onChunkEnd: () => this.#writer.release(),
         })
       ) {
         if (this.#failure !== null) break;

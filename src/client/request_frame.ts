@@ -54,13 +54,15 @@ export function resultPartFault(
 /**
  * The request frame of `method` with ID `id` and `params`, as bytes with LF. Throws
  * `FrameTooLargeError` when it exceeds the input frame bound, and, for a marked part found not
- * to be ASCII, the `RangeError` of a part over the advertised `limits`.
+ * to be ASCII, the `RangeError` of a part over the advertised `limits`. A part written around its
+ * text takes its bytes from `allocate` when given.
  */
 export function encodeRequest(
   id: string,
   method: string,
   params: JsonObject,
   limits: ClientToolsLimitsObject | null,
+  allocate?: (size: number) => Uint8Array,
 ): Uint8Array {
   if ((params as Marked)[PLAIN_ASCII] === true && typeof params.text === "string") {
     const text = params.text;
@@ -68,6 +70,7 @@ export function encodeRequest(
       requestFrame(id, method, { ...params, text: "" }),
       text,
       INPUT_FRAME_BYTES + 1,
+      allocate,
     );
     if (around !== null) return around;
     // Not as marked (or too large): sized and serialized as any other part.

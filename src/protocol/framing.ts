@@ -206,8 +206,9 @@ const TEXT_OPEN = TEXT_SLOT.length - 1;
  * to use {@link encodeFrame}, when JSON would not write `text` as it is (it is not all ASCII or
  * holds `"` or `\\`), when `value` does not hold the member once, and when the frame including LF
  * would exceed `maxBytes`. `text` must hold no control character, which this does not search
- * for: the caller knows it from a search it made anyway (the result split's). Throws as
- * `JSON.stringify` does for `value`.
+ * for: the caller knows it from a search it made anyway (the result split's). `allocate` gives
+ * the frame's zeroed bytes (a `FrameArena`'s `take`, so consecutive frames lie side by side).
+ * Throws as `JSON.stringify` does for `value`.
  *
  * @example
  * ```ts
@@ -221,6 +222,7 @@ export function encodeFrameWithText(
   value: unknown,
   text: string,
   maxBytes: number = OUTPUT_FRAME_BYTES,
+  allocate: (size: number) => Uint8Array = newBytes,
 ): Uint8Array | null {
   if (text.includes('"') || text.includes("\\")) return null;
   const json = stringify(value);
@@ -234,7 +236,7 @@ export function encodeFrameWithText(
   // bound, encodeFrame measures and throws.
   const size = head.length + text.length + tail.length;
   if (size > maxBytes) return null;
-  const bytes = new Uint8Array(size);
+  const bytes = allocate(size);
   bytes.set(head);
   const { read, written } = encoder.encodeInto(
     text,
@@ -243,6 +245,10 @@ export function encodeFrameWithText(
   if (read !== text.length || written !== text.length) return null;
   bytes.set(tail, head.length + text.length);
   return bytes;
+}
+
+function newBytes(size: number): Uint8Array {
+  return new Uint8Array(size);
 }
 
 /** Bytes of `value` as a frame, including LF (see {@link encodeFrame}). */

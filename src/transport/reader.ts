@@ -15,6 +15,11 @@ export interface ReadFramesOptions {
   signal?: AbortSignal;
   /** Called for every chunk read, before its frames (e.g. a liveness watch); must not throw. */
   onChunk?: () => void;
+  /**
+   * Called once after each chunk's frames were taken, or when the reading stops amid them,
+   * after every `onChunk`; must not throw.
+   */
+  onChunkEnd?: () => void;
 }
 
 /**
@@ -36,7 +41,7 @@ export async function* readFrames(
   stream: ReadableStream<Uint8Array>,
   options: ReadFramesOptions = {},
 ): AsyncGenerator<FrameItem> {
-  const { signal, onChunk } = options;
+  const { signal, onChunk, onChunkEnd } = options;
   const decoder = new FrameDecoder(
     options.maxFrameBytes === undefined ? {} : { maxFrameBytes: options.maxFrameBytes },
   );
@@ -57,11 +62,15 @@ export async function* readFrames(
       }
       onChunk?.();
       const chunk = read.value;
-      for (let at = 0; at < chunk.length; at += READ_BATCH_BYTES) {
-        for (const item of decoder.push(chunk.subarray(at, at + READ_BATCH_BYTES))) {
-          yield item;
-          if (item.kind === "error" && item.fatal) return;
+      try {
+        for (let at = 0; at < chunk.length; at += READ_BATCH_BYTES) {
+          for (const item of decoder.push(chunk.subarray(at, at + READ_BATCH_BYTES))) {
+            yield item;
+            if (item.kind === "error" && item.fatal) return;
+          }
         }
+      } finally {
+        onChunkEnd?.();
       }
     }
   } finally {

@@ -141,3 +141,26 @@ Deno.test("readFrames() reports each chunk read through onChunk before its frame
   }
   assert.deepEqual(log, ["chunk", '{"a":1}', '{"b":2}', "chunk", '{"c":3}']);
 });
+
+Deno.test("readFrames() calls onChunkEnd after each chunk's frames, and when the reader stops amid them", async () => {
+  const { stream } = source([te.encode('{"a":1}\n{"b":2}\n'), te.encode('{"c":3}\n')]);
+  const log: string[] = [];
+  const options = { onChunk: () => log.push("chunk"), onChunkEnd: () => log.push("end") };
+  for await (const item of readFrames(stream, options)) {
+    if (item.kind === "frame") log.push(item.text);
+  }
+  assert.deepEqual(log, ["chunk", '{"a":1}', '{"b":2}', "end", "chunk", '{"c":3}', "end"]);
+
+  const second = source([te.encode('{"a":1}\n{"b":2}\n')]);
+  const stopped: string[] = [];
+  for await (
+    const item of readFrames(second.stream, {
+      onChunk: () => stopped.push("chunk"),
+      onChunkEnd: () => stopped.push("end"),
+    })
+  ) {
+    if (item.kind === "frame") stopped.push(item.text);
+    break;
+  }
+  assert.deepEqual(stopped, ["chunk", '{"a":1}', "end"]);
+});

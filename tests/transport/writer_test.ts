@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { PENDING_OUTPUT_FRAMES } from "../../src/protocol/limits.ts";
-import { FrameWriter, type WriterFailure } from "../../src/transport/writer.ts";
+import { FrameArena, FrameWriter, type WriterFailure } from "../../src/transport/writer.ts";
 import { FakeTime } from "../_fake_time.ts";
 
 const te = new TextEncoder();
@@ -289,4 +289,111 @@ Deno.test("FrameWriter rejects a negative batchBytes", () => {
     () => new FrameWriter(new WritableStream(), { onFatal: () => {}, batchBytes: -1 }),
     RangeError,
   );
+});
+
+/** A sink that records each chunk it gets (the chunk object itself) and completes at once. */
+function recordingSink() {
+  const chunks: Uint8Array[] = [];
+  const sink = new WritableStream<Uint8Array>({ write: (chunk) => void chunks.push(chunk) });
+  return { chunks, sink };
+}
+
+Deno.test("FrameWriter.hold() queues frames until release(), then writes them as one chunk", async () => {
+  const { chunks, sink } = recordingSink();
+  const writer = new FrameWriter(sink, { onFatal: () => {}, batchBytes: 1024 });
+  writer.hold();
+  writer.hold();
+  for (let n = 0; n < 3; n++) assert.equal(writer.write(frame(n)), true);
+  await Promise.resolve();
+  assert.equal(chunks.length, 0);
+  writer.release();
+  assert.equal(chunks.length, 0, "the outer hold still holds");
+  writer.release();
+  writer.release(); // one more than held: ignored
+  assert.equal(await writer.drain(5_000), true);
+  assert.deepEqual(
+    chunks.map((chunk) => new TextDecoder().decode(chunk)),
+    ['{"n":0}\n{"n":1}\n{"n":2}\n'],
+  );
+  await writer.close();
+});
+
+Deno.test("FrameWriter.hold() keeps each frame's deadline running", async () => {
+  const time = new FakeTime();
+  const { reasons, onFatal } = fatalLog();
+  const writer = new FrameWriter(stalledSink(), {
+    onFatal,
+    deadlineMs: 100,
+    batchBytes: 1024,
+    clock: time,
+  });
+  writer.hold();
+  writer.write(frame(0));
+  await time.tick(99);
+  assert.deepEqual(reasons, []);
+  await time.tick(1);
+  assert.deepEqual(reasons, ["deadline"]);
+  await writer.close();
+});
+
+Deno.test("FrameWriter writes frames adjacent in one arena buffer as a view of it, not a copy", async () => {
+  const { chunks, sink } = recordingSink();
+  const writer = new FrameWriter(sink, { onFatal: () => {}, batchBytes: 1024 });
+  const arena = new FrameArena(64);
+  const made = [0, 1, 2].map((n) => {
+    const bytes = arena.take(frame(n).length);
+    bytes.set(frame(n));
+    return bytes;
+  });
+  const loose = frame(9);
+  writer.hold();
+  for (const bytes of [...made, loose]) writer.write(bytes);
+  writer.release();
+  assert.equal(await writer.drain(5_000), true);
+  // The adjacent run goes out as one view of the arena's buffer; the loose frame after it alone.
+  assert.equal(chunks.length, 2);
+  assert.equal(chunks[0]!.buffer, made[0]!.buffer);
+  assert.equal(chunks[0]!.byteOffset, made[0]!.byteOffset);
+  assert.equal(new TextDecoder().decode(chunks[0]!), '{"n":0}\n{"n":1}\n{"n":2}\n');
+  assert.equal(chunks[1], loose);
+  await writer.close();
+});
+
+Deno.test("FrameWriter copies a batch that starts with frames not adjacent, as before", async () => {
+  const { chunks, sink } = recordingSink();
+  const writer = new FrameWriter(sink, { onFatal: () => {}, batchBytes: 1024 });
+  const arena = new FrameArena(64);
+  const inArena = arena.take(frame(1).length);
+  inArena.set(frame(1));
+  writer.hold();
+  writer.write(frame(0));
+  writer.write(inArena);
+  writer.write(frame(2));
+  writer.release();
+  assert.equal(await writer.drain(5_000), true);
+  assert.equal(chunks.length, 1);
+  assert.notEqual(chunks[0]!.buffer, inArena.buffer);
+  assert.equal(new TextDecoder().decode(chunks[0]!), '{"n":0}\n{"n":1}\n{"n":2}\n');
+  await writer.close();
+});
+
+Deno.test("FrameArena takes frames side by side, starts a new buffer when one is full, never reuses bytes", () => {
+  const arena = new FrameArena(100);
+  const a = arena.take(40);
+  const b = arena.take(60);
+  assert.equal(b.buffer, a.buffer);
+  assert.equal(b.byteOffset, a.byteOffset + a.length);
+  const c = arena.take(1);
+  assert.notEqual(c.buffer, a.buffer);
+  assert.equal(c.byteOffset, 0);
+  const big = arena.take(101);
+  assert.equal(big.length, 101);
+  assert.notEqual(big.buffer, c.buffer);
+  assert.equal(
+    arena.take(1).byteOffset,
+    1,
+    "a frame too large for a buffer leaves the current one",
+  );
+  assert.ok([a, b, c, big].every((bytes) => bytes.every((byte) => byte === 0)));
+  assert.throws(() => new FrameArena(0), RangeError);
 });
