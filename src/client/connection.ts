@@ -382,8 +382,21 @@ export class AgentConnection {
   #send(entry: Pending, bytes: Uint8Array): void {
     if (this.#failure !== null) return;
     entry.sent = true;
+    // Requests sent in one go (the parts of a result) are held until the current task's
+    // microtasks, so they leave in one write too.
+    if (!this.#burst) {
+      this.#burst = true;
+      this.#writer.hold();
+      queueMicrotask(this.#endBurst);
+    }
     if (!this.#writer.write(bytes)) this.#fail(new ClientClosed("Cannot write to the backend"));
   }
+
+  #burst = false;
+  #endBurst = () => {
+    this.#burst = false;
+    this.#writer.release();
+  };
 
   /** Fail closed once: reject pending requests, end the event queue, close stdin. */
   #fail(error: Error, clean = false): void {

@@ -145,3 +145,44 @@ Deno.test("AgentConnection rejects held-back requests when it fails", async () =
   assert.ok(reasons.every((name) => name === "ClientClosed"), String(reasons));
   assert.equal(written.length, ORDINARY); // close() cancelled the output stream.
 });
+
+Deno.test("AgentConnection writes requests sent in one go, and those a chunk of answers frees, in one write each", async () => {
+  const writes: string[][] = [];
+  const decoder = new TextDecoder();
+  const stdin = new WritableStream<Uint8Array>({
+    write(chunk) {
+      writes.push(
+        decoder.decode(chunk).split("\n").filter((l) => l !== "").map((l) => JSON.parse(l).id),
+      );
+    },
+  });
+  let output!: ReadableStreamDefaultController<Uint8Array>;
+  const stdout = new ReadableStream<Uint8Array>({ start: (c) => void (output = c) });
+  const connection = new AgentConnection({ stdin, stdout });
+  const results = Array.from(
+    { length: ORDINARY + 3 },
+    (_, n) => connection.request("client.tool.result", part(n)),
+  );
+  await settle();
+  const first = Array.from({ length: ORDINARY }, (_, n) => `r${n + 1}`);
+  assert.deepEqual(writes, [first]);
+  // Three answers in one chunk free three slots: the three requests held back leave together.
+  const answers = ["r1", "r2", "r3"].map((id, n) =>
+    JSON.stringify({
+      protocol: "magi-code.local-agent",
+      version: 1,
+      type: "response",
+      instance_id: INSTANCE,
+      seq: n + 1,
+      id,
+      result: { recorded: true, complete: false },
+    }) + "\n"
+  ).join("");
+  output.enqueue(te.encode(answers));
+  await settle();
+  const rest = Array.from({ length: 3 }, (_, n) => `r${ORDINARY + n + 1}`);
+  assert.deepEqual(writes, [first, rest]);
+  output.close();
+  await connection.close();
+  await Promise.allSettled(results);
+});
