@@ -230,21 +230,47 @@ export function encodeFrameWithText(
   // A member starts after `{` or `,`; anywhere else the slot would be inside a string.
   const before = json[at - 1];
   if ((before !== "{" && before !== ",") || json.includes(TEXT_SLOT, at + 1)) return null;
-  const head = encoder.encode(json.slice(0, at + TEXT_OPEN));
-  const tail = encoder.encode(json.slice(at + TEXT_OPEN) + "\n");
-  // The size if `text` is ASCII (one byte a unit; encodeInto below checks that it is). Over the
-  // bound, encodeFrame measures and throws.
+  const headEnd = at + TEXT_OPEN;
+  if (NON_ASCII.test(json)) return aroundWithEnvelopeBytes(json, headEnd, text, maxBytes, allocate);
+  // An ASCII envelope: all three pieces go straight into the frame's bytes, one byte a unit
+  // (checked for `text`, which is meant to be ASCII).
+  const size = json.length + 1 + text.length;
+  if (size > maxBytes) return null;
+  const bytes = allocate(size);
+  const textEnd = headEnd + text.length;
+  encoder.encodeInto(json.slice(0, headEnd), bytes.subarray(0, headEnd));
+  if (!encodesOneByteEach(text, bytes.subarray(headEnd, textEnd))) return null;
+  encoder.encodeInto(json.slice(headEnd), bytes.subarray(textEnd, size - 1));
+  bytes[size - 1] = LF;
+  return bytes;
+}
+
+/** Any unit above U+007F (surrogate halves included). */
+const NON_ASCII = /[\u0080-\uffff]/;
+
+/** {@link encodeFrameWithText}'s frame when the envelope's JSON (`json`) is not all ASCII. */
+function aroundWithEnvelopeBytes(
+  json: string,
+  headEnd: number,
+  text: string,
+  maxBytes: number,
+  allocate: (size: number) => Uint8Array,
+): Uint8Array | null {
+  const head = encoder.encode(json.slice(0, headEnd));
+  const tail = encoder.encode(json.slice(headEnd) + "\n");
   const size = head.length + text.length + tail.length;
   if (size > maxBytes) return null;
   const bytes = allocate(size);
   bytes.set(head);
-  const { read, written } = encoder.encodeInto(
-    text,
-    bytes.subarray(head.length, size - tail.length),
-  );
-  if (read !== text.length || written !== text.length) return null;
+  if (!encodesOneByteEach(text, bytes.subarray(head.length, size - tail.length))) return null;
   bytes.set(tail, head.length + text.length);
   return bytes;
+}
+
+/** Whether `text` encoded into `into` (of its length) took one byte a unit, filling it. */
+function encodesOneByteEach(text: string, into: Uint8Array): boolean {
+  const { read, written } = encoder.encodeInto(text, into);
+  return read === text.length && written === text.length;
 }
 
 function newBytes(size: number): Uint8Array {
