@@ -104,9 +104,7 @@ interface Pending {
  */
 export class AgentConnection {
   #writer: FrameWriter;
-  /** Where large result parts' frames are made, side by side, to be written as one view. */
-  #arena = new FrameArena();
-  #take = (size: number) => this.#arena.take(size);
+  #arena = new FrameArena(); // large result parts' frames, side by side: written as one view
   /** Requests written and not yet answered, and those held back by the bound. */
   #window = new InFlightWindow<{ entry: Pending; bytes: Uint8Array }>(
     MAX_IN_FLIGHT_REQUESTS,
@@ -137,8 +135,9 @@ export class AgentConnection {
     this.#writer = new FrameWriter(transport.stdin, {
       maxPending: options.maxPendingWrites ?? 1024,
       deadlineMs: options.writeDeadlineMs ?? 10_000,
-      // Pipelined result parts queued together go out in one write.
+      // Pipelined result parts queued together, or sent in one task, go out in one write.
       batchBytes: COALESCE_BYTES,
+      gather: true,
       onFatal: (reason) => {
         this.#fail(new ClientClosed(`Cannot write to the backend: ${reason}`));
       },
@@ -225,7 +224,7 @@ export class AgentConnection {
     options.onRequestId?.(id);
     let bytes: Uint8Array;
     try {
-      bytes = encodeRequest(id, method, params as JsonObject, toolLimits, this.#take);
+      bytes = encodeRequest(id, method, params as JsonObject, toolLimits, this.#arena.take);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -285,8 +284,7 @@ export class AgentConnection {
         const item of readFrames(stdout, {
           maxFrameBytes: OUTPUT_FRAME_BYTES - 1,
           signal: this.#readAbort.signal,
-          // Requests sent while a chunk's answers are handled (the next result parts, as the
-          // in-flight bound frees slots) go out together once the chunk is done.
+          // The result parts a chunk's answers let through leave in one write.
           onChunk: () => {
             this.#writer.hold();
             onChunk?.();
@@ -382,21 +380,8 @@ export class AgentConnection {
   #send(entry: Pending, bytes: Uint8Array): void {
     if (this.#failure !== null) return;
     entry.sent = true;
-    // Requests sent in one go (the parts of a result) are held until the current task's
-    // microtasks, so they leave in one write too.
-    if (!this.#burst) {
-      this.#burst = true;
-      this.#writer.hold();
-      queueMicrotask(this.#endBurst);
-    }
     if (!this.#writer.write(bytes)) this.#fail(new ClientClosed("Cannot write to the backend"));
   }
-
-  #burst = false;
-  #endBurst = () => {
-    this.#burst = false;
-    this.#writer.release();
-  };
 
   /** Fail closed once: reject pending requests, end the event queue, close stdin. */
   #fail(error: Error, clean = false): void {

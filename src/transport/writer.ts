@@ -30,6 +30,11 @@ export interface FrameWriterOptions {
    * 0: one frame per write. {@link COALESCE_BYTES} is a good value for pipes.
    */
   batchBytes?: number;
+  /**
+   * Gather: frames written in one task go out together, since a write that finds the sink free
+   * starts after the task's microtasks (`queueMicrotask`) instead of at once. Default false.
+   */
+  gather?: boolean;
   /** Called at most once, on the first failure. Must not throw. */
   onFatal: (reason: WriterFailure) => void;
   /** The clock the deadlines and `drain` timeouts run on; default {@link REAL_CLOCK}. */
@@ -67,6 +72,9 @@ export class FrameWriter {
   #maxPending: number;
   #deadlineMs: number;
   #batchBytes: number;
+  #gather: boolean;
+  /** Whether a gathering hold waits for the task's microtasks ({@link FrameWriterOptions.gather}). */
+  #gathering = false;
   #onFatal: (reason: WriterFailure) => void;
   #clock: Clock;
   /** Pending frames and their enqueue times (`#clock.now()`), from index `#head`. */
@@ -90,6 +98,7 @@ export class FrameWriter {
     this.#maxPending = options.maxPending ?? PENDING_OUTPUT_FRAMES;
     this.#deadlineMs = options.deadlineMs ?? OUTPUT_DEADLINE_MS;
     this.#batchBytes = options.batchBytes ?? 0;
+    this.#gather = options.gather ?? false;
     if (!Number.isSafeInteger(this.#maxPending) || this.#maxPending < 1) {
       throw new RangeError(`Pending frame bound must be a positive integer: ${this.#maxPending}`);
     }
@@ -129,9 +138,19 @@ export class FrameWriter {
     this.#times.push(this.#clock.now());
     // A timer left from earlier frames fires no later than this frame's deadline.
     if (this.#timer === undefined) this.#watch();
+    if (this.#gather && !this.#writing && !this.#gathering) {
+      this.#gathering = true;
+      this.hold();
+      queueMicrotask(this.#endGathering);
+    }
     if (!this.#writing && this.#holds === 0) void this.#pump();
     return true;
   }
+
+  #endGathering = () => {
+    this.#gathering = false;
+    this.release();
+  };
 
   /**
    * Queue frames without starting a write until the matching {@link release}: frames sent
@@ -342,8 +361,11 @@ export class FrameArena {
     this.#size = size;
   }
 
-  /** `size` zeroed bytes, right after the last frame taken when they fit in its buffer. */
-  take(size: number): Uint8Array {
+  /**
+   * `size` zeroed bytes, right after the last frame taken when they fit in its buffer (bound to
+   * the arena: it can be passed on as a function).
+   */
+  take = (size: number): Uint8Array => {
     if (size > this.#size) return new Uint8Array(size);
     if (this.#buffer === null || this.#offset + size > this.#size) {
       this.#buffer = new ArrayBuffer(this.#size);
@@ -352,5 +374,5 @@ export class FrameArena {
     const bytes = new Uint8Array(this.#buffer, this.#offset, size);
     this.#offset += size;
     return bytes;
-  }
+  };
 }

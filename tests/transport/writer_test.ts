@@ -397,3 +397,19 @@ Deno.test("FrameArena takes frames side by side, starts a new buffer when one is
   assert.ok([a, b, c, big].every((bytes) => bytes.every((byte) => byte === 0)));
   assert.throws(() => new FrameArena(0), RangeError);
 });
+
+Deno.test("FrameWriter with gather writes the frames of one task together; without, the first alone", async () => {
+  for (const gather of [true, false]) {
+    const { chunks, sink } = recordingSink();
+    const writer = new FrameWriter(sink, { onFatal: () => {}, batchBytes: 1024, gather });
+    for (let n = 0; n < 3; n++) writer.write(frame(n));
+    assert.equal(await writer.drain(5_000), true);
+    const texts = chunks.map((chunk) => new TextDecoder().decode(chunk));
+    assert.deepEqual(
+      texts,
+      gather ? ['{"n":0}\n{"n":1}\n{"n":2}\n'] : ['{"n":0}\n', '{"n":1}\n{"n":2}\n'],
+      `gather: ${gather}`,
+    );
+    await writer.close();
+  }
+});
