@@ -34,6 +34,8 @@ export type { CallExecutor } from "../tool/call.ts";
 export interface ResultSender {
   /** Send one `client.tool.result` part. */
   clientToolResult(params: ClientToolResultParams): Promise<unknown>;
+  /** Run `send`; the parts it sends leave together (`AgentConnection.together`). */
+  together?<T>(send: () => T): T;
   /**
    * Request IDs the connection may still send, the last `REQUEST_ID_RESERVE`
    * kept for `turn.cancel`/`status`/`shutdown` (absent: unbounded).
@@ -189,10 +191,8 @@ export class ToolCallSession {
     const route = this.#executor.route?.(data.name, data.arguments) ?? null;
     const parts = result.parts.length > 0 ? result.parts : [""];
     const plainAscii = result.plainAscii;
-    // All parts or none: a call must never be left with a part missing.
-    const sends = this.#exhausted !== null || !this.#fits(parts.length)
-      ? []
-      : parts.map((text, part) => {
+    const send = () =>
+      parts.map((text, part) => {
         const params: ClientToolResultParams = {
           session_id: data.session_id,
           run_id: data.run_id,
@@ -209,6 +209,13 @@ export class ToolCallSession {
         if (plainAscii?.[part] === true) markPlainAscii(params);
         return this.#sender.clientToolResult(params);
       });
+    // All parts or none: a call must never be left with a part missing. Several parts leave
+    // together (one write where they fit); a single one at once.
+    const sends = this.#exhausted !== null || !this.#fits(parts.length)
+      ? []
+      : parts.length > 1 && this.#sender.together !== undefined
+      ? this.#sender.together(send)
+      : send();
     const settled = await Promise.allSettled(sends);
     const failure = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
     let delivery: Delivery = "complete";

@@ -135,9 +135,8 @@ export class AgentConnection {
     this.#writer = new FrameWriter(transport.stdin, {
       maxPending: options.maxPendingWrites ?? 1024,
       deadlineMs: options.writeDeadlineMs ?? 10_000,
-      // Pipelined result parts queued together, or sent in one task, go out in one write.
+      // Pipelined result parts queued together go out in one write.
       batchBytes: COALESCE_BYTES,
-      gather: true,
       onFatal: (reason) => {
         this.#fail(new ClientClosed(`Cannot write to the backend: ${reason}`));
       },
@@ -181,6 +180,11 @@ export class AgentConnection {
    */
   events(): AsyncIterable<AgentEvent> {
     return this.#queue;
+  }
+
+  /** Run `send`: the requests it makes leave together (a result's parts: one write if they fit). */
+  together<T>(send: () => T): T {
+    return this.#writer.together(send);
   }
 
   /** Call `listener` synchronously for every validated event; returns an unsubscribe function. */
@@ -284,11 +288,7 @@ export class AgentConnection {
         const item of readFrames(stdout, {
           maxFrameBytes: OUTPUT_FRAME_BYTES - 1,
           signal: this.#readAbort.signal,
-          // The result parts a chunk's answers let through leave in one write.
-          onChunk: () => {
-            this.#writer.hold();
-            onChunk?.();
-          },
+          onChunk: () => (this.#writer.hold(), onChunk?.()), // the parts answers free: one write
           onChunkEnd: () => this.#writer.release(),
         })
       ) {

@@ -30,11 +30,6 @@ export interface FrameWriterOptions {
    * 0: one frame per write. {@link COALESCE_BYTES} is a good value for pipes.
    */
   batchBytes?: number;
-  /**
-   * Gather: frames written in one task go out together, since a write that finds the sink free
-   * starts after the task's microtasks (`queueMicrotask`) instead of at once. Default false.
-   */
-  gather?: boolean;
   /** Called at most once, on the first failure. Must not throw. */
   onFatal: (reason: WriterFailure) => void;
   /** The clock the deadlines and `drain` timeouts run on; default {@link REAL_CLOCK}. */
@@ -72,9 +67,6 @@ export class FrameWriter {
   #maxPending: number;
   #deadlineMs: number;
   #batchBytes: number;
-  #gather: boolean;
-  /** Whether a gathering hold waits for the task's microtasks ({@link FrameWriterOptions.gather}). */
-  #gathering = false;
   #onFatal: (reason: WriterFailure) => void;
   #clock: Clock;
   /** Pending frames and their enqueue times (`#clock.now()`), from index `#head`. */
@@ -98,7 +90,6 @@ export class FrameWriter {
     this.#maxPending = options.maxPending ?? PENDING_OUTPUT_FRAMES;
     this.#deadlineMs = options.deadlineMs ?? OUTPUT_DEADLINE_MS;
     this.#batchBytes = options.batchBytes ?? 0;
-    this.#gather = options.gather ?? false;
     if (!Number.isSafeInteger(this.#maxPending) || this.#maxPending < 1) {
       throw new RangeError(`Pending frame bound must be a positive integer: ${this.#maxPending}`);
     }
@@ -138,19 +129,9 @@ export class FrameWriter {
     this.#times.push(this.#clock.now());
     // A timer left from earlier frames fires no later than this frame's deadline.
     if (this.#timer === undefined) this.#watch();
-    if (this.#gather && !this.#writing && !this.#gathering) {
-      this.#gathering = true;
-      this.hold();
-      queueMicrotask(this.#endGathering);
-    }
     if (!this.#writing && this.#holds === 0) void this.#pump();
     return true;
   }
-
-  #endGathering = () => {
-    this.#gathering = false;
-    this.release();
-  };
 
   /**
    * Queue frames without starting a write until the matching {@link release}: frames sent
@@ -159,6 +140,16 @@ export class FrameWriter {
    */
   hold(): void {
     this.#holds++;
+  }
+
+  /** Run `write`, holding: the frames it writes go out together (in one write where they fit). */
+  together<T>(write: () => T): T {
+    this.hold();
+    try {
+      return write();
+    } finally {
+      this.release();
+    }
   }
 
   /** End one {@link hold}; the last one starts writing what was queued meanwhile. */

@@ -203,3 +203,34 @@ Deno.test("ToolCallSession echoes arguments only as an opt-in, shortened preview
     assert.ok(new TextEncoder().encode(text).length <= 200);
   }
 });
+
+Deno.test("ToolCallSession sends several parts inside the sender's together(), a single part outside it", async () => {
+  for (const parts of [["a", "b", "c"], ["only"]]) {
+    const executor = new Executor();
+    executor.parts = parts;
+    const log: string[] = [];
+    const sender = new (class extends Sender {
+      together<T>(send: () => T): T {
+        log.push("together:start");
+        const sent = send();
+        log.push("together:end");
+        return sent;
+      }
+      override clientToolResult(params: ClientToolResultParams): Promise<unknown> {
+        log.push(`part ${params.part}`);
+        return super.clientToolResult(params);
+      }
+    })();
+    const session = new ToolCallSession(sender, executor);
+    session.handle(callEvent("c1"));
+    await until(() => sender.sent.length === parts.length);
+    assert.deepEqual(
+      log,
+      parts.length > 1
+        ? ["together:start", "part 0", "part 1", "part 2", "together:end"]
+        : ["part 0"],
+    );
+    sender.answerAll();
+    await session.idle();
+  }
+});

@@ -146,7 +146,7 @@ Deno.test("AgentConnection rejects held-back requests when it fails", async () =
   assert.equal(written.length, ORDINARY); // close() cancelled the output stream.
 });
 
-Deno.test("AgentConnection writes requests sent in one go, and those a chunk of answers frees, in one write each", async () => {
+Deno.test("AgentConnection writes requests sent together(), and those a chunk of answers frees, in one write each", async () => {
   const writes: string[][] = [];
   const decoder = new TextDecoder();
   const stdin = new WritableStream<Uint8Array>({
@@ -159,9 +159,11 @@ Deno.test("AgentConnection writes requests sent in one go, and those a chunk of 
   let output!: ReadableStreamDefaultController<Uint8Array>;
   const stdout = new ReadableStream<Uint8Array>({ start: (c) => void (output = c) });
   const connection = new AgentConnection({ stdin, stdout });
-  const results = Array.from(
-    { length: ORDINARY + 3 },
-    (_, n) => connection.request("client.tool.result", part(n)),
+  const results = connection.together(() =>
+    Array.from(
+      { length: ORDINARY + 3 },
+      (_, n) => connection.request("client.tool.result", part(n)),
+    )
   );
   await settle();
   const first = Array.from({ length: ORDINARY }, (_, n) => `r${n + 1}`);

@@ -398,18 +398,26 @@ Deno.test("FrameArena takes frames side by side, starts a new buffer when one is
   assert.throws(() => new FrameArena(0), RangeError);
 });
 
-Deno.test("FrameWriter with gather writes the frames of one task together; without, the first alone", async () => {
-  for (const gather of [true, false]) {
+Deno.test("FrameWriter.together() writes the frames of its function together; outside it, the first alone", async () => {
+  for (const together of [true, false]) {
     const { chunks, sink } = recordingSink();
-    const writer = new FrameWriter(sink, { onFatal: () => {}, batchBytes: 1024, gather });
-    for (let n = 0; n < 3; n++) writer.write(frame(n));
+    const writer = new FrameWriter(sink, { onFatal: () => {}, batchBytes: 1024 });
+    const writeThree = () => [0, 1, 2].map((n) => writer.write(frame(n)));
+    assert.deepEqual(together ? writer.together(writeThree) : writeThree(), [true, true, true]);
     assert.equal(await writer.drain(5_000), true);
     const texts = chunks.map((chunk) => new TextDecoder().decode(chunk));
     assert.deepEqual(
       texts,
-      gather ? ['{"n":0}\n{"n":1}\n{"n":2}\n'] : ['{"n":0}\n', '{"n":1}\n{"n":2}\n'],
-      `gather: ${gather}`,
+      together ? ['{"n":0}\n{"n":1}\n{"n":2}\n'] : ['{"n":0}\n', '{"n":1}\n{"n":2}\n'],
+      `together: ${together}`,
     );
+    // A function that throws still releases the hold.
+    assert.throws(() =>
+      writer.together(() => {
+        throw new Error("boom");
+      }), /boom/);
+    writer.write(frame(3));
+    assert.equal(await writer.drain(5_000), true);
     await writer.close();
   }
 });
