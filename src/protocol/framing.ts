@@ -13,7 +13,7 @@
  */
 
 import { INPUT_FRAME_BYTES, OUTPUT_FRAME_BYTES } from "./limits.ts";
-import { utf8ByteLength } from "./utf8.ts";
+import { decodeUtf8Strict, utf8ByteLength } from "./utf8.ts";
 
 /** Error codes a {@link FrameDecoder} reports. */
 export type FrameErrorCode =
@@ -74,7 +74,6 @@ export class FrameDecoder {
   #buffer: Uint8Array;
   #length = 0;
   #closed = false;
-  #utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
   /** Create a decoder; `maxFrameBytes` defaults to `INPUT_FRAME_BYTES`. */
   constructor(options: FrameDecoderOptions = {}) {
@@ -161,7 +160,7 @@ export class FrameDecoder {
   #decode(line: Uint8Array): FrameItem {
     if (line.length === 0) return { kind: "error", code: "invalid_frame", fatal: false };
     try {
-      return { kind: "frame", text: this.#utf8.decode(line), bytes: line.length };
+      return { kind: "frame", text: decodeUtf8Strict(line, true), bytes: line.length };
     } catch {
       return { kind: "error", code: "invalid_request", fatal: false };
     }

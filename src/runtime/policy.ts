@@ -14,6 +14,7 @@ import { LineReader } from "./_line_reader.ts";
 import { isExecutableFile, pathCandidates } from "./_path.ts";
 import type { WatchTimers } from "./parent_watch.ts";
 import { stopRequests } from "./stop_requests.ts";
+import { decodeUtf8Strict } from "../protocol/utf8.ts";
 import { terminalText } from "../text/terminal_text.ts";
 import type { StopSignal, TerminalOpening } from "./types.ts";
 import { userDirFrom, type UserDirKind } from "./user_dirs.ts";
@@ -101,7 +102,7 @@ export async function readStdinText(maxBytes: number): Promise<string> {
     all.set(chunk, offset);
     offset += chunk.length;
   }
-  return new TextDecoder("utf-8", { fatal: true }).decode(all);
+  return decodeUtf8Strict(all);
 }
 
 /**
