@@ -103,6 +103,9 @@ export class SummaryWriter {
   #failed = false;
   #failure = new AbortController();
   #observers = new Set<(record: SummaryRecord) => void>();
+  /** The last `ts` written and its epoch ms: records of the same millisecond share the text. */
+  #tsMs = NaN;
+  #ts = "";
   #start = () => {
     this.#timer = undefined;
     this.#pump ??= this.#write();
@@ -139,7 +142,7 @@ export class SummaryWriter {
   emit(input: SummaryInput): SummaryRecord {
     // `type`, `ts` and `v` lead each line (readers match on a `{"type":"…"` prefix).
     const record = Object.assign(
-      { type: input.type, ts: this.#now().toISOString(), v: SUMMARY_VERSION },
+      { type: input.type, ts: this.#timestamp(), v: SUMMARY_VERSION },
       input,
     ) as SummaryRecord;
     if (this.#selfCheck) {
@@ -159,6 +162,18 @@ export class SummaryWriter {
       this.#timer = this.#clock.setTimeout(this.#start, this.#lingerMs);
     }
     return record;
+  }
+
+  /** `ts` of a record emitted now. */
+  #timestamp(): string {
+    const now = this.#now();
+    const ms = now.getTime();
+    // An invalid date (NaN) never matches, and its toISOString throws as before.
+    if (ms !== this.#tsMs) {
+      this.#ts = now.toISOString();
+      this.#tsMs = ms;
+    }
+    return this.#ts;
   }
 
   /**

@@ -28,7 +28,7 @@
  * @module
  */
 
-import { replaceTerminalUnsafe } from "./control.ts";
+import { hasControl, replaceTerminalUnsafe } from "./control.ts";
 
 // DEL and C1, which JSON.stringify leaves raw.
 const RAW_IN_JSON = /[\u007f-\u009f]/g;
@@ -77,5 +77,9 @@ export function terminalText(text: string): string {
  * ```
  */
 export function terminalSafeJson(value: unknown): string {
-  return JSON.stringify(value).replace(RAW_IN_JSON, (c) => `\\u${hex(c.charCodeAt(0), 4)}`);
+  const json = JSON.stringify(value);
+  // JSON holds no raw C0 control, so any control found is DEL or C1. Most lines hold none, and
+  // a test is cheaper than a replace that finds nothing.
+  if (!hasControl(json)) return json;
+  return json.replace(RAW_IN_JSON, (c) => `\\u${hex(c.charCodeAt(0), 4)}`);
 }

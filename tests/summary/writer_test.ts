@@ -44,6 +44,26 @@ Deno.test("SummaryWriter writes one JSON object per line with ts and v", async (
   assert.equal(JSON.parse(lines[0]!).type, "session");
 });
 
+Deno.test("SummaryWriter stamps each record with its own clock reading, the same ms the same text", () => {
+  const readings = [
+    new Date("2026-01-02T03:04:05.678Z"),
+    new Date("2026-01-02T03:04:05.678Z"),
+    new Date("2026-01-02T03:04:05.679Z"),
+    new Date("2026-01-02T03:04:05.678Z"),
+    new Date(Number.NaN),
+  ];
+  const writer = new SummaryWriter(() => Promise.resolve(), { now: () => readings.shift()! });
+  const stamp = () => writer.emit({ type: "turn.started", session_id: "s1", run_id: "r1" }).ts;
+  assert.deepEqual([stamp(), stamp(), stamp(), stamp()], [
+    "2026-01-02T03:04:05.678Z",
+    "2026-01-02T03:04:05.678Z",
+    "2026-01-02T03:04:05.679Z",
+    "2026-01-02T03:04:05.678Z",
+  ]);
+  // An invalid clock reading is not hidden behind the last text.
+  assert.throws(stamp, RangeError);
+});
+
 Deno.test("SummaryWriter rejects a record that does not match its schema", () => {
   const { writer } = capture();
   assert.throws(
