@@ -98,6 +98,8 @@ export class SummaryWriter {
   #queued = "";
   /** The write loop while it runs. */
   #pump: Promise<void> | null = null;
+  /** Whether the write loop writes until nothing is queued ({@link SummaryWriter.flush}). */
+  #draining = false;
   /** Starts the write loop on the event loop's next turn. */
   #timer: TimerId | undefined;
   #failed = false;
@@ -108,7 +110,7 @@ export class SummaryWriter {
   #ts = "";
   #start = () => {
     this.#timer = undefined;
-    this.#pump ??= this.#write();
+    this.#writeNow();
   };
 
   /** Create a writer over `sink`. */
@@ -156,8 +158,9 @@ export class SummaryWriter {
     if (this.#failed) return record;
     // DEL and C1 controls escaped too: a line on a terminal holds no raw control character.
     this.#queued += terminalSafeJson(record) + "\n";
-    if (this.#pump !== null) return record; // Goes out with the next write.
-    if (this.#queued.length >= SUMMARY_BATCH_CHARS) this.flush();
+    // During a write it goes out after that write (see #write).
+    if (this.#pump !== null) return record;
+    if (this.#queued.length >= SUMMARY_BATCH_CHARS) this.#writeNow();
     else if (this.#timer === undefined) {
       this.#timer = this.#clock.setTimeout(this.#start, this.#lingerMs);
     }
@@ -200,14 +203,28 @@ export class SummaryWriter {
 
   /** Write the queued records now; resolves when every one was written (or the sink failed). */
   flush(): Promise<void> {
+    this.#draining = true;
+    this.#writeNow();
+    if (this.#pump === null) this.#draining = false;
+    return this.#pump ?? Promise.resolve();
+  }
+
+  /** Start writing the queued records without waiting for the linger. */
+  #writeNow(): void {
     if (this.#timer !== undefined) {
       this.#clock.clearTimeout(this.#timer);
       this.#timer = undefined;
     }
     if (this.#queued !== "") this.#pump ??= this.#write();
-    return this.#pump ?? Promise.resolve();
   }
 
+  /**
+   * Write the queued records. Records queued during a write go out in the next one at once when
+   * {@link SummaryWriter.flush} asked for all or they reach {@link SUMMARY_BATCH_CHARS};
+   * otherwise they wait for the linger again, as the first did. Writing them right after each
+   * write cost one write a tool call under a steady stream of calls (each write of stdout is a
+   * hand-off to another thread; bench/notes.md, "Summary lines: one write per linger").
+   */
   async #write(): Promise<void> {
     try {
       while (this.#queued !== "" && !this.#failed) {
@@ -221,9 +238,14 @@ export class SummaryWriter {
           this.#onError?.(error);
           this.#failure.abort(error);
         }
+        if (!this.#draining && this.#queued.length < SUMMARY_BATCH_CHARS) break;
       }
     } finally {
       this.#pump = null;
+      this.#draining = false;
+      if (this.#queued !== "" && this.#timer === undefined) {
+        this.#timer = this.#clock.setTimeout(this.#start, this.#lingerMs);
+      }
     }
   }
 }

@@ -162,6 +162,51 @@ Deno.test("SummaryWriter queues records emitted during a write for the next writ
   );
 });
 
+Deno.test("SummaryWriter gives records emitted during a write the linger again, unless flushed or full", async () => {
+  const time = new FakeTime();
+  const writes: string[] = [];
+  let release: () => void = () => {};
+  const writer = new SummaryWriter((bytes) => {
+    writes.push(new TextDecoder().decode(bytes));
+    return new Promise<void>((resolve) => release = resolve);
+  }, { selfCheck: true, clock: time });
+  const runIds = (write: string) =>
+    write.trimEnd().split("\n").map((line) => JSON.parse(line).run_id);
+  writer.emit({ type: "turn.started", session_id: "s", run_id: "r1" });
+  await time.tick(SUMMARY_LINGER_MS);
+  assert.equal(writes.length, 1); // r1's write is held open.
+  writer.emit({ type: "turn.started", session_id: "s", run_id: "r2" });
+  writer.emit({ type: "turn.started", session_id: "s", run_id: "r3" });
+  release();
+  await time.tick(0);
+  assert.equal(writes.length, 1); // r2 and r3 wait for the linger, as r1 did...
+  await time.tick(SUMMARY_LINGER_MS - 1);
+  writer.emit({ type: "turn.started", session_id: "s", run_id: "r4" });
+  assert.equal(writes.length, 1);
+  await time.tick(1);
+  assert.equal(writes.length, 2); // ...and share one write with r4, who came during it.
+  assert.deepEqual(runIds(writes[1]!), ["r2", "r3", "r4"]);
+  // A full batch queued during a write goes out right after it.
+  const line = writes[1]!.length / 3;
+  for (let n = 0; n < SUMMARY_BATCH_CHARS; n += line) {
+    writer.emit({ type: "turn.started", session_id: "s", run_id: "r5" });
+  }
+  release();
+  await time.tick(0);
+  assert.equal(writes.length, 3);
+  // flush() writes everything, also what comes during its writes.
+  writer.emit({ type: "turn.started", session_id: "s", run_id: "r6" });
+  const flushed = writer.flush();
+  writer.emit({ type: "turn.started", session_id: "s", run_id: "r7" });
+  release();
+  await time.tick(0);
+  assert.equal(writes.length, 4);
+  assert.deepEqual(runIds(writes[3]!), ["r6", "r7"]);
+  release();
+  await flushed;
+  assert.equal(writes.length, 4);
+});
+
 Deno.test("SummaryWriter after a failed write aborts its failure signal and discards later records", async () => {
   let calls = 0;
   let reported: unknown = null;
