@@ -54,12 +54,12 @@ export interface SuiteSizes {
   repeats: number;
 }
 
-/** Sizes of the published run: about 6 minutes on 2 cores. */
+/** Sizes of the published run: about 8 minutes on 2 cores. */
 export const FULL_SIZES: SuiteSizes = {
   trivialCalls: 3000,
   warmup: 1000,
-  calls60k: 400,
-  calls1m: 30,
+  calls60k: 2000,
+  calls1m: 150,
   echoCalls: 20000,
   startups: 7,
   rssCalls: 100_000,
