@@ -21,7 +21,8 @@ import {
   type MethodResult,
 } from "../protocol/schemas/mod.ts";
 import { readFrames } from "../transport/reader.ts";
-import { COALESCE_BYTES, FrameArena, FrameWriter } from "../transport/writer.ts";
+import { FrameArena } from "../transport/frame_arena.ts";
+import { COALESCE_BYTES, FrameWriter } from "../transport/writer.ts";
 import type { ExitInfo } from "../runtime/mod.ts";
 import {
   BackendExited,
@@ -32,6 +33,12 @@ import {
 import type { AgentEvent } from "./events.ts";
 import { EventQueue } from "./event_queue.ts";
 import { encodeRequest, resultPartFault } from "./request_frame.ts";
+import type {
+  AgentTransport,
+  ClientOptions,
+  EventListener,
+  RequestOptions,
+} from "./connection_types.ts";
 import { InFlightWindow } from "./_in_flight.ts";
 import { type EventFrame, OutputValidator } from "./_output_validator.ts";
 import {
@@ -47,43 +54,12 @@ export {
   REQUEST_ID_RESERVE,
 } from "./request_bounds.ts";
 
-/** The pipes of a running backend. */
-export interface AgentTransport {
-  /** The backend's stdin (client → backend). */
-  stdin: WritableStream<Uint8Array>;
-  /** The backend's stdout (backend → client). */
-  stdout: ReadableStream<Uint8Array>;
-  /** Resolves when the backend process exits; used to report its exit code. */
-  exited?: Promise<ExitInfo>;
-  /** Called for every chunk read from `stdout` (e.g. a liveness watch); must not throw. */
-  onActivity?: () => void;
-}
-
-/** Options of {@link LocalAgentClient}. */
-export interface ClientOptions {
-  /** Events buffered for the `events()` consumer; default 4096. */
-  maxQueuedEvents?: number;
-  /** Outbound frames waiting for the pipe; default 1024 (pipelined result parts). */
-  maxPendingWrites?: number;
-  /** Absolute deadline of one outbound frame from enqueue, ms; default 10000. */
-  writeDeadlineMs?: number;
-  /** How long to wait for the exit status after stdout ends, ms; default 2000. */
-  exitWaitMs?: number;
-}
-
-/** Options of one request. */
-export interface RequestOptions {
-  /** Stop waiting for the response (the request is not retracted on the wire). */
-  signal?: AbortSignal;
-  /**
-   * Called synchronously with the request's fresh ID before it is written (e.g. to
-   * target it with `operation.cancel`).
-   */
-  onRequestId?: (id: string) => void;
-}
-
-/** A listener for validated events; called synchronously in frame order. */
-export type EventListener = (event: AgentEvent) => void;
+export type {
+  AgentTransport,
+  ClientOptions,
+  EventListener,
+  RequestOptions,
+} from "./connection_types.ts";
 
 interface Pending {
   method: string;
@@ -104,7 +80,8 @@ interface Pending {
  */
 export class AgentConnection {
   #writer: FrameWriter;
-  #arena = new FrameArena(); // large result parts' frames, side by side: written as one view
+  /** Large result parts' frames, side by side (written as one view); see #reusable. */
+  #arena: FrameArena;
   /** Requests written and not yet answered, and those held back by the bound. */
   #window = new InFlightWindow<{ entry: Pending; bytes: Uint8Array }>(
     MAX_IN_FLIGHT_REQUESTS,
@@ -141,7 +118,14 @@ export class AgentConnection {
         this.#fail(new ClientClosed(`Cannot write to the backend: ${reason}`));
       },
     });
+    const drained = transport.stdinDrained;
+    this.#arena = new FrameArena(undefined, drained && (() => this.#reusable(drained)));
     this.#done = this.#readLoop(transport.stdout, transport.onActivity);
+  }
+
+  /** Whether no frame taken so far is still read: none queued, held back or unflushed. */
+  #reusable(drained: () => boolean): boolean {
+    return this.#writer.pending === 0 && this.#window.held === 0 && drained();
   }
 
   /** The backend's `instance_id`, once the first frame arrived. */

@@ -206,7 +206,8 @@ const TEXT_OPEN = TEXT_SLOT.length - 1;
  * holds `"` or `\\`), when `value` does not hold the member once, and when the frame including LF
  * would exceed `maxBytes`. `text` must hold no control character, which this does not search
  * for: the caller knows it from a search it made anyway (the result split's). `allocate` gives
- * the frame's zeroed bytes (a `FrameArena`'s `take`, so consecutive frames lie side by side).
+ * memory for the frame, which this fills entirely, so it need not be zeroed (a `FrameArena`'s
+ * `take`, so consecutive frames lie side by side).
  * Throws as `JSON.stringify` does for `value`.
  *
  * @example

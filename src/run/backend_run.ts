@@ -145,15 +145,12 @@ export class BackendRun {
     this.#child = parts.child;
     this.#writer = options.writer;
     const child = parts.child;
+    const { stdin, stdout, exited, stdinDrained } = child;
+    const onActivity = () => this.#liveness?.activity();
     // With a stall timeout every chunk from the backend counts as a sign of life.
     this.#client = new LocalAgentClient(
       this.#stallMs > 0
-        ? {
-          stdin: child.stdin,
-          stdout: child.stdout,
-          exited: child.exited,
-          onActivity: () => this.#liveness?.activity(),
-        }
+        ? { stdin, stdout, exited, onActivity, ...(stdinDrained && { stdinDrained }) }
         : child,
     );
     this.#events = this.#client.events()[Symbol.asyncIterator]();

@@ -33,6 +33,12 @@ export interface ChildHandle {
   readonly pid: number;
   /** The child's stdin. */
   readonly stdin: WritableStream<Uint8Array>;
+  /**
+   * Whether every byte written to `stdin` so far has reached the OS, none still waiting in a
+   * buffer of this process (a write that resolved may still be on its way); absent where the
+   * runtime cannot tell. A connection uses frame memory again only when this says true.
+   */
+  readonly stdinDrained?: () => boolean;
   /** The child's stdout. */
   readonly stdout: ReadableStream<Uint8Array>;
   /** The child's stderr when `stderr: "piped"`, else null. */

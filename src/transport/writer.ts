@@ -218,7 +218,7 @@ export class FrameWriter {
 
   /**
    * Frames of the next write: all queued ones up to `batchBytes` (at least one), except that a
-   * run of frames adjacent in one buffer (a {@link FrameArena}'s) ends the batch where the run
+   * run of frames adjacent in one buffer (a `FrameArena`'s, `frame_arena.ts`) ends the batch where the run
    * does, so that it goes out as a view of that buffer instead of a copy.
    */
   #batchCount(): number {
@@ -319,51 +319,4 @@ export class FrameWriter {
 /** Whether `next` starts in the same buffer right where `frame` ends. */
 function follows(frame: Uint8Array, next: Uint8Array): boolean {
   return next.buffer === frame.buffer && next.byteOffset === frame.byteOffset + frame.length;
-}
-
-/**
- * Memory for frames that are written soon after they are made (the parts of a large result):
- * each frame is taken right after the previous one in a shared buffer, so the frames of one
- * result lie next to each other and a {@link FrameWriter} writes a run of them as one view of
- * the buffer, without copying them together. A new buffer is started when the frame does not
- * fit; a buffer is never reused (it is freed with the last frame that views it), so no two
- * frames share bytes. Fresh memory costs the same whether it is taken in one piece or in 64
- * (bench/notes.md, "Result part frames written together").
- *
- * @example
- * ```ts
- * import { FrameArena } from "./writer.ts";
- * const arena = new FrameArena(1024);
- * const a = arena.take(10);
- * const b = arena.take(20);
- * console.assert(a.buffer === b.buffer && b.byteOffset === 10);
- * ```
- */
-export class FrameArena {
-  #size: number;
-  #buffer: ArrayBuffer | null = null;
-  #offset = 0;
-
-  /** Buffers of `size` bytes (default 1 MiB); a larger frame gets one of its own. */
-  constructor(size: number = 1024 * 1024) {
-    if (!Number.isSafeInteger(size) || size < 1) {
-      throw new RangeError(`Arena size must be a positive integer: ${size}`);
-    }
-    this.#size = size;
-  }
-
-  /**
-   * `size` zeroed bytes, right after the last frame taken when they fit in its buffer (bound to
-   * the arena: it can be passed on as a function).
-   */
-  take = (size: number): Uint8Array => {
-    if (size > this.#size) return new Uint8Array(size);
-    if (this.#buffer === null || this.#offset + size > this.#size) {
-      this.#buffer = new ArrayBuffer(this.#size);
-      this.#offset = 0;
-    }
-    const bytes = new Uint8Array(this.#buffer, this.#offset, size);
-    this.#offset += size;
-    return bytes;
-  };
 }

@@ -4,6 +4,7 @@ import {
   MAX_IN_FLIGHT_REQUESTS,
   PRIORITY_IN_FLIGHT_SLOTS,
 } from "../../src/client/connection.ts";
+import { markPlainAscii } from "../../src/client/request_frame.ts";
 import { LIMITS } from "../../src/protocol/limits.ts";
 import type { ClientToolResultParams } from "../../src/protocol/schemas/mod.ts";
 import { drainMicrotasks } from "../_fake_time.ts";
@@ -187,4 +188,63 @@ Deno.test("AgentConnection writes requests sent together(), and those a chunk of
   output.close();
   await connection.close();
   await Promise.allSettled(results);
+});
+
+Deno.test("AgentConnection uses result parts' frame memory again only when nothing is queued and stdin drained", async () => {
+  const writes: { chunk: Uint8Array; text: string }[] = [];
+  const decoder = new TextDecoder();
+  const stdin = new WritableStream<Uint8Array>({
+    // The text is read when the chunk is written: what the pipe would have got.
+    write: (chunk) => void writes.push({ chunk, text: decoder.decode(chunk) }),
+  });
+  let output!: ReadableStreamDefaultController<Uint8Array>;
+  const stdout = new ReadableStream<Uint8Array>({ start: (c) => void (output = c) });
+  let drained = false;
+  const connection = new AgentConnection({ stdin, stdout, stdinDrained: () => drained });
+  let seq = 0;
+  const answer = (id: string) =>
+    output.enqueue(te.encode(
+      JSON.stringify({
+        protocol: "magi-code.local-agent",
+        version: 1,
+        type: "response",
+        instance_id: INSTANCE,
+        seq: ++seq,
+        id,
+        result: { recorded: true, complete: false },
+      }) + "\n",
+    ));
+  let nextId = 1;
+  /** Send a result of two long plain parts (written around their text, in the arena). */
+  const send = async (letter: string) => {
+    const ids = [`r${nextId++}`, `r${nextId++}`];
+    const results = connection.together(() =>
+      [0, 1].map((n) => {
+        const params = { ...part(n), text: letter.repeat(2_000) };
+        markPlainAscii(params);
+        return connection.request("client.tool.result", params);
+      })
+    );
+    await settle();
+    for (const id of ids) answer(id);
+    await Promise.all(results);
+    return writes.at(-1)!;
+  };
+  const texts = (write: { text: string }) =>
+    write.text.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l).params.text);
+  const a = await send("a");
+  assert.deepEqual(texts(a), ["a".repeat(2_000), "a".repeat(2_000)]); // one write, both parts
+  // Written and answered, but stdin not drained: the next frames come after a's.
+  const b = await send("b");
+  assert.equal(b.chunk.buffer, a.chunk.buffer);
+  assert.equal(b.chunk.byteOffset, a.chunk.byteOffset + a.chunk.length);
+  // Drained: the memory is used again from its start, and the frames are whole.
+  drained = true;
+  const c = await send("c");
+  assert.equal(c.chunk.buffer, a.chunk.buffer);
+  assert.equal(c.chunk.byteOffset, 0);
+  assert.deepEqual(texts(c), ["c".repeat(2_000), "c".repeat(2_000)]);
+  assert.equal(decoder.decode(c.chunk), c.text);
+  output.close();
+  await connection.close();
 });

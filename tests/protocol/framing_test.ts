@@ -260,6 +260,15 @@ Deno.test("encodeFrameWithText() gives encodeFrame()'s bytes for text JSON write
   }
 });
 
+Deno.test("encodeFrameWithText() fills all the memory it is given: a used buffer makes the same frame", () => {
+  for (const value of [{ a: 1, text: "", b: true }, { a: "é", text: "" }]) {
+    const text = "plain ascii text ".repeat(100);
+    const dirty = (size: number) => new Uint8Array(size).fill(0xff);
+    const around = encodeFrameWithText(value, text, 1_000_000, dirty);
+    assert.deepEqual(around, encodeFrame({ ...value, text }), JSON.stringify(value));
+  }
+});
+
 Deno.test("encodeFrameWithText() declines what it cannot write around", () => {
   const cases: [unknown, string, string][] = [
     [{ text: "" }, 'a"b', "a quote"],

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { PENDING_OUTPUT_FRAMES } from "../../src/protocol/limits.ts";
-import { FrameArena, FrameWriter, type WriterFailure } from "../../src/transport/writer.ts";
+import { FrameArena } from "../../src/transport/frame_arena.ts";
+import { FrameWriter, type WriterFailure } from "../../src/transport/writer.ts";
 import { FakeTime } from "../_fake_time.ts";
 
 const te = new TextEncoder();
@@ -375,27 +376,6 @@ Deno.test("FrameWriter copies a batch that starts with frames not adjacent, as b
   assert.notEqual(chunks[0]!.buffer, inArena.buffer);
   assert.equal(new TextDecoder().decode(chunks[0]!), '{"n":0}\n{"n":1}\n{"n":2}\n');
   await writer.close();
-});
-
-Deno.test("FrameArena takes frames side by side, starts a new buffer when one is full, never reuses bytes", () => {
-  const arena = new FrameArena(100);
-  const a = arena.take(40);
-  const b = arena.take(60);
-  assert.equal(b.buffer, a.buffer);
-  assert.equal(b.byteOffset, a.byteOffset + a.length);
-  const c = arena.take(1);
-  assert.notEqual(c.buffer, a.buffer);
-  assert.equal(c.byteOffset, 0);
-  const big = arena.take(101);
-  assert.equal(big.length, 101);
-  assert.notEqual(big.buffer, c.buffer);
-  assert.equal(
-    arena.take(1).byteOffset,
-    1,
-    "a frame too large for a buffer leaves the current one",
-  );
-  assert.ok([a, b, c, big].every((bytes) => bytes.every((byte) => byte === 0)));
-  assert.throws(() => new FrameArena(0), RangeError);
 });
 
 Deno.test("FrameWriter.together() writes the frames of its function together; outside it, the first alone", async () => {

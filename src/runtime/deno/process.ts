@@ -112,6 +112,9 @@ function spawnInOwnSession(
   return childHandle({
     pid,
     stdin: Writable.toWeb(stdin) as WritableStream<Uint8Array>,
+    // Node.js counts a chunk in `writableLength` until the pipe took all of it: the web
+    // stream's write resolves as soon as the chunk is queued (below the high-water mark).
+    stdinDrained: () => stdin.writableLength === 0,
     stdout: Readable.toWeb(stdout) as unknown as ReadableStream<Uint8Array>,
     stderr: child.stderr === null
       ? null

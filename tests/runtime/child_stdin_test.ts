@@ -1,0 +1,43 @@
+import assert from "node:assert/strict";
+import { spawnChild } from "../../src/runtime/mod.ts";
+import { eventually } from "../_wait.ts";
+
+/** The state letter of process `pid` in /proc (T: stopped), or "" once it is gone. */
+function processState(pid: number): string {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+  } catch {
+    return "";
+  }
+}
+
+Deno.test({
+  name:
+    "spawnChild's stdinDrained() is false while written bytes wait for the pipe, true once it took them",
+  ignore: Deno.build.os !== "linux",
+  fn: async () => {
+    // The shell stops itself before anything reads its stdin; SIGCONT lets `cat` read it all.
+    const child = spawnChild("sh", ["-c", "kill -STOP $$; cat > /dev/null"], { stderr: "null" });
+    try {
+      const drained = child.stdinDrained;
+      assert.equal(typeof drained, "function");
+      assert.ok(await eventually(() => processState(child.pid) === "T"), "the child stopped");
+      assert.equal(drained!(), true); // nothing written yet
+      const writer = child.stdin.getWriter();
+      // Four times a default pipe's 64 KiB: most of it must wait in this process.
+      const written = writer.write(new Uint8Array(256 * 1024).fill(0x61));
+      assert.ok(await eventually(() => !drained!(), 30_000, 0), "the bytes are on their way");
+      assert.equal(processState(child.pid), "T");
+      assert.equal(drained!(), false); // the child still reads nothing
+      Deno.kill(child.pid, "SIGCONT");
+      await written;
+      assert.ok(await eventually(() => drained!()), "the pipe took every byte");
+      await writer.close();
+      assert.deepEqual(await child.exited, { code: 0, signal: null });
+    } finally {
+      child.kill("SIGKILL");
+      await child.exited;
+    }
+  },
+});
