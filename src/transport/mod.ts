@@ -1,6 +1,7 @@
 /**
  * Bytes ↔ frames over Web Streams: `reader.ts` reads bounded line frames from a stream,
- * `writer.ts` is the one ordered, bounded, non-blocking frame writer with a per-frame deadline.
+ * `writer.ts` is the one ordered, bounded, non-blocking frame writer with a per-frame deadline,
+ * `frame_arena.ts` the memory of large result parts' frames (side by side, used again once drained).
  * Spawning and supervising processes is the runtime adapter's (`src/runtime/`).
  *
  * @module
