@@ -80,7 +80,7 @@ interface Pending {
  */
 export class AgentConnection {
   #writer: FrameWriter;
-  /** Large result parts' frames, side by side (written as one view); see #reusable. */
+  /** Large result parts' frames, side by side (written as one view), used again when drained. */
   #arena: FrameArena;
   /** Requests written and not yet answered, and those held back by the bound. */
   #window = new InFlightWindow<{ entry: Pending; bytes: Uint8Array }>(
@@ -117,15 +117,13 @@ export class AgentConnection {
       onFatal: (reason) => {
         this.#fail(new ClientClosed(`Cannot write to the backend: ${reason}`));
       },
+      onWritten: (frame) => this.#arena.release(frame),
     });
     const drained = transport.stdinDrained;
-    this.#arena = new FrameArena(undefined, drained && (() => this.#reusable(drained)));
+    const idle = () => this.#writer.pending === 0 && this.#window.held === 0;
+    // Memory is used again only where the runtime tells that written bytes reached the pipe.
+    this.#arena = new FrameArena(undefined, drained && { idle, drained });
     this.#done = this.#readLoop(transport.stdout, transport.onActivity);
-  }
-
-  /** Whether no frame taken so far is still read: none queued, held back or unflushed. */
-  #reusable(drained: () => boolean): boolean {
-    return this.#writer.pending === 0 && this.#window.held === 0 && drained();
   }
 
   /** The backend's `instance_id`, once the first frame arrived. */

@@ -12,48 +12,51 @@
  * the buffer, without copying them together. A new buffer is started when the frame does not
  * fit.
  *
- * Without `reusable`, a buffer is never used again (it is freed with the last frame that views
- * it), so no two frames share bytes. With it, the arena asks `reusable()` before each frame; true
- * must mean that no frame taken so far is still read by anyone (none queued, held back, or still
- * in a buffer on its way to the OS). The arena then starts again at the first of the buffers it
- * keeps ({@link KEPT_BUFFERS}), which saves the page faults of fresh memory, a sizeable share of a
- * large result's cost (bench/notes.md, "Frame memory used again").
+ * Without `reuse`, a buffer is never used again (it is freed with the last frame that views it),
+ * so no two frames share bytes. With it, the arena keeps its first {@link KEPT_BUFFERS} buffers
+ * and counts the frames in each that were taken and not yet {@link FrameArena.release}d (their
+ * writer wrote them). A kept buffer is used again from its start when its count is 0 and
+ * `reuse.drained()` says that no written byte still waits on its way to the OS; and all are, at
+ * once, when `reuse.idle()` says nothing is queued or held anywhere (which also clears the count
+ * of a frame taken and then dropped unwritten). This saves the page faults of fresh memory, a
+ * sizeable share of a large result's cost (bench/notes.md, "Frame memory used again").
  *
  * The bytes of a frame are not zeroed: the caller writes all of them.
  *
  * @example
  * ```ts
  * import { FrameArena } from "./frame_arena.ts";
- * let written = false;
- * const arena = new FrameArena(1024, () => written);
+ * let idle = false;
+ * const arena = new FrameArena(1024, { idle: () => idle, drained: () => true });
  * const a = arena.take(10);
  * const b = arena.take(20);
  * console.assert(a.buffer === b.buffer && b.byteOffset === 10);
- * written = true; // a and b are no longer needed
+ * idle = true; // a and b are no longer needed
  * const c = arena.take(5);
  * console.assert(c.buffer === a.buffer && c.byteOffset === 0);
  * ```
  */
 export class FrameArena {
   #size: number;
-  #reusable: (() => boolean) | undefined;
-  /** The buffers used since the arena last started again, at most {@link KEPT_BUFFERS}. */
+  #reuse: FrameReuse | undefined;
+  /** The kept buffers (at most {@link KEPT_BUFFERS}) and their frames not yet released. */
   #kept: ArrayBuffer[] = [];
-  /** Index of the current buffer among those used since the arena started again. */
-  #index = -1;
+  #unreleased: number[] = [];
+  /** The current buffer and its index among the kept ones (-1: not kept, or none). */
   #buffer: ArrayBuffer | null = null;
+  #index = -1;
   #offset = 0;
 
   /**
-   * Buffers of `size` bytes (default 1 MiB; a larger frame gets one of its own), used again when
-   * `reusable()` says so (see the class).
+   * Buffers of `size` bytes (default 1 MiB; a larger frame gets one of its own), used again as
+   * `reuse` allows (see the class).
    */
-  constructor(size: number = 1024 * 1024, reusable?: () => boolean) {
+  constructor(size: number = 1024 * 1024, reuse?: FrameReuse) {
     if (!Number.isSafeInteger(size) || size < 1) {
       throw new RangeError(`Arena size must be a positive integer: ${size}`);
     }
     this.#size = size;
-    this.#reusable = reusable;
+    this.#reuse = reuse;
   }
 
   /**
@@ -62,36 +65,67 @@ export class FrameArena {
    */
   take = (size: number): Uint8Array => {
     if (size > this.#size) return new Uint8Array(size);
-    if (this.#offset > 0 && this.#reusable?.() === true) {
-      this.#index = -1;
+    if (
+      this.#offset > 0 && this.#reuse !== undefined && this.#reuse.idle() && this.#reuse.drained()
+    ) {
+      // Nothing taken so far is read any more: every kept buffer is free, start at the first.
+      this.#unreleased.fill(0);
       this.#buffer = null;
     }
     if (this.#buffer === null || this.#offset + size > this.#size) this.#next();
+    if (this.#index >= 0) this.#unreleased[this.#index]!++;
     const bytes = new Uint8Array(this.#buffer!, this.#offset, size);
     this.#offset += size;
     return bytes;
   };
 
-  /** Move to the next kept buffer, or a fresh one (kept while fewer than KEPT_BUFFERS are). */
+  /**
+   * A frame from {@link FrameArena.take} was written (or will never be read): its buffer may be
+   * used again once all of that buffer's frames are and the bytes drained. Frames of other
+   * memory are ignored. Call it at most once a frame.
+   */
+  release = (frame: Uint8Array): void => {
+    const index = this.#kept.indexOf(frame.buffer as ArrayBuffer);
+    if (index >= 0 && this.#unreleased[index]! > 0) this.#unreleased[index]!--;
+  };
+
+  /** Move to a free kept buffer, else a fresh one (kept while fewer than KEPT_BUFFERS are). */
   #next(): void {
-    this.#index++;
-    let buffer = this.#kept[this.#index];
-    if (buffer === undefined) {
-      buffer = new ArrayBuffer(this.#size);
-      if (
-        this.#reusable !== undefined && this.#index === this.#kept.length &&
-        this.#kept.length < KEPT_BUFFERS
-      ) {
-        this.#kept.push(buffer);
-      }
-    }
-    this.#buffer = buffer;
+    const reuse = this.#reuse;
     this.#offset = 0;
+    if (reuse === undefined) {
+      this.#buffer = new ArrayBuffer(this.#size);
+      this.#index = -1;
+      return;
+    }
+    let drained: boolean | undefined;
+    for (let i = 0; i < this.#kept.length; i++) {
+      if (this.#unreleased[i] !== 0) continue;
+      drained ??= reuse.drained();
+      if (!drained) break;
+      this.#buffer = this.#kept[i]!;
+      this.#index = i;
+      return;
+    }
+    this.#buffer = new ArrayBuffer(this.#size);
+    this.#index = -1;
+    if (this.#kept.length < KEPT_BUFFERS) {
+      this.#index = this.#kept.push(this.#buffer) - 1;
+      this.#unreleased.push(0);
+    }
   }
 }
 
+/** When a {@link FrameArena} may use its memory again. */
+export interface FrameReuse {
+  /** Whether no frame taken so far is queued or held back anywhere (all were written or dropped). */
+  idle(): boolean;
+  /** Whether every byte written so far has reached the OS (none waits in this process). */
+  drained(): boolean;
+}
+
 /**
- * Buffers a {@link FrameArena} keeps for use again: the frames of the results written between two
- * moments when nothing is pending rarely take more (4 MiB: four 1 MiB results at once).
+ * Buffers a {@link FrameArena} keeps for use again: enough for the frames of four 1 MiB results
+ * in flight at once (the backend's default `concurrent_calls`).
  */
 export const KEPT_BUFFERS = 4;

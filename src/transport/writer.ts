@@ -32,6 +32,8 @@ export interface FrameWriterOptions {
   batchBytes?: number;
   /** Called at most once, on the first failure. Must not throw. */
   onFatal: (reason: WriterFailure) => void;
+  /** Called with each frame once the sink took the write holding it (not after a failure). */
+  onWritten?: (frame: Uint8Array) => void;
   /** The clock the deadlines and `drain` timeouts run on; default {@link REAL_CLOCK}. */
   clock?: Clock;
 }
@@ -68,6 +70,7 @@ export class FrameWriter {
   #deadlineMs: number;
   #batchBytes: number;
   #onFatal: (reason: WriterFailure) => void;
+  #onWritten: ((frame: Uint8Array) => void) | undefined;
   #clock: Clock;
   /** Pending frames and their enqueue times (`#clock.now()`), from index `#head`. */
   #frames: Uint8Array[] = [];
@@ -100,6 +103,7 @@ export class FrameWriter {
       throw new RangeError(`Batch size must be a non-negative integer: ${this.#batchBytes}`);
     }
     this.#onFatal = options.onFatal;
+    this.#onWritten = options.onWritten;
     this.#clock = options.clock ?? REAL_CLOCK;
     this.#writer = sink.getWriter();
   }
@@ -210,6 +214,9 @@ export class FrameWriter {
         break;
       }
       if (this.#failed !== null) break;
+      if (this.#onWritten !== undefined) {
+        for (let i = 0; i < count; i++) this.#onWritten(this.#frames[this.#head + i]!);
+      }
       this.#advance(count);
     }
     this.#writing = false;

@@ -3,6 +3,7 @@ import { PENDING_OUTPUT_FRAMES } from "../../src/protocol/limits.ts";
 import { FrameArena } from "../../src/transport/frame_arena.ts";
 import { FrameWriter, type WriterFailure } from "../../src/transport/writer.ts";
 import { FakeTime } from "../_fake_time.ts";
+import { eventually } from "../_wait.ts";
 
 const te = new TextEncoder();
 const frame = (n: number) => te.encode(`{"n":${n}}\n`);
@@ -400,4 +401,41 @@ Deno.test("FrameWriter.together() writes the frames of its function together; ou
     assert.equal(await writer.drain(5_000), true);
     await writer.close();
   }
+});
+
+Deno.test("FrameWriter's onWritten gets each frame after the write holding it completed, never after a failure", async () => {
+  const written: Uint8Array[] = [];
+  let finish: () => void = () => {};
+  let writes = 0;
+  const sink = new WritableStream<Uint8Array>({
+    write: () => {
+      writes++;
+      // The second write fails: its frames are never reported.
+      return writes === 2
+        ? Promise.reject(new Error("pipe closed"))
+        : new Promise<void>((resolve) => finish = resolve);
+    },
+  });
+  const { reasons, onFatal } = fatalLog();
+  const writer = new FrameWriter(sink, {
+    onFatal,
+    batchBytes: 1024,
+    onWritten: (frame) => void written.push(frame),
+  });
+  const frames = [0, 1, 2].map(frame);
+  writer.together(() => {
+    writer.write(frames[0]!);
+    writer.write(frames[1]!);
+  });
+  await Promise.resolve();
+  writer.write(frames[2]!);
+  assert.deepEqual(written, []); // the first write is still under way
+  finish();
+  assert.ok(await eventually(() => reasons.length === 1, 30_000, 0));
+  assert.deepEqual(written.map((bytes) => bytes === frames[0] || bytes === frames[1]), [
+    true,
+    true,
+  ]);
+  assert.equal(written.length, 2);
+  assert.deepEqual(reasons, ["broken"]);
 });
