@@ -15,6 +15,23 @@ const ORDINARY = MAX_IN_FLIGHT_REQUESTS - PRIORITY_IN_FLIGHT_SLOTS;
 const INSTANCE = "0f8fad5b-d9cb-469f-a165-70867728950e";
 const te = new TextEncoder();
 
+/** A response frame's line: `body` is its `result` or `error` member (default: part recorded). */
+function responseLine(
+  seq: number,
+  id: string,
+  body: object = { result: { recorded: true, complete: false } },
+): string {
+  return JSON.stringify({
+    protocol: "magi-code.local-agent",
+    version: 1,
+    type: "response",
+    instance_id: INSTANCE,
+    seq,
+    id,
+    ...body,
+  }) + "\n";
+}
+
 /** A connection over in-memory pipes: the request IDs it wrote, and a way to answer them. */
 function harness() {
   const written: string[] = [];
@@ -30,18 +47,8 @@ function harness() {
   const stdout = new ReadableStream<Uint8Array>({ start: (c) => void (output = c) });
   const connection = new AgentConnection({ stdin, stdout });
   let seq = 0;
-  const answer = (id: string, body: object = { result: { recorded: true, complete: false } }) =>
-    output.enqueue(te.encode(
-      JSON.stringify({
-        protocol: "magi-code.local-agent",
-        version: 1,
-        type: "response",
-        instance_id: INSTANCE,
-        seq: ++seq,
-        id,
-        ...body,
-      }) + "\n",
-    ));
+  const answer = (id: string, body?: object) =>
+    output.enqueue(te.encode(responseLine(++seq, id, body)));
   return { written, connection, answer, end: () => output.close() };
 }
 
@@ -170,17 +177,7 @@ Deno.test("AgentConnection writes requests sent together(), and those a chunk of
   const first = Array.from({ length: ORDINARY }, (_, n) => `r${n + 1}`);
   assert.deepEqual(writes, [first]);
   // Three answers in one chunk free three slots: the three requests held back leave together.
-  const answers = ["r1", "r2", "r3"].map((id, n) =>
-    JSON.stringify({
-      protocol: "magi-code.local-agent",
-      version: 1,
-      type: "response",
-      instance_id: INSTANCE,
-      seq: n + 1,
-      id,
-      result: { recorded: true, complete: false },
-    }) + "\n"
-  ).join("");
+  const answers = ["r1", "r2", "r3"].map((id, n) => responseLine(n + 1, id)).join("");
   output.enqueue(te.encode(answers));
   await settle();
   const rest = Array.from({ length: 3 }, (_, n) => `r${ORDINARY + n + 1}`);
@@ -202,18 +199,7 @@ Deno.test("AgentConnection uses result parts' frame memory again only when nothi
   let drained = false;
   const connection = new AgentConnection({ stdin, stdout, stdinDrained: () => drained });
   let seq = 0;
-  const answer = (id: string) =>
-    output.enqueue(te.encode(
-      JSON.stringify({
-        protocol: "magi-code.local-agent",
-        version: 1,
-        type: "response",
-        instance_id: INSTANCE,
-        seq: ++seq,
-        id,
-        result: { recorded: true, complete: false },
-      }) + "\n",
-    ));
+  const answer = (id: string) => output.enqueue(te.encode(responseLine(++seq, id)));
   let nextId = 1;
   /** Send a result of two long plain parts (written around their text, in the arena). */
   const send = async (letter: string) => {
