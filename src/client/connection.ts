@@ -80,7 +80,7 @@ interface Pending {
  */
 export class AgentConnection {
   #writer: FrameWriter;
-  /** Large result parts' frames, side by side (written as one view), used again when drained. */
+  /** Large result parts' frames, side by side (written as one view), used again once they left. */
   #arena: FrameArena;
   /** Requests written and not yet answered, and those held back by the bound. */
   #window = new InFlightWindow<{ entry: Pending; bytes: Uint8Array }>(
@@ -118,11 +118,16 @@ export class AgentConnection {
         this.#fail(new ClientClosed(`Cannot write to the backend: ${reason}`));
       },
       onWritten: (frame) => this.#arena.release(frame),
+      ...(transport.stdinUnflushed && { unflushed: transport.stdinUnflushed }),
     });
-    const drained = transport.stdinDrained;
-    const idle = () => this.#writer.pending === 0 && this.#window.held === 0;
-    // Memory is used again only where the runtime tells that written bytes reached the pipe.
-    this.#arena = new FrameArena(undefined, drained && { idle, drained });
+    const writer = this.#writer;
+    const collect = () => writer.collect();
+    const idle = () => {
+      writer.collect();
+      return writer.pending === 0 && writer.flushing === 0 && this.#window.held === 0;
+    };
+    // Memory is used again only where the runtime tells which written bytes reached the pipe.
+    this.#arena = new FrameArena(undefined, transport.stdinUnflushed && { idle, collect });
     this.#done = this.#readLoop(transport.stdout, transport.onActivity);
   }
 

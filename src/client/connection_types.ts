@@ -19,8 +19,8 @@ export interface AgentTransport {
   exited?: Promise<ExitInfo>;
   /** Called for every chunk read from `stdout` (e.g. a liveness watch); must not throw. */
   onActivity?: () => void;
-  /** Whether all bytes written to `stdin` have reached the OS (`ChildHandle.stdinDrained`). */
-  stdinDrained?: () => boolean;
+  /** Bytes written to `stdin` that have not yet reached the OS (`ChildHandle.stdinUnflushed`). */
+  stdinUnflushed?: () => number;
 }
 
 /** Options of `LocalAgentClient` (and `AgentConnection`). */

@@ -145,12 +145,12 @@ export class BackendRun {
     this.#child = parts.child;
     this.#writer = options.writer;
     const child = parts.child;
-    const { stdin, stdout, exited, stdinDrained } = child;
+    const { stdin, stdout, exited, stdinUnflushed } = child;
     const onActivity = () => this.#liveness?.activity();
     // With a stall timeout every chunk from the backend counts as a sign of life.
     this.#client = new LocalAgentClient(
       this.#stallMs > 0
-        ? { stdin, stdout, exited, onActivity, ...(stdinDrained && { stdinDrained }) }
+        ? { stdin, stdout, exited, onActivity, ...(stdinUnflushed && { stdinUnflushed }) }
         : child,
     );
     this.#events = this.#client.events()[Symbol.asyncIterator]();

@@ -23,7 +23,7 @@ export function exitInfoOf(code: number | null, signal: string | null): ExitInfo
 
 /** The pieces of a started child {@link childHandle} puts together. */
 export interface ChildParts
-  extends Pick<ChildHandle, "pid" | "stdin" | "stdout" | "stderr" | "stdinDrained"> {
+  extends Pick<ChildHandle, "pid" | "stdin" | "stdout" | "stderr" | "stdinUnflushed"> {
   /** Resolves once the child has exited (never rejects). */
   readonly exit: Promise<ExitInfo>;
   /** Signal the child's process group, or null when it leads none. */
@@ -42,7 +42,7 @@ export function childHandle(parts: ChildParts): ChildHandle {
   return {
     pid: parts.pid,
     stdin: parts.stdin,
-    ...(parts.stdinDrained === undefined ? {} : { stdinDrained: parts.stdinDrained }),
+    ...(parts.stdinUnflushed === undefined ? {} : { stdinUnflushed: parts.stdinUnflushed }),
     stdout: parts.stdout,
     stderr: parts.stderr,
     exited: status,

@@ -34,11 +34,12 @@ export interface ChildHandle {
   /** The child's stdin. */
   readonly stdin: WritableStream<Uint8Array>;
   /**
-   * Whether every byte written to `stdin` so far has reached the OS, none still waiting in a
-   * buffer of this process (a write that resolved may still be on its way); absent where the
-   * runtime cannot tell. A connection uses frame memory again only when this says true.
+   * Bytes written to `stdin` that have not yet reached the OS, still waiting in a buffer of this
+   * process (a write that resolved may still be on its way); counted before the write resolves
+   * and taken off, in order, as the pipe takes them. Absent where the runtime cannot tell. A
+   * connection uses a frame's memory again only once this says its bytes left.
    */
-  readonly stdinDrained?: () => boolean;
+  readonly stdinUnflushed?: () => number;
   /** The child's stdout. */
   readonly stdout: ReadableStream<Uint8Array>;
   /** The child's stderr when `stderr: "piped"`, else null. */

@@ -15,11 +15,12 @@
  * Without `reuse`, a buffer is never used again (it is freed with the last frame that views it),
  * so no two frames share bytes. With it, the arena keeps its first {@link KEPT_BUFFERS} buffers
  * and counts the frames in each that were taken and not yet {@link FrameArena.release}d (their
- * writer wrote them). A kept buffer is used again from its start when its count is 0 and
- * `reuse.drained()` says that no written byte still waits on its way to the OS; and all are, at
- * once, when `reuse.idle()` says nothing is queued or held anywhere (which also clears the count
- * of a frame taken and then dropped unwritten). This saves the page faults of fresh memory, a
- * sizeable share of a large result's cost (bench/notes.md, "Frame memory used again").
+ * bytes left this process). A kept buffer is used again from its start when its count is 0, after
+ * `reuse.collect()` released what has left since; and all are, at once, when `reuse.idle()` says
+ * that every frame taken so far left or was dropped (which also clears the count of a frame taken
+ * and then dropped unwritten). This saves the page faults of fresh memory and the collections that
+ * fresh memory starts, a sizeable share of a large result's cost (bench/notes.md, "Frame memory
+ * used again").
  *
  * The bytes of a frame are not zeroed: the caller writes all of them.
  *
@@ -27,7 +28,7 @@
  * ```ts
  * import { FrameArena } from "./frame_arena.ts";
  * let idle = false;
- * const arena = new FrameArena(1024, { idle: () => idle, drained: () => true });
+ * const arena = new FrameArena(1024, { idle: () => idle, collect: () => {} });
  * const a = arena.take(10);
  * const b = arena.take(20);
  * console.assert(a.buffer === b.buffer && b.byteOffset === 10);
@@ -65,9 +66,7 @@ export class FrameArena {
    */
   take = (size: number): Uint8Array => {
     if (size > this.#size) return new Uint8Array(size);
-    if (
-      this.#offset > 0 && this.#reuse !== undefined && this.#reuse.idle() && this.#reuse.drained()
-    ) {
+    if (this.#offset > 0 && this.#reuse !== undefined && this.#reuse.idle()) {
       // Nothing taken so far is read any more: every kept buffer is free, start at the first.
       this.#unreleased.fill(0);
       this.#buffer = null;
@@ -80,9 +79,9 @@ export class FrameArena {
   };
 
   /**
-   * A frame from {@link FrameArena.take} was written (or will never be read): its buffer may be
-   * used again once all of that buffer's frames are and the bytes drained. Frames of other
-   * memory are ignored. Call it at most once a frame.
+   * A frame from {@link FrameArena.take} left this process (or will never be read): its buffer
+   * may be used again once all of that buffer's frames did. Frames of other memory are ignored.
+   * Call it at most once a frame.
    */
   release = (frame: Uint8Array): void => {
     const index = this.#kept.indexOf(frame.buffer as ArrayBuffer);
@@ -98,11 +97,9 @@ export class FrameArena {
       this.#index = -1;
       return;
     }
-    let drained: boolean | undefined;
+    reuse.collect();
     for (let i = 0; i < this.#kept.length; i++) {
       if (this.#unreleased[i] !== 0) continue;
-      drained ??= reuse.drained();
-      if (!drained) break;
       this.#buffer = this.#kept[i]!;
       this.#index = i;
       return;
@@ -118,14 +115,20 @@ export class FrameArena {
 
 /** When a {@link FrameArena} may use its memory again. */
 export interface FrameReuse {
-  /** Whether no frame taken so far is queued or held back anywhere (all were written or dropped). */
+  /**
+   * Whether every frame taken so far has left this process or was dropped: none is queued, held
+   * back, or written and still waiting in a buffer of this process.
+   */
   idle(): boolean;
-  /** Whether every byte written so far has reached the OS (none waits in this process). */
-  drained(): boolean;
+  /** {@link FrameArena.release} every frame that left this process since the last call. */
+  collect(): void;
 }
 
 /**
- * Buffers a {@link FrameArena} keeps for use again: enough for the frames of four 1 MiB results
- * in flight at once (the backend's default `concurrent_calls`).
+ * Buffers a {@link FrameArena} keeps for use again: the frames of four 1 MiB results in flight at
+ * once (the backend's default `concurrent_calls`) fill a little more than four while the pipe
+ * takes the oldest; with four kept, a third of the buffers at concurrency 4 were fresh memory,
+ * with eight about 3% (bench/notes.md, "Frame memory used again, exactly"). At most 8 MiB a
+ * connection, taken only by results that large.
  */
-export const KEPT_BUFFERS = 4;
+export const KEPT_BUFFERS = 8;

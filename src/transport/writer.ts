@@ -10,6 +10,7 @@
 
 import { type Clock, REAL_CLOCK, type TimerId } from "../async/clock.ts";
 import { OUTPUT_DEADLINE_MS, PENDING_OUTPUT_FRAMES } from "../protocol/limits.ts";
+import { FlushQueue } from "./flush_queue.ts";
 
 /**
  * Why a writer failed: `overflow` (a frame arrived with `maxPending` frames
@@ -32,8 +33,17 @@ export interface FrameWriterOptions {
   batchBytes?: number;
   /** Called at most once, on the first failure. Must not throw. */
   onFatal: (reason: WriterFailure) => void;
-  /** Called with each frame once the sink took the write holding it (not after a failure). */
+  /**
+   * Called with each frame once the sink took the write holding it (not after a failure); with
+   * `unflushed`, only once the frame's bytes also left this process ({@link FrameWriter.collect}).
+   */
   onWritten?: (frame: Uint8Array) => void;
+  /**
+   * Bytes the sink took that have not yet reached the OS, waiting in a buffer of this process
+   * (Node.js' `writableLength`; `ChildHandle.stdinUnflushed`). The sink must write in order and
+   * count a write here before it resolves. Default: none.
+   */
+  unflushed?: () => number;
   /** The clock the deadlines and `drain` timeouts run on; default {@link REAL_CLOCK}. */
   clock?: Clock;
 }
@@ -71,6 +81,8 @@ export class FrameWriter {
   #batchBytes: number;
   #onFatal: (reason: WriterFailure) => void;
   #onWritten: ((frame: Uint8Array) => void) | undefined;
+  /** Written frames whose bytes may still wait in this process (with `unflushed`). */
+  #flush: FlushQueue | undefined;
   #clock: Clock;
   /** Pending frames and their enqueue times (`#clock.now()`), from index `#head`. */
   #frames: Uint8Array[] = [];
@@ -104,6 +116,10 @@ export class FrameWriter {
     }
     this.#onFatal = options.onFatal;
     this.#onWritten = options.onWritten;
+    // Without `onWritten` nobody waits for the bytes: nothing to track.
+    if (options.onWritten !== undefined && options.unflushed !== undefined) {
+      this.#flush = new FlushQueue(options.unflushed, options.onWritten);
+    }
     this.#clock = options.clock ?? REAL_CLOCK;
     this.#writer = sink.getWriter();
   }
@@ -111,6 +127,20 @@ export class FrameWriter {
   /** Frames enqueued and not yet fully written (including the ones in flight). */
   get pending(): number {
     return this.#frames.length - this.#head;
+  }
+
+  /** Written frames whose bytes may still wait in this process (with `unflushed`). */
+  get flushing(): number {
+    return this.#flush?.size ?? 0;
+  }
+
+  /**
+   * Hand `onWritten` every written frame whose bytes have left this process since (with
+   * `unflushed`; see {@link FlushQueue.collect}). The writer calls it after each write; call it
+   * before asking whether memory of earlier frames is free.
+   */
+  collect(): void {
+    this.#flush?.collect();
   }
 
   /** The failure, once one happened. */
@@ -214,7 +244,9 @@ export class FrameWriter {
         break;
       }
       if (this.#failed !== null) break;
-      if (this.#onWritten !== undefined) {
+      if (this.#flush !== undefined) {
+        this.#flush.written(this.#frames, this.#head, count, chunk.length);
+      } else if (this.#onWritten !== undefined) {
         for (let i = 0; i < count; i++) this.#onWritten(this.#frames[this.#head + i]!);
       }
       this.#advance(count);
@@ -307,6 +339,7 @@ export class FrameWriter {
     this.#frames = [];
     this.#times = [];
     this.#head = 0;
+    this.#flush?.clear();
     this.#writer.abort(new Error(`Output failed: ${reason}`)).catch(() => {});
     this.#settle(false);
     this.#onFatal(reason);

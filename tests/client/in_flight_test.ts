@@ -187,17 +187,21 @@ Deno.test("AgentConnection writes requests sent together(), and those a chunk of
   await Promise.allSettled(results);
 });
 
-Deno.test("AgentConnection uses result parts' frame memory again only when nothing is queued and stdin drained", async () => {
+Deno.test("AgentConnection uses result parts' frame memory again only once stdin's bytes left the process", async () => {
   const writes: { chunk: Uint8Array; text: string }[] = [];
   const decoder = new TextDecoder();
+  // Like Node.js' stdin: a write counts as unflushed until the test lets the pipe take it.
+  let unflushed = 0;
   const stdin = new WritableStream<Uint8Array>({
     // The text is read when the chunk is written: what the pipe would have got.
-    write: (chunk) => void writes.push({ chunk, text: decoder.decode(chunk) }),
+    write: (chunk) => {
+      unflushed += chunk.length;
+      writes.push({ chunk, text: decoder.decode(chunk) });
+    },
   });
   let output!: ReadableStreamDefaultController<Uint8Array>;
   const stdout = new ReadableStream<Uint8Array>({ start: (c) => void (output = c) });
-  let drained = false;
-  const connection = new AgentConnection({ stdin, stdout, stdinDrained: () => drained });
+  const connection = new AgentConnection({ stdin, stdout, stdinUnflushed: () => unflushed });
   let seq = 0;
   const answer = (id: string) => output.enqueue(te.encode(responseLine(++seq, id)));
   let nextId = 1;
@@ -220,17 +224,22 @@ Deno.test("AgentConnection uses result parts' frame memory again only when nothi
     write.text.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l).params.text);
   const a = await send("a");
   assert.deepEqual(texts(a), ["a".repeat(2_000), "a".repeat(2_000)]); // one write, both parts
-  // Written and answered, but stdin not drained: the next frames come after a's.
+  // Written and answered, but a's bytes still wait in the process: b's frames come after a's.
   const b = await send("b");
   assert.equal(b.chunk.buffer, a.chunk.buffer);
   assert.equal(b.chunk.byteOffset, a.chunk.byteOffset + a.chunk.length);
-  // Drained: the memory is used again from its start, and the frames are whole.
-  drained = true;
+  // a's bytes left, b's (and one byte of a's) not: still not the start of the memory.
+  unflushed = b.chunk.length + 1;
   const c = await send("c");
   assert.equal(c.chunk.buffer, a.chunk.buffer);
-  assert.equal(c.chunk.byteOffset, 0);
-  assert.deepEqual(texts(c), ["c".repeat(2_000), "c".repeat(2_000)]);
-  assert.equal(decoder.decode(c.chunk), c.text);
+  assert.equal(c.chunk.byteOffset, b.chunk.byteOffset + b.chunk.length);
+  // Everything left: the memory is used again from its start, and the frames are whole.
+  unflushed = 0;
+  const d = await send("d");
+  assert.equal(d.chunk.buffer, a.chunk.buffer);
+  assert.equal(d.chunk.byteOffset, 0);
+  assert.deepEqual(texts(d), ["d".repeat(2_000), "d".repeat(2_000)]);
+  assert.equal(decoder.decode(d.chunk), d.text);
   output.close();
   await connection.close();
 });

@@ -22,25 +22,29 @@ Deno.test("FrameArena takes frames side by side, starts a new buffer when one is
   assert.throws(() => new FrameArena(0), RangeError);
 });
 
-/** Reuse conditions a test sets. */
+/** Reuse conditions a test sets: `idle`, and the frames `collect()` releases (then forgets). */
 function conditions() {
-  const state = { idle: false, drained: false, asked: 0 };
+  const state = { idle: false, left: [] as Uint8Array[], collected: 0 };
+  let arena!: FrameArena;
   const reuse = {
-    idle: () => (state.asked++, state.idle),
-    drained: () => (state.asked++, state.drained),
+    idle: () => state.idle,
+    collect: () => {
+      state.collected++;
+      for (const frame of state.left.splice(0)) arena.release(frame);
+    },
   };
-  return { state, reuse };
+  const make = (size: number) => (arena = new FrameArena(size, reuse));
+  return { state, make };
 }
 
-Deno.test("FrameArena starts again at its first kept buffer when idle and drained", () => {
-  const { state, reuse } = conditions();
-  const arena = new FrameArena(100, reuse);
+Deno.test("FrameArena starts again at its first kept buffer when idle", () => {
+  const { state, make } = conditions();
+  const arena = make(100);
   const a = arena.take(60);
   const b = arena.take(60); // does not fit: a second buffer (a's frame is not released)
   assert.notEqual(b.buffer, a.buffer);
-  state.idle = true; // nothing queued, but bytes still on their way
   assert.equal(arena.take(10).buffer, b.buffer);
-  state.drained = true;
+  state.idle = true; // every frame so far left the process (none was released one by one)
   const c = arena.take(30);
   assert.equal(c.buffer, a.buffer);
   assert.equal(c.byteOffset, 0);
@@ -48,54 +52,52 @@ Deno.test("FrameArena starts again at its first kept buffer when idle and draine
   const d = arena.take(80); // does not fit after c: the second kept buffer, from its start
   assert.equal(d.buffer, b.buffer);
   assert.equal(d.byteOffset, 0);
-  assert.ok(state.asked >= 3);
   // The memory is not zeroed for the next frame: its writer fills it.
   c.fill(7);
   state.idle = true;
   assert.equal(arena.take(1)[0], 7);
 });
 
-Deno.test("FrameArena uses a kept buffer again while others are in use once all its frames are released and drained", () => {
-  const { state, reuse } = conditions();
-  const arena = new FrameArena(100, reuse);
+Deno.test("FrameArena uses a kept buffer again while others are in use once collect() released all its frames", () => {
+  const { state, make } = conditions();
+  const arena = make(100);
   const a1 = arena.take(50);
   const a2 = arena.take(50);
+  const before = state.collected;
   const b = arena.take(100); // a second buffer; a's stays in use
   assert.notEqual(b.buffer, a1.buffer);
-  arena.release(a1);
-  state.drained = true;
-  // One of a's frames is still unreleased: a fresh buffer, not a's.
+  assert.equal(state.collected, before + 1, "a new buffer is chosen after collecting what left");
+  state.left.push(a1);
+  // One of a's frames has not left: a fresh buffer, not a's.
   const c = arena.take(100);
   assert.ok(c.buffer !== a1.buffer && c.buffer !== b.buffer);
-  arena.release(a2);
-  state.drained = false;
-  // All of a's frames released, but bytes still on their way: fresh again.
-  const d = arena.take(100);
-  assert.ok(![a1.buffer, b.buffer, c.buffer].includes(d.buffer));
-  state.drained = true;
+  // a2 leaves too, and the arena learns it only from collect(): a's buffer, from its start.
+  state.left.push(a2);
   const e = arena.take(100);
   assert.equal(e.buffer, a1.buffer);
   assert.equal(e.byteOffset, 0);
+  // Every kept buffer holds a frame that has not left (b, c, e): fresh memory.
+  assert.ok(![a1.buffer, b.buffer, c.buffer].includes(arena.take(100).buffer));
   // Releasing a frame of memory the arena does not keep changes nothing.
   arena.release(new Uint8Array(10));
   arena.release(arena.take(1_000)); // too large for a buffer: its own memory
 });
 
 Deno.test("FrameArena keeps at most KEPT_BUFFERS buffers for use again", () => {
-  const { state, reuse } = conditions();
-  const arena = new FrameArena(10, reuse);
+  const { state, make } = conditions();
+  const arena = make(10);
   const first = Array.from({ length: KEPT_BUFFERS + 2 }, () => arena.take(10).buffer);
   assert.equal(new Set(first).size, KEPT_BUFFERS + 2);
   state.idle = true;
-  state.drained = true;
   arena.take(10);
   state.idle = false; // the frames taken from now on stay in use
   const again = [first[0]!];
   for (let n = 1; n < KEPT_BUFFERS + 2; n++) again.push(arena.take(10).buffer);
   // The kept ones come back in order (their counts cleared by the idle moment); past them, with
   // every kept buffer in use, each is fresh.
-  assert.deepEqual(again.map((buffer) => first.indexOf(buffer)), [0, 1, 2, 3, -1, -1]);
-  assert.equal(KEPT_BUFFERS, 4);
+  const kept = Array.from({ length: KEPT_BUFFERS }, (_, n) => n);
+  assert.deepEqual(again.map((buffer) => first.indexOf(buffer)), [...kept, -1, -1]);
+  assert.equal(KEPT_BUFFERS, 8);
 });
 
 Deno.test("FrameArena without reuse conditions keeps nothing", () => {

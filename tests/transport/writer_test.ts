@@ -439,3 +439,80 @@ Deno.test("FrameWriter's onWritten gets each frame after the write holding it co
   assert.equal(written.length, 2);
   assert.deepEqual(reasons, ["broken"]);
 });
+
+Deno.test("FrameWriter with unflushed hands a frame to onWritten only once its bytes left the process, in order", async () => {
+  const written: Uint8Array[] = [];
+  // A sink like Node.js' stdin: a write counts in `unflushed` from when the sink takes it until
+  // the test lets the "pipe" take its bytes, oldest first.
+  let unflushed = 0;
+  const sink = new WritableStream<Uint8Array>({
+    write: (chunk) => void (unflushed += chunk.length),
+  });
+  const { reasons, onFatal } = fatalLog();
+  const writer = new FrameWriter(sink, {
+    onFatal,
+    batchBytes: 1024,
+    onWritten: (frame) => void written.push(frame),
+    unflushed: () => unflushed,
+  });
+  const frames = [0, 1, 2, 3].map(frame);
+  writer.together(() => {
+    writer.write(frames[0]!);
+    writer.write(frames[1]!);
+  });
+  assert.ok(await eventually(() => writer.pending === 0, 30_000, 0));
+  writer.write(frames[2]!);
+  assert.ok(await eventually(() => writer.pending === 0, 30_000, 0));
+  // Both writes were taken, no byte left: nothing is handed over, however often it is asked.
+  writer.collect();
+  assert.deepEqual(written, []);
+  assert.equal(writer.flushing, 3);
+  const size = frames[0]!.length;
+  unflushed -= 2 * size - 1; // one byte of the first write still waits
+  writer.collect();
+  assert.deepEqual(written, []);
+  unflushed -= 1; // the first write (frames 0 and 1) left
+  writer.collect();
+  assert.deepEqual(written, [frames[0], frames[1]]);
+  assert.equal(writer.flushing, 1);
+  // A later write's completion hands over what left meanwhile, without a collect() call.
+  unflushed -= size;
+  writer.write(frames[3]!);
+  assert.ok(await eventually(() => written.length === 3, 30_000, 0));
+  assert.deepEqual(written, [frames[0], frames[1], frames[2]]);
+  assert.equal(writer.flushing, 1);
+  unflushed -= size;
+  writer.collect();
+  assert.deepEqual(written, frames);
+  assert.equal(writer.flushing, 0);
+  await writer.close();
+  assert.deepEqual(reasons, []);
+});
+
+Deno.test("FrameWriter with unflushed drops frames still waiting when it fails, and never hands them over", async () => {
+  const written: Uint8Array[] = [];
+  let writes = 0;
+  let unflushed = 0;
+  const sink = new WritableStream<Uint8Array>({
+    write: (chunk) => {
+      if (++writes === 2) return Promise.reject(new Error("pipe closed"));
+      unflushed += chunk.length;
+      return Promise.resolve();
+    },
+  });
+  const { reasons, onFatal } = fatalLog();
+  const writer = new FrameWriter(sink, {
+    onFatal,
+    onWritten: (frame) => void written.push(frame),
+    unflushed: () => unflushed,
+  });
+  writer.write(frame(0));
+  assert.ok(await eventually(() => writer.flushing === 1, 30_000, 0));
+  writer.write(frame(1));
+  assert.ok(await eventually(() => reasons.length === 1, 30_000, 0));
+  assert.equal(writer.flushing, 0);
+  unflushed = 0;
+  writer.collect();
+  assert.deepEqual(written, []);
+  assert.deepEqual(reasons, ["broken"]);
+});

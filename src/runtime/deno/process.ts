@@ -112,9 +112,10 @@ function spawnInOwnSession(
   return childHandle({
     pid,
     stdin: Writable.toWeb(stdin) as WritableStream<Uint8Array>,
-    // Node.js counts a chunk in `writableLength` until the pipe took all of it: the web
-    // stream's write resolves as soon as the chunk is queued (below the high-water mark).
-    stdinDrained: () => stdin.writableLength === 0,
+    // Node.js counts a chunk in `writableLength` from its `write()` until the pipe took all of
+    // it, and writes in order; the web stream's write resolves once `write()` returned (below
+    // the high-water mark), before the pipe took the bytes.
+    stdinUnflushed: () => stdin.writableLength,
     stdout: Readable.toWeb(stdout) as unknown as ReadableStream<Uint8Array>,
     stderr: child.stderr === null
       ? null
