@@ -127,8 +127,8 @@ export interface FrameReuse {
 /**
  * Buffers a {@link FrameArena} keeps for use again: the frames of four 1 MiB results in flight at
  * once (the backend's default `concurrent_calls`) fill a little more than four while the pipe
- * takes the oldest; with four kept, a third of the buffers at concurrency 4 were fresh memory,
- * with eight about 3% (bench/notes.md, "Frame memory used again, exactly"). At most 8 MiB a
+ * takes the oldest; with four kept, a fifth of the buffers at concurrency 4 were fresh memory,
+ * with eight 3% (bench/notes.md, "Frame memory used again, exactly"). At most 8 MiB a
  * connection, taken only by results that large.
  */
 export const KEPT_BUFFERS = 8;
