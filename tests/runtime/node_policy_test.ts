@@ -1,7 +1,7 @@
 /**
  * The runtime policy on Node.js: `src/runtime/mod.ts` bundled as the npm build does (the Deno
  * primitives swapped for Node's) and run under `node`: stop signals, stderr lines, stdin text,
- * private files and the path search behave as on Deno.
+ * private files, the path search and a child's unflushed stdin bytes behave as on Deno.
  */
 import assert from "node:assert/strict";
 
@@ -122,6 +122,73 @@ Deno.test({
       assert.equal(within.stdin, "héllo\n");
       const beyond = await run("123456789");
       assert.equal(beyond.stdin, "RangeError: Standard input exceeds 8 bytes");
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+const STDIN_SCRIPT = `
+import { readFileSync } from "node:fs";
+import * as rt from "./runtime.mjs";
+/** The state letter of process pid in /proc (T: stopped), or "" once it is gone. */
+const state = (pid) => {
+  try {
+    const stat = readFileSync("/proc/" + pid + "/stat", "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+  } catch {
+    return "";
+  }
+};
+/** Whether test() holds within 15 s, asked every 5 ms (an event, not a fixed time). */
+const until = async (test) => {
+  for (let i = 0; !test() && i < 3000; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+  return test();
+};
+const out = {};
+// The shell stops itself before anything reads its stdin; SIGCONT lets cat read it all.
+const child = rt.spawnChild("sh", ["-c", "kill -STOP $$; cat > /dev/null"], { stderr: "null" });
+out.type = typeof child.stdinUnflushed;
+out.stopped = await until(() => state(child.pid) === "T");
+out.before = child.stdinUnflushed();
+const writer = child.stdin.getWriter();
+const written = writer.write(new Uint8Array(256 * 1024).fill(0x61));
+out.waiting = (await until(() => child.stdinUnflushed() > 0)) ? child.stdinUnflushed() : 0;
+out.stillStopped = state(child.pid) === "T";
+process.kill(child.pid, "SIGCONT");
+await written;
+out.after = await until(() => child.stdinUnflushed() === 0);
+await writer.close();
+out.exit = await child.exited;
+await rt.writeStdout(new TextEncoder().encode(JSON.stringify(out)));
+`;
+
+Deno.test({
+  name:
+    "spawnChild's stdinUnflushed() on Node.js counts written bytes while they wait for the pipe, 0 once it took them",
+  ignore: Deno.build.os !== "linux" || !(await hasNode()),
+  async fn() {
+    const dir = await Deno.makeTempDir({ prefix: "magi-tools-node-stdin-" });
+    try {
+      await bundleForNode(dir);
+      await Deno.writeTextFile(`${dir}/check.mjs`, STDIN_SCRIPT);
+      const output = await new Deno.Command("node", {
+        args: [`${dir}/check.mjs`],
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
+      const out = JSON.parse(new TextDecoder().decode(output.stdout));
+      assert.equal(out.type, "function");
+      assert.equal(out.stopped, true, "the child stopped");
+      assert.equal(out.before, 0); // nothing written yet
+      // The child reads nothing: what the pipe did not take (all but its 64 KiB) still counts.
+      const size = 256 * 1024;
+      assert.ok(out.waiting >= size - 64 * 1024 && out.waiting <= size, `waiting ${out.waiting}`);
+      assert.equal(out.stillStopped, true);
+      assert.equal(out.after, true, "the pipe took every byte");
+      assert.deepEqual(out.exit, { code: 0, signal: null });
     } finally {
       await Deno.remove(dir, { recursive: true });
     }

@@ -77,10 +77,19 @@ export function webReadable(fd: number): ReadableStream<Uint8Array> {
   return Readable.toWeb(socket) as unknown as ReadableStream<Uint8Array>;
 }
 
-/** The write end `fd` as a Web stream; a broken pipe is reported by the stream. */
-export function webWritable(fd: number): WritableStream<Uint8Array> {
+/**
+ * The write end `fd` as a Web stream (a broken pipe is reported by the stream), and the bytes it
+ * took that have not yet reached the pipe: Node.js counts a chunk in `writableLength` from its
+ * `write()` until the pipe took all of it, and writes in order (`ChildHandle.stdinUnflushed`).
+ */
+export function webWritable(
+  fd: number,
+): { stream: WritableStream<Uint8Array>; unflushed: () => number } {
   const socket = new Socket({ fd, readable: false, writable: true });
   // Writes after the child closed its stdin fail with EPIPE: the Web Stream reports it.
   socket.on("error", () => {});
-  return Writable.toWeb(socket) as WritableStream<Uint8Array>;
+  return {
+    stream: Writable.toWeb(socket) as WritableStream<Uint8Array>,
+    unflushed: () => socket.writableLength,
+  };
 }

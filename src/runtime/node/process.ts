@@ -80,9 +80,11 @@ export function spawnChild(
   });
   const [parentIn, parentOut, parentErr] = pipes.parent;
   const pid = child.pid;
+  const stdin = webWritable(parentIn);
   return childHandle({
     pid: pid ?? 0,
-    stdin: webWritable(parentIn),
+    stdin: stdin.stream,
+    stdinUnflushed: stdin.unflushed,
     stdout: webReadable(parentOut),
     stderr: parentErr === null ? null : webReadable(parentErr),
     exit,
