@@ -262,7 +262,10 @@ export class AgentConnection {
     await this.#writer.close();
   }
 
-  /** Wait up to `timeoutMs` for queued request frames to reach the pipe; false if they did not. */
+  /**
+   * Wait up to `timeoutMs` until `stdin` took every queued request frame (its writes resolved;
+   * bytes may still wait in a buffer of this process); false if it did not.
+   */
   drain(timeoutMs: number): Promise<boolean> {
     return this.#writer.drain(timeoutMs);
   }

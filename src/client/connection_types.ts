@@ -19,7 +19,13 @@ export interface AgentTransport {
   exited?: Promise<ExitInfo>;
   /** Called for every chunk read from `stdout` (e.g. a liveness watch); must not throw. */
   onActivity?: () => void;
-  /** Bytes written to `stdin` that have not yet reached the OS (`ChildHandle.stdinUnflushed`). */
+  /**
+   * Bytes written to `stdin` that have not yet reached the OS (`ChildHandle.stdinUnflushed`). With
+   * it, the connection writes result parts into memory it uses again once their bytes left, so it
+   * must be exact in one direction: a write counts here before its promise resolves, and bytes are
+   * taken off in write order, only once nothing in this process reads them any more (Node.js'
+   * `writableLength` does this). Omit it when unsure: memory is then never used again.
+   */
   stdinUnflushed?: () => number;
 }
 

@@ -129,6 +129,7 @@ export interface FrameReuse {
  * once (the backend's default `concurrent_calls`) fill a little more than four while the pipe
  * takes the oldest; with four kept, a fifth of the buffers at concurrency 4 were fresh memory,
  * with eight 3% (bench/notes.md, "Frame memory used again, exactly"). At most 8 MiB a
- * connection, taken only by results that large.
+ * connection, kept for its life once result parts took them: each plain-ASCII part of 1,024
+ * characters or more (`AROUND_MIN_CHARS`) is written in a frame taken here.
  */
 export const KEPT_BUFFERS = 8;
