@@ -247,6 +247,8 @@ export function buildRows(results: readonly PlacementResults[], extras: RunExtra
         const host = r.host[`${tool}/${c}`];
         const mcp = r.mcp[`${tool}/${c}`];
         const node = r.mcpNode[`${tool}/${c}`];
+        // The result's parts and answers alone (echo_parent.ts --result-bytes).
+        const echo = r.echo[`${tool}/${c}`];
         // Same bytes per call on every side: the calls/s ratio is the MB/s ratio.
         const sdk = fasterSdk(mcp?.callsPerSec, node?.callsPerSec, "higher");
         return row({
@@ -255,7 +257,8 @@ export function buildRows(results: readonly PlacementResults[], extras: RunExtra
           host: rate(host),
           mcp: rate(mcp),
           mcpNode: rate(node),
-          cpu: cpuCell(host, mcp, node),
+          ...(echo === undefined ? {} : { echo: rate(echo) }),
+          cpu: cpuCell(host, mcp, node, echo),
         }, [
           rateVsSdk(host?.callsPerSec, sdk, atLeast),
           cpuVsSdkServer(host?.cpuUs?.host, leanerServer(mcp, node)),

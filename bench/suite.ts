@@ -124,7 +124,11 @@ export interface PlacementResults {
   mcp: Record<string, Throughput>;
   /** MCP SDK round trips with the server and client on Node.js (`bench/node/`), same keys. */
   mcpNode: Record<string, Throughput>;
-  /** Echo round trips by concurrency, `1` and `4`. */
+  /**
+   * Echo round trips by concurrency, `1` and `4`; and the I/O of a large result alone (its parts
+   * and their answers, `echo_parent.ts --result-bytes`) by the host's keys, `blob_60k/4` etc.
+   * (absent in runs saved before it was measured).
+   */
   echo: Record<string, Throughput>;
   /** Spawn → `host.ready`, median ms, by tool count (`1`, `32`). */
   hostReadyMs: Record<string, number>;
@@ -338,6 +342,25 @@ export async function runPlacement(
         sizes.repeats,
         async () => mcpThroughput(await pinnedNode(cpus, mcpArgs)),
       );
+      if (tool !== "trivial") {
+        // The floor of the host's result path: the same parts and answers, no protocol work.
+        progress(`${placement.label}: echo ${key}`);
+        out.echo[key] = await medianRun(sizes.repeats, async () => {
+          const run = await pinned(cpus, "echo_parent.ts", [
+            `--calls=${calls}`,
+            `--warmup=${warmup}`,
+            `--concurrency=${concurrency}`,
+            `--result-bytes=${RESULT_BYTES[tool]}`,
+          ]) as DriverRun;
+          return throughput(
+            run.calls,
+            run.elapsed_ms,
+            run.latency_ms,
+            RESULT_BYTES[tool],
+            run.cpu_us_per_call,
+          );
+        });
+      }
     }
   }
   await measureIsolated(out, sizes, progress);

@@ -86,6 +86,20 @@ Deno.test("buildRows() checks 60 KiB and 1 MiB results at 1.0x the faster SDK", 
   assert.equal(m1c4.result, "PASS");
 });
 
+Deno.test("buildRows() shows a large result's own I/O in the echo column when it was measured", () => {
+  const withEcho: PlacementResults = {
+    ...RESULTS,
+    echo: { ...RESULTS.echo, "blob_60k/4": t(2000, 61440, { parent: 30, child: 60 }) },
+  };
+  const measured = rowOf("60 KiB result, concurrency 4", withEcho);
+  assert.match(measured.echo, /^2,000 calls\/s, 123 MB\/s/);
+  assert.equal(measured.cpu, "n/a / n/a / n/a / 30.0, 60.0");
+  // Rows of runs saved before it was measured keep the dash, and no echo CPU pair.
+  const older = rowOf("60 KiB result, sequential", withEcho);
+  assert.equal(older.echo, "—");
+  assert.equal(older.cpu, "n/a / n/a / n/a");
+});
+
 Deno.test("buildRows() checks startup with 1 and 32 tools against the faster SDK's tools/list", () => {
   const one = rowOf("Startup, 1 tool");
   assert.equal(one.target, "≤ 100% of the SDK");
