@@ -7,6 +7,7 @@
  * - {@link FakeTime}: fake time for code that takes a `clock` (`src/async/clock.ts`).
  * - {@link FakeBackend}: the scriptable fake backend, in this process ({@link fakeChild},
  *   over {@link memoryChild}) or as a child process ({@link fakeAgent}).
+ * - {@link alive} / {@link processState} / {@link processes}: what runs, from Linux's `/proc`.
  *
  * The rules for timing in tests are in `tests/_timing.md`.
  *
@@ -37,6 +38,7 @@ export {
   optionsFromEnv,
 } from "./fake_backend.ts";
 export { type BackendIo, type MemoryChild, memoryChild, NO_SPAWN } from "./memory_child.ts";
+export { alive, type ProcessEntry, processes, processState } from "./proc.ts";
 
 import { FakeBackend, type FakeBackendOptions } from "./fake_backend.ts";
 import type { BackendIo } from "./memory_child.ts";

@@ -7,6 +7,7 @@
 
 import assert from "node:assert/strict";
 import { DEV_CONFIG } from "../e2e/_cli.ts";
+import { alive } from "../_kit/proc.ts";
 import { FIXTURE_SERVER, writeConfig } from "../mcp/_config.ts";
 import {
   assertWholeItem,
@@ -55,16 +56,6 @@ function fixtureConfig(marker: string) {
 async function startedPids(marker: string): Promise<number[]> {
   const text = await Deno.readTextFile(marker).catch(() => "");
   return text.split("\n").filter((line) => line !== "").map(Number);
-}
-
-/** Whether process `pid` still exists (a zombie counts as gone: it was reaped or will be). */
-function alive(pid: number): boolean {
-  try {
-    const status = Deno.readTextFileSync(`/proc/${pid}/status`);
-    return !/^State:\s+Z/m.test(status);
-  } catch {
-    return false;
-  }
 }
 
 Deno.test("batch --config: the MCP server starts once for all slots, its tools in every item; stopped at the end", async () => {

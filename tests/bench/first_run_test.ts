@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { measureFirstRun, parseFirstRunOutput } from "../../bench/first_run.ts";
+import { eventually } from "../_kit/mod.ts";
+import { alive } from "../_kit/proc.ts";
 
 Deno.test("parseFirstRunOutput() reads the last non-empty line", () => {
   assert.deepEqual(
@@ -99,13 +101,7 @@ Deno.test("measureFirstRun() gives up after the timeout and ends the script's ch
     assert.ok(performance.now() - started < 30_000);
     const pid = Number(await Deno.readTextFile(`${repo}/child.pid`));
     // The grandchild was in the script's process group: it is gone (or a zombie being reaped).
-    let alive = true;
-    for (let i = 0; i < 50 && alive; i++) {
-      const stat = await Deno.readTextFile(`/proc/${pid}/stat`).catch(() => null);
-      alive = stat !== null && !/^\d+ \([^)]*\) Z/.test(stat);
-      if (alive) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    assert.equal(alive, false, `sleep ${pid} still runs`);
+    assert.ok(await eventually(() => !alive(pid), 5_000), `sleep ${pid} still runs`);
   } finally {
     await Deno.remove(repo, { recursive: true });
   }

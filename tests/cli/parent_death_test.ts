@@ -9,37 +9,11 @@ import { BatchStore } from "../../src/batch/store.ts";
 import { FIXTURE_TOOLS, REFERENCE_AGENT, ROOT, SCENARIO } from "../e2e/_cli.ts";
 import { BATCH_SCENARIO } from "../batch/_batch.ts";
 import { eventually } from "../_kit/mod.ts";
+import { alive, processes } from "../_kit/proc.ts";
 
 const LINUX = Deno.build.os === "linux";
 /** How long the orphaned host may take to notice and stop (poll 0.5 s, grace 5 s, a loaded machine). */
 const GONE_DEADLINE_MS = 25_000;
-
-/** `[pid, ppid, argv]` of every process now running. */
-function processes(): Array<{ pid: number; ppid: number; cmdline: string }> {
-  const list = [];
-  for (const entry of Deno.readDirSync("/proc")) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    try {
-      const stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      const cmdline = Deno.readTextFileSync(`/proc/${entry.name}/cmdline`).replaceAll("\0", " ");
-      list.push({ pid: Number(entry.name), ppid: Number(fields[1]), cmdline });
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return list;
-}
-
-/** Whether `pid` is alive (a zombie counts as gone). */
-function alive(pid: number): boolean {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
-}
 
 /** Once `check` returns a value other than undefined (the kit's `eventually`), or fail after `ms`. */
 async function waitFor<T>(what: string, ms: number, check: () => T | undefined): Promise<T> {

@@ -6,16 +6,7 @@
 import assert from "node:assert/strict";
 import { fakeAgent, FULL_CLI, ROOT } from "./_cli.ts";
 import { cli as kitCli } from "../_kit/mod.ts";
-
-/** Whether `pid` is a live process (not gone, not a zombie). Linux: /proc. */
-export async function alive(pid: number): Promise<boolean> {
-  try {
-    const stat = await Deno.readTextFile(`/proc/${pid}/stat`);
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
-}
+import { alive } from "../_kit/proc.ts";
 
 /** Run the CLI with `args` (the kit's runner); `onLine` sees each stdout record with the child. */
 async function cli(
@@ -56,7 +47,7 @@ Deno.test("run: a backend that never answers initialize meets --start-timeout: e
     assert.match(String(error.message), /did not answer initialize within 1 s.*--start-timeout/);
     assert.equal(error.exit_code, 3);
     const pid = Number(await Deno.readTextFile(pidFile));
-    assert.equal(await alive(pid), false, `backend ${pid} still running`);
+    assert.equal(alive(pid), false, `backend ${pid} still running`);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -100,7 +91,7 @@ Deno.test("run: SIGTERM mid-turn cancels the turn gracefully, reaps the backend 
     const tool = result.lines.find((l) => l.type === "tool.result");
     assert.equal(tool?.outcome, "cancelled");
     const pid = Number(await Deno.readTextFile(pidFile));
-    assert.equal(await alive(pid), false, `backend ${pid} still running`);
+    assert.equal(alive(pid), false, `backend ${pid} still running`);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -135,7 +126,7 @@ Deno.test("call and mcp: a tool source that never answers meets --start-timeout 
       assert.equal(result.code, 2, `${args[0]}: ${stderr}`);
       assert.match(stderr, /MCP server mute failed to start.*timed out/, stderr);
       const pid = Number((await Deno.readTextFile(pidFile)).trim());
-      assert.equal(await alive(pid), false, `${args[0]}: server ${pid} still running`);
+      assert.equal(alive(pid), false, `${args[0]}: server ${pid} still running`);
       await Deno.remove(pidFile);
     }
   } finally {

@@ -2,22 +2,13 @@ import assert from "node:assert/strict";
 import { SIGINT_COALESCE_MS } from "../../src/run/stop.ts";
 import { ofType, one, ROOT, runCli } from "./_cli.ts";
 import { eventually } from "../_kit/mod.ts";
+import { alive } from "../_kit/proc.ts";
 
 const SANDBOX_TOOLS = `${ROOT}tests/e2e/fixtures/sandbox_tools`;
 const WITH_SCENARIO = { MAGI_SCENARIO: `${ROOT}tests/e2e/fixtures/scenarios/sandbox.jsonc` };
 
 function run(prompt: string, cwd: string, ...flags: string[]): string[] {
   return ["run", "--tools", SANDBOX_TOOLS, "--cwd", cwd, ...flags, prompt];
-}
-
-/** Whether `pid` is a live (not zombie) process. */
-function alive(pid: number): boolean {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    return !/^\d+ \(.*\) Z /.test(stat);
-  } catch {
-    return false;
-  }
 }
 
 function readPid(dir: string): number | null {

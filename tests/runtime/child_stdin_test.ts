@@ -1,16 +1,7 @@
 import assert from "node:assert/strict";
 import { spawnChild } from "../../src/runtime/mod.ts";
 import { eventually } from "../_wait.ts";
-
-/** The state letter of process `pid` in /proc (T: stopped), or "" once it is gone. */
-function processState(pid: number): string {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
-  } catch {
-    return "";
-  }
-}
+import { processState } from "../_kit/proc.ts";
 
 Deno.test({
   name:

@@ -7,25 +7,16 @@
  */
 import assert from "node:assert/strict";
 import { callTool, eventually, PROCS_TOOLS, ROOT, startFlags } from "./_procs_cli.ts";
+import { processes } from "../_kit/proc.ts";
 
 const linux = Deno.build.os === "linux";
 const GONE_WITHIN_MS = 15_000;
 
 /** PIDs of live processes whose command line is exactly `sleep <seconds>`. */
 function sleepers(seconds: string): number[] {
-  const found: number[] = [];
-  for (const entry of Deno.readDirSync("/proc")) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    try {
-      const cmdline = Deno.readTextFileSync(`/proc/${entry.name}/cmdline`);
-      const stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
-      const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
-      if (cmdline === `sleep\0${seconds}\0` && state !== "Z") found.push(Number(entry.name));
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return found;
+  return processes()
+    .filter((p) => p.cmdline === `sleep ${seconds} ` && p.state !== "Z")
+    .map((p) => p.pid);
 }
 
 /** A tag no other run uses: the sleepers are `sleep 417<tag>` and `sleep 418<tag>`. */
